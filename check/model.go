@@ -1,0 +1,195 @@
+// Package check gives gram files their meaning: it lowers syntax trees into
+// a typed model of tools, parameters, types, enums and agents, and reports
+// every rule of the language that a package breaks as a diagnostic.
+//
+// The model is what the schema emitters, the Go code generator and the
+// runtime consume. Every model value keeps the source range it came from.
+package check
+
+import (
+	"encoding/json"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// Package is a checked gram package: a directory of .gram files (or the
+// files named together on a command line) sharing one namespace.
+type Package struct {
+	// Dir is the package's directory ("" when made of named files).
+	Dir string
+	// Name is the package name: the header record's `package` value when
+	// a file declares one, else the directory's base name.
+	Name  string
+	Files []*ast.File
+	// Declarations in source order (files in lexical order of their names).
+	Tools  []*Tool
+	Agents []*Agent
+	Types  []*TypeDecl
+	Enums  []*Enum
+}
+
+// Tool is a `:Tool` declaration: a named, described, curried signature.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// Strict is the tool's `strict` property (nil when not given).
+	Strict     *bool
+	Deprecated bool
+	// Params are the signature's parameters in declaration order.
+	Params []*Param
+	// Result is the return type; ResultDescription its description, if any.
+	Result            *Type
+	ResultDescription string
+	// Signature is the canonical one-line gram text of the signature, e.g.
+	// `(personName::String {default: "world"})==>(::String)`.
+	Signature string
+	Range     ast.Range // the whole tool pattern
+	NameRange ast.Range // the tool's identifier
+}
+
+// Param is a tool parameter or a record field.
+type Param struct {
+	Name        string
+	Type        *Type
+	Description string
+	// Default is the JSON-ready default value (see Value) when HasDefault.
+	Default    any
+	HasDefault bool
+	// Optional is true for `optional: true` or a parameter with a default.
+	Optional    bool
+	Deprecated  bool
+	Examples    []any
+	Constraints Constraints
+	Range       ast.Range // the parameter's node
+	NameRange   ast.Range
+}
+
+// Required reports whether the parameter must be supplied (no default and
+// not optional).
+func (p *Param) Required() bool { return !p.Optional && !p.HasDefault }
+
+// Constraints are the JSON Schema validation keywords of a parameter.
+// Numbers are kept as json.Number so integers print without a decimal
+// point and large values keep their exact digits.
+type Constraints struct {
+	Enum             []any // allowed values (JSON-ready), nil when absent
+	Minimum          *json.Number
+	Maximum          *json.Number
+	ExclusiveMinimum *json.Number
+	ExclusiveMaximum *json.Number
+	MinLength        *int64
+	MaxLength        *int64
+	Pattern          string
+	Format           string
+	MinItems         *int64
+	MaxItems         *int64
+	UniqueItems      bool
+}
+
+// Kind is the kind of a Type.
+type Kind int
+
+const (
+	String Kind = iota
+	Integer
+	Number
+	Boolean
+	Object // free-form JSON object
+	Array  // Elem is the element type
+	Record // a declared :Type; Decl is set
+	EnumKind
+)
+
+// String returns the gram name of the kind ("String", "Integer", ...).
+func (k Kind) String() string {
+	switch k {
+	case String:
+		return "String"
+	case Integer:
+		return "Integer"
+	case Number:
+		return "Number"
+	case Boolean:
+		return "Boolean"
+	case Object:
+		return "Object"
+	case Array:
+		return "Array"
+	case Record:
+		return "Record"
+	case EnumKind:
+		return "Enum"
+	}
+	return "unknown"
+}
+
+// Type is the type of a parameter, field or result.
+type Type struct {
+	Kind Kind
+	Elem *Type     // Array: the element type
+	Decl *TypeDecl // Record: the declared type
+	Enum *Enum     // EnumKind: the declared enum
+	// Range is where the type was written (the label).
+	Range ast.Range
+}
+
+// Name returns the type's gram name: a declared type's or enum's name, or
+// the kind name ("Array" for arrays).
+func (t *Type) Name() string {
+	switch {
+	case t == nil:
+		return ""
+	case t.Kind == Record && t.Decl != nil:
+		return t.Decl.Name
+	case t.Kind == EnumKind && t.Enum != nil:
+		return t.Enum.Name
+	}
+	return t.Kind.String()
+}
+
+// TypeDecl is a `:Type` declaration: a named record of fields.
+type TypeDecl struct {
+	Name        string
+	Description string
+	Fields      []*Param
+	Range       ast.Range
+	NameRange   ast.Range
+}
+
+// Enum is an `:Enum` declaration.
+type Enum struct {
+	Name        string
+	Description string
+	// ValueKind is String or Integer.
+	ValueKind Kind
+	// Values are JSON-ready: string or json.Number.
+	Values    []any
+	Range     ast.Range
+	NameRange ast.Range
+}
+
+// Agent is an `:Agent` declaration.
+type Agent struct {
+	Name        string
+	Description string
+	Instruction string
+	// Model is the full `Provider/model-name`; Provider and ModelName are
+	// its parts.
+	Model     string
+	Provider  string
+	ModelName string
+	// Temperature is nil when not given.
+	Temperature *float64
+	// MaxIterations is 0 when not given (the runtime default applies).
+	MaxIterations int
+	ToolChoice    string
+	// Tools are the agent's tools, inline or referenced, in listed order.
+	Tools     []*Tool
+	Range     ast.Range
+	NameRange ast.Range
+}
+
+// Value conversion: gram values become JSON-ready Go values —
+// string, json.Number, bool, []any and map[string]any — so that
+// encoding/json prints them exactly and deterministically.

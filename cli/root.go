@@ -1,0 +1,122 @@
+// Package cli implements the gramc command line. Each subcommand lives in its
+// own file as a newXCmd constructor registered with register; Do runs the
+// whole program against explicit streams so tests can drive it.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is the gramc version, set at link time with
+// -ldflags "-X github.com/gramc-dev/gramc/cli.Version=v1.2.3".
+var Version = "devel"
+
+// Exit codes shared by every command.
+const (
+	ExitOK      = 0 // success
+	ExitProblem = 1 // the input has problems (syntax or check errors, stale files)
+	ExitUsage   = 2 // bad usage or an I/O error
+)
+
+// env is what a command reads from and writes to.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// commands are the registered subcommand constructors, in registration order.
+var commands []func(*env) *cobra.Command
+
+// register adds a subcommand constructor; call it from an init function in
+// the command's own file.
+func register(newCmd func(*env) *cobra.Command) { commands = append(commands, newCmd) }
+
+// exitError carries an exit code out of a command. A nil err means the
+// command has already printed what the user needs to see.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCode returns an error that makes Do exit with code without printing.
+func exitCode(code int) error { return &exitError{code: code} }
+
+// usageErrorf reports bad usage (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// Main runs gramc with the process's arguments and streams.
+func Main() int { return Do(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }
+
+// Do runs gramc with args (without the program name) and returns the exit
+// code.
+func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if xe.err != nil {
+			fmt.Fprintf(stderr, "gramc: %v\n", xe.err)
+		}
+		return xe.code
+	}
+	// Anything else is a usage error from cobra (unknown flag or command,
+	// wrong number of arguments) or an I/O error.
+	fmt.Fprintf(stderr, "gramc: %v\n", err)
+	if isUsageError(err) {
+		fmt.Fprintln(stderr, "Run 'gramc --help' for usage.")
+	}
+	return ExitUsage
+}
+
+func isUsageError(err error) bool {
+	s := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gramc",
+		Short: "gramc compiles gram tool and agent declarations",
+		Long: `gramc is the toolchain of the gram type-signature language: it checks
+.gram files describing LLM tools and agents, emits JSON Schema and provider
+tool payloads, generates typed Go code, formats gram files and runs agents.`,
+		Version:       Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetVersionTemplate("gramc {{.Version}}\n")
+	for _, newCmd := range commands {
+		root.AddCommand(newCmd(e))
+	}
+	return root
+}

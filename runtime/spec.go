@@ -1,0 +1,57 @@
+// Package runtime runs gram agents: it binds tool specifications to
+// implementations through a ToolLibrary and executes an agent's
+// tool-calling loop against a Model (OpenAI or any compatible server, see
+// runtime/openai).
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// ToolSpecification is a tool's declaration as pure data: what the model is
+// told about the tool. It comes from a .gram file at run time (LoadAgent) or
+// from generated Go code; both produce identical values for the same source.
+type ToolSpecification struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Signature is the gram text of the tool's signature.
+	Signature string `json:"signature,omitempty"`
+	// Schema is the JSON Schema of the arguments object, exactly the
+	// `parameters` that `gramc schema --target openai` prints (compact).
+	Schema json.RawMessage `json:"schema"`
+	// OutputSchema is the JSON Schema of the result (may be nil).
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Strict asks the provider for strict schema adherence.
+	Strict bool `json:"strict,omitempty"`
+}
+
+// ToolFunc implements a tool. args is the validated JSON arguments object
+// with defaults applied. The result is encoded as JSON for the model (a
+// json.RawMessage or []byte is sent as is, a string as the plain text).
+type ToolFunc func(ctx context.Context, args json.RawMessage) (any, error)
+
+// Tool is a specification bound to an implementation.
+type Tool struct {
+	Spec ToolSpecification
+	Func ToolFunc
+}
+
+// Agent is an agent's declaration: what it is told and which tools it may
+// call.
+type Agent struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Model is `Provider/model-name`, e.g. "OpenAI/gpt-4o-mini".
+	Model       string              `json:"model"`
+	Instruction string              `json:"instruction"`
+	Tools       []ToolSpecification `json:"tools,omitempty"`
+	// Temperature is nil for the provider's default.
+	Temperature *float64 `json:"temperature,omitempty"`
+	// MaxIterations bounds the tool-calling loop; 0 means DefaultMaxIterations.
+	MaxIterations int    `json:"maxIterations,omitempty"`
+	ToolChoice    string `json:"toolChoice,omitempty"`
+}
+
+// DefaultMaxIterations is the loop bound when an agent does not set one.
+const DefaultMaxIterations = 10
