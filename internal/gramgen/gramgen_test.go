@@ -1,0 +1,40 @@
+package gramgen
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestDocumentSizeAndDeterminism(t *testing.T) {
+	a, b := Document(1000), Document(1000)
+	if !bytes.Equal(a, b) {
+		t.Fatal("Document is not deterministic")
+	}
+	if n := bytes.Count(a, []byte(":Tool {")); n != 1000 {
+		t.Fatalf("Document(1000) declares %d tools", n)
+	}
+	if per := len(a) / 1000; per < 150 || per > 400 {
+		t.Fatalf("unexpected size per tool: %d bytes", per)
+	}
+}
+
+func TestPackageSplitsTools(t *testing.T) {
+	files := Package(250, 10)
+	if len(files) != 10 {
+		t.Fatalf("got %d files", len(files))
+	}
+	total := 0
+	for name, src := range files {
+		if !strings.HasPrefix(name, "tools_") {
+			t.Errorf("bad name %q", name)
+		}
+		total += bytes.Count(src, []byte(":Tool {"))
+	}
+	if total != 250 {
+		t.Fatalf("package declares %d tools, want 250", total)
+	}
+	if bytes.Count(files["tools_000.gram"], []byte(":Enum")) != 1 || bytes.Contains(files["tools_001.gram"], []byte(":Enum")) {
+		t.Fatal("shared types must be declared exactly once, in the first file")
+	}
+}
