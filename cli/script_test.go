@@ -7,10 +7,18 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// scriptCommands are the programs testscript scripts can exec. Other test
+// files add entries from init functions (for example a fake OpenAI server),
+// which run before TestMain.
+var scriptCommands = map[string]func(){
+	"gramc": func() { os.Exit(Main()) },
+}
+
+// scriptSetups run for every script, after the defaults below.
+var scriptSetups []func(*testscript.Env) error
+
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"gramc": func() { os.Exit(Main()) },
-	})
+	testscript.Main(m, scriptCommands)
 }
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script.
@@ -21,6 +29,13 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       os.Getenv("GRAMC_UPDATE") != "",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			env.Setenv("OPENAI_API_KEY", "")
+			env.Setenv("OPENAI_BASE_URL", "")
+			for _, s := range scriptSetups {
+				if err := s(env); err != nil {
+					return err
+				}
+			}
 			return nil
 		},
 	})
