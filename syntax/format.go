@@ -1,0 +1,770 @@
+package syntax
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// MaxLineWidth is the column (counted in characters) that the formatter
+// tries not to pass when it decides whether a record, a map or a
+// single-element subject pattern stays on one line.
+const MaxLineWidth = 100
+
+// Format prints f in gramc's one canonical layout. The layout depends only
+// on the tree (positions are used solely to place comments), so formatting
+// formatted text changes nothing. The rules:
+//
+//   - The header record comes first; top-level patterns follow, separated
+//     by exactly one blank line. The output ends in exactly one newline
+//     (an empty file stays empty).
+//   - Arrows keep their kind and style as written (`==>` stays `==>`);
+//     an arrow with an inner subject prints as `-[r:KNOWS {w: 1}]->`.
+//   - A node pattern with exactly one label prints it as a type label,
+//     `(city::String)`; a node with several labels, and labels anywhere
+//     else (subject patterns, arrows, `@@` annotations), print each label
+//     with a single colon, `[a:Tool]`, `(n:A:B)`.
+//   - Records and maps print as `{k: v, k2: v2}`: one space after the
+//     colon (or the `::` a record property was written with) and after each
+//     comma; `{}` when empty. Keys keep their quoting (symbol, `backtick`,
+//     "double quoted"). A record or map breaks one property per line,
+//     indented two spaces, with the closing brace on its own line, when it
+//     holds a comment, a multi-line value (a fenced string), or when
+//     printed flat it would end past column MaxLineWidth. Arrays always
+//     print flat: `[1, 2, 3]`.
+//   - Values print as written: numbers from their source text, strings
+//     (including fenced strings, byte for byte with their content lines)
+//     from Raw.
+//   - A subject pattern with elements prints `[subject | e1, e2]` on one
+//     line only when it has exactly one element that is a reference, a node
+//     or a subject pattern that itself stays on one line, no property
+//     annotation and no comment, and the whole fits in MaxLineWidth.
+//     Otherwise the line ends after `|`, each element goes on its own line
+//     indented two more spaces, every element but the last ends with a
+//     comma, and `]` closes on its own line.
+//   - A path that is an element of a subject pattern, whose arrows are all
+//     right arrows without an inner subject and which has three or more
+//     nodes (a tool signature with two or more parameters), breaks after
+//     each arrow; the following node starts a new line at the same
+//     indentation. Every other path prints on one line.
+//   - Property annotations `@key(value)` each go on their own line before
+//     the pattern they annotate; identified annotations `@@id:Label` stay
+//     on the pattern's line, followed by one space.
+//   - Comments stay at their place: a comment that followed code on the
+//     same source line is printed at the end of the corresponding output
+//     line (after one space); any other comment gets its own line, indented
+//     like the element or property that follows it. At the top level, a
+//     blank line between a comment and what surrounds it is kept (at most
+//     one).
+func Format(f *ast.File) []byte {
+	p := &printer{comments: f.Comments}
+	if n := f.End().Offset; n > 0 {
+		p.out = make([]byte, 0, n+n/8+64)
+	}
+	first := true
+	if f.Header != nil {
+		p.flushTop(f.Header.Pos())
+		p.record(f.Header)
+		first = false
+	}
+	for _, pat := range f.Patterns {
+		if !first {
+			p.flushTrailing(pat.Pos().Offset)
+			p.blankLine()
+		}
+		p.flushTop(pat.Pos())
+		p.pattern(pat, topLevel)
+		first = false
+	}
+	p.flush(math.MaxInt)
+	p.breakLine()
+	return p.out
+}
+
+// context says where a pattern is printed; it decides how paths break.
+type context int
+
+const (
+	topLevel context = iota // a top-level pattern
+	element                 // an element of a subject pattern
+)
+
+// printer accumulates formatted output. Indentation is written lazily,
+// when the first text of a line arrives, so no line ever ends in spaces the
+// printer added.
+type printer struct {
+	out      []byte
+	indent   int           // current indentation level (two spaces each)
+	comments []*ast.Comment // every comment of the file, in source order
+	next     int           // index of the next comment to print
+
+	// lastLine is the source line on which the last printed node or
+	// comment ended; a comment on that line is an end-of-line comment.
+	lastLine int
+	// lineStart is true when out is empty or ends in a newline.
+	lineStart bool
+	// needNL is true after a line comment: a newline must come before any
+	// more text.
+	needNL bool
+
+	// trial printers measure a construct printed flat: they never break
+	// and fail when something can only be printed broken or gets too wide.
+	trial  bool
+	budget int  // characters a trial printer may still write
+	failed bool // the trial went past its budget or met a forced break
+}
+
+// text writes s, first finishing a pending line comment and indenting a
+// fresh line.
+func (p *printer) text(s string) {
+	if p.trial {
+		if p.failed {
+			return
+		}
+		p.budget -= utf8.RuneCountInString(s)
+		if p.budget < 0 || strings.IndexByte(s, '\n') >= 0 {
+			p.failed = true
+			return
+		}
+		p.out = append(p.out, s...)
+		return
+	}
+	if p.needNL {
+		p.newline()
+	}
+	if p.lineStart && len(s) > 0 {
+		for i := 0; i < p.indent; i++ {
+			p.out = append(p.out, "  "...)
+		}
+		p.lineStart = false
+	}
+	p.out = append(p.out, s...)
+}
+
+// space writes one space between two pieces of text on the same line.
+func (p *printer) space() {
+	if p.lineStart || p.needNL || (len(p.out) == 0 && !p.trial) {
+		return
+	}
+	p.text(" ")
+}
+
+func (p *printer) newline() {
+	p.out = append(p.out, '\n')
+	p.lineStart = true
+	p.needNL = false
+}
+
+// breakLine ends the current line unless it is empty.
+func (p *printer) breakLine() {
+	if p.trial {
+		p.failed = true
+		return
+	}
+	if len(p.out) > 0 && !p.lineStart {
+		p.newline()
+	}
+}
+
+// blankLine ends the current line and makes sure exactly one empty line
+// follows (except at the start of the output).
+func (p *printer) blankLine() {
+	p.breakLine()
+	n := len(p.out)
+	if n == 0 || (n >= 2 && p.out[n-2] == '\n') {
+		return
+	}
+	p.newline()
+}
+
+// column returns the column (in characters, 0-based) where the next text
+// would start.
+func (p *printer) column() int {
+	if p.lineStart || p.needNL {
+		return 2 * p.indent
+	}
+	i := bytes.LastIndexByte(p.out, '\n') + 1
+	return utf8.RuneCount(p.out[i:])
+}
+
+// fits reports whether render, printed flat from the current column, ends
+// no later than MaxLineWidth and needs no line break.
+func (p *printer) fits(render func(q *printer)) bool {
+	if p.trial {
+		// Inside a trial everything is printed flat anyway.
+		return true
+	}
+	q := &printer{trial: true, budget: MaxLineWidth - p.column()}
+	if q.budget < 0 {
+		return false
+	}
+	render(q)
+	return !q.failed
+}
+
+// hasComments reports whether a comment starts inside n.
+func (p *printer) hasComments(n ast.Node) bool {
+	start, end := n.Pos().Offset, n.End().Offset
+	for i := p.next; i < len(p.comments); i++ {
+		off := p.comments[i].StartPos.Offset
+		if off >= end {
+			return false
+		}
+		if off >= start {
+			return true
+		}
+	}
+	return false
+}
+
+// flush prints the comments that start before offset off.
+func (p *printer) flush(off int) {
+	for p.next < len(p.comments) && p.comments[p.next].StartPos.Offset < off {
+		p.comment(p.comments[p.next])
+		p.next++
+	}
+}
+
+// flushTrailing prints the end-of-line comments of the current line that
+// start before off.
+func (p *printer) flushTrailing(off int) {
+	for p.next < len(p.comments) {
+		c := p.comments[p.next]
+		if c.StartPos.Offset >= off || !p.isTrailing(c) {
+			return
+		}
+		p.comment(c)
+		p.next++
+	}
+}
+
+// flushTop prints the comments before a top-level item at pos, keeping a
+// blank line between the last of them and the item when the source had
+// one.
+func (p *printer) flushTop(pos ast.Pos) {
+	printed := p.next
+	p.flush(pos.Offset)
+	if p.next > printed && p.lastLine > 0 && pos.Line > p.lastLine+1 {
+		p.blankLine()
+	}
+}
+
+func (p *printer) isTrailing(c *ast.Comment) bool {
+	return !p.lineStart && !p.needNL && len(p.out) > 0 && c.StartPos.Line == p.lastLine
+}
+
+func (p *printer) comment(c *ast.Comment) {
+	if p.trial {
+		p.failed = true
+		return
+	}
+	if p.isTrailing(c) {
+		p.out = append(p.out, ' ')
+		p.out = append(p.out, c.Text...)
+	} else {
+		p.breakLine()
+		if p.indent == 0 && p.lastLine > 0 && c.StartPos.Line > p.lastLine+1 {
+			p.blankLine()
+		}
+		p.text(c.Text)
+	}
+	p.needNL = true
+	if l := c.End().Line; l > c.StartPos.Line {
+		p.lastLine = l
+	} else {
+		p.lastLine = c.StartPos.Line
+	}
+}
+
+// done records that the node n has been printed.
+func (p *printer) done(n ast.Node) {
+	if l := n.End().Line; l > 0 {
+		p.lastLine = l
+	}
+}
+
+// pattern prints any pattern.
+func (p *printer) pattern(pat ast.Pattern, ctx context) {
+	if p.failed {
+		return
+	}
+	p.flush(pat.Pos().Offset)
+	switch pat := pat.(type) {
+	case *ast.SubjectPattern:
+		p.subjectPattern(pat)
+	case *ast.NodePattern:
+		p.node(pat)
+	case *ast.RelationshipPattern:
+		p.path(pat, ctx)
+	case *ast.AnnotatedPattern:
+		p.annotated(pat, ctx)
+	case *ast.PatternReference:
+		p.identifier(pat.Identifier)
+		p.done(pat)
+	}
+}
+
+func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
+	p.text("[")
+	p.subject(&sp.Subject, false)
+	els := sp.Elements
+	if len(els) == 0 {
+		p.flush(sp.End().Offset)
+		p.text("]")
+		p.done(sp)
+		return
+	}
+	if p.inlineElements(sp) {
+		if !sp.Subject.IsEmpty() {
+			p.space()
+		}
+		p.text("| ")
+		p.pattern(els[0], element)
+		p.flush(sp.End().Offset)
+		p.text("]")
+		p.done(sp)
+		return
+	}
+	if p.trial {
+		p.failed = true
+		return
+	}
+	if !sp.Subject.IsEmpty() {
+		p.space()
+	}
+	p.text("|")
+	p.indent++
+	for i, e := range els {
+		p.flush(e.Pos().Offset)
+		p.breakLine()
+		p.pattern(e, element)
+		if i < len(els)-1 {
+			p.text(",")
+		}
+	}
+	p.flush(sp.End().Offset)
+	p.indent--
+	p.breakLine()
+	p.text("]")
+	p.done(sp)
+}
+
+// inlineElements reports whether sp's elements stay on the line of its
+// subject (see Format).
+func (p *printer) inlineElements(sp *ast.SubjectPattern) bool {
+	if len(sp.Elements) != 1 {
+		return false
+	}
+	e := sp.Elements[0]
+	if ap, ok := e.(*ast.AnnotatedPattern); ok {
+		for _, a := range ap.Annotations {
+			if _, ok := a.(*ast.PropertyAnnotation); ok {
+				return false
+			}
+		}
+		e = ap.Pattern
+	}
+	if _, ok := e.(*ast.RelationshipPattern); ok {
+		return false
+	}
+	if p.trial {
+		return true
+	}
+	if p.hasComments(sp) {
+		return false
+	}
+	return p.fits(func(q *printer) {
+		if !sp.Subject.IsEmpty() {
+			q.text(" ")
+		}
+		q.text("| ")
+		q.pattern(sp.Elements[0], element)
+		q.text("]")
+	})
+}
+
+func (p *printer) node(n *ast.NodePattern) {
+	p.flush(n.Pos().Offset)
+	p.text("(")
+	p.subject(&n.Subject, true)
+	p.flush(n.End().Offset)
+	p.text(")")
+	p.done(n)
+}
+
+// subject prints an identifier, labels and record. In a node pattern
+// (inNode) a single label is printed as a type label with "::".
+func (p *printer) subject(s *ast.Subject, inNode bool) {
+	if s.Identifier != nil {
+		p.identifier(s.Identifier)
+	}
+	if s.Labels != nil {
+		p.labels(s.Labels, inNode && len(s.Labels.List) == 1)
+	}
+	if s.Record != nil {
+		if s.Identifier != nil || s.Labels != nil {
+			p.space()
+		}
+		p.record(s.Record)
+	}
+}
+
+// path prints a chain of relationships iteratively (long paths must not
+// recurse).
+func (p *printer) path(r *ast.RelationshipPattern, ctx context) {
+	broken := ctx == element && !p.trial && isSignature(r)
+	if ctx == element && p.trial && isSignature(r) {
+		p.failed = true
+		return
+	}
+	for {
+		p.node(r.Left)
+		p.arrow(r.Arrow)
+		if broken {
+			p.flush(r.Right.Pos().Offset)
+			p.breakLine()
+		}
+		next, ok := r.Right.(*ast.RelationshipPattern)
+		if !ok {
+			p.pattern(r.Right, ctx)
+			return
+		}
+		p.flush(next.Pos().Offset)
+		r = next
+	}
+}
+
+// isSignature reports whether r looks like a tool signature with two or
+// more parameters: three or more nodes joined by right arrows that carry
+// no subject.
+func isSignature(r *ast.RelationshipPattern) bool {
+	nodes := 1
+	for {
+		if r.Arrow == nil || r.Arrow.Kind != ast.RightArrow || r.Arrow.Subject != nil {
+			return false
+		}
+		nodes++
+		next, ok := r.Right.(*ast.RelationshipPattern)
+		if !ok {
+			return nodes >= 3
+		}
+		r = next
+	}
+}
+
+func (p *printer) arrow(a *ast.Arrow) {
+	p.flush(a.Pos().Offset)
+	c := string(a.Style.Char())
+	var b strings.Builder
+	if a.Kind == ast.LeftArrow || a.Kind == ast.BidirectionalArrow {
+		b.WriteByte('<')
+	}
+	b.WriteString(c)
+	if a.Subject == nil {
+		b.WriteString(c)
+		if a.Kind == ast.RightArrow || a.Kind == ast.BidirectionalArrow {
+			b.WriteByte('>')
+		}
+		p.text(b.String())
+		p.done(a)
+		return
+	}
+	b.WriteByte('[')
+	p.text(b.String())
+	p.subject(a.Subject, false)
+	p.flush(a.End().Offset)
+	b.Reset()
+	b.WriteByte(']')
+	b.WriteString(c)
+	if a.Kind == ast.RightArrow || a.Kind == ast.BidirectionalArrow {
+		b.WriteByte('>')
+	}
+	p.text(b.String())
+	p.done(a)
+}
+
+func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
+	for i, a := range ap.Annotations {
+		p.flush(a.Pos().Offset)
+		switch a := a.(type) {
+		case *ast.PropertyAnnotation:
+			p.text("@")
+			p.text(symbolText(a.Key.Name))
+			p.text("(")
+			p.value(a.Value)
+			p.flush(a.End().Offset)
+			p.text(")")
+			p.done(a)
+			var next ast.Node = ap.Pattern
+			if i+1 < len(ap.Annotations) {
+				next = ap.Annotations[i+1]
+			}
+			if p.trial {
+				p.failed = true
+				return
+			}
+			p.flushTrailing(next.Pos().Offset)
+			p.breakLine()
+		case *ast.IdentifiedAnnotation:
+			p.text("@@")
+			if a.Identifier != nil {
+				p.identifier(a.Identifier)
+			}
+			if a.Labels != nil {
+				p.labels(a.Labels, false)
+			}
+			p.done(a)
+			p.space()
+		}
+	}
+	p.pattern(ap.Pattern, ctx)
+}
+
+func (p *printer) identifier(id *ast.Identifier) {
+	p.flush(id.Pos().Offset)
+	switch {
+	case id.Kind == ast.IntegerIdentifier:
+		p.text(id.Name)
+	case id.Kind == ast.QuotedIdentifier || !isSymbol(id.Name):
+		p.text(quote(id.Name, '`'))
+	default:
+		p.text(id.Name)
+	}
+	p.done(id)
+}
+
+func (p *printer) labels(ls *ast.Labels, double bool) {
+	for _, l := range ls.List {
+		p.flush(l.Pos().Offset)
+		if double {
+			p.text("::")
+		} else {
+			p.text(":")
+		}
+		if l.Quoted || !isSymbol(l.Name) {
+			p.text(quote(l.Name, '`'))
+		} else {
+			p.text(l.Name)
+		}
+		p.done(l)
+	}
+}
+
+func (p *printer) key(k *ast.Key) {
+	p.flush(k.Pos().Offset)
+	switch {
+	case k.Kind == ast.DoubleQuotedKey:
+		p.text(quote(k.Name, '"'))
+	case k.Kind == ast.QuotedKey || !isSymbol(k.Name):
+		p.text(quote(k.Name, '`'))
+	default:
+		p.text(k.Name)
+	}
+	p.done(k)
+}
+
+// record prints a record, flat or one property per line (see Format).
+func (p *printer) record(r *ast.Record) {
+	p.flush(r.Pos().Offset)
+	n := len(r.Properties)
+	prop := func(q *printer, i int) {
+		pr := r.Properties[i]
+		q.flush(pr.Pos().Offset)
+		q.key(pr.Key)
+		if pr.DoubleColon {
+			q.text("::")
+		} else {
+			q.text(":")
+		}
+		q.text(" ")
+		q.value(pr.Value)
+		q.done(pr)
+	}
+	p.braces(r, n, func(i int) ast.Node { return r.Properties[i] }, prop)
+}
+
+// braces prints n items between braces, flat when they fit on the line
+// and hold no comment, else one item per line.
+func (p *printer) braces(n ast.Node, count int, itemNode func(i int) ast.Node, item func(q *printer, i int)) {
+	flat := func(q *printer) {
+		q.text("{")
+		for i := 0; i < count; i++ {
+			if i > 0 {
+				q.text(", ")
+			}
+			item(q, i)
+		}
+		q.flush(n.End().Offset)
+		q.text("}")
+	}
+	if p.trial || !p.hasComments(n) && (count == 0 || p.fits(flat)) {
+		flat(p)
+		p.done(n)
+		return
+	}
+	p.text("{")
+	p.indent++
+	for i := 0; i < count; i++ {
+		if i > 0 {
+			p.text(",")
+		}
+		// End-of-line comments of the previous line go before the break.
+		p.flush(itemNode(i).Pos().Offset)
+		p.breakLine()
+		item(p, i)
+	}
+	p.flush(n.End().Offset)
+	p.indent--
+	p.breakLine()
+	p.text("}")
+	p.done(n)
+}
+
+func (p *printer) value(v ast.Value) {
+	if p.failed {
+		return
+	}
+	p.flush(v.Pos().Offset)
+	switch v := v.(type) {
+	case *ast.Number:
+		p.text(v.Raw)
+	case *ast.RangeValue:
+		switch {
+		case v.Lower != nil && v.Upper != nil:
+			p.value(v.Lower)
+			p.text("..")
+			p.value(v.Upper)
+		case v.Lower != nil:
+			p.value(v.Lower)
+			p.text("...")
+		case v.Upper != nil:
+			p.text("...")
+			p.value(v.Upper)
+		}
+	case *ast.Boolean:
+		if v.Value {
+			p.text("true")
+		} else {
+			p.text("false")
+		}
+	case *ast.String:
+		p.text(stringText(v))
+	case *ast.TaggedString:
+		p.text(taggedText(v))
+	case *ast.Symbol:
+		p.text(v.Name)
+	case *ast.Array:
+		p.text("[")
+		for i, e := range v.Elements {
+			if i > 0 {
+				p.text(", ")
+			}
+			p.value(e)
+		}
+		p.flush(v.End().Offset)
+		p.text("]")
+	case *ast.Map:
+		p.braces(v, len(v.Entries), func(i int) ast.Node { return v.Entries[i] }, func(q *printer, i int) {
+			e := v.Entries[i]
+			q.flush(e.Pos().Offset)
+			q.key(e.Key)
+			q.text(": ")
+			q.value(e.Value)
+			q.done(e)
+		})
+	}
+	p.done(v)
+}
+
+// stringText returns the source text of s: Raw, or when a tree was built
+// by hand without it, a quoted form of Value.
+func stringText(s *ast.String) string {
+	if s.Raw != "" {
+		return s.Raw
+	}
+	switch s.Kind {
+	case ast.SingleQuoted:
+		return quote(s.Value, '\'')
+	case ast.Backticked:
+		return quote(s.Value, '`')
+	case ast.Fenced:
+		return fence("", s.Value)
+	}
+	return quote(s.Value, '"')
+}
+
+func taggedText(t *ast.TaggedString) string {
+	if t.Raw != "" {
+		return t.Raw
+	}
+	if t.Fenced {
+		return fence(t.Tag, t.Value)
+	}
+	return t.Tag + quote(t.Value, '`')
+}
+
+func fence(tag, content string) string {
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	return "```" + tag + "\n" + content + "```"
+}
+
+// quote writes s between q quotes with gram's escapes.
+func quote(s string, q byte) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if c == q {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// symbolText returns name, backtick-quoted unless it is a plain symbol.
+func symbolText(name string) string {
+	if isSymbol(name) {
+		return name
+	}
+	return quote(name, '`')
+}
+
+// isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
+func isSymbol(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '.' || c == '-' || c == '@'):
+		default:
+			return false
+		}
+	}
+	return true
+}
