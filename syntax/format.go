@@ -97,9 +97,9 @@ const (
 // printer added.
 type printer struct {
 	out      []byte
-	indent   int           // current indentation level (two spaces each)
+	indent   int            // current indentation level (two spaces each)
 	comments []*ast.Comment // every comment of the file, in source order
-	next     int           // index of the next comment to print
+	next     int            // index of the next comment to print
 
 	// lastLine is the source line on which the last printed node or
 	// comment ended; a comment on that line is an end-of-line comment.
