@@ -1,0 +1,441 @@
+package schema
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
+)
+
+// mode is the JSON Schema dialect a builder produces.
+type mode int
+
+const (
+	// modeStandard is JSON Schema draft 2020-12: $defs and $ref for named
+	// types, every keyword the language has.
+	modeStandard mode = iota
+	// modeStrict is OpenAI's strict subset: every property required (optional
+	// ones nullable), additionalProperties false everywhere, no default and
+	// only the supported keywords; the rest moves into descriptions.
+	modeStrict
+	// modeGemini is Gemini's OpenAPI 3.0 subset: named types inlined, no
+	// additionalProperties, string enums with format "enum".
+	modeGemini
+)
+
+// Keywords OpenAI's strict mode accepts for string formats.
+var strictFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+}
+
+// String formats Gemini's schema accepts (besides its own "enum").
+var geminiFormats = map[string]bool{"date-time": true}
+
+// builder turns model types into invopop/jsonschema values for one tool and
+// one target, collecting what the target could not express as issues.
+type builder struct {
+	mode   mode
+	target Target
+	defs   jsonschema.Definitions
+	// root is the record an output schema is rooted at: references to it
+	// become "#".
+	root *check.TypeDecl
+	// inlining holds the records being inlined (Gemini), to detect
+	// recursion.
+	inlining map[*check.TypeDecl]bool
+	issues   diag.Diagnostics
+}
+
+func newBuilder(m mode, target Target) *builder {
+	return &builder{mode: m, target: target, defs: jsonschema.Definitions{}, inlining: map[*check.TypeDecl]bool{}}
+}
+
+func (b *builder) report(sev diag.Severity, code diag.Code, r ast.Range, summary, detail string, related ...diag.Related) {
+	b.issues = append(b.issues, &diag.Diagnostic{
+		Severity: sev, Code: code, Summary: summary, Detail: detail, Range: r, Related: related,
+	})
+}
+
+// fallback reports a keyword the target does not support, whose meaning
+// was moved into the description.
+func (b *builder) fallback(r ast.Range, keyword string) {
+	b.report(diag.Warning, CodeKeywordInDescription, r,
+		fmt.Sprintf("%s does not support %s; moved into the description", b.target, keyword),
+		fmt.Sprintf("The %s target cannot express %s in its schema, so gramc states it in the description instead and the provider will not enforce it. Validate the arguments in the tool, or drop the keyword.", b.target, keyword))
+}
+
+func newProperties() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
+	return orderedmap.New[string, *jsonschema.Schema]()
+}
+
+// refTo is the $ref of a named definition: a JSON pointer (~ and /
+// escaped) inside a URI fragment (percent-encoded).
+func refTo(name string) string {
+	p := strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	return "#/$defs/" + (&url.URL{Fragment: p}).EscapedFragment()
+}
+
+// input builds the arguments object of t.
+func (b *builder) input(t *check.Tool) *jsonschema.Schema {
+	s := b.object(t.Params)
+	if len(b.defs) > 0 {
+		s.Definitions = b.defs
+	}
+	return s
+}
+
+// output builds the result schema of t. A record result is the root
+// object itself (so MCP sees `type: object`); references back to it are
+// "#".
+func (b *builder) output(t *check.Tool) *jsonschema.Schema {
+	r := t.Result
+	var s *jsonschema.Schema
+	switch {
+	case r == nil:
+		s = &jsonschema.Schema{}
+	case r.Kind == check.Record && r.Decl != nil && b.mode != modeGemini:
+		b.root = r.Decl
+		s = b.record(r.Decl)
+	default:
+		s = b.typ(r, t.Range)
+	}
+	if t.ResultDescription != "" {
+		s.Description = t.ResultDescription
+	}
+	if len(b.defs) > 0 {
+		s.Definitions = b.defs
+	}
+	return s
+}
+
+// object is the schema of a parameter list or a record's fields.
+func (b *builder) object(params []*check.Param) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: newProperties()}
+	var required []string
+	for _, p := range params {
+		s.Properties.Set(p.Name, b.param(p))
+		if p.Required() || b.mode == modeStrict {
+			required = append(required, p.Name)
+		}
+	}
+	s.Required = required
+	if b.mode != modeGemini {
+		s.AdditionalProperties = jsonschema.FalseSchema
+	}
+	return s
+}
+
+// record is the object schema of a declared :Type.
+func (b *builder) record(d *check.TypeDecl) *jsonschema.Schema {
+	s := b.object(d.Fields)
+	s.Description = d.Description
+	return s
+}
+
+// enum is the schema of a declared :Enum.
+func (b *builder) enum(e *check.Enum) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: jsonType(e.ValueKind), Enum: e.Values, Description: e.Description}
+	if b.mode == modeGemini {
+		if e.ValueKind == check.String {
+			s.Format = "enum"
+		} else {
+			// Gemini enums hold strings only: keep the integer type and
+			// list the values in the description.
+			s.Enum = nil
+			s.Description = joinSentences(s.Description, "One of: "+listValues(e.Values)+".")
+			b.report(diag.Warning, CodeEnumInDescription, e.NameRange,
+				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, e.Name),
+				"Gemini accepts `enum` on strings only. gramc keeps the integer type and names the allowed values in the description; the tool must still reject other values. Declare the enum with string values to have Gemini enforce it.")
+		}
+	}
+	return s
+}
+
+func jsonType(k check.Kind) string {
+	switch k {
+	case check.String:
+		return "string"
+	case check.Integer:
+		return "integer"
+	case check.Number:
+		return "number"
+	case check.Boolean:
+		return "boolean"
+	case check.Array:
+		return "array"
+	}
+	return "object"
+}
+
+// typ is the schema of a type written at r.
+func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
+	switch t.Kind {
+	case check.String, check.Integer, check.Number, check.Boolean:
+		return &jsonschema.Schema{Type: jsonType(t.Kind)}
+	case check.Object:
+		if b.mode == modeStrict {
+			b.report(diag.Error, CodeStrictFreeFormObject, r,
+				fmt.Sprintf("%s does not accept a free-form Object", b.target),
+				"OpenAI's strict mode requires every object to list its properties and set additionalProperties to false, so a free-form Object cannot be sent. Declare a :Type with the fields you expect, or use a non-strict target.")
+		}
+		return &jsonschema.Schema{Type: "object"}
+	case check.Array:
+		s := &jsonschema.Schema{Type: "array"}
+		if t.Elem != nil {
+			s.Items = b.typ(t.Elem, r)
+		}
+		return s
+	case check.Record:
+		d := t.Decl
+		if d == nil {
+			return &jsonschema.Schema{Type: "object"}
+		}
+		if b.mode == modeGemini {
+			if b.inlining[d] {
+				b.report(diag.Error, CodeRecursiveType, r,
+					fmt.Sprintf("%s cannot express the recursive type %s", b.target, d.Name),
+					"Gemini's schema has no $ref, so gramc inlines named types, and a type that contains itself cannot be inlined. Break the cycle (for example with an identifier field that refers to the other value), or use another target.",
+					diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
+				return &jsonschema.Schema{Type: "object", Description: d.Description}
+			}
+			b.inlining[d] = true
+			s := b.record(d)
+			delete(b.inlining, d)
+			return s
+		}
+		if d == b.root {
+			return &jsonschema.Schema{Ref: "#"}
+		}
+		if _, ok := b.defs[d.Name]; !ok {
+			b.defs[d.Name] = &jsonschema.Schema{} // placeholder: cuts recursion
+			b.defs[d.Name] = b.record(d)
+		}
+		return &jsonschema.Schema{Ref: refTo(d.Name)}
+	case check.EnumKind:
+		e := t.Enum
+		if e == nil {
+			return &jsonschema.Schema{Type: "string"}
+		}
+		if b.mode == modeGemini {
+			return b.enum(e)
+		}
+		if _, ok := b.defs[e.Name]; !ok {
+			b.defs[e.Name] = b.enum(e)
+		}
+		return &jsonschema.Schema{Ref: refTo(e.Name)}
+	}
+	return &jsonschema.Schema{}
+}
+
+// param is the schema of a parameter or field.
+func (b *builder) param(p *check.Param) *jsonschema.Schema {
+	if b.mode == modeGemini && !geminiPropertyName(p.Name) {
+		b.report(diag.Error, CodeInvalidPropertyName, p.NameRange,
+			fmt.Sprintf("%s does not accept the property name %q", b.target, p.Name),
+			"Gemini parameter names must start with a letter or an underscore and hold only letters, digits and underscores, at most 64 characters. Rename the parameter.")
+	}
+	t := p.Type
+	if t == nil {
+		t = &check.Type{Kind: check.Object}
+	}
+	s := b.typ(t, p.Range)
+	// Keywords on a $ref'd type would constrain the reference; the checker
+	// only allows constraints on scalars and arrays, so they land on s.
+	var notes []string
+	c := p.Constraints
+	if c.Enum != nil {
+		if b.mode == modeGemini && t.Kind != check.String {
+			notes = append(notes, "One of: "+listValues(c.Enum)+".")
+			b.report(diag.Warning, CodeEnumInDescription, p.Range,
+				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, p.Name),
+				"Gemini accepts `enum` on strings only. gramc keeps the numeric type and names the allowed values in the description; the tool must still reject other values.")
+		} else {
+			s.Enum = c.Enum
+			if b.mode == modeGemini {
+				s.Format = "enum"
+			}
+		}
+	}
+	if c.Minimum != nil {
+		s.Minimum = *c.Minimum
+	}
+	if c.Maximum != nil {
+		s.Maximum = *c.Maximum
+	}
+	if c.ExclusiveMinimum != nil {
+		if b.mode == modeGemini {
+			notes = append(notes, "Greater than "+string(*c.ExclusiveMinimum)+".")
+			b.fallback(p.Range, "exclusiveMinimum")
+		} else {
+			s.ExclusiveMinimum = *c.ExclusiveMinimum
+		}
+	}
+	if c.ExclusiveMaximum != nil {
+		if b.mode == modeGemini {
+			notes = append(notes, "Less than "+string(*c.ExclusiveMaximum)+".")
+			b.fallback(p.Range, "exclusiveMaximum")
+		} else {
+			s.ExclusiveMaximum = *c.ExclusiveMaximum
+		}
+	}
+	if c.MinLength != nil && *c.MinLength >= 0 {
+		if b.mode == modeStrict {
+			notes = append(notes, fmt.Sprintf("At least %s.", plural(*c.MinLength, "character")))
+			b.fallback(p.Range, "minLength")
+		} else {
+			n := uint64(*c.MinLength)
+			s.MinLength = &n
+		}
+	}
+	if c.MaxLength != nil && *c.MaxLength >= 0 {
+		if b.mode == modeStrict {
+			notes = append(notes, fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character")))
+			b.fallback(p.Range, "maxLength")
+		} else {
+			n := uint64(*c.MaxLength)
+			s.MaxLength = &n
+		}
+	}
+	if c.Pattern != "" {
+		s.Pattern = c.Pattern
+	}
+	if c.Format != "" {
+		switch {
+		case b.mode == modeStrict && !strictFormats[c.Format],
+			b.mode == modeGemini && !geminiFormats[c.Format]:
+			notes = append(notes, "Format: "+c.Format+".")
+			b.fallback(p.Range, "format "+c.Format)
+		case b.mode == modeGemini && s.Format == "enum":
+			// Gemini's "enum" format wins; the format is described.
+			notes = append(notes, "Format: "+c.Format+".")
+			b.fallback(p.Range, "format "+c.Format+" on an enum")
+		default:
+			s.Format = c.Format
+		}
+	}
+	if c.MinItems != nil && *c.MinItems >= 0 {
+		n := uint64(*c.MinItems)
+		s.MinItems = &n
+	}
+	if c.MaxItems != nil && *c.MaxItems >= 0 {
+		n := uint64(*c.MaxItems)
+		s.MaxItems = &n
+	}
+	if c.UniqueItems {
+		if b.mode == modeStandard {
+			s.UniqueItems = true
+		} else {
+			notes = append(notes, "Items must be unique.")
+			b.fallback(p.Range, "uniqueItems")
+		}
+	}
+	if p.HasDefault {
+		if b.mode == modeStrict {
+			notes = append(notes, "Default: "+jsonText(p.Default)+".")
+			b.report(diag.Warning, CodeDefaultInDescription, p.Range,
+				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.target, p.Name),
+				"OpenAI's strict mode has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
+		} else {
+			s.Default = p.Default
+		}
+	}
+	if len(p.Examples) > 0 {
+		if b.mode == modeStandard {
+			s.Examples = p.Examples
+		} else {
+			notes = append(notes, "Examples: "+listValues(p.Examples)+".")
+			b.fallback(p.Range, "examples")
+		}
+	}
+	if p.Deprecated {
+		if b.mode == modeStandard {
+			s.Deprecated = true
+		} else {
+			notes = append(notes, "Deprecated.")
+			b.fallback(p.Range, "deprecated")
+		}
+	}
+	desc := p.Description
+	if b.mode == modeGemini && desc == "" {
+		desc = s.Description // an inlined type's own description
+	}
+	desc = joinSentences(append([]string{desc}, notes...)...)
+	if b.mode != modeStrict {
+		if desc != "" {
+			s.Description = desc
+		}
+		return s
+	}
+	// Strict: a $ref must stand alone, and an optional property is a
+	// union with null.
+	optional := !p.Required()
+	if s.Ref != "" {
+		if optional || desc != "" {
+			alts := []*jsonschema.Schema{s}
+			if optional {
+				alts = append(alts, &jsonschema.Schema{Type: "null"})
+			}
+			s = &jsonschema.Schema{AnyOf: alts}
+		}
+	} else if optional {
+		s.Extras = map[string]any{extraType: []any{s.Type, "null"}}
+		s.Type = ""
+		if s.Enum != nil {
+			s.Enum = append(append([]any(nil), s.Enum...), nil)
+		}
+	}
+	s.Description = desc
+	return s
+}
+
+// joinSentences joins the non-empty parts with spaces, ending an earlier
+// part with a full stop when it has none.
+func joinSentences(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			s := b.String()
+			if last := s[len(s)-1]; last != '.' && last != '!' && last != '?' && last != ':' {
+				b.WriteByte('.')
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// jsonText is v as compact JSON (for descriptions).
+func jsonText(v any) string {
+	raw, err := marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(raw)
+}
+
+func listValues(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = jsonText(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is "1 character", "2 characters".
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,333 @@
+// Package schema turns checked gram tools into JSON Schema and into the
+// exact tool payloads LLM providers accept: plain JSON Schema (draft
+// 2020-12), OpenAI Chat Completions tools (plain and strict), OpenAI's
+// legacy functions, OpenAI Responses tools, Anthropic tools, MCP tools/list
+// entries and Gemini function declarations.
+//
+// Everything here is a pure function of the checked model. Output is
+// byte-stable: properties keep declaration order, named types are $defs
+// sorted by name, and every object's keys print in a documented order
+// (docs/schema.md). What a target cannot express is either moved into a
+// description (reported by Lint as a warning) or refused (an error from
+// Emit, Entry and Lint alike, so nothing a provider would reject is ever
+// printed).
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/invopop/jsonschema"
+)
+
+// Target is an output format of `gramc schema --target`.
+type Target string
+
+// The targets, each a provider's documented wire shape.
+const (
+	// JSONSchema: {"name","description","inputSchema","outputSchema"} with
+	// draft 2020-12 schemas carrying $schema.
+	JSONSchema Target = "jsonschema"
+	// OpenAI: Chat Completions `tools` entries
+	// {"type":"function","function":{name, description, parameters, strict}}.
+	OpenAI Target = "openai"
+	// OpenAIStrict: like OpenAI with strict true and a schema in OpenAI's
+	// strict subset.
+	OpenAIStrict Target = "openai-strict"
+	// OpenAIFunctions: the legacy Chat Completions `functions` entries
+	// {name, description, parameters}.
+	OpenAIFunctions Target = "openai-functions"
+	// OpenAIResponses: Responses API tools
+	// {type:"function", name, description, parameters, strict}.
+	OpenAIResponses Target = "openai-responses"
+	// Anthropic: Messages API tools {name, description, input_schema}.
+	Anthropic Target = "anthropic"
+	// MCP: tools/list entries {name, title?, description, inputSchema,
+	// outputSchema?}.
+	MCP Target = "mcp"
+	// Gemini: function declarations {name, description, parameters?} in
+	// Gemini's OpenAPI 3.0 schema subset.
+	Gemini Target = "gemini"
+)
+
+// Targets returns every target in documentation order.
+func Targets() []Target {
+	return []Target{JSONSchema, OpenAI, OpenAIStrict, OpenAIFunctions, OpenAIResponses, Anthropic, MCP, Gemini}
+}
+
+// ParseTarget returns the target named s. An unknown name is an error that
+// lists the targets and suggests the closest one.
+func ParseTarget(s string) (Target, error) {
+	names := make([]string, 0, len(Targets()))
+	for _, t := range Targets() {
+		if string(t) == s {
+			return t, nil
+		}
+		names = append(names, string(t))
+	}
+	msg := fmt.Sprintf("unknown target %q", s)
+	if sug := diag.Suggest(s, names); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	return "", fmt.Errorf("%s (targets: %s)", msg, strings.Join(names, ", "))
+}
+
+// Diagnostic codes of Lint (and of the errors Emit and Entry return).
+// They are stable: see docs/schema.md for an example of each.
+const (
+	// CodeInvalidName: a tool name the target's provider rejects.
+	CodeInvalidName diag.Code = "target-invalid-name"
+	// CodeInvalidPropertyName: a parameter or field name the target rejects.
+	CodeInvalidPropertyName diag.Code = "target-invalid-property-name"
+	// CodeRecursiveType: a recursive type where the target needs inlining.
+	CodeRecursiveType diag.Code = "target-recursive-type"
+	// CodeStrictFreeFormObject: a free-form Object in OpenAI strict mode.
+	CodeStrictFreeFormObject diag.Code = "target-strict-free-form-object"
+	// CodeStrictLimit: a schema beyond OpenAI strict mode's size limits.
+	CodeStrictLimit diag.Code = "target-strict-limit"
+	// CodeKeywordInDescription (warning): an unsupported keyword moved into
+	// the description.
+	CodeKeywordInDescription diag.Code = "target-keyword-in-description"
+	// CodeDefaultInDescription (warning): a default moved into the
+	// description (strict mode makes the property nullable).
+	CodeDefaultInDescription diag.Code = "target-default-in-description"
+	// CodeEnumInDescription (warning): a non-string enum listed in the
+	// description (Gemini).
+	CodeEnumInDescription diag.Code = "target-enum-in-description"
+	// CodeUnknownTarget: Lint was asked about a target that does not exist.
+	CodeUnknownTarget diag.Code = "target-unknown"
+)
+
+var (
+	// openAINameRE is OpenAI's and Anthropic's function name rule.
+	openAINameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	// geminiNameRE: starts with a letter or underscore; letters, digits,
+	// underscores, dots and dashes; at most 64 characters.
+	geminiNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$`)
+	// geminiPropertyRE: parameter names; no dots or dashes.
+	geminiPropertyRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
+	// mcpNameRE is MCP's recommended (SHOULD) tool name rule.
+	mcpNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,128}$`)
+)
+
+func geminiPropertyName(s string) bool { return geminiPropertyRE.MatchString(s) }
+
+// strict reports whether t's OpenAI payloads use the strict subset.
+func strict(t *check.Tool, target Target) bool {
+	switch target {
+	case OpenAIStrict:
+		return true
+	case OpenAI, OpenAIResponses:
+		return t.Strict != nil && *t.Strict
+	}
+	return false
+}
+
+// entry builds t's payload for target and every issue found on the way.
+// The value is nil when an issue is an error.
+func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
+	var issues diag.Diagnostics
+	checkName(t, target, &issues)
+	var e object
+	switch target {
+	case JSONSchema:
+		in, out := newBuilder(modeStandard, target), newBuilder(modeStandard, target)
+		is, os := in.input(t), out.output(t)
+		is.Version, os.Version = jsonschema.Version, jsonschema.Version
+		e = object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", is}, {"outputSchema", os}}
+	case OpenAI, OpenAIStrict, OpenAIResponses:
+		s, st, more := parameters(t, target)
+		issues = append(issues, more...)
+		if target == OpenAIResponses {
+			e = object{{"type", "function"}, {"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}
+		} else {
+			e = object{{"type", "function"}, {"function", object{{"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}}}
+		}
+	case OpenAIFunctions:
+		b := newBuilder(modeStandard, target)
+		e = object{{"name", t.Name}, {"description", t.Description}, {"parameters", b.input(t)}}
+	case Anthropic:
+		b := newBuilder(modeStandard, target)
+		e = object{{"name", t.Name}, {"description", t.Description}, {"input_schema", b.input(t)}}
+	case MCP:
+		b := newBuilder(modeStandard, target)
+		e = object{{"name", t.Name}}
+		if t.Title != "" {
+			e = append(e, member{"title", t.Title})
+		}
+		e = append(e, member{"description", t.Description}, member{"inputSchema", b.input(t)})
+		// MCP restricts outputSchema to `type: object` at the root.
+		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
+			e = append(e, member{"outputSchema", newBuilder(modeStandard, target).output(t)})
+		}
+	case Gemini:
+		b := newBuilder(modeGemini, target)
+		e = object{{"name", t.Name}, {"description", t.Description}}
+		// "For function with no parameters, this can be left unset": an
+		// OBJECT with no properties is rejected.
+		if len(t.Params) > 0 {
+			e = append(e, member{"parameters", b.input(t)})
+		}
+		issues = append(issues, b.issues...)
+	default:
+		_, err := ParseTarget(string(target))
+		return nil, nil, err
+	}
+	if issues.HasErrors() {
+		return nil, issues, nil
+	}
+	return e, issues, nil
+}
+
+// parameters is the arguments schema of the OpenAI targets and whether it
+// is strict; for a strict schema it also checks the size limits.
+func parameters(t *check.Tool, target Target) (*jsonschema.Schema, bool, diag.Diagnostics) {
+	if !strict(t, target) {
+		b := newBuilder(modeStandard, target)
+		return b.input(t), false, b.issues
+	}
+	b := newBuilder(modeStrict, target)
+	s := b.input(t)
+	checkStrictLimits(t, target, s, b)
+	return s, true, b.issues
+}
+
+func checkName(t *check.Tool, target Target, issues *diag.Diagnostics) {
+	var ok bool
+	var rule string
+	sev := diag.Error
+	switch target {
+	case OpenAI, OpenAIStrict, OpenAIFunctions, OpenAIResponses, Anthropic:
+		ok, rule = openAINameRE.MatchString(t.Name), "letters, digits, underscores and dashes only, 1 to 64 characters"
+	case Gemini:
+		ok, rule = geminiNameRE.MatchString(t.Name), "a letter or underscore first, then letters, digits, underscores, dots and dashes, at most 64 characters"
+	case MCP:
+		ok, rule, sev = mcpNameRE.MatchString(t.Name), "letters, digits, underscores, dashes and dots only, 1 to 128 characters", diag.Warning
+	default:
+		return
+	}
+	if ok {
+		return
+	}
+	*issues = append(*issues, &diag.Diagnostic{
+		Severity: sev,
+		Code:     CodeInvalidName,
+		Summary:  fmt.Sprintf("%s does not accept the tool name %q", target, t.Name),
+		Detail:   fmt.Sprintf("Tool names for %s must use %s. Rename the tool.", target, rule),
+		Range:    t.NameRange,
+	})
+}
+
+// Error is returned by Parameters, Output, Entry and Emit when a tool
+// cannot be expressed for a target; Diagnostics says why and where.
+type Error struct {
+	Tool        string
+	Target      Target
+	Diagnostics diag.Diagnostics
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("tool %q cannot be emitted for %s: %v", e.Tool, e.Target, diag.ErrorList(e.Diagnostics.Errors()))
+}
+
+// Unwrap returns the diagnostics as an error.
+func (e *Error) Unwrap() error { return e.Diagnostics.Err() }
+
+// Parameters returns the compact JSON Schema of t's arguments object,
+// exactly what the openai target prints under function.parameters (the
+// strict subset when the tool says `strict: true`).
+func Parameters(t *check.Tool) (json.RawMessage, error) {
+	s, _, issues := parameters(t, OpenAI)
+	if issues.HasErrors() {
+		return nil, &Error{Tool: t.Name, Target: OpenAI, Diagnostics: issues}
+	}
+	return marshal(s)
+}
+
+// Output returns the compact JSON Schema of t's result (draft 2020-12,
+// without $schema). A record result is the root object itself.
+func Output(t *check.Tool) (json.RawMessage, error) {
+	return marshal(newBuilder(modeStandard, JSONSchema).output(t))
+}
+
+// Entry returns t's compact payload for target.
+func Entry(t *check.Tool, target Target) (json.RawMessage, error) {
+	e, issues, err := entry(t, target)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
+	}
+	raw, err := marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q, target %s: %w", t.Name, target, err)
+	}
+	return raw, nil
+}
+
+// Emit returns the target's entries for tools, in the given order, as an
+// indented JSON array (two spaces) ending in a newline. The bytes depend
+// only on the tools and the target.
+func Emit(tools []*check.Tool, target Target) ([]byte, error) {
+	if _, err := ParseTarget(string(target)); err != nil {
+		return nil, err
+	}
+	var compact bytes.Buffer
+	compact.WriteByte('[')
+	for i, t := range tools {
+		raw, err := Entry(t, target)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			compact.WriteByte(',')
+		}
+		compact.Write(raw)
+	}
+	compact.WriteByte(']')
+	var out bytes.Buffer
+	out.Grow(compact.Len() * 2)
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return nil, fmt.Errorf("indenting %s output: %w", target, err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// Lint reports, for every tool of pkg, what each target's provider would
+// reject (errors) and what gramc had to move into descriptions (warnings),
+// positioned at the offending declaration. Each problem is reported once
+// even when several tools or targets share it.
+func Lint(pkg *check.Package, targets []Target) diag.Diagnostics {
+	var out diag.Diagnostics
+	seen := map[string]bool{}
+	for _, target := range targets {
+		if _, err := ParseTarget(string(target)); err != nil {
+			out = append(out, &diag.Diagnostic{Severity: diag.Error, Code: CodeUnknownTarget, Summary: err.Error(),
+				Detail: "Name one of the listed targets."})
+			continue
+		}
+		for _, t := range pkg.Tools {
+			_, issues, err := entry(t, target)
+			if err != nil {
+				continue // unreachable: the target is known
+			}
+			for _, d := range issues {
+				k := fmt.Sprintf("%s\x00%s\x00%d\x00%s", d.Code, d.Range.File, d.Range.Start.Offset, d.Summary)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				out = append(out, d)
+			}
+		}
+	}
+	out.Sort()
+	return out
+}
