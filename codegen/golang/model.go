@@ -1,0 +1,581 @@
+package golang
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// The template's view of the package: every string in it is either a Go
+// identifier allocated by a namer, a type expression built from those, a
+// literal made by quote, or comment lines made by commentLines.
+
+type fileModel struct {
+	Header      string
+	Source      []string // comment lines naming the source files
+	PackageName string
+	Enums       []*enumModel
+	Structs     []*structModel
+	Tools       []*toolModel
+	Agents      []*agentModel
+	NeedFloat   bool // an agent sets a temperature
+	NeedManual  bool // a struct has hand-written JSON methods
+	StubsType   string
+}
+
+type enumModel struct {
+	Doc        []string
+	Name       string
+	Underlying string
+	Consts     []constModel
+}
+
+type constModel struct {
+	Name, Value string
+}
+
+type structModel struct {
+	Doc    []string
+	Name   string
+	Fields []*fieldModel
+	// Manual is set when a JSON name cannot be written as a struct tag
+	// (spaces, quotes, commas, "-", ""): the struct gets MarshalJSON and
+	// UnmarshalJSON methods instead.
+	Manual bool
+}
+
+type fieldModel struct {
+	Doc  []string
+	Name string
+	Type string
+	Tag  string // the whole tag literal, with its quotes
+	// JSONKey is the Go literal of the JSON-encoded property name (Manual
+	// structs); OmitEmpty says how absence is represented.
+	JSONKey   string
+	OmitEmpty string // "", "nil" or "len"
+}
+
+type toolModel struct {
+	Doc          []string
+	MethodDoc    []string
+	Gram         string // the tool's name as a Go literal
+	Name         string // Go base name
+	Args         *structModel
+	ResultType   string
+	ResultName   string
+	FuncName     string
+	SpecName     string
+	NewName      string
+	ResultString bool // a String result is returned as plain text
+	ResultSlice  bool // an Array result: nil is sent as []
+	// NotImplemented is the literal of the skeleton's error message.
+	NotImplemented string
+	Spec         specModel
+}
+
+type specModel struct {
+	Name, Description, Signature, Schema, OutputSchema string // literals; OutputSchema may be ""
+	Strict                                             bool
+}
+
+type agentModel struct {
+	Doc           []string
+	FuncName      string
+	Name          string // literals from here on
+	Description   string
+	Model         string
+	Instruction   string
+	ToolSpecs     []string
+	Temperature   string // Go float literal or ""
+	MaxIterations int
+	ToolChoice    string
+}
+
+// builder holds the state of one Generate call.
+type builder struct {
+	req     Request
+	pkg     *check.Package
+	report  func(*diag.Diagnostic)
+	names   *namer
+	decls   []*check.TypeDecl
+	enums   []*check.Enum
+	declGo  map[*check.TypeDecl]string
+	enumGo  map[*check.Enum]string
+	tools   []*check.Tool
+	toolGo  map[*check.Tool]*toolModel
+	reaches map[[2]*check.TypeDecl]bool
+}
+
+func buildModel(req Request) (*fileModel, error) {
+	b := &builder{
+		req:     req,
+		pkg:     req.Package,
+		report:  req.Report,
+		declGo:  map[*check.TypeDecl]string{},
+		enumGo:  map[*check.Enum]string{},
+		toolGo:  map[*check.Tool]*toolModel{},
+		reaches: map[[2]*check.TypeDecl]bool{},
+	}
+	b.names = newNamer("package", b.report, "Tools", "NewToolLibrary", StubsType)
+	b.collect()
+	m := &fileModel{
+		Header:      Header,
+		Source:      b.sourceLines(),
+		PackageName: req.PackageName,
+		StubsType:   StubsType,
+	}
+	if m.PackageName == "" {
+		m.PackageName = packageName(b.pkg.Name)
+	} else if !token.IsIdentifier(m.PackageName) || m.PackageName == "_" {
+		return nil, fmt.Errorf("golang: invalid Go package name %q", m.PackageName)
+	}
+
+	// Package-scope names, in a fixed order: declared types, enums, tools,
+	// agents, enum constants.
+	for _, d := range b.decls {
+		b.declGo[d] = b.names.take(d.Name, d.NameRange, "Type", one)
+	}
+	for _, e := range b.enums {
+		b.enumGo[e] = b.names.take(e.Name, e.NameRange, "Enum", one)
+	}
+	for _, t := range b.tools {
+		base := b.names.take(t.Name, t.NameRange, "Tool", toolNames)
+		tm := &toolModel{Name: base}
+		n := toolNames(base)
+		tm.ResultName, tm.FuncName, tm.SpecName, tm.NewName = n[1], n[2], n[3], n[4]
+		b.toolGo[t] = tm
+	}
+	var agentNames []string
+	for _, a := range b.pkg.Agents {
+		base := b.names.take(a.Name, a.NameRange, "Agent", func(base string) []string { return []string{"New" + base} })
+		agentNames = append(agentNames, "New"+base)
+	}
+	for _, e := range b.enums {
+		em, err := b.enum(e)
+		if err != nil {
+			return nil, err
+		}
+		m.Enums = append(m.Enums, em)
+	}
+
+	for _, d := range b.decls {
+		goName := b.declGo[d]
+		s := b.structOf(goName, "type "+goName, d.Fields, d)
+		s.Doc = doc(fmt.Sprintf("%s is the gram type %s.", goName, quote(d.Name)), d.Description)
+		m.Structs = append(m.Structs, s)
+	}
+	for _, t := range b.tools {
+		tm, err := b.tool(t)
+		if err != nil {
+			return nil, err
+		}
+		m.Tools = append(m.Tools, tm)
+	}
+	for i, a := range b.pkg.Agents {
+		m.Agents = append(m.Agents, b.agent(a, agentNames[i]))
+	}
+	for _, s := range m.Structs {
+		m.NeedManual = m.NeedManual || s.Manual
+	}
+	for _, t := range m.Tools {
+		m.NeedManual = m.NeedManual || t.Args.Manual
+	}
+	for _, a := range m.Agents {
+		m.NeedFloat = m.NeedFloat || a.Temperature != ""
+	}
+	return m, nil
+}
+
+// toolNames derives the package-level names of a tool from its base.
+func toolNames(base string) []string {
+	return []string{base + "Args", base + "Result", base + "Func", base + "Spec", "New" + base + "Tool"}
+}
+
+// collect gathers the declarations to generate: the package's, plus any
+// reached from a tool, field or agent that the package lists do not hold.
+func (b *builder) collect() {
+	seenDecl := map[*check.TypeDecl]bool{}
+	seenEnum := map[*check.Enum]bool{}
+	seenTool := map[*check.Tool]bool{}
+	toolByName := map[string]bool{}
+	var visitType func(t *check.Type)
+	var visitDecl func(d *check.TypeDecl)
+	visitDecl = func(d *check.TypeDecl) {
+		if d == nil || seenDecl[d] {
+			return
+		}
+		seenDecl[d] = true
+		b.decls = append(b.decls, d)
+		for _, f := range d.Fields {
+			visitType(f.Type)
+		}
+	}
+	visitType = func(t *check.Type) {
+		for ; t != nil; t = t.Elem {
+			switch {
+			case t.Kind == check.Record && t.Decl != nil:
+				visitDecl(t.Decl)
+			case t.Kind == check.EnumKind && t.Enum != nil && !seenEnum[t.Enum]:
+				seenEnum[t.Enum] = true
+				b.enums = append(b.enums, t.Enum)
+			}
+		}
+	}
+	for _, d := range b.pkg.Types {
+		visitDecl(d)
+	}
+	for _, e := range b.pkg.Enums {
+		if !seenEnum[e] {
+			seenEnum[e] = true
+			b.enums = append(b.enums, e)
+		}
+	}
+	addTool := func(t *check.Tool) {
+		if t == nil || seenTool[t] || toolByName[t.Name] {
+			return
+		}
+		seenTool[t] = true
+		toolByName[t.Name] = true
+		b.tools = append(b.tools, t)
+		for _, p := range t.Params {
+			visitType(p.Type)
+		}
+		visitType(t.Result)
+	}
+	for _, t := range b.pkg.Tools {
+		addTool(t)
+	}
+	for _, a := range b.pkg.Agents {
+		for _, t := range a.Tools {
+			addTool(t)
+		}
+	}
+}
+
+func (b *builder) sourceLines() []string {
+	var names []string
+	for _, f := range b.pkg.Files {
+		if f != nil && f.Name != "" {
+			names = append(names, filepath.Base(f.Name))
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil
+	}
+	return commentLines("Source: " + strings.Join(names, ", ") + " (gram package " + quote(b.pkg.Name) + ")")
+}
+
+// enum builds an enum's type and constants.
+func (b *builder) enum(e *check.Enum) (*enumModel, error) {
+	goName := b.enumGo[e]
+	em := &enumModel{
+		Name: goName,
+		Doc:  doc(fmt.Sprintf("%s is the gram enum %s.", goName, quote(e.Name)), e.Description),
+	}
+	em.Underlying = "string"
+	if e.ValueKind == check.Integer {
+		em.Underlying = "int64"
+	}
+	for i, v := range e.Values {
+		var lit, word string
+		switch e.ValueKind {
+		case check.Integer:
+			s := fmt.Sprint(v)
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("golang: enum %s: value %q is not a 64-bit integer: %w", e.Name, s, err)
+			}
+			lit = strconv.FormatInt(n, 10)
+			word = strings.Replace(lit, "-", "Minus", 1)
+		default:
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("golang: enum %s: value %v is not a string", e.Name, v)
+			}
+			lit = quote(s)
+			word = words(s)
+			if s == "" {
+				word = "Empty"
+			}
+		}
+		if word == "" || !token.IsIdentifier(goName+word) {
+			word = "Value" + strconv.Itoa(i+1)
+		}
+		name := b.names.take(goName+word, e.NameRange, goName+"Value"+strconv.Itoa(i+1), one)
+		em.Consts = append(em.Consts, constModel{Name: name, Value: lit})
+	}
+	return em, nil
+}
+
+// words capitalises the words of s and drops the characters in between,
+// without the "X" prefix of exportedName (the result follows another name).
+func words(s string) string {
+	var sb strings.Builder
+	upper := true
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == '_' {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// simpleJSONName reports whether name can be written in a `json:"..."` tag
+// that encoding/json honours and go vet accepts.
+func simpleJSONName(name string) bool {
+	if name == "" || name == "-" {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~", r):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// structOf builds a struct of fields; owner is the declaration it belongs
+// to (nil for a tool's arguments), used to break recursion with pointers.
+func (b *builder) structOf(goName, scope string, fields []*check.Param, owner *check.TypeDecl) *structModel {
+	s := &structModel{Name: goName}
+	for _, f := range fields {
+		if !simpleJSONName(f.Name) {
+			s.Manual = true
+		}
+	}
+	var reserved []string
+	if s.Manual {
+		reserved = []string{"MarshalJSON", "UnmarshalJSON"}
+	}
+	fn := newNamer(scope, b.report, reserved...)
+	for _, f := range fields {
+		fm := &fieldModel{Name: fn.take(f.Name, f.NameRange, "Field", one)}
+		typ := b.goType(f.Type)
+		pointer := false
+		switch {
+		case f.Type != nil && f.Type.Kind == check.Record && owner != nil && b.reach(f.Type.Decl, owner):
+			pointer = true // recursion
+		}
+		optional := f.Optional && !f.HasDefault
+		if optional && f.Type != nil {
+			switch f.Type.Kind {
+			case check.Array, check.Object:
+				fm.OmitEmpty = "len"
+			default:
+				pointer = true
+			}
+		}
+		if pointer {
+			typ = "*" + typ
+			if optional {
+				fm.OmitEmpty = "nil"
+			}
+		}
+		fm.Type = typ
+		if s.Manual {
+			fm.Tag = "`json:\"-\"`"
+			key, _ := json.Marshal(f.Name)
+			fm.JSONKey = quote(string(key))
+		} else {
+			opts := ""
+			if fm.OmitEmpty != "" {
+				opts = ",omitempty"
+			}
+			fm.Tag = "`json:\"" + f.Name + opts + "\"`"
+		}
+		fm.Doc = fieldDoc(f)
+		s.Fields = append(s.Fields, fm)
+	}
+	return s
+}
+
+func fieldDoc(f *check.Param) []string {
+	var parts []string
+	if f.Description != "" {
+		parts = append(parts, f.Description)
+	}
+	var notes []string
+	switch {
+	case f.HasDefault:
+		notes = append(notes, "Default: "+jsonText(f.Default)+" (filled in by the runtime when absent).")
+	case f.Optional:
+		notes = append(notes, "Optional.")
+	}
+	if f.Deprecated {
+		notes = append(notes, "Deprecated: the gram declaration marks it deprecated.")
+	}
+	if len(notes) > 0 {
+		parts = append(parts, strings.Join(notes, " "))
+	}
+	var lines []string
+	for i, p := range parts {
+		if i > 0 {
+			lines = append(lines, "//")
+		}
+		lines = append(lines, commentLines(p)...)
+	}
+	return lines
+}
+
+// jsonText is v as compact JSON without HTML escaping.
+func jsonText(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// reach reports whether target can be reached from d through record-typed
+// fields (not through arrays: slices already break recursion).
+func (b *builder) reach(d, target *check.TypeDecl) bool {
+	if d == nil || target == nil {
+		return false
+	}
+	key := [2]*check.TypeDecl{d, target}
+	if v, ok := b.reaches[key]; ok {
+		return v
+	}
+	b.reaches[key] = false // cut cycles while searching
+	seen := map[*check.TypeDecl]bool{}
+	var walk func(x *check.TypeDecl) bool
+	walk = func(x *check.TypeDecl) bool {
+		if x == target {
+			return true
+		}
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		for _, f := range x.Fields {
+			if f.Type != nil && f.Type.Kind == check.Record && f.Type.Decl != nil && walk(f.Type.Decl) {
+				return true
+			}
+		}
+		return false
+	}
+	v := walk(d)
+	b.reaches[key] = v
+	return v
+}
+
+// goType is the Go type expression of a gram type.
+func (b *builder) goType(t *check.Type) string {
+	if t == nil {
+		return "any"
+	}
+	switch t.Kind {
+	case check.String:
+		return "string"
+	case check.Integer:
+		return "int64"
+	case check.Number:
+		return "float64"
+	case check.Boolean:
+		return "bool"
+	case check.Object:
+		return "map[string]any"
+	case check.Array:
+		return "[]" + b.goType(t.Elem)
+	case check.Record:
+		if n, ok := b.declGo[t.Decl]; ok {
+			return n
+		}
+		return "map[string]any"
+	case check.EnumKind:
+		if n, ok := b.enumGo[t.Enum]; ok {
+			return n
+		}
+		return "string"
+	}
+	return "any"
+}
+
+func (b *builder) tool(t *check.Tool) (*toolModel, error) {
+	tm := b.toolGo[t]
+	params, err := schemaParameters(t)
+	if err != nil {
+		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
+	}
+	output, err := schemaOutput(t)
+	if err != nil {
+		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
+	}
+	tm.Gram = quote(t.Name)
+	tm.NotImplemented = quote(t.Name + ": not implemented")
+	tm.Doc = doc(fmt.Sprintf("%s binds a %s to the gram tool %s.", tm.NewName, tm.FuncName, quote(t.Name)), t.Description)
+	tm.MethodDoc = doc(fmt.Sprintf("%s implements the gram tool %s.", tm.Name, quote(t.Name)), t.Description)
+	args := toolNames(tm.Name)[0]
+	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)
+	tm.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", args, quote(t.Name)), "")
+	tm.ResultType = b.goType(t.Result)
+	tm.ResultString = t.Result != nil && t.Result.Kind == check.String
+	tm.ResultSlice = t.Result != nil && t.Result.Kind == check.Array
+	tm.Spec = specModel{
+		Name:        quote(t.Name),
+		Description: quote(t.Description),
+		Signature:   quote(t.Signature),
+		Schema:      quote(string(params)),
+		Strict:      t.Strict != nil && *t.Strict,
+	}
+	if len(output) > 0 {
+		tm.Spec.OutputSchema = quote(string(output))
+	}
+	return tm, nil
+}
+
+func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
+	am := &agentModel{
+		FuncName:      funcName,
+		Doc:           doc(fmt.Sprintf("%s returns the gram agent %s.", funcName, quote(a.Name)), a.Description),
+		Name:          quote(a.Name),
+		Description:   quote(a.Description),
+		Model:         quote(a.Model),
+		Instruction:   quote(a.Instruction),
+		MaxIterations: a.MaxIterations,
+	}
+	if a.ToolChoice != "" {
+		am.ToolChoice = quote(a.ToolChoice)
+	}
+	if a.Temperature != nil {
+		am.Temperature = strconv.FormatFloat(*a.Temperature, 'g', -1, 64)
+		if !strings.ContainsAny(am.Temperature, ".e") {
+			am.Temperature += ".0"
+		}
+	}
+	byName := map[string]*toolModel{}
+	for t, tm := range b.toolGo {
+		byName[t.Name] = tm
+	}
+	for _, t := range a.Tools {
+		tm, ok := b.toolGo[t]
+		if !ok {
+			tm = byName[t.Name]
+		}
+		if tm != nil {
+			am.ToolSpecs = append(am.ToolSpecs, tm.SpecName)
+		}
+	}
+	return am
+}

@@ -1,0 +1,184 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// CodeNameCollision is the code of the warning reported when two gram names
+// map to the same Go identifier (`foo_bar` and `fooBar` both give FooBar);
+// the later one gets a numeric suffix.
+const CodeNameCollision diag.Code = "gen-name-collision"
+
+// exportedName derives an exported Go identifier from a gram name. Runs of
+// characters that cannot appear in a Go identifier (`_`, `-`, `.`, `@`,
+// spaces, anything else) separate words; each word starts with an upper-case
+// letter ("get_weather", "get-weather" and "getWeather" all give
+// "GetWeather"). A name that does not then start with an upper-case letter
+// (a leading digit, a letter without case) gets the prefix "X"; a name with
+// no letter or digit at all gives "". Go keywords are all lower case, so an
+// exported name is never a keyword.
+func exportedName(name string) string {
+	var b strings.Builder
+	upperNext := true
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == '_' {
+			upperNext = true
+			continue
+		}
+		if upperNext {
+			r = unicode.ToUpper(r)
+			upperNext = false
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if s == "" {
+		return ""
+	}
+	if first, _ := utf8.DecodeRuneInString(s); !unicode.IsUpper(first) {
+		s = "X" + s
+	}
+	if !token.IsIdentifier(s) || !token.IsExported(s) {
+		return ""
+	}
+	return s
+}
+
+// packageName derives a Go package name from a gram package name: invalid
+// characters become "_", a leading digit gets the prefix "x", a keyword (or
+// "init") gets the suffix "_", and nothing usable gives "gram".
+func packageName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	s := strings.Trim(b.String(), "_")
+	if s == "" {
+		return "gram"
+	}
+	if first, _ := utf8.DecodeRuneInString(s); unicode.IsDigit(first) {
+		s = "x" + s
+	}
+	if token.IsKeyword(s) || s == "init" {
+		s += "_"
+	}
+	if !token.IsIdentifier(s) {
+		return "gram"
+	}
+	return s
+}
+
+// fileName derives the generated file's name, "<name>.gram.go", from a gram
+// package name. Only letters, digits, "_" and "-" survive; a leading "_" or
+// "." (which would make the go tool ignore the file) is dropped.
+func fileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_'):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.TrimLeft(b.String(), "_-.")
+	if s == "" {
+		s = "gram"
+	}
+	return s + ".gram.go"
+}
+
+// namer hands out unique identifiers in one scope (the package, or one
+// struct's fields). Names are allocated in a fixed order, so the result is
+// deterministic: the first claimant of a name keeps it, a later one gets
+// the smallest free numeric suffix (FooBar2, FooBar3, ...) and a warning.
+type namer struct {
+	owner map[string]claim
+	// scope describes the scope in warnings ("package", "type Foo").
+	scope  string
+	report func(*diag.Diagnostic)
+}
+
+type claim struct {
+	gram  string // the gram name that took it ("" for a reserved name)
+	rng   ast.Range
+	fixed bool
+}
+
+func newNamer(scope string, report func(*diag.Diagnostic), reserved ...string) *namer {
+	n := &namer{owner: map[string]claim{}, scope: scope, report: report}
+	for _, r := range reserved {
+		n.owner[r] = claim{fixed: true}
+	}
+	return n
+}
+
+// free reports whether every name in names is unclaimed.
+func (n *namer) free(names ...string) bool {
+	for _, s := range names {
+		if _, ok := n.owner[s]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// take claims the names derive(base) for the gram name gram, where base is
+// exportedName(gram) (or fallback when gram has no letter or digit), adding
+// a numeric suffix to base until all derived names are free. It returns the
+// base used.
+func (n *namer) take(gram string, rng ast.Range, fallback string, derive func(base string) []string) string {
+	base := exportedName(gram)
+	if base == "" {
+		base = fallback
+	}
+	chosen := base
+	for i := 2; !n.free(derive(chosen)...); i++ {
+		chosen = base + strconv.Itoa(i)
+	}
+	if chosen != base && n.report != nil {
+		// Find who holds the natural name, to point at it.
+		var holder claim
+		for _, s := range derive(base) {
+			if c, ok := n.owner[s]; ok {
+				holder = c
+				break
+			}
+		}
+		d := &diag.Diagnostic{
+			Severity: diag.Warning,
+			Code:     CodeNameCollision,
+			Range:    rng,
+		}
+		if holder.fixed {
+			d.Summary = fmt.Sprintf("Go name %s of %q is reserved in the %s; using %s", base, gram, n.scope, chosen)
+			d.Detail = fmt.Sprintf("The generated code already declares %s. Rename %q to choose a different Go name.", strings.Join(derive(base), ", "), gram)
+		} else {
+			d.Summary = fmt.Sprintf("%q and %q both map to Go name %s in the %s; %q becomes %s", holder.gram, gram, base, n.scope, gram, chosen)
+			d.Detail = fmt.Sprintf("Go identifiers drop '_', '-', '.', '@' and spaces and capitalise words, so both names give %s. The first declared keeps it; rename one of them to avoid the numeric suffix.", base)
+			if holder.rng.File != "" || holder.rng.Start.IsValid() {
+				d.Related = []diag.Related{{Range: holder.rng, Message: fmt.Sprintf("%q declared here", holder.gram)}}
+			}
+		}
+		n.report(d)
+	}
+	for _, s := range derive(chosen) {
+		n.owner[s] = claim{gram: gram, rng: rng}
+	}
+	return chosen
+}
+
+// one is the derive function for a single name.
+func one(base string) []string { return []string{base} }
