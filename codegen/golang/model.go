@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 )
 
@@ -79,7 +80,7 @@ type toolModel struct {
 	ResultSlice  bool // an Array result: nil is sent as []
 	// NotImplemented is the literal of the skeleton's error message.
 	NotImplemented string
-	Spec         specModel
+	Spec           specModel
 }
 
 type specModel struct {
@@ -514,11 +515,11 @@ func (b *builder) goType(t *check.Type) string {
 
 func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	tm := b.toolGo[t]
-	params, err := schemaParameters(t)
+	params, err := schema.Parameters(t)
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}
-	output, err := schemaOutput(t)
+	output, err := schema.Output(t)
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}

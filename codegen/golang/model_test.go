@@ -26,8 +26,8 @@ func weatherModel() *check.Package {
 	city := &check.Param{Name: "city", Type: &check.Type{Kind: check.String}, Description: "City name, e.g. Paris", Constraints: check.Constraints{MinLength: i64(1)}}
 	unitParam := &check.Param{Name: "unit", Type: &check.Type{Kind: check.EnumKind, Enum: unit}, Default: "celsius", HasDefault: true, Optional: true}
 	getWeather := &check.Tool{Name: "getWeather", Description: "Current weather for a city",
-		Params: []*check.Param{city, unitParam},
-		Result: &check.Type{Kind: check.Record, Decl: report},
+		Params:    []*check.Param{city, unitParam},
+		Result:    &check.Type{Kind: check.Record, Decl: report},
 		Signature: `(city::String {description: "City name, e.g. Paris", minLength: 1})==>(unit::Unit {default: "celsius"})==>(::WeatherReport)`,
 	}
 	getForecast := &check.Tool{Name: "getForecast", Description: "Daily forecast for the next days",
