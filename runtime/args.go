@@ -1,0 +1,284 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// argSchema is a tool's compiled argument schema. Compiling is the costly
+// part, so compiled schemas are cached by their text: a tool spec is
+// compiled once however many agents, bindings and runs use it.
+type argSchema struct {
+	doc      any // the decoded schema, for defaults and $ref lookups
+	compiled *jsonschema.Schema
+}
+
+var (
+	schemaCache sync.Map // string(schema text) -> *argSchema
+	// schemaCacheSize bounds the cache; beyond it schemas are compiled
+	// per binding (only programs that make schemas on the fly get there).
+	schemaCacheSize = 4096
+	schemaCacheN    int
+	schemaCacheMu   sync.Mutex
+)
+
+const argSchemaURL = "gram:///arguments.schema.json"
+
+func compileArgSchema(schema json.RawMessage) (*argSchema, error) {
+	text := string(bytes.TrimSpace(schema))
+	if text == "" || text == "null" {
+		text = `{"type":"object"}`
+	}
+	if v, ok := schemaCache.Load(text); ok {
+		return v.(*argSchema), nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if _, ok := doc.(map[string]any); !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(argSchemaURL, doc); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile(argSchemaURL)
+	if err != nil {
+		return nil, err
+	}
+	// Decode again for defaults: the compiler may keep references into doc.
+	doc2, _ := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	as := &argSchema{doc: doc2, compiled: compiled}
+	schemaCacheMu.Lock()
+	if schemaCacheN < schemaCacheSize {
+		if _, loaded := schemaCache.LoadOrStore(text, as); !loaded {
+			schemaCacheN++
+		}
+	}
+	schemaCacheMu.Unlock()
+	return as, nil
+}
+
+// prepareArgs parses a tool call's arguments text, applies the schema's
+// defaults and validates the result. It returns the arguments as compact
+// JSON, or an error message fit for the model.
+func (as *argSchema) prepareArgs(text string) (json.RawMessage, error) {
+	v, err := parseArgs(text)
+	if err != nil {
+		return nil, err
+	}
+	v = applyDefaults(as.doc, as.doc, v, 0)
+	if err := as.compiled.Validate(v); err != nil {
+		return nil, errors.New(validationMessage(err))
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("arguments cannot be encoded: %v", err)
+	}
+	return out, nil
+}
+
+// parseArgs decodes arguments that are the JSON text of an object, or a
+// JSON string holding such text (some servers double-encode). Empty text
+// means no arguments.
+func parseArgs(text string) (any, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return map[string]any{}, nil
+	}
+	v, err := decodeJSON([]byte(t))
+	if err != nil {
+		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+	}
+	if s, ok := v.(string); ok {
+		if strings.TrimSpace(s) == "" {
+			return map[string]any{}, nil
+		}
+		v, err = decodeJSON([]byte(s))
+		if err != nil {
+			return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+		}
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
+	}
+	return v, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// validationMessage flattens a jsonschema error into one line per
+// problem: `at '/days': maximum: got 20, want 14`.
+func validationMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var lines []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			lines = append(lines, fmt.Sprintf("at '%s': %s", loc, e.ErrorKind.LocalizedString(nil)))
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	sort.Stable(sort.StringSlice(lines))
+	lines = dedupe(lines)
+	return strings.Join(lines, "; ")
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+const maxSchemaDepth = 64
+
+// resolve follows a local $ref ("#/$defs/Name") in root.
+func resolve(root any, s map[string]any, depth int) map[string]any {
+	for range maxSchemaDepth {
+		ref, ok := s["$ref"].(string)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			return s
+		}
+		target := lookupPointer(root, strings.TrimPrefix(ref, "#"))
+		m, ok := target.(map[string]any)
+		if !ok {
+			return s
+		}
+		s = m
+	}
+	return s
+}
+
+func lookupPointer(root any, ptr string) any {
+	if ptr == "" {
+		return root
+	}
+	cur := root
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[tok]
+	}
+	return cur
+}
+
+// defaultOf returns a property schema's default: its own `default`, or
+// the default of the schema its $ref names.
+func defaultOf(root any, s map[string]any) (any, bool) {
+	if d, ok := s["default"]; ok {
+		return d, true
+	}
+	r := resolve(root, s, 0)
+	d, ok := r["default"]
+	return d, ok
+}
+
+// applyDefaults fills in missing (or null) object properties that have a
+// default, recursively through nested objects, arrays, $refs and
+// anyOf/oneOf branches whose type fits the value.
+func applyDefaults(root any, schema any, v any, depth int) any {
+	s, ok := schema.(map[string]any)
+	if !ok || depth > maxSchemaDepth {
+		return v
+	}
+	s = resolve(root, s, 0)
+	switch val := v.(type) {
+	case map[string]any:
+		if props, ok := s["properties"].(map[string]any); ok {
+			for name, ps := range props {
+				psm, ok := ps.(map[string]any)
+				if !ok {
+					continue
+				}
+				cur, present := val[name]
+				if !present || cur == nil {
+					if d, ok := defaultOf(root, psm); ok {
+						val[name] = deepCopy(d)
+						cur, present = val[name], true
+					}
+				}
+				if present {
+					val[name] = applyDefaults(root, psm, cur, depth+1)
+				}
+			}
+			return val
+		}
+		for _, key := range []string{"anyOf", "oneOf"} {
+			if branches, ok := s[key].([]any); ok {
+				for _, br := range branches {
+					if bm, ok := br.(map[string]any); ok {
+						r := resolve(root, bm, 0)
+						if _, ok := r["properties"]; ok {
+							return applyDefaults(root, r, val, depth+1)
+						}
+					}
+				}
+			}
+		}
+	case []any:
+		if items, ok := s["items"].(map[string]any); ok {
+			for i := range val {
+				val[i] = applyDefaults(root, items, val[i], depth+1)
+			}
+		}
+	}
+	return v
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = deepCopy(e)
+		}
+		return a
+	}
+	return v
+}

@@ -1,0 +1,195 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// BoundAgent is an agent whose every tool is resolved to an implementation
+// with a compiled argument validator. It is immutable and safe for
+// concurrent runs.
+type BoundAgent struct {
+	Agent Agent
+	tools map[string]*boundTool
+	names []string // the agent's tool names, in listed order
+}
+
+type boundTool struct {
+	tool  Tool
+	args  *argSchema
+	index int
+}
+
+// Bind resolves every tool agent lists in lib. A tool that is missing, has
+// no implementation, or whose specification differs from the agent's (name,
+// description or schema, compared as JSON values) is a *ToolBindingError
+// naming the tool and the difference.
+func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) {
+	b := &BoundAgent{Agent: agent, tools: make(map[string]*boundTool, len(agent.Tools))}
+	for i, spec := range agent.Tools {
+		if _, dup := b.tools[spec.Name]; dup {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "listed twice by the agent"}
+		}
+		t, ok := lib.Lookup(spec.Name)
+		if !ok {
+			d := "not in the library"
+			if s := diag.Suggest(spec.Name, lib.Names()); s != "" {
+				d += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}
+		}
+		if t.Func == nil {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "the library's tool has no implementation (nil Func)"}
+		}
+		if d := SpecDifference(spec, t.Spec); d != "" {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}
+		}
+		as, err := compileArgSchema(spec.Schema)
+		if err != nil {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "invalid argument schema: " + err.Error()}
+		}
+		b.tools[spec.Name] = &boundTool{tool: t, args: as, index: i}
+		b.names = append(b.names, spec.Name)
+	}
+	return b, nil
+}
+
+// SpecDifference describes how the library specification lib differs from
+// the agent's specification want ("" when they match). Names and
+// descriptions compare exactly; schemas compare as JSON values, so
+// formatting and key order do not matter.
+func SpecDifference(want, lib ToolSpecification) string {
+	if want.Name != lib.Name {
+		return fmt.Sprintf("name differs: agent %q, library %q", want.Name, lib.Name)
+	}
+	if want.Description != lib.Description {
+		return fmt.Sprintf("description differs: agent %q, library %q", want.Description, lib.Description)
+	}
+	if bytes.Equal(want.Schema, lib.Schema) {
+		return ""
+	}
+	a, errA := decodeJSON(want.Schema)
+	l, errL := decodeJSON(lib.Schema)
+	switch {
+	case errA != nil:
+		return "agent schema is not valid JSON: " + errA.Error()
+	case errL != nil:
+		return "library schema is not valid JSON: " + errL.Error()
+	}
+	if d := jsonDiff("", a, l); d != "" {
+		return "schema differs " + d
+	}
+	return ""
+}
+
+func decodeJSON(data []byte) (any, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil // an absent schema
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// jsonDiff returns where a and b first differ, as "at <JSON pointer>: ...".
+func jsonDiff(ptr string, a, b any) string {
+	where := ptr
+	if where == "" {
+		where = "/"
+	}
+	switch av := a.(type) {
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := make([]string, 0, len(av)+len(bv))
+		for k := range av {
+			keys = append(keys, k)
+		}
+		for k := range bv {
+			if _, ok := av[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			x, inA := av[k]
+			y, inB := bv[k]
+			p := ptr + "/" + escapePointer(k)
+			switch {
+			case !inA:
+				return fmt.Sprintf("at %s: only the library has it (%s)", p, short(y))
+			case !inB:
+				return fmt.Sprintf("at %s: only the agent has it (%s)", p, short(x))
+			}
+			if d := jsonDiff(p, x, y); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		bv, ok := b.([]any)
+		if !ok {
+			break
+		}
+		for i := 0; i < len(av) && i < len(bv); i++ {
+			if d := jsonDiff(ptr+"/"+strconv.Itoa(i), av[i], bv[i]); d != "" {
+				return d
+			}
+		}
+		if len(av) != len(bv) {
+			return fmt.Sprintf("at %s: agent has %d items, library %d", where, len(av), len(bv))
+		}
+		return ""
+	case json.Number:
+		if bv, ok := b.(json.Number); ok && numbersEqual(av, bv) {
+			return ""
+		}
+	default:
+		if a == b {
+			return ""
+		}
+	}
+	return fmt.Sprintf("at %s: agent %s, library %s", where, short(a), short(b))
+}
+
+func numbersEqual(a, b json.Number) bool {
+	if a == b {
+		return true
+	}
+	x, err1 := a.Float64()
+	y, err2 := b.Float64()
+	return err1 == nil && err2 == nil && x == y
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func short(v any) string {
+	if v == nil {
+		return "null"
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(data) > 60 {
+		return string(data[:57]) + "..."
+	}
+	return string(data)
+}

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Role is who wrote a message.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// ToolCall is a model's request to call a tool.
+type ToolCall struct {
+	// ID links the call to its result; providers that do not send one (the
+	// legacy function_call form) get a generated ID.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the arguments text as the model produced it: normally
+	// the JSON text of an object. Run also accepts a JSON string holding
+	// that text (double-encoded). It is a string, not a json.RawMessage,
+	// so that a model's malformed arguments still round-trip through a
+	// stored conversation.
+	Arguments string `json:"arguments"`
+}
+
+// Message is one entry of a conversation: a user message, an assistant
+// message (text and/or tool calls) or a tool result.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the assistant's tool calls, in the order the model
+	// gave them.
+	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
+	// ToolCallID and Name identify the call a tool result answers.
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Name       string `json:"name,omitempty"`
+}
+
+// Conversation is the history of an exchange with an agent, without the
+// agent's instruction (which is sent with every request). It is plain JSON
+// so a caller can store it and resume it later with Run.
+type Conversation struct {
+	Messages []Message `json:"messages"`
+}
+
+// Append adds messages to the end of the conversation.
+func (c *Conversation) Append(msgs ...Message) { c.Messages = append(c.Messages, msgs...) }
+
+// Clone returns a deep copy of the conversation (nil for nil).
+func (c *Conversation) Clone() *Conversation {
+	if c == nil {
+		return nil
+	}
+	out := &Conversation{Messages: make([]Message, len(c.Messages))}
+	for i, m := range c.Messages {
+		if m.ToolCalls != nil {
+			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)
+		}
+		out.Messages[i] = m
+	}
+	return out
+}
+
+// Usage counts the tokens an exchange used, as the provider reported them.
+type Usage struct {
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// Add adds u2 to u.
+func (u *Usage) Add(u2 Usage) {
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.TotalTokens += u2.TotalTokens
+}
+
+// Invocation records one tool call made during a run.
+type Invocation struct {
+	// CallID is the model's ID for the call.
+	CallID string `json:"callId"`
+	Tool   string `json:"tool"`
+	// Args are the validated arguments with defaults applied, or, when
+	// they could not be validated, the arguments text as the model sent it
+	// (as a JSON string).
+	Args json.RawMessage `json:"args"`
+	// Result is the tool result as sent to the model; empty when Err is
+	// set.
+	Result string `json:"result,omitempty"`
+	// Err is why the call failed (a *ToolCallError); the model was sent
+	// its message as the tool result.
+	Err      error         `json:"-"`
+	Duration time.Duration `json:"duration"`
+}
+
+// Response is the outcome of Run.
+type Response struct {
+	// Content is the model's final text answer.
+	Content string
+	// Invocations are every tool call of the run, in call order.
+	Invocations []Invocation
+	// Conversation is the whole history including this run's messages;
+	// pass it to the next Run to continue.
+	Conversation *Conversation
+	Usage        Usage
+	// Iterations is the number of model requests made.
+	Iterations int
+}

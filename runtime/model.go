@@ -1,0 +1,41 @@
+package runtime
+
+import "context"
+
+// Model is a chat model that can call tools: runtime/openai implements it
+// for OpenAI-compatible servers; runtimetest has a scripted one for tests.
+type Model interface {
+	// Complete sends one request and returns the assistant's message
+	// (text and/or tool calls) and the tokens used. Errors should be
+	// *APIError or *ConfigurationError where they apply.
+	Complete(ctx context.Context, req *Request) (*Completion, error)
+}
+
+// Request is what a Model is asked: the agent's instruction, the
+// conversation so far and the tools it may call.
+type Request struct {
+	// Model is the agent's `Provider/model-name`; a provider strips its
+	// own prefix (or overrides it).
+	Model       string
+	Instruction string
+	Messages    []Message
+	Tools       []ToolSpecification
+	Temperature *float64
+	// ToolChoice is "", "auto", "none", "required" or a tool name.
+	ToolChoice string
+}
+
+// Completion is a Model's answer.
+type Completion struct {
+	// Message has Role RoleAssistant.
+	Message Message
+	Usage   Usage
+}
+
+// ModelFunc adapts a function to the Model interface.
+type ModelFunc func(ctx context.Context, req *Request) (*Completion, error)
+
+// Complete calls f.
+func (f ModelFunc) Complete(ctx context.Context, req *Request) (*Completion, error) {
+	return f(ctx, req)
+}

@@ -1,0 +1,467 @@
+// Package openai is a runtime.Model for the OpenAI Chat Completions API
+// and the servers that speak it (Ollama, vLLM, llama.cpp, ...), written
+// over net/http.
+//
+// It sends tools as `tools` and reads `tool_calls` (or, in FunctionsMode,
+// the legacy `functions`/`function_call` form), retries connection errors
+// and 408, 409, 429 and 5xx responses with exponential backoff and jitter
+// (honouring Retry-After), and never lets the API key into an error or a
+// debug dump.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// DefaultBaseURL is the OpenAI API's base URL.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Mode selects how tools are sent.
+type Mode int
+
+const (
+	// ToolsMode sends `tools` and reads `tool_calls` (the default).
+	ToolsMode Mode = iota
+	// FunctionsMode sends the legacy `functions` and reads `function_call`
+	// (one call per response).
+	FunctionsMode
+)
+
+// Client is a runtime.Model that talks to a Chat Completions endpoint.
+// Set fields before the first request; a Client is then safe for
+// concurrent use.
+type Client struct {
+	// APIKey is sent as a bearer token ("" sends none: local servers).
+	APIKey string
+	// BaseURL is the API root, e.g. "https://api.openai.com/v1".
+	BaseURL string
+	// Model, when set, overrides the agent's model name.
+	Model string
+	Mode  Mode
+	// HTTPClient defaults to a client without an overall timeout (the
+	// per-request Timeout applies).
+	HTTPClient *http.Client
+	// Timeout bounds each HTTP request (default 60s).
+	Timeout time.Duration
+	// MaxRetries is how many times a retryable failure is retried
+	// (default 3; negative for none).
+	MaxRetries int
+	// MinBackoff and MaxBackoff bound the exponential backoff (defaults
+	// 500ms and 20s); Retry-After from the server wins, up to MaxRetryAfter
+	// (default 60s).
+	MinBackoff, MaxBackoff, MaxRetryAfter time.Duration
+	// Sleep waits between retries; tests replace it to run fast. It must
+	// return early with ctx's error when ctx ends.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Debug, when set, receives every raw request and response with the
+	// API key redacted.
+	Debug func(kind string, data []byte)
+}
+
+// Option configures New.
+type Option func(*Client)
+
+// WithAPIKey sets the API key instead of OPENAI_API_KEY.
+func WithAPIKey(key string) Option { return func(c *Client) { c.APIKey = key } }
+
+// WithBaseURL sets the base URL instead of OPENAI_BASE_URL.
+func WithBaseURL(u string) Option { return func(c *Client) { c.BaseURL = u } }
+
+// WithModel overrides the agent's model name.
+func WithModel(m string) Option { return func(c *Client) { c.Model = m } }
+
+// WithMode selects tools or legacy functions.
+func WithMode(m Mode) Option { return func(c *Client) { c.Mode = m } }
+
+// WithHTTPClient sets the HTTP client.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.HTTPClient = h } }
+
+// WithTimeout bounds each HTTP request.
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.Timeout = d } }
+
+// WithMaxRetries sets how often retryable failures are retried.
+func WithMaxRetries(n int) Option { return func(c *Client) { c.MaxRetries = n } }
+
+// WithSleep replaces the wait between retries (for tests).
+func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.Sleep = f }
+}
+
+// WithDebug receives raw requests and responses, key redacted.
+func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.Debug = f } }
+
+// WithDebugWriter writes raw requests and responses to w, key redacted.
+func WithDebugWriter(w io.Writer) Option {
+	return WithDebug(func(kind string, data []byte) {
+		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
+	})
+}
+
+// New returns a client configured from OPENAI_API_KEY and OPENAI_BASE_URL,
+// then opts. Without an API key it is a *runtime.ConfigurationError when
+// the base URL is OpenAI's own (a local compatible server needs none).
+func New(opts ...Option) (*Client, error) {
+	c := &Client{APIKey: os.Getenv("OPENAI_API_KEY"), BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &runtime.ConfigurationError{Setting: "OPENAI_BASE_URL",
+			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.BaseURL)}
+	}
+	if c.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
+		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY",
+			Message: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"}
+	}
+	return c, nil
+}
+
+func (c *Client) timeout() time.Duration       { return orDefault(c.Timeout, 60*time.Second) }
+func (c *Client) minBackoff() time.Duration    { return orDefault(c.MinBackoff, 500*time.Millisecond) }
+func (c *Client) maxBackoff() time.Duration    { return orDefault(c.MaxBackoff, 20*time.Second) }
+func (c *Client) maxRetryAfter() time.Duration { return orDefault(c.MaxRetryAfter, 60*time.Second) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func (c *Client) maxRetries() int {
+	switch {
+	case c.MaxRetries < 0:
+		return 0
+	case c.MaxRetries == 0:
+		return 3
+	}
+	return c.MaxRetries
+}
+
+// modelName returns the model to ask for: the override, or the agent's
+// `Provider/model-name` without its provider.
+func (c *Client) modelName(agentModel string) string {
+	if c.Model != "" {
+		return c.Model
+	}
+	if _, name, ok := strings.Cut(agentModel, "/"); ok {
+		return name
+	}
+	return agentModel
+}
+
+// Complete implements runtime.Model.
+func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.Completion, error) {
+	body, err := c.encodeRequest(req)
+	if err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+	}
+	data, err := c.post(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	return c.decodeResponse(data)
+}
+
+// EncodeRequest returns the JSON request body Complete sends for req.
+func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) { return c.encodeRequest(req) }
+
+func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
+	cr := chatRequest{Model: c.modelName(req.Model), Temperature: req.Temperature}
+	cr.Messages = make([]wireMessage, 0, len(req.Messages)+1)
+	if req.Instruction != "" {
+		cr.Messages = append(cr.Messages, wireMessage{Role: "system", Content: ptr(req.Instruction)})
+	}
+	legacy := c.Mode == FunctionsMode
+	for _, m := range req.Messages {
+		switch m.Role {
+		case runtime.RoleUser:
+			cr.Messages = append(cr.Messages, wireMessage{Role: "user", Content: ptr(m.Content)})
+		case runtime.RoleAssistant:
+			wm := wireMessage{Role: "assistant"}
+			if m.Content != "" || len(m.ToolCalls) == 0 {
+				wm.Content = ptr(m.Content)
+			}
+			if legacy {
+				// The legacy form has one call per message; a stored
+				// conversation with several is split into several turns.
+				for i, tc := range m.ToolCalls {
+					w := wm
+					if i > 0 {
+						w.Content = nil
+					}
+					w.FunctionCall = &wireFunctionArg{Name: tc.Name, Arguments: tc.Arguments}
+					cr.Messages = append(cr.Messages, w)
+				}
+				if len(m.ToolCalls) == 0 {
+					cr.Messages = append(cr.Messages, wm)
+				}
+				continue
+			}
+			for _, tc := range m.ToolCalls {
+				wm.ToolCalls = append(wm.ToolCalls, wireToolCall{ID: tc.ID, Type: "function",
+					Function: wireFunctionArg{Name: tc.Name, Arguments: tc.Arguments}})
+			}
+			cr.Messages = append(cr.Messages, wm)
+		case runtime.RoleTool:
+			if legacy {
+				cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: m.Name, Content: ptr(m.Content)})
+			} else {
+				cr.Messages = append(cr.Messages, wireMessage{Role: "tool", ToolCallID: m.ToolCallID, Content: ptr(m.Content)})
+			}
+		default:
+			return nil, fmt.Errorf("message with unknown role %q", m.Role)
+		}
+	}
+	for _, spec := range req.Tools {
+		if legacy {
+			e, err := FunctionEntry(spec)
+			if err != nil {
+				return nil, err
+			}
+			cr.Functions = append(cr.Functions, e)
+		} else {
+			e, err := ToolEntry(spec)
+			if err != nil {
+				return nil, err
+			}
+			cr.Tools = append(cr.Tools, e)
+		}
+	}
+	if len(req.Tools) > 0 && req.ToolChoice != "" {
+		switch req.ToolChoice {
+		case "auto", "none", "required":
+			if legacy {
+				if req.ToolChoice != "required" {
+					cr.FunctionCall = req.ToolChoice
+				}
+			} else {
+				cr.ToolChoice = req.ToolChoice
+			}
+		default:
+			if legacy {
+				cr.FunctionCall = map[string]string{"name": req.ToolChoice}
+			} else {
+				cr.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": req.ToolChoice}}
+			}
+		}
+	}
+	return json.Marshal(cr)
+}
+
+func ptr(s string) *string { return &s }
+
+func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
+	var cr chatResponse
+	if err := json.Unmarshal(data, &cr); err != nil {
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK,
+			Message: "malformed response: " + err.Error(), Err: err}
+	}
+	if len(cr.Choices) == 0 {
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "malformed response: no choices"}
+	}
+	ch := cr.Choices[0]
+	msg := runtime.Message{Role: runtime.RoleAssistant}
+	if ch.Message.Content != nil {
+		msg.Content = *ch.Message.Content
+	} else if ch.Message.Refusal != nil {
+		msg.Content = *ch.Message.Refusal
+	}
+	for _, tc := range ch.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue // other tool kinds are not gram tools
+		}
+		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{ID: tc.ID, Name: tc.Function.Name,
+			Arguments: argumentsText(tc.Function.Arguments)})
+	}
+	if fc := ch.Message.FunctionCall; fc != nil && len(msg.ToolCalls) == 0 {
+		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
+	}
+	comp := &runtime.Completion{Message: msg}
+	if cr.Usage != nil {
+		comp.Usage = runtime.Usage{PromptTokens: cr.Usage.PromptTokens,
+			CompletionTokens: cr.Usage.CompletionTokens, TotalTokens: cr.Usage.TotalTokens}
+	}
+	return comp, nil
+}
+
+// post sends body to /chat/completions, retrying what may succeed later.
+func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
+	endpoint := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
+	if c.Debug != nil {
+		c.Debug("request POST "+endpoint, c.redact(body))
+	}
+	retries := c.maxRetries()
+	for attempt := 1; ; attempt++ {
+		data, apiErr, retryAfter := c.attempt(ctx, endpoint, body)
+		if apiErr == nil {
+			return data, nil
+		}
+		apiErr.Attempts = attempt
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("openai: %w", ctx.Err())
+		}
+		if !apiErr.Retryable || attempt > retries {
+			return nil, apiErr
+		}
+		wait := c.backoff(attempt)
+		if retryAfter > 0 {
+			wait = min(retryAfter, c.maxRetryAfter())
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("openai: %w", err)
+		}
+	}
+}
+
+// backoff is exponential with jitter: a random duration in [d/2, d] for
+// d = MinBackoff·2^(attempt-1), capped at MaxBackoff.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.minBackoff()
+	for i := 1; i < attempt && d < c.maxBackoff(); i++ {
+		d *= 2
+	}
+	d = min(d, c.maxBackoff())
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// attempt makes one request; on failure it returns the error and how long
+// the server asked to wait.
+func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]byte, *runtime.APIError, time.Duration) {
+	actx, cancel := context.WithTimeout(ctx, c.timeout())
+	defer cancel()
+	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &runtime.APIError{Provider: "openai", Message: c.redactString(err.Error())}, 0
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if c.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		msg := c.redactString(err.Error())
+		if ctx.Err() == nil && actx.Err() != nil {
+			msg = fmt.Sprintf("request timed out after %v", c.timeout())
+		}
+		return nil, &runtime.APIError{Provider: "openai", Message: "connection error: " + msg,
+			Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if c.Debug != nil {
+		c.Debug(fmt.Sprintf("response %s", resp.Status), c.redact(data))
+	}
+	if err != nil {
+		msg := c.redactString(err.Error())
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: resp.StatusCode,
+			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+	}
+	if resp.StatusCode/100 == 2 {
+		return data, nil, 0
+	}
+	e := &runtime.APIError{Provider: "openai", StatusCode: resp.StatusCode, Retryable: retryableStatus(resp.StatusCode)}
+	var eb errorBody
+	if json.Unmarshal(data, &eb) == nil && eb.Error != nil && eb.Error.Message != "" {
+		e.Message = c.redactString(eb.Error.Message)
+		e.Type = eb.Error.Type
+		if eb.Error.Code != nil {
+			e.Code = c.redactString(fmt.Sprint(eb.Error.Code))
+		}
+	} else {
+		e.Message = http.StatusText(resp.StatusCode)
+		if s := strings.TrimSpace(string(data)); s != "" && len(s) < 300 {
+			e.Message += ": " + c.redactString(s)
+		}
+	}
+	switch resp.StatusCode {
+	case http.StatusUnauthorized:
+		e.Message = "unauthorized (check OPENAI_API_KEY): " + e.Message
+	case http.StatusNotFound:
+		e.Message = "not found (check the model name and the base URL): " + e.Message
+	case http.StatusBadRequest:
+		e.Message = "bad request: " + e.Message
+	}
+	return nil, e, retryAfter(resp.Header)
+}
+
+func retryableStatus(code int) bool {
+	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
+		code == http.StatusTooManyRequests || code >= 500
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date) or the
+// retry-after-ms header OpenAI also sends.
+func retryAfter(h http.Header) time.Duration {
+	if ms := h.Get("Retry-After-Ms"); ms != "" {
+		if v, err := strconv.ParseFloat(ms, 64); err == nil && v > 0 {
+			return time.Duration(v * float64(time.Millisecond))
+		}
+	}
+	ra := h.Get("Retry-After")
+	if ra == "" {
+		return 0
+	}
+	if v, err := strconv.ParseFloat(ra, 64); err == nil && v > 0 {
+		return time.Duration(v * float64(time.Second))
+	}
+	if t, err := http.ParseTime(ra); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+const redacted = "[REDACTED]"
+
+func (c *Client) redact(data []byte) []byte {
+	if c.APIKey == "" || !bytes.Contains(data, []byte(c.APIKey)) {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte(redacted))
+}
+
+func (c *Client) redactString(s string) string {
+	if c.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.APIKey, redacted)
+}

@@ -1,0 +1,157 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// ToolEntry returns the Chat Completions `tools` entry for spec, compact:
+// {"type":"function","function":{"name","description","parameters","strict"}}
+// in exactly that key order, byte-identical to the entry `gramc schema
+// --target openai` prints for the same tool.
+func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"function","function":`)
+	if err := writeFunction(&b, spec, true); err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// FunctionEntry returns the legacy `functions` entry for spec:
+// {"name","description","parameters"}.
+func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := writeFunction(&b, spec, false); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool) error {
+	b.WriteString(`{"name":`)
+	writeString(b, spec.Name)
+	b.WriteString(`,"description":`)
+	writeString(b, spec.Description)
+	b.WriteString(`,"parameters":`)
+	params := bytes.TrimSpace(spec.Schema)
+	if len(params) == 0 {
+		params = []byte(`{"type":"object","properties":{}}`)
+	}
+	start := b.Len()
+	if err := json.Compact(b, params); err != nil {
+		return fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
+	}
+	if b.Bytes()[start] != '{' {
+		return fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	}
+	if strict {
+		if spec.Strict {
+			b.WriteString(`,"strict":true`)
+		} else {
+			b.WriteString(`,"strict":false`)
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	data, _ := json.Marshal(s) // a string always encodes
+	b.Write(data)
+}
+
+// Wire types of the Chat Completions API (only what gramc sends and reads).
+
+type chatRequest struct {
+	Model        string            `json:"model"`
+	Messages     []wireMessage     `json:"messages"`
+	Tools        []json.RawMessage `json:"tools,omitempty"`
+	ToolChoice   any               `json:"tool_choice,omitempty"`
+	Functions    []json.RawMessage `json:"functions,omitempty"`
+	FunctionCall any               `json:"function_call,omitempty"`
+	Temperature  *float64          `json:"temperature,omitempty"`
+}
+
+type wireMessage struct {
+	Role string `json:"role"`
+	// Content is a pointer so an assistant message with tool calls sends
+	// "content": null, as the API documents.
+	Content      *string          `json:"content"`
+	Name         string           `json:"name,omitempty"`
+	ToolCalls    []wireToolCall   `json:"tool_calls,omitempty"`
+	ToolCallID   string           `json:"tool_call_id,omitempty"`
+	FunctionCall *wireFunctionArg `json:"function_call,omitempty"`
+}
+
+type wireToolCall struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Function wireFunctionArg `json:"function"`
+}
+
+type wireFunctionArg struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type chatResponse struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Model   string `json:"model"`
+	Choices []struct {
+		Index        int    `json:"index"`
+		FinishReason string `json:"finish_reason"`
+		Message      struct {
+			Role      string  `json:"role"`
+			Content   *string `json:"content"`
+			Refusal   *string `json:"refusal"`
+			ToolCalls []struct {
+				ID       string `json:"id"`
+				Type     string `json:"type"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+			FunctionCall *struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"function_call"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+		TotalTokens      int `json:"total_tokens"`
+	} `json:"usage"`
+}
+
+type errorBody struct {
+	Error *struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+		Code    any    `json:"code"`
+	} `json:"error"`
+}
+
+// argumentsText turns the wire `arguments` into text: normally a JSON
+// string holding the arguments' JSON text; some servers (Ollama) send the
+// object itself.
+func argumentsText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			return s
+		}
+	}
+	return string(raw)
+}

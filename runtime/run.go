@@ -1,0 +1,322 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// DefaultConcurrency bounds how many tool calls of one model response run
+// at the same time.
+const DefaultConcurrency = 4
+
+// RunOptions tune Run. The zero value is the default behaviour.
+type RunOptions struct {
+	// ToolTimeout bounds each tool call (0: no limit beyond ctx).
+	ToolTimeout time.Duration
+	// Concurrency bounds the tool calls of one response that run at once
+	// (0: DefaultConcurrency).
+	Concurrency int
+	// MaxIterations overrides the agent's maxIterations when positive.
+	MaxIterations int
+	// OnToolCall is called when a tool call starts, OnToolResult when it
+	// ends. Calls are serialised, so the callbacks need no locking.
+	OnToolCall   func(call ToolCall)
+	OnToolResult func(inv Invocation)
+}
+
+// Option sets a RunOptions field.
+type Option func(*RunOptions)
+
+// WithToolTimeout bounds each tool call.
+func WithToolTimeout(d time.Duration) Option { return func(o *RunOptions) { o.ToolTimeout = d } }
+
+// WithConcurrency bounds the tool calls of one response run at once.
+func WithConcurrency(n int) Option { return func(o *RunOptions) { o.Concurrency = n } }
+
+// WithMaxIterations overrides the agent's iteration limit.
+func WithMaxIterations(n int) Option { return func(o *RunOptions) { o.MaxIterations = n } }
+
+// WithObserver reports each tool call as it starts and as it ends; either
+// function may be nil.
+func WithObserver(onCall func(ToolCall), onResult func(Invocation)) Option {
+	return func(o *RunOptions) { o.OnToolCall, o.OnToolResult = onCall, onResult }
+}
+
+// WithOptions sets all options at once.
+func WithOptions(opts RunOptions) Option { return func(o *RunOptions) { *o = opts } }
+
+// Run sends input to the agent as the next user message of conv (nil for a
+// new conversation) and runs the tool-calling loop: tool calls are
+// validated against the tools' schemas, given their defaults and executed
+// with the implementations in lib, and their results (or precise error
+// messages) are sent back, until the model answers in text.
+//
+// conv is not modified; the returned Response.Conversation holds the whole
+// history. On error the Response, when not nil, holds the partial exchange:
+// *ValidationError (empty input), *ConfigurationError (nil model),
+// *ToolBindingError, *APIError (from the model), *IterationLimitError, or
+// the context's error.
+func Run(ctx context.Context, model Model, agent Agent, lib *ToolLibrary, input string, conv *Conversation, opts ...Option) (*Response, error) {
+	if strings.TrimSpace(input) == "" {
+		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
+	}
+	b, err := Bind(agent, lib)
+	if err != nil {
+		return nil, err
+	}
+	return b.Run(ctx, model, input, conv, opts...)
+}
+
+// Run is like the package's Run for an agent bound once.
+func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *Conversation, opts ...Option) (*Response, error) {
+	if strings.TrimSpace(input) == "" {
+		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
+	}
+	if model == nil {
+		return nil, &ConfigurationError{Setting: "model", Message: "no model to run the agent with"}
+	}
+	var o RunOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	limit := o.MaxIterations
+	if limit <= 0 {
+		limit = b.Agent.MaxIterations
+	}
+	if limit <= 0 {
+		limit = DefaultMaxIterations
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+
+	c := conv.Clone()
+	if c == nil {
+		c = &Conversation{}
+	}
+	c.Append(Message{Role: RoleUser, Content: input})
+	resp := &Response{Conversation: c}
+	req := &Request{
+		Model:       b.Agent.Model,
+		Instruction: b.Agent.Instruction,
+		Tools:       b.Agent.Tools,
+		Temperature: b.Agent.Temperature,
+		ToolChoice:  b.Agent.ToolChoice,
+	}
+	var obs observer
+	obs.opts = &o
+	for resp.Iterations < limit {
+		if err := ctx.Err(); err != nil {
+			return resp, err
+		}
+		req.Messages = c.Messages
+		comp, err := model.Complete(ctx, req)
+		resp.Iterations++
+		if err != nil {
+			if ctx.Err() != nil {
+				return resp, fmt.Errorf("%w (%v)", ctx.Err(), err)
+			}
+			return resp, err
+		}
+		msg := comp.Message
+		msg.Role = RoleAssistant
+		resp.Usage.Add(comp.Usage)
+		ensureCallIDs(msg.ToolCalls, resp.Iterations)
+		c.Append(msg)
+		if len(msg.ToolCalls) == 0 {
+			resp.Content = msg.Content
+			return resp, nil
+		}
+		invs := b.callTools(ctx, msg.ToolCalls, &o, &obs)
+		for _, inv := range invs {
+			content := inv.Result
+			if inv.Err != nil {
+				content = "error: " + inv.Err.Error()
+			}
+			c.Append(Message{Role: RoleTool, ToolCallID: inv.CallID, Name: inv.Tool, Content: content})
+		}
+		resp.Invocations = append(resp.Invocations, invs...)
+		if err := ctx.Err(); err != nil {
+			return resp, err
+		}
+	}
+	return resp, &IterationLimitError{Limit: limit, Response: resp}
+}
+
+// ensureCallIDs gives calls without an ID (legacy function calls, some
+// servers) a unique one so results can be matched.
+func ensureCallIDs(calls []ToolCall, iter int) {
+	for i := range calls {
+		if calls[i].ID == "" {
+			calls[i].ID = fmt.Sprintf("call_%d_%d", iter, i)
+		}
+	}
+}
+
+type observer struct {
+	mu   sync.Mutex
+	opts *RunOptions
+}
+
+func (ob *observer) call(c ToolCall) {
+	if ob.opts.OnToolCall != nil {
+		ob.mu.Lock()
+		defer ob.mu.Unlock()
+		ob.opts.OnToolCall(c)
+	}
+}
+
+func (ob *observer) result(inv Invocation) {
+	if ob.opts.OnToolResult != nil {
+		ob.mu.Lock()
+		defer ob.mu.Unlock()
+		ob.opts.OnToolResult(inv)
+	}
+}
+
+// callTools runs calls, at most o.Concurrency at once, and returns their
+// invocations in call order.
+func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, obs *observer) []Invocation {
+	invs := make([]Invocation, len(calls))
+	if len(calls) == 1 {
+		invs[0] = b.callTool(ctx, calls[0], o, obs)
+		return invs
+	}
+	sem := make(chan struct{}, o.Concurrency)
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				invs[i] = Invocation{CallID: call.ID, Tool: call.Name, Args: rawArgs(call.Arguments),
+					Err: &ToolCallError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("tool %s was not run: %v", call.Name, ctx.Err()), Err: ctx.Err()}}
+				return
+			}
+			defer func() { <-sem }()
+			invs[i] = b.callTool(ctx, call, o, obs)
+		}()
+	}
+	wg.Wait()
+	return invs
+}
+
+func rawArgs(text string) json.RawMessage {
+	data, _ := json.Marshal(text)
+	return data
+}
+
+type toolOutcome struct {
+	val any
+	err error
+}
+
+// callTool validates a call's arguments and runs the tool. Every failure
+// becomes a *ToolCallError in the invocation.
+func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, obs *observer) (inv Invocation) {
+	start := time.Now()
+	inv = Invocation{CallID: call.ID, Tool: call.Name}
+	obs.call(call)
+	defer func() {
+		inv.Duration = time.Since(start)
+		obs.result(inv)
+	}()
+	bt, ok := b.tools[call.Name]
+	if !ok {
+		inv.Args = rawArgs(call.Arguments)
+		msg := fmt.Sprintf("unknown tool %q", call.Name)
+		if s := diag.Suggest(call.Name, b.names); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		if len(b.names) > 0 {
+			msg += "; the available tools are " + strings.Join(b.names, ", ")
+		} else {
+			msg += "; this agent has no tools"
+		}
+		inv.Err = &ToolCallError{Tool: call.Name, Kind: UnknownTool, Message: msg}
+		return inv
+	}
+	args, err := bt.args.prepareArgs(call.Arguments)
+	if err != nil {
+		inv.Args = rawArgs(call.Arguments)
+		inv.Err = &ToolCallError{Tool: call.Name, Kind: InvalidArguments,
+			Message: fmt.Sprintf("invalid arguments for tool %s: %v", call.Name, err)}
+		return inv
+	}
+	inv.Args = args
+
+	tctx, cancel := ctx, context.CancelFunc(func() {})
+	if o.ToolTimeout > 0 {
+		tctx, cancel = context.WithTimeout(ctx, o.ToolTimeout)
+	}
+	defer cancel()
+	done := make(chan toolOutcome, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- toolOutcome{err: &ToolCallError{Tool: call.Name, Kind: ToolPanicked,
+					Message: fmt.Sprintf("tool %s failed: panic: %v", call.Name, r),
+					Err:     fmt.Errorf("panic: %v\n%s", r, debug.Stack())}}
+			}
+		}()
+		v, err := bt.tool.Func(tctx, args)
+		done <- toolOutcome{val: v, err: err}
+	}()
+	var out toolOutcome
+	select {
+	case out = <-done:
+	case <-tctx.Done():
+		// The tool may ignore its context; stop waiting for it.
+		out = toolOutcome{err: tctx.Err()}
+	}
+	if out.err != nil {
+		inv.Err = b.toolError(ctx, tctx, call.Name, o.ToolTimeout, out.err)
+		return inv
+	}
+	res, err := encodeResult(out.val)
+	if err != nil {
+		inv.Err = &ToolCallError{Tool: call.Name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", call.Name, err), Err: err}
+		return inv
+	}
+	inv.Result = res
+	return inv
+}
+
+func (b *BoundAgent) toolError(ctx, tctx context.Context, name string, timeout time.Duration, err error) error {
+	if tce, ok := err.(*ToolCallError); ok {
+		return tce
+	}
+	if ctx.Err() == nil && tctx.Err() == context.DeadlineExceeded {
+		return &ToolCallError{Tool: name, Kind: ToolTimedOut, Message: fmt.Sprintf("tool %s timed out after %v", name, timeout), Err: err}
+	}
+	return &ToolCallError{Tool: name, Kind: ToolFailed, Message: fmt.Sprintf("tool %s failed: %v", name, err), Err: err}
+}
+
+// encodeResult turns a tool's result into the text sent to the model: a
+// string as is, json.RawMessage or []byte as is, anything else as JSON.
+func encodeResult(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "null", nil
+	case string:
+		return x, nil
+	case json.RawMessage:
+		return string(x), nil
+	case []byte:
+		return string(x), nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
+}

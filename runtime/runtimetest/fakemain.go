@@ -1,0 +1,62 @@
+package runtimetest
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// FakeOpenAIMain is the fakeopenai program: it serves EchoPolicy on a
+// loopback address until interrupted, printing the base URL (ending in
+// /v1) on stdout and, with -urlfile, writing it to a file. It returns the
+// exit code.
+func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fakeopenai", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	urlFile := fs.String("urlfile", "", "also write the base URL to this file")
+	key := fs.String("key", "", "require this API key")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
+		return 1
+	}
+	url := "http://" + ln.Addr().String() + "/v1"
+	fake := &FakeServer{Handler: EchoPolicy, APIKey: *key, Problem: func(err error) {
+		fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
+	}}
+	if err := loadReference(); err != nil {
+		fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)
+		fake.NoSchema = true
+	}
+	fmt.Fprintln(stdout, url)
+	if *urlFile != "" {
+		if err := os.WriteFile(*urlFile, []byte(url+"\n"), 0o644); err != nil {
+			fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
+			return 1
+		}
+	}
+	srv := &http.Server{Handler: fake}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) && !strings.Contains(err.Error(), "closed") {
+		fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
+		return 1
+	}
+	return 0
+}
