@@ -1,0 +1,444 @@
+package syntax
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// lowerer turns participle's grammar structs into the public ast. It is
+// nil-safe throughout because a failed parse hands it a partial tree.
+type lowerer struct {
+	filename string
+	diags    diag.Diagnostics
+}
+
+// astPos converts a participle position to an ast.Pos. It is the one place
+// where participle positions become ast positions (the scanner produces
+// 1-based rune columns, which ast.Pos uses too).
+func astPos(p lexer.Position) ast.Pos {
+	return ast.Pos{Offset: p.Offset, Line: p.Line, Column: p.Column}
+}
+
+// tokEnd is the position just after the last character of t.
+func tokEnd(t *lexer.Token) ast.Pos {
+	p := astPos(t.Pos)
+	v := t.Value
+	p.Offset += len(v)
+	if i := strings.LastIndexByte(v, '\n'); i >= 0 {
+		p.Line += strings.Count(v, "\n")
+		p.Column = 1 + utf8.RuneCountInString(v[i+1:])
+		return p
+	}
+	p.Column += runeCount(v)
+	return p
+}
+
+func runeCount(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.RuneCountInString(s)
+		}
+	}
+	return len(s)
+}
+
+func tokSpan(t *lexer.Token) ast.Span {
+	return ast.Span{StartPos: astPos(t.Pos), EndPos: tokEnd(t)}
+}
+
+func span(toks []lexer.Token) ast.Span {
+	if len(toks) == 0 {
+		return ast.Span{}
+	}
+	return ast.Span{StartPos: astPos(toks[0].Pos), EndPos: tokEnd(&toks[len(toks)-1])}
+}
+
+func (l *lowerer) errorAt(t *lexer.Token, summary, detail string) {
+	l.diags = append(l.diags, &diag.Diagnostic{
+		Severity: diag.Error,
+		Code:     codeSyntax,
+		Summary:  summary,
+		Detail:   detail,
+		Range:    ast.Range{File: l.filename, Start: astPos(t.Pos), End: tokEnd(t)},
+	})
+}
+
+func (l *lowerer) file(g *gFile, f *ast.File) {
+	if g == nil {
+		return
+	}
+	if g.Header != nil {
+		f.Header = l.record(g.Header)
+	}
+	for _, p := range g.Patterns {
+		if p == nil {
+			continue
+		}
+		if pat := l.top(p); pat != nil {
+			f.Patterns = append(f.Patterns, pat)
+		}
+	}
+}
+
+func (l *lowerer) top(g *gTop) ast.Pattern {
+	var inner ast.Pattern
+	switch {
+	case g.Subject != nil:
+		inner = l.subjectPattern(g.Subject)
+	case g.Path != nil:
+		inner = l.path(g.Path)
+	}
+	if g.Ident == nil && len(g.Props) == 0 {
+		return inner
+	}
+	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(g.Tokens)}
+	if g.Ident != nil {
+		ia := &ast.IdentifiedAnnotation{Span: span(g.Ident.Tokens)}
+		if g.Ident.Ident != nil {
+			ia.Identifier = l.identifier(g.Ident.Ident)
+		}
+		if g.Ident.Labels != nil {
+			ia.Labels = l.labels(g.Ident.Labels)
+		}
+		if ia.Identifier == nil && ia.Labels == nil && len(g.Ident.Tokens) > 0 {
+			l.errorAt(&g.Ident.Tokens[0], "@@ needs an identifier or labels",
+				"An identified annotation names the annotated pattern: write @@id, @@:Label or @@id:Label before the pattern.")
+		}
+		ap.Annotations = append(ap.Annotations, ia)
+	}
+	for _, p := range g.Props {
+		if p == nil {
+			continue
+		}
+		pa := &ast.PropertyAnnotation{
+			Key:  &ast.Symbol{Name: p.Key.Value, Span: tokSpan(&p.Key)},
+			Span: span(p.Tokens),
+		}
+		if p.Value != nil {
+			pa.Value = l.value(p.Value)
+		}
+		ap.Annotations = append(ap.Annotations, pa)
+	}
+	return ap
+}
+
+func (l *lowerer) subjectPattern(g *gSubjectPattern) *ast.SubjectPattern {
+	sp := &ast.SubjectPattern{Span: span(g.Tokens)}
+	l.subject(g.Subject, &sp.Subject)
+	if g.Bar {
+		sp.Elements = make([]ast.Pattern, 0, len(g.Elements))
+		for _, e := range g.Elements {
+			if e == nil {
+				continue
+			}
+			switch {
+			case e.Subject != nil:
+				sp.Elements = append(sp.Elements, l.subjectPattern(e.Subject))
+			case e.Path != nil:
+				sp.Elements = append(sp.Elements, l.path(e.Path))
+			case e.Ref != nil:
+				id := l.identifier(e.Ref)
+				sp.Elements = append(sp.Elements, &ast.PatternReference{Identifier: id, Span: id.Span})
+			}
+		}
+	}
+	return sp
+}
+
+func (l *lowerer) subject(g *gSubject, s *ast.Subject) {
+	if g == nil {
+		return
+	}
+	if g.Ident != nil {
+		s.Identifier = l.identifier(g.Ident)
+	}
+	if g.Labels != nil {
+		s.Labels = l.labels(g.Labels)
+	}
+	if g.Record != nil {
+		s.Record = l.record(g.Record)
+	}
+}
+
+// path lowers a node or a right-recursive relationship chain.
+func (l *lowerer) path(g *gPath) ast.Pattern {
+	var left *ast.NodePattern
+	if g.Left != nil {
+		left = &ast.NodePattern{Span: span(g.Left.Tokens)}
+		l.subject(g.Left.Subject, &left.Subject)
+	}
+	if g.Arrow == nil {
+		if left == nil {
+			return nil
+		}
+		return left
+	}
+	rp := &ast.RelationshipPattern{Left: left, Arrow: l.arrow(g.Arrow), Span: span(g.Tokens)}
+	if g.Right != nil {
+		rp.Right = l.path(g.Right)
+	}
+	return rp
+}
+
+func (l *lowerer) arrow(g *gArrow) *ast.Arrow {
+	a := &ast.Arrow{Span: span(g.Tokens)}
+	if g.Bracket {
+		a.Subject = &ast.Subject{}
+		l.subject(g.Subject, a.Subject)
+	}
+	open, close := g.Open, g.Close
+	if open == "" || close == "" {
+		return a
+	}
+	left := open[0] == '<'
+	line := open[len(open)-1]
+	right := len(close) == 2
+	switch line {
+	case '=':
+		a.Style = ast.DoubleArrow
+	case '~':
+		a.Style = ast.SquiggleArrow
+	default:
+		a.Style = ast.SingleArrow
+	}
+	switch {
+	case left && right:
+		a.Kind = ast.BidirectionalArrow
+	case left:
+		a.Kind = ast.LeftArrow
+	case right:
+		a.Kind = ast.RightArrow
+	default:
+		a.Kind = ast.UndirectedArrow
+	}
+	if close[0] != line && len(g.Tokens) > 0 {
+		t := &g.Tokens[len(g.Tokens)-1]
+		l.errorAt(t, "arrow mixes line styles",
+			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
+	}
+	return a
+}
+
+func (l *lowerer) identifier(g *gIdentifier) *ast.Identifier {
+	t := &g.Tok
+	id := &ast.Identifier{Span: tokSpan(t)}
+	switch t.Type {
+	case tBTString:
+		id.Kind = ast.QuotedIdentifier
+		id.Name = unquote(t.Value)
+	case tInteger:
+		id.Kind = ast.IntegerIdentifier
+		id.Name = t.Value
+	default:
+		id.Kind = ast.SymbolIdentifier
+		id.Name = t.Value
+	}
+	return id
+}
+
+func (l *lowerer) labels(g *gLabels) *ast.Labels {
+	ls := &ast.Labels{Span: span(g.Tokens), List: make([]*ast.Label, 0, len(g.List))}
+	for _, gl := range g.List {
+		if gl == nil {
+			continue
+		}
+		lb := &ast.Label{DoubleColon: gl.Sep == "::", Span: span(gl.Tokens)}
+		if gl.Name.Type == tBTString {
+			lb.Quoted = true
+			lb.Name = unquote(gl.Name.Value)
+		} else {
+			lb.Name = gl.Name.Value
+		}
+		ls.List = append(ls.List, lb)
+	}
+	return ls
+}
+
+func (l *lowerer) record(g *gRecord) *ast.Record {
+	r := &ast.Record{Span: span(g.Tokens)}
+	if len(g.Props) > 0 {
+		r.Properties = make([]*ast.Property, 0, len(g.Props))
+	}
+	for _, p := range g.Props {
+		if p == nil {
+			continue
+		}
+		prop := &ast.Property{Key: key(&p.Key), DoubleColon: p.Sep == "::", Span: span(p.Tokens)}
+		if p.Value != nil {
+			prop.Value = l.value(p.Value)
+		}
+		r.Properties = append(r.Properties, prop)
+	}
+	return r
+}
+
+func key(t *lexer.Token) *ast.Key {
+	k := &ast.Key{Span: tokSpan(t)}
+	switch t.Type {
+	case tBTString:
+		k.Kind = ast.QuotedKey
+		k.Name = unquote(t.Value)
+	case tDQString:
+		k.Kind = ast.DoubleQuotedKey
+		k.Name = unquote(t.Value)
+	default:
+		k.Kind = ast.SymbolKey
+		k.Name = t.Value
+	}
+	return k
+}
+
+func (l *lowerer) value(g *gValue) ast.Value {
+	switch {
+	case g.Scalar != nil:
+		return l.scalar(g.Scalar)
+	case g.Array != nil:
+		a := &ast.Array{Span: span(g.Array.Tokens), Elements: make([]ast.Value, 0, len(g.Array.Elems))}
+		for _, e := range g.Array.Elems {
+			if e != nil {
+				if v := l.scalar(e); v != nil {
+					a.Elements = append(a.Elements, v)
+				}
+			}
+		}
+		return a
+	case g.Map != nil:
+		m := &ast.Map{Span: span(g.Map.Tokens)}
+		if len(g.Map.Entries) > 0 {
+			m.Entries = make([]*ast.MapEntry, 0, len(g.Map.Entries))
+		}
+		for _, e := range g.Map.Entries {
+			if e == nil {
+				continue
+			}
+			me := &ast.MapEntry{Key: key(&e.Key), Span: span(e.Tokens)}
+			if e.Value != nil {
+				me.Value = l.scalar(e.Value)
+			}
+			m.Entries = append(m.Entries, me)
+		}
+		return m
+	}
+	return nil
+}
+
+func number(t *lexer.Token) *ast.Number {
+	n := &ast.Number{Raw: t.Value, Span: tokSpan(t)}
+	switch t.Type {
+	case tDecimal:
+		n.Kind = ast.Decimal
+	case tHex:
+		n.Kind = ast.Hexadecimal
+	case tOctal:
+		n.Kind = ast.Octal
+	case tMeasurement:
+		n.Kind = ast.Measurement
+		i := len(t.Value)
+		for i > 0 && isLetter(t.Value[i-1]) {
+			i--
+		}
+		n.Unit = t.Value[i:]
+	default:
+		n.Kind = ast.Integer
+	}
+	return n
+}
+
+func (l *lowerer) scalar(g *gScalar) ast.Value {
+	switch {
+	case g.UpperOnly.Type != 0:
+		return &ast.RangeValue{Upper: number(&g.UpperOnly), Span: span(g.Tokens)}
+	case g.Num.Type != 0:
+		if g.Dots == "" && g.Upper.Value != "..." {
+			return number(&g.Num)
+		}
+		r := &ast.RangeValue{Lower: number(&g.Num), Span: span(g.Tokens)}
+		if g.Dots == ".." && g.Upper.Type != 0 {
+			r.Upper = number(&g.Upper)
+		}
+		return r
+	case g.Other.Type != 0:
+		return stringValue(&g.Other)
+	}
+	return nil
+}
+
+// stringValue lowers a one-token scalar: a symbol, a boolean, a string or a
+// tagged string.
+func stringValue(t *lexer.Token) ast.Value {
+	sp := tokSpan(t)
+	v := t.Value
+	switch t.Type {
+	case tSymbol:
+		switch v {
+		case "true":
+			return &ast.Boolean{Value: true, Span: sp}
+		case "false":
+			return &ast.Boolean{Value: false, Span: sp}
+		}
+		return &ast.Symbol{Name: v, Span: sp}
+	case tSQString:
+		return &ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Raw: v, Span: sp}
+	case tDQString:
+		return &ast.String{Kind: ast.DoubleQuoted, Value: unquote(v), Raw: v, Span: sp}
+	case tBTString:
+		return &ast.String{Kind: ast.Backticked, Value: unquote(v), Raw: v, Span: sp}
+	case tTagged:
+		i := strings.IndexByte(v, '`')
+		return &ast.TaggedString{Tag: v[:i], Value: unquote(v[i:]), Raw: v, Span: sp}
+	case tFenced:
+		tag, content := splitFence(v)
+		if tag != "" {
+			return &ast.TaggedString{Tag: tag, Fenced: true, Value: content, Raw: v, Span: sp}
+		}
+		return &ast.String{Kind: ast.Fenced, Value: content, Raw: v, Span: sp}
+	}
+	return nil
+}
+
+// splitFence splits a fenced string token "```tag\ncontent```" into its tag
+// and content. The content starts after the newline that follows the
+// opening fence and ends before the closing fence.
+func splitFence(v string) (tag, content string) {
+	nl := strings.IndexByte(v, '\n')
+	return v[3:nl], v[nl+1 : len(v)-3]
+}
+
+// unquote removes the quotes of a single-line string token and decodes its
+// escapes. The scanner has already checked them.
+func unquote(v string) string {
+	s := v[1 : len(v)-1]
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default: // \\ \/ \" \' \`
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,469 @@
+package syntax
+
+import (
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// MaxNesting is the deepest nesting of brackets, parentheses and braces the
+// parser accepts. The scanner counts open brackets as it produces tokens and
+// stops with a positioned error past this depth, so that deeply nested input
+// ("[[[[...", 10^6 deep) is rejected in linear time before the recursive
+// parser could exhaust the stack. Real gram documents nest a handful of
+// levels; 1000 leaves ample room.
+const MaxNesting = 1000
+
+// Token types produced by the scanner. Punctuation tokens all have type
+// tPunct and are told apart by their text, which is what participle's
+// literal matches ("(", "-->", ...) compare.
+const (
+	tPunct lexer.TokenType = iota + 1
+	tSymbol
+	tInteger
+	tDecimal
+	tHex
+	tOctal
+	tMeasurement
+	tSQString // 'single'
+	tDQString // "double"
+	tBTString // `backtick`
+	tFenced   // ```\n...``` or ```tag\n...```
+	tTagged   // tag`...`
+)
+
+// tokenNames returns participle's names of the token types.
+func tokenNames() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF":         lexer.EOF,
+		"Punct":       tPunct,
+		"Symbol":      tSymbol,
+		"Integer":     tInteger,
+		"Decimal":     tDecimal,
+		"Hex":         tHex,
+		"Octal":       tOctal,
+		"Measurement": tMeasurement,
+		"SQString":    tSQString,
+		"DQString":    tDQString,
+		"BTString":    tBTString,
+		"Fenced":      tFenced,
+		"Tagged":      tTagged,
+	}
+}
+
+// scanError is a lexical error at a byte offset of the source.
+type scanError struct {
+	offset  int
+	end     int // end of the offending text (>= offset)
+	summary string
+	detail  string
+}
+
+func (e *scanError) Error() string { return e.summary }
+
+// comment is a `//` comment seen by the scanner (comments never reach the
+// parser; they are attached to the tree afterwards).
+type comment struct {
+	start, end int // byte offsets; end excludes the line terminator
+	line, col  int
+}
+
+// scanner turns gram source into tokens. It is hand-written because gram's
+// lexical rules depend on longest matches between overlapping number forms
+// (10kg, 0x1F, 017, 1..5) and because a generic regexp lexer is far too slow
+// for large documents.
+type scanner struct {
+	src      string
+	filename string
+	off      int
+	line     int
+	col      int // 1-based, in runes
+	depth    int
+	opens    []int // offsets of the open brackets, innermost last
+	comments []comment
+	err      *scanError
+}
+
+func newScanner(filename, src string) *scanner {
+	return &scanner{src: src, filename: filename, line: 1, col: 1}
+}
+
+// advance moves over n bytes that contain no newline.
+func (s *scanner) advanceASCII(n int) {
+	s.off += n
+	s.col += n
+}
+
+// advanceText moves over src[s.off:end], which may contain newlines and
+// multi-byte runes.
+func (s *scanner) advanceTo(end int) {
+	for s.off < end {
+		c := s.src[s.off]
+		switch {
+		case c == '\n':
+			s.line++
+			s.col = 1
+			s.off++
+		case c < utf8.RuneSelf:
+			s.col++
+			s.off++
+		default:
+			_, size := utf8.DecodeRuneInString(s.src[s.off:])
+			s.off += size
+			s.col++
+		}
+	}
+}
+
+func (s *scanner) pos() lexer.Position {
+	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+}
+
+func (s *scanner) fail(off, end int, summary, detail string) (lexer.Token, error) {
+	if s.err == nil {
+		s.err = &scanError{offset: off, end: end, summary: summary, detail: detail}
+	}
+	return lexer.Token{}, s.err
+}
+
+// Next implements lexer.Lexer.
+func (s *scanner) Next() (lexer.Token, error) {
+	if s.err != nil {
+		return lexer.Token{}, s.err
+	}
+	s.skipSpace()
+	if s.err != nil {
+		return lexer.Token{}, s.err
+	}
+	if s.off >= len(s.src) {
+		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
+	}
+	src := s.src
+	start := s.off
+	pos := s.pos()
+	c := src[start]
+	typ := tPunct
+	n := 0 // length of an ASCII, single-line token
+	switch {
+	case c == '(' || c == '[' || c == '{':
+		s.depth++
+		s.opens = append(s.opens, start)
+		if s.depth > MaxNesting {
+			return s.fail(start, start+1, "nesting too deep",
+				"Brackets, parentheses and braces may nest at most 1000 levels deep. Flatten the structure, for example by naming inner patterns and referring to them by identifier.")
+		}
+		n = 1
+	case c == ')' || c == ']' || c == '}':
+		if s.depth > 0 {
+			s.depth--
+			s.opens = s.opens[:len(s.opens)-1]
+		}
+		n = 1
+	case c == ',' || c == '|':
+		n = 1
+	case c == ':':
+		n = 1
+		if start+1 < len(src) && src[start+1] == ':' {
+			n = 2
+		}
+	case c == '@':
+		n = 1
+		if start+1 < len(src) && src[start+1] == '@' {
+			n = 2
+		}
+	case c == '.':
+		switch {
+		case hasPrefixAt(src, start, "..."):
+			n = 3
+		case hasPrefixAt(src, start, ".."):
+			n = 2
+		default:
+			return s.fail(start, start+1, "unexpected \".\"",
+				"A dot may only appear in a decimal number (2.5), in a range (1..5, 1..., ...5) or inside a symbol or string.")
+		}
+	case c == '-':
+		if start+1 < len(src) && isDigit(src[start+1]) {
+			typ, n = s.number(start)
+			break
+		}
+		n = 1
+		if start+1 < len(src) && src[start+1] == '>' {
+			n = 2
+		}
+	case c == '=' || c == '~':
+		n = 1
+		if start+1 < len(src) && src[start+1] == '>' {
+			n = 2
+		}
+	case c == '<':
+		if start+1 < len(src) && (src[start+1] == '-' || src[start+1] == '=' || src[start+1] == '~') {
+			n = 2
+		} else {
+			return s.fail(start, start+1, "unexpected \"<\"",
+				"\"<\" only starts a left or bidirectional arrow such as <--, <==, <~~ or <-[r]->.")
+		}
+	case isDigit(c):
+		typ, n = s.number(start)
+	case isSymbolStart(c):
+		n = 1
+		for start+n < len(src) && isSymbolChar(src[start+n]) {
+			n++
+		}
+		typ = tSymbol
+		if start+n < len(src) && src[start+n] == '`' && !hasPrefixAt(src, start+n, "```") {
+			// tag`content`: a tagged string.
+			end, ok := s.quoted(start+n, '`')
+			if !ok {
+				return lexer.Token{}, s.err
+			}
+			typ = tTagged
+			n = end - start
+		}
+	case c == '\'' || c == '"' || c == '`':
+		if c == '`' && hasPrefixAt(src, start, "```") {
+			end, ok := s.fenced(start)
+			if !ok {
+				return lexer.Token{}, s.err
+			}
+			s.advanceTo(end)
+			return lexer.Token{Type: tFenced, Value: src[start:end], Pos: pos}, nil
+		}
+		end, ok := s.quoted(start, c)
+		if !ok {
+			return lexer.Token{}, s.err
+		}
+		switch c {
+		case '\'':
+			typ = tSQString
+		case '"':
+			typ = tDQString
+		default:
+			typ = tBTString
+		}
+		// Quoted strings never contain newlines, but may contain
+		// multi-byte runes.
+		s.advanceTo(end)
+		return lexer.Token{Type: typ, Value: src[start:end], Pos: pos}, nil
+	default:
+		r, size := utf8.DecodeRuneInString(src[start:])
+		if r == utf8.RuneError && size <= 1 {
+			return s.fail(start, start+1, "invalid UTF-8 encoding",
+				"gram files must be UTF-8 encoded text.")
+		}
+		return s.fail(start, start+size, "unexpected character "+quoteRune(r),
+			"This character cannot appear here. Outside strings, gram uses letters, digits, _ and the punctuation of patterns, records and arrows; put free text in a quoted string.")
+	}
+	if s.err != nil {
+		return lexer.Token{}, s.err
+	}
+	if typ == tTagged {
+		s.advanceTo(start + n)
+	} else {
+		s.advanceASCII(n)
+	}
+	return lexer.Token{Type: typ, Value: src[start : start+n], Pos: pos}, nil
+}
+
+// skipSpace skips whitespace and records comments.
+func (s *scanner) skipSpace() {
+	src := s.src
+	for s.off < len(src) {
+		switch c := src[s.off]; c {
+		case ' ', '\t', '\r', '\f', '\v':
+			s.off++
+			s.col++
+		case '\n':
+			s.off++
+			s.line++
+			s.col = 1
+		case '/':
+			if s.off+1 < len(src) && src[s.off+1] == '/' {
+				start, line, col := s.off, s.line, s.col
+				end := start
+				for end < len(src) && src[end] != '\n' {
+					end++
+				}
+				textEnd := end
+				if textEnd > start && src[textEnd-1] == '\r' {
+					textEnd--
+				}
+				s.comments = append(s.comments, comment{start: start, end: textEnd, line: line, col: col})
+				s.advanceTo(end)
+				continue
+			}
+			s.fail(s.off, s.off+1, "unexpected \"/\"",
+				"A comment starts with two slashes: // comment.")
+			return
+		default:
+			return
+		}
+	}
+}
+
+// number scans the longest numeric token at start, following the reference
+// grammar's token rules: integer -?(0|[1-9]\d*), decimal -?(0|[1-9]\d*)\.\d+,
+// hexadecimal 0x[0-9a-fA-F]+, octal 0[0-7]+ and measurement
+// -?(0|[1-9]\d*)[a-zA-Z]+. On equal lengths the earlier rule wins (hex
+// before measurement), as in tree-sitter.
+func (s *scanner) number(start int) (lexer.TokenType, int) {
+	src := s.src
+	q := start
+	neg := src[q] == '-'
+	if neg {
+		q++
+	}
+	intEnd := q + 1
+	if src[q] != '0' {
+		for intEnd < len(src) && isDigit(src[intEnd]) {
+			intEnd++
+		}
+	}
+	typ, end := tInteger, intEnd
+	if intEnd+1 < len(src) && src[intEnd] == '.' && isDigit(src[intEnd+1]) {
+		e := intEnd + 1
+		for e < len(src) && isDigit(src[e]) {
+			e++
+		}
+		if e > end {
+			typ, end = tDecimal, e
+		}
+	}
+	if !neg && src[q] == '0' && q+2 < len(src) && src[q+1] == 'x' && isHexDigit(src[q+2]) {
+		e := q + 2
+		for e < len(src) && isHexDigit(src[e]) {
+			e++
+		}
+		if e > end {
+			typ, end = tHex, e
+		}
+	}
+	if !neg && src[q] == '0' && q+1 < len(src) && isOctalDigit(src[q+1]) {
+		e := q + 1
+		for e < len(src) && isOctalDigit(src[e]) {
+			e++
+		}
+		if e > end {
+			typ, end = tOctal, e
+		}
+	}
+	if intEnd < len(src) && isLetter(src[intEnd]) {
+		e := intEnd
+		for e < len(src) && isLetter(src[e]) {
+			e++
+		}
+		if e > end {
+			typ, end = tMeasurement, e
+		}
+	}
+	return typ, end - start
+}
+
+// quoted scans a single-line string quoted with q starting at start and
+// returns the offset just past its closing quote. Escapes allowed are those
+// of the reference grammar: \\ \/ \b \f \n \r \t and the quote itself.
+func (s *scanner) quoted(start int, q byte) (int, bool) {
+	src := s.src
+	i := start + 1
+	for i < len(src) {
+		c := src[i]
+		switch c {
+		case q:
+			return i + 1, true
+		case '\n':
+			s.unterminated(start, q)
+			return 0, false
+		case '\\':
+			if i+1 >= len(src) {
+				s.unterminated(start, q)
+				return 0, false
+			}
+			switch e := src[i+1]; e {
+			case '\\', '/', 'b', 'f', 'n', 'r', 't':
+			default:
+				if e != q {
+					s.fail(i, i+2, "invalid escape sequence \""+src[i:i+2]+"\" in string",
+						"The escapes allowed in a "+quoteName(q)+" string are \\\\ \\/ \\b \\f \\n \\r \\t and \\"+string(q)+". Write a backslash as \\\\.")
+					return 0, false
+				}
+			}
+			i += 2
+		default:
+			i++
+		}
+	}
+	s.unterminated(start, q)
+	return 0, false
+}
+
+func (s *scanner) unterminated(start int, q byte) {
+	s.fail(start, start+1, "unterminated string",
+		"This "+quoteName(q)+" string has no closing "+string(q)+" on the same line. Close it with "+string(q)+", or use a fenced string (``` on its own line, then the text, then ```) for text that spans lines.")
+}
+
+// fenced scans a fenced string (```\n...``` or ```tag\n...```) starting at
+// start and returns the offset just past the closing fence.
+func (s *scanner) fenced(start int) (int, bool) {
+	src := s.src
+	i := start + 3
+	if i < len(src) && isSymbolStart(src[i]) {
+		for i < len(src) && isSymbolChar(src[i]) {
+			i++
+		}
+	}
+	if i >= len(src) || src[i] != '\n' {
+		return 0, s.failFalse(start, start+3, "fenced string must start a new line",
+			"After the opening ``` (and an optional tag such as ```md) the text of a fenced string starts on the next line. Put a line break after the opening fence.")
+	}
+	i++
+	for i < len(src) {
+		if src[i] == '`' && hasPrefixAt(src, i, "```") {
+			return i + 3, true
+		}
+		i++
+	}
+	return 0, s.failFalse(start, start+3, "unterminated fenced string",
+		"This fenced string has no closing ```. End it with ``` after its last line.")
+}
+
+func (s *scanner) failFalse(off, end int, summary, detail string) bool {
+	s.fail(off, end, summary, detail)
+	return false
+}
+
+func hasPrefixAt(s string, i int, p string) bool {
+	return len(s)-i >= len(p) && s[i:i+len(p)] == p
+}
+
+func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
+func isOctalDigit(c byte) bool { return '0' <= c && c <= '7' }
+func isHexDigit(c byte) bool {
+	return isDigit(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+func isLetter(c byte) bool      { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+func isSymbolStart(c byte) bool { return isLetter(c) || c == '_' }
+func isSymbolChar(c byte) bool {
+	return isSymbolStart(c) || isDigit(c) || c == '.' || c == '-' || c == '@'
+}
+
+func quoteName(q byte) string {
+	switch q {
+	case '\'':
+		return "single-quoted"
+	case '"':
+		return "double-quoted"
+	}
+	return "backtick-quoted"
+}
+
+func quoteRune(r rune) string {
+	if r < 0x20 || r == 0x7f {
+		return "U+" + hex4(r)
+	}
+	return "\"" + string(r) + "\""
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789ABCDEF"
+	b := []byte{digits[r>>12&0xF], digits[r>>8&0xF], digits[r>>4&0xF], digits[r&0xF]}
+	return string(b)
+}

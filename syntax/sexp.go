@@ -1,0 +1,352 @@
+package syntax
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// TreeNode is a node of the concrete syntax tree in the reference grammar's
+// vocabulary (tree-sitter-gram node and field names). Sexp and JSON print
+// it; it is built from an ast.File by Tree.
+type TreeNode struct {
+	Type     string      `json:"type"`
+	Field    string      `json:"field,omitempty"`
+	Start    ast.Pos     `json:"start"`
+	End      ast.Pos     `json:"end"`
+	Text     string      `json:"text,omitempty"` // leaves: the source text
+	Children []*TreeNode `json:"children,omitempty"`
+}
+
+// Tree converts f to the reference grammar's concrete tree, with comments
+// placed where tree-sitter places them: in the innermost node whose first
+// and last tokens surround the comment.
+func Tree(f *ast.File) *TreeNode {
+	root := &TreeNode{Type: "gram_pattern", Start: f.Pos(), End: f.End()}
+	if f.Header != nil {
+		root.add("root", record(f.Header))
+	}
+	for _, p := range f.Patterns {
+		root.add("", pattern(p))
+	}
+	for _, c := range f.Comments {
+		root.insertComment(&TreeNode{Type: "comment", Start: c.Pos(), End: c.End(), Text: c.Text})
+	}
+	return root
+}
+
+// Sexp prints f as the reference parser's S-expression on one line, e.g.
+// `(gram_pattern (node_pattern identifier: (symbol)))`.
+func Sexp(f *ast.File) string {
+	var b strings.Builder
+	Tree(f).writeSexp(&b)
+	return b.String()
+}
+
+// JSON prints f's concrete tree (see TreeNode) as indented JSON.
+func JSON(f *ast.File) ([]byte, error) {
+	return json.MarshalIndent(Tree(f), "", "  ")
+}
+
+func (n *TreeNode) writeSexp(b *strings.Builder) {
+	b.WriteByte('(')
+	b.WriteString(n.Type)
+	for _, c := range n.Children {
+		b.WriteByte(' ')
+		if c.Field != "" {
+			b.WriteString(c.Field)
+			b.WriteString(": ")
+		}
+		c.writeSexp(b)
+	}
+	b.WriteByte(')')
+}
+
+func (n *TreeNode) add(field string, c *TreeNode) {
+	if c == nil {
+		return
+	}
+	c.Field = field
+	n.Children = append(n.Children, c)
+}
+
+func (n *TreeNode) insertComment(c *TreeNode) {
+	off := c.Start.Offset
+	at := len(n.Children)
+	for i, ch := range n.Children {
+		if ch.Start.Offset <= off && off < ch.End.Offset && len(ch.Children) > 0 && ch.Type != "comment" {
+			ch.insertComment(c)
+			return
+		}
+		if ch.Start.Offset > off {
+			at = i
+			break
+		}
+	}
+	n.Children = append(n.Children, nil)
+	copy(n.Children[at+1:], n.Children[at:])
+	n.Children[at] = c
+}
+
+func node(typ string, x ast.Node) *TreeNode {
+	return &TreeNode{Type: typ, Start: x.Pos(), End: x.End()}
+}
+
+func spanNode(typ string, start, end ast.Pos) *TreeNode {
+	return &TreeNode{Type: typ, Start: start, End: end}
+}
+
+func pattern(p ast.Pattern) *TreeNode {
+	switch p := p.(type) {
+	case *ast.SubjectPattern:
+		if p == nil {
+			return nil
+		}
+		n := node("subject_pattern", p)
+		subject(n, &p.Subject)
+		if len(p.Elements) > 0 {
+			els := spanNode("subject_pattern_elements", p.Elements[0].Pos(), p.Elements[len(p.Elements)-1].End())
+			for _, e := range p.Elements {
+				els.add("", pattern(e))
+			}
+			n.add("elements", els)
+		}
+		return n
+	case *ast.NodePattern:
+		if p == nil {
+			return nil
+		}
+		n := node("node_pattern", p)
+		subject(n, &p.Subject)
+		return n
+	case *ast.RelationshipPattern:
+		if p == nil {
+			return nil
+		}
+		n := node("relationship_pattern", p)
+		if p.Left != nil {
+			n.add("left", pattern(p.Left))
+		}
+		if p.Arrow != nil {
+			a := node(p.Arrow.Kind.String(), p.Arrow)
+			if p.Arrow.Subject != nil {
+				subject(a, p.Arrow.Subject)
+			}
+			n.add("kind", a)
+		}
+		n.add("right", pattern(p.Right))
+		return n
+	case *ast.AnnotatedPattern:
+		if p == nil {
+			return nil
+		}
+		n := node("annotated_pattern", p)
+		if len(p.Annotations) > 0 {
+			as := spanNode("annotations", p.Annotations[0].Pos(), p.Annotations[len(p.Annotations)-1].End())
+			for _, a := range p.Annotations {
+				as.add("", annotation(a))
+			}
+			n.add("annotations", as)
+		}
+		n.add("elements", pattern(p.Pattern))
+		return n
+	case *ast.PatternReference:
+		if p == nil {
+			return nil
+		}
+		n := node("pattern_reference", p)
+		n.add("identifier", identifier(p.Identifier))
+		return n
+	}
+	return nil
+}
+
+func annotation(a ast.Annotation) *TreeNode {
+	switch a := a.(type) {
+	case *ast.PropertyAnnotation:
+		n := node("property_annotation", a)
+		if a.Key != nil {
+			n.add("key", node("symbol", a.Key))
+		}
+		n.add("value", value(a.Value))
+		return n
+	case *ast.IdentifiedAnnotation:
+		n := node("identified_annotation", a)
+		if a.Identifier != nil {
+			n.add("identifier", identifier(a.Identifier))
+		}
+		if a.Labels != nil {
+			n.add("labels", labels(a.Labels))
+		}
+		return n
+	}
+	return nil
+}
+
+func subject(n *TreeNode, s *ast.Subject) {
+	if s.Identifier != nil {
+		n.add("identifier", identifier(s.Identifier))
+	}
+	if s.Labels != nil {
+		n.add("labels", labels(s.Labels))
+	}
+	if s.Record != nil {
+		n.add("record", record(s.Record))
+	}
+}
+
+func identifier(id *ast.Identifier) *TreeNode {
+	if id == nil {
+		return nil
+	}
+	switch id.Kind {
+	case ast.QuotedIdentifier:
+		return quoted("quoted_name", id, id.Name)
+	case ast.IntegerIdentifier:
+		return node("integer", id)
+	}
+	return node("symbol", id)
+}
+
+// quoted is a quoted name or string literal with its string_content child
+// (absent when the content is empty, as tree-sitter has no empty tokens).
+func quoted(typ string, x ast.Node, content string) *TreeNode {
+	n := node(typ, x)
+	if content != "" {
+		start, end := x.Pos(), x.End()
+		start.Offset++
+		start.Column++
+		end.Offset--
+		end.Column--
+		n.add("content", spanNode("string_content", start, end))
+	}
+	return n
+}
+
+func labels(ls *ast.Labels) *TreeNode {
+	n := node("labels", ls)
+	for _, l := range ls.List {
+		if l.Quoted {
+			// The label's span includes its ":" or "::".
+			sep := 1
+			if l.DoubleColon {
+				sep = 2
+			}
+			start := l.Pos()
+			start.Offset += sep
+			start.Column += sep
+			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name))
+		} else {
+			n.add("", spanNode("symbol", l.Pos(), l.End()))
+		}
+	}
+	return n
+}
+
+type spanned struct{ ast.Span }
+
+func spanOf(start, end ast.Pos) spanned { return spanned{ast.Span{StartPos: start, EndPos: end}} }
+
+func record(r *ast.Record) *TreeNode {
+	n := node("record", r)
+	for _, p := range r.Properties {
+		pn := node("record_property", p)
+		pn.add("key", keyNode(p.Key))
+		pn.add("value", value(p.Value))
+		n.add("", pn)
+	}
+	return n
+}
+
+func keyNode(k *ast.Key) *TreeNode {
+	if k == nil {
+		return nil
+	}
+	switch k.Kind {
+	case ast.QuotedKey:
+		return quoted("quoted_name", k, k.Name)
+	case ast.DoubleQuotedKey:
+		return quoted("double_quoted_name", k, k.Name)
+	}
+	return node("symbol", k)
+}
+
+func value(v ast.Value) *TreeNode {
+	switch v := v.(type) {
+	case *ast.Number:
+		return node(v.Kind.String(), v)
+	case *ast.RangeValue:
+		n := node("range", v)
+		if v.Lower != nil {
+			n.add("lower", node(v.Lower.Kind.String(), v.Lower))
+		}
+		if v.Upper != nil {
+			n.add("upper", node(v.Upper.Kind.String(), v.Upper))
+		}
+		return n
+	case *ast.Boolean:
+		return node("boolean_literal", v)
+	case *ast.Symbol:
+		return node("symbol", v)
+	case *ast.String:
+		n := node("string_literal", v)
+		if v.Value != "" {
+			n.add("content", contentNode(v, v.Raw, v.Kind == ast.Fenced))
+		}
+		return n
+	case *ast.TaggedString:
+		n := node("tagged_string", v)
+		start := v.Pos()
+		if v.Fenced {
+			start.Offset += 3
+			start.Column += 3
+		}
+		end := start
+		end.Offset += len(v.Tag)
+		end.Column += len(v.Tag)
+		n.add("tag", spanNode("symbol", start, end))
+		if v.Value != "" {
+			n.add("content", contentNode(v, v.Raw, v.Fenced))
+		}
+		return n
+	case *ast.Array:
+		n := node("array", v)
+		for _, e := range v.Elements {
+			n.add("", value(e))
+		}
+		return n
+	case *ast.Map:
+		n := node("map", v)
+		for _, e := range v.Entries {
+			en := node("map_entry", e)
+			en.add("key", keyNode(e.Key))
+			en.add("value", value(e.Value))
+			n.add("", en)
+		}
+		return n
+	}
+	return nil
+}
+
+// contentNode is the string_content of a string literal: the text between
+// the quotes, or for a fenced string between the newline after the opening
+// fence and the closing fence.
+func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
+	start, end := x.Pos(), x.End()
+	if fenced {
+		nl := strings.IndexByte(raw, '\n')
+		start.Offset += nl + 1
+		start.Line++
+		start.Column = 1
+		end.Offset -= 3
+		end.Column -= 3
+		return spanNode("string_content", start, end)
+	}
+	q := strings.IndexByte(raw, raw[len(raw)-1]) // opening quote (after a tag)
+	start.Offset += q + 1
+	start.Column += runeCount(raw[:q+1])
+	end.Offset--
+	end.Column--
+	return spanNode("string_content", start, end)
+}
