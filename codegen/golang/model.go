@@ -62,6 +62,7 @@ type fieldModel struct {
 	// JSONKey is the Go literal of the JSON-encoded property name (Manual
 	// structs); OmitEmpty says how absence is represented.
 	JSONKey   string
+	Key       string // the Go literal of the property name (Manual structs)
 	OmitEmpty string // "", "nil" or "len"
 }
 
@@ -312,7 +313,7 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 		if word == "" || !token.IsIdentifier(goName+word) {
 			word = "Value" + strconv.Itoa(i+1)
 		}
-		name := b.names.take(goName+word, e.NameRange, goName+"Value"+strconv.Itoa(i+1), one)
+		name := b.names.takeBase(fmt.Sprint(v), goName+word, e.NameRange, one)
 		em.Consts = append(em.Consts, constModel{Name: name, Value: lit})
 	}
 	return em, nil
@@ -396,6 +397,7 @@ func (b *builder) structOf(goName, scope string, fields []*check.Param, owner *c
 			fm.Tag = "`json:\"-\"`"
 			key, _ := json.Marshal(f.Name)
 			fm.JSONKey = quote(string(key))
+			fm.Key = quote(f.Name)
 		} else {
 			opts := ""
 			if fm.OmitEmpty != "" {

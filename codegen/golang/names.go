@@ -144,6 +144,11 @@ func (n *namer) take(gram string, rng ast.Range, fallback string, derive func(ba
 	if base == "" {
 		base = fallback
 	}
+	return n.takeBase(gram, base, rng, derive)
+}
+
+// takeBase is take with the natural base already derived.
+func (n *namer) takeBase(gram, base string, rng ast.Range, derive func(base string) []string) string {
 	chosen := base
 	for i := 2; !n.free(derive(chosen)...); i++ {
 		chosen = base + strconv.Itoa(i)
@@ -151,9 +156,10 @@ func (n *namer) take(gram string, rng ast.Range, fallback string, derive func(ba
 	if chosen != base && n.report != nil {
 		// Find who holds the natural name, to point at it.
 		var holder claim
+		var taken string
 		for _, s := range derive(base) {
 			if c, ok := n.owner[s]; ok {
-				holder = c
+				holder, taken = c, s
 				break
 			}
 		}
@@ -162,15 +168,19 @@ func (n *namer) take(gram string, rng ast.Range, fallback string, derive func(ba
 			Code:     CodeNameCollision,
 			Range:    rng,
 		}
-		if holder.fixed {
-			d.Summary = fmt.Sprintf("Go name %s of %q is reserved in the %s; using %s", base, gram, n.scope, chosen)
-			d.Detail = fmt.Sprintf("The generated code already declares %s. Rename %q to choose a different Go name.", strings.Join(derive(base), ", "), gram)
-		} else {
+		switch {
+		case holder.fixed:
+			d.Summary = fmt.Sprintf("Go name %s of %q is reserved in the %s; using %s", taken, gram, n.scope, chosen)
+			d.Detail = fmt.Sprintf("The generated code always declares %s. Rename %q to choose a different Go name.", taken, gram)
+		case taken == base:
 			d.Summary = fmt.Sprintf("%q and %q both map to Go name %s in the %s; %q becomes %s", holder.gram, gram, base, n.scope, gram, chosen)
 			d.Detail = fmt.Sprintf("Go identifiers drop '_', '-', '.', '@' and spaces and capitalise words, so both names give %s. The first declared keeps it; rename one of them to avoid the numeric suffix.", base)
-			if holder.rng.File != "" || holder.rng.Start.IsValid() {
-				d.Related = []diag.Related{{Range: holder.rng, Message: fmt.Sprintf("%q declared here", holder.gram)}}
-			}
+		default:
+			d.Summary = fmt.Sprintf("Go name %s needed for %q is taken by %q in the %s; %q becomes %s", taken, gram, holder.gram, n.scope, gram, chosen)
+			d.Detail = fmt.Sprintf("The code generated for %q declares %s, which %q already uses. Rename one of them to avoid the numeric suffix.", gram, strings.Join(derive(base), ", "), holder.gram)
+		}
+		if !holder.fixed && (holder.rng.File != "" || holder.rng.Start.IsValid()) {
+			d.Related = []diag.Related{{Range: holder.rng, Message: fmt.Sprintf("%q declared here", holder.gram)}}
 		}
 		n.report(d)
 	}
