@@ -1,0 +1,437 @@
+package check
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// Declaration kinds: the labels gramc gives a meaning to.
+const (
+	labelTool  = "Tool"
+	labelAgent = "Agent"
+	labelType  = "Type"
+	labelEnum  = "Enum"
+)
+
+var kindLabels = []string{labelTool, labelAgent, labelType, labelEnum}
+
+// toolNameRE is what LLM providers accept as a function name.
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// CheckFiles checks parsed files as one package. dir is the package's
+// directory ("" for files named together). Files are taken in lexical order
+// of their names; diagnostics are sorted by position.
+func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
+	files = append([]*ast.File(nil), files...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	c := &checker{
+		pkg:      &Package{Dir: dir, Files: files},
+		names:    map[string]*declSite{},
+		types:    map[string]*TypeDecl{},
+		enums:    map[string]*Enum{},
+		tools:    map[string]*toolSite{},
+		identity: map[string]*identitySite{},
+		typeSP:   map[*TypeDecl]pending{},
+		lowered:  map[*TypeDecl]int{},
+	}
+	c.check()
+	c.diags.Sort()
+	return c.pkg, c.diags
+}
+
+// declSite is the first declaration of a package-level name.
+type declSite struct {
+	kind string // labelTool, ...
+	rng  ast.Range
+}
+
+// toolSite is the first declaration of a tool name.
+type toolSite struct {
+	tool     *Tool
+	key      string // canonical text, for the identity of repeated tools
+	inline   bool
+	rng      ast.Range
+	topLevel *ast.Range // the first top-level declaration, if any
+}
+
+// identitySite is the first use of a parameter or field name.
+type identitySite struct {
+	key  string
+	text string
+	rng  ast.Range
+}
+
+type pending struct {
+	file string
+	sp   *ast.SubjectPattern
+}
+
+type pendingTool struct {
+	pending
+	inline bool
+}
+
+type pendingAgent struct {
+	pending
+	agent *Agent
+}
+
+type checker struct {
+	pkg      *Package
+	diags    diag.Diagnostics
+	file     string // the file being checked
+	names    map[string]*declSite
+	types    map[string]*TypeDecl
+	enums    map[string]*Enum
+	tools    map[string]*toolSite
+	identity map[string]*identitySite
+	declared []string // sorted type and enum names, computed on demand
+	toolList []string // sorted tool names, computed on demand
+	typeSP   map[*TypeDecl]pending
+	lowered  map[*TypeDecl]int // 1 in progress, 2 done
+
+	typeSrc  []pending
+	enumSrc  []pending
+	toolSrc  []pendingTool
+	agentSrc []pendingAgent
+}
+
+// rng is the range of n in the current file; a missing node (partial
+// trees) gets the start of the file.
+func (c *checker) rng(n ast.Node) ast.Range {
+	if isNil(n) {
+		return ast.Range{File: c.file, Start: ast.Pos{Offset: 0, Line: 1, Column: 1}, End: ast.Pos{Offset: 0, Line: 1, Column: 1}}
+	}
+	return ast.RangeOf(c.file, n)
+}
+
+func (c *checker) report(sev diag.Severity, code diag.Code, r ast.Range, summary, detail string) *diag.Diagnostic {
+	d := &diag.Diagnostic{Severity: sev, Code: code, Range: r, Summary: summary, Detail: detail}
+	c.diags = append(c.diags, d)
+	return d
+}
+
+func (c *checker) errorf(code diag.Code, n ast.Node, detail, format string, args ...any) *diag.Diagnostic {
+	return c.report(diag.Error, code, c.rng(n), fmt.Sprintf(format, args...), detail)
+}
+
+func (c *checker) warnf(code diag.Code, n ast.Node, detail, format string, args ...any) *diag.Diagnostic {
+	return c.report(diag.Warning, code, c.rng(n), fmt.Sprintf(format, args...), detail)
+}
+
+func (c *checker) check() {
+	// Pass 1: collect declarations so that names resolve in any order.
+	for _, f := range c.pkg.Files {
+		c.file = f.Name
+		c.header(f)
+		for _, p := range f.Patterns {
+			c.collect(p)
+		}
+	}
+	// Pass 2: lower declarations; enums and types first, as tools use them.
+	for _, e := range c.enumSrc {
+		c.file = e.file
+		c.lowerEnum(e.sp)
+	}
+	for _, t := range c.typeSrc {
+		c.file = t.file
+		c.lowerTypeDecl(t.sp, c.types[t.sp.Identifier.Name])
+	}
+	for _, t := range c.toolSrc {
+		c.file = t.file
+		c.lowerToolOccurrence(t.sp, t.inline)
+	}
+	for _, a := range c.agentSrc {
+		c.file = a.file
+		c.lowerAgent(a.sp, a.agent)
+	}
+	if c.pkg.Name == "" {
+		c.pkg.Name = packageNameFromDir(c.pkg.Dir)
+	}
+}
+
+func packageNameFromDir(dir string) string {
+	dir = strings.TrimRight(dir, `/\`)
+	if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
+		dir = dir[i+1:]
+	}
+	if dir == "." || dir == ".." {
+		return ""
+	}
+	return dir
+}
+
+// header reads the document header: `{package: "name"}` names the package.
+func (c *checker) header(f *ast.File) {
+	if f.Header == nil {
+		return
+	}
+	for _, p := range f.Header.Properties {
+		if keyName(p.Key) != "package" {
+			continue
+		}
+		s, ok := stringValue(p.Value)
+		if !ok || s == "" {
+			c.errorf(CodeInvalidPropertyValue, p.Value, `Write the package name as a string, e.g. {package: "weather"}.`,
+				"header property package must be a non-empty string, not %s", describeValue(p.Value))
+			continue
+		}
+		if c.pkg.Name == "" {
+			c.pkg.Name = s
+		}
+	}
+}
+
+// unwrap removes annotations around a pattern; gramc gives them no meaning.
+func unwrap(p ast.Pattern) ast.Pattern {
+	for {
+		a, ok := p.(*ast.AnnotatedPattern)
+		if !ok || a.Pattern == nil {
+			return p
+		}
+		p = a.Pattern
+	}
+}
+
+// kindOf returns the declaration labels among labels.
+func kindOf(ls *ast.Labels) (kinds []*ast.Label) {
+	if ls == nil {
+		return nil
+	}
+	for _, l := range ls.List {
+		for _, k := range kindLabels {
+			if l.Name == k {
+				kinds = append(kinds, l)
+			}
+		}
+	}
+	return kinds
+}
+
+// labelsOf returns the subject's labels of a pattern, if it has a subject.
+func subjectOf(p ast.Pattern) *ast.Subject {
+	switch p := p.(type) {
+	case *ast.SubjectPattern:
+		return &p.Subject
+	case *ast.NodePattern:
+		return &p.Subject
+	}
+	return nil
+}
+
+// collect registers one top-level pattern.
+func (c *checker) collect(p ast.Pattern) {
+	p = unwrap(p)
+	if isNil(p) {
+		return
+	}
+	sp, ok := p.(*ast.SubjectPattern)
+	if !ok {
+		if s := subjectOf(p); s != nil && len(kindOf(s.Labels)) > 0 {
+			k := kindOf(s.Labels)[0].Name
+			c.errorf(CodeMalformedDecl, p, fmt.Sprintf("Declare it with square brackets: [name:%s {...} | ...]. Parentheses make a node, which cannot hold elements.", k),
+				"a %s declaration must be a subject pattern, not a node", k)
+			return
+		}
+		if rp, ok := p.(*ast.RelationshipPattern); ok {
+			c.warnf(CodeUnknownPattern, rp, `A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`,
+				"top-level path is not a gramc declaration and is ignored")
+			return
+		}
+		c.warnf(CodeUnknownPattern, p, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
+			"top-level pattern is not a gramc declaration and is ignored")
+		return
+	}
+	kinds := kindOf(sp.Labels)
+	if len(kinds) == 0 {
+		d := c.warnf(CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
+			"top-level pattern is not a gramc declaration and is ignored")
+		if sp.Labels != nil {
+			for _, l := range sp.Labels.List {
+				if s := diag.Suggest(l.Name, kindLabels); s != "" {
+					d.Summary = fmt.Sprintf("unknown declaration label %q is ignored; did you mean %q?", l.Name, s)
+					d.Suggestion = s
+					d.Range = c.rng(l)
+					break
+				}
+			}
+		}
+		return
+	}
+	if len(kinds) > 1 {
+		c.errorf(CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
+			"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
+		return
+	}
+	kind := kinds[0].Name
+	if sp.Identifier == nil {
+		c.errorf(CodeMissingName, sp, fmt.Sprintf("Name it right after the opening bracket: [myName:%s ...].", kind),
+			"%s declaration has no name", kind)
+		return
+	}
+	name := sp.Identifier.Name
+	switch kind {
+	case labelTool:
+		c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, sp}, false})
+	case labelAgent:
+		if !c.declare(name, labelAgent, sp.Identifier) {
+			return
+		}
+		a := &Agent{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		c.pkg.Agents = append(c.pkg.Agents, a)
+		c.agentSrc = append(c.agentSrc, pendingAgent{pending{c.file, sp}, a})
+		// Inline tools are declared like top-level ones.
+		for _, e := range sp.Elements {
+			if esp, ok := unwrap(e).(*ast.SubjectPattern); ok && esp.Identifier != nil && hasLabel(esp.Labels, labelTool) && len(kindOf(esp.Labels)) == 1 {
+				c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, esp}, true})
+			}
+		}
+	case labelType:
+		if c.reserved(name, sp.Identifier) || !c.declare(name, labelType, sp.Identifier) {
+			return
+		}
+		td := &TypeDecl{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		c.types[name] = td
+		c.pkg.Types = append(c.pkg.Types, td)
+		c.typeSrc = append(c.typeSrc, pending{c.file, sp})
+		c.typeSP[td] = pending{c.file, sp}
+	case labelEnum:
+		if c.reserved(name, sp.Identifier) || !c.declare(name, labelEnum, sp.Identifier) {
+			return
+		}
+		en := &Enum{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		c.enums[name] = en
+		c.pkg.Enums = append(c.pkg.Enums, en)
+		c.enumSrc = append(c.enumSrc, pending{c.file, sp})
+	}
+}
+
+func hasLabel(ls *ast.Labels, name string) bool {
+	if ls == nil {
+		return false
+	}
+	for _, l := range ls.List {
+		if l.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// reserved reports (and diagnoses) a declared type named like a built-in.
+func (c *checker) reserved(name string, id *ast.Identifier) bool {
+	if _, ok := builtinTypes[name]; ok {
+		c.errorf(CodeReservedName, id, "Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.",
+			"%s is a built-in type name", name)
+		return true
+	}
+	return false
+}
+
+// declare enters a name into the package namespace; a second declaration
+// is an error pointing at the first.
+func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
+	if prev, ok := c.names[name]; ok {
+		d := c.errorf(CodeDuplicateDecl, id, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
+			"%s is already declared as a %s", name, strings.ToLower(prev.kind))
+		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
+		return false
+	}
+	c.names[name] = &declSite{kind: kind, rng: c.rng(id)}
+	return true
+}
+
+// props indexes a record's properties by key, reporting duplicates.
+func (c *checker) props(r *ast.Record) map[string]*ast.Property {
+	m := map[string]*ast.Property{}
+	if r == nil {
+		return m
+	}
+	for _, p := range r.Properties {
+		k := keyName(p.Key)
+		if prev, ok := m[k]; ok {
+			d := c.errorf(CodeDuplicateProperty, p.Key, "Remove one of them.", "property %s is given twice", k)
+			d.Related = []diag.Related{{Range: c.rng(prev.Key), Message: "first given here"}}
+			continue
+		}
+		m[k] = p
+	}
+	return m
+}
+
+// unknownProps warns about properties not in known, in source order.
+func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints map[string]string) {
+	if r == nil {
+		return
+	}
+	for _, p := range r.Properties {
+		k := keyName(p.Key)
+		if contains(known, k) {
+			continue
+		}
+		if h, ok := hints[k]; ok {
+			c.warnf(CodeUnknownProperty, p.Key, h, "unknown %s property %s", what, k)
+			continue
+		}
+		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
+		d := c.warnf(CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
+		if s := diag.Suggest(k, known); s != "" {
+			d.Summary += fmt.Sprintf("; did you mean %s?", s)
+			d.Suggestion = s
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stringProp reads a string property; a symbol gets a "quote it" error.
+func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
+	if p == nil {
+		return "", false
+	}
+	if s, ok := stringValue(p.Value); ok {
+		return s, true
+	}
+	if sym, ok := p.Value.(*ast.Symbol); ok {
+		c.unquoted(sym, fmt.Sprintf("%s %s", what, keyName(p.Key)))
+		return "", false
+	}
+	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(p.Key)),
+		"%s %s must be a string, not %s", what, keyName(p.Key), describeValue(p.Value))
+	return "", false
+}
+
+// unquoted reports a symbol used where a string is expected.
+func (c *checker) unquoted(sym *ast.Symbol, where string) {
+	q := `"` + escapeString(sym.Name, '"') + `"`
+	d := c.errorf(CodeUnquotedString, sym, fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q),
+		"%s must be a string; did you mean %s?", where, q)
+	d.Suggestion = q
+}
+
+// boolProp reads a boolean property.
+func (c *checker) boolProp(p *ast.Property, what string) (bool, bool) {
+	if p == nil {
+		return false, false
+	}
+	if b, ok := p.Value.(*ast.Boolean); ok {
+		return b.Value, true
+	}
+	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(p.Key), keyName(p.Key)),
+		"%s %s must be true or false, not %s", what, keyName(p.Key), describeValue(p.Value))
+	return false, false
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

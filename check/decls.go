@@ -1,0 +1,457 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+var (
+	toolProps  = []string{"description", "title", "strict", "deprecated"}
+	enumProps  = []string{"values", "description"}
+	typeProps  = []string{"description"}
+	agentProps = []string{"description", "instruction", "model", "temperature", "maxIterations", "toolChoice"}
+)
+
+var toolHints = map[string]string{
+	"parameters": "A tool's parameters are the nodes of its signature: [t:Tool {description: \"...\"} | (city::String)==>(::String)].",
+	"returns":    "A tool's return type is the last node of its signature: ==>(::String).",
+	"name":       "The tool's name is the pattern's identifier: [getWeather:Tool {...} | ...].",
+}
+
+var agentHints = map[string]string{
+	"tools":  "An agent's tools are its elements, after the |: [a:Agent {...} | getWeather, getForecast].",
+	"prompt": "The system prompt of an agent is its instruction property.",
+	"system": "The system prompt of an agent is its instruction property.",
+}
+
+// lowerEnum lowers an `:Enum` declaration.
+func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
+	en := c.enums[sp.Identifier.Name]
+	props := c.props(sp.Record)
+	c.unknownProps(sp.Record, "enum", enumProps, nil)
+	if q := props["description"]; q != nil {
+		en.Description, _ = c.stringProp(q, "enum")
+	}
+	if len(sp.Elements) > 0 {
+		c.errorf(CodeInvalidEnum, sp.Elements[0], `List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`,
+			"an enum has no elements")
+	}
+	en.ValueKind = String
+	q := props["values"]
+	if q == nil {
+		c.errorf(CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+canonicalName(en.Name)+`:Enum {values: ["a", "b"]}].`,
+			"enum %s has no values", en.Name)
+		return
+	}
+	arr, ok := q.Value.(*ast.Array)
+	if !ok {
+		c.errorf(CodeInvalidEnum, q.Value, `Write the values as an array: values: ["a", "b"].`, "values must be an array, not %s", describeValue(q.Value))
+		return
+	}
+	seen := map[string]ast.Node{}
+	var first ast.Value
+	for _, e := range arr.Elements {
+		var v any
+		var kind Kind
+		switch x := e.(type) {
+		case *ast.String, *ast.TaggedString:
+			s, _ := stringValue(x)
+			v, kind = s, String
+		case *ast.Number:
+			j, err := numberValue(x)
+			if err != nil || x.Kind == ast.Decimal || !isIntegral(j) {
+				c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw)
+				continue
+			}
+			v, kind = j, Integer
+		case *ast.Symbol:
+			c.unquoted(x, "enum value")
+			continue
+		default:
+			c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", canonicalValue(e))
+			continue
+		}
+		if first == nil {
+			first = e
+			en.ValueKind = kind
+		} else if kind != en.ValueKind {
+			d := c.errorf(CodeInvalidEnum, e, "An enum's values are all strings or all integers.", "enum %s mixes strings and integers", en.Name)
+			d.Related = []diag.Related{{Range: c.rng(first), Message: "first value"}}
+			continue
+		}
+		k := fmt.Sprint(v)
+		if prev, dup := seen[k]; dup {
+			d := c.errorf(CodeInvalidEnum, e, "Each value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
+			continue
+		}
+		seen[k] = e
+		en.Values = append(en.Values, v)
+	}
+}
+
+// lowerTypeDecl lowers a `:Type` declaration's fields (once).
+func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
+	if td == nil || c.lowered[td] != 0 {
+		return
+	}
+	c.lowered[td] = 1
+	defer func() { c.lowered[td] = 2 }()
+	props := c.props(sp.Record)
+	c.unknownProps(sp.Record, "type", typeProps, map[string]string{"fields": paramHints["fields"]})
+	if q := props["description"]; q != nil {
+		td.Description, _ = c.stringProp(q, "type")
+	}
+	seen := map[string]*Param{}
+	for _, e := range sp.Elements {
+		switch n := unwrap(e).(type) {
+		case *ast.NodePattern:
+			f := c.lowerParam(n, roleField)
+			if f.Name != "" {
+				if prev, dup := seen[f.Name]; dup {
+					d := c.errorf(CodeDuplicateField, n, "Each field of a record has a distinct name; rename or remove one.", "field %s is declared twice in %s", f.Name, td.Name)
+					d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
+					continue
+				}
+				seen[f.Name] = f
+			}
+			td.Fields = append(td.Fields, f)
+		case *ast.RelationshipPattern:
+			c.errorf(CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
+				"a record field is a node, not a path")
+		case *ast.PatternReference:
+			c.errorf(CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", canonicalName(n.Identifier.Name)),
+				"a record field needs a type: %s is a bare identifier", n.Identifier.Name)
+		default:
+			c.errorf(CodeInvalidField, e, "Write a field as a node with a name and a type: (name::String).", "a record field is a node")
+		}
+	}
+}
+
+// toolKey is the canonical text of a whole tool pattern, compared when
+// the same tool name is declared more than once.
+func toolKey(sp *ast.SubjectPattern) string {
+	var b strings.Builder
+	anon := ast.Subject{Labels: sp.Labels, Record: sp.Record}
+	writeSubject(&b, &anon, true)
+	b.WriteString(" | ")
+	for _, e := range sp.Elements {
+		nodes, _ := pathNodes(unwrap(e))
+		b.WriteString(signatureText(nodes))
+		b.WriteString(", ")
+	}
+	return b.String()
+}
+
+// lowerToolOccurrence lowers one tool declaration, top-level or inline in
+// an agent, and enters it into the package.
+func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
+	name := sp.Identifier.Name
+	t := c.lowerTool(sp)
+	key := toolKey(sp)
+	site, seen := c.tools[name]
+	if !seen {
+		if prev, taken := c.names[name]; taken {
+			d := c.errorf(CodeDuplicateDecl, sp.Identifier, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
+				"%s is already declared as a %s", name, strings.ToLower(prev.kind))
+			d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
+			return
+		}
+		c.names[name] = &declSite{kind: labelTool, rng: t.NameRange}
+		site = &toolSite{tool: t, key: key, inline: inline, rng: t.NameRange}
+		if !inline {
+			site.topLevel = &t.NameRange
+		}
+		c.tools[name] = site
+		c.pkg.Tools = append(c.pkg.Tools, t)
+		return
+	}
+	if !inline && site.topLevel != nil {
+		d := c.errorf(CodeDuplicateDecl, sp.Identifier, "Declare a tool once at top level; agents can refer to it by name.",
+			"tool %s is declared twice", name)
+		d.Related = []diag.Related{{Range: *site.topLevel, Message: "first declared here"}}
+		return
+	}
+	if !inline {
+		site.topLevel = &t.NameRange
+	}
+	if key != site.key {
+		d := c.errorf(CodeToolConflict, sp.Identifier,
+			"An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.",
+			"tool %s differs from its other declaration", name)
+		d.Related = []diag.Related{{Range: site.rng, Message: "other declaration here"}}
+	}
+}
+
+// lowerTool lowers the parts of a tool declaration.
+func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
+	t := &Tool{Name: sp.Identifier.Name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+	if !toolNameRE.MatchString(t.Name) {
+		c.errorf(CodeInvalidToolName, sp.Identifier, "LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.",
+			"tool name %s is not a valid function name", canonicalName(t.Name))
+	}
+	props := c.props(sp.Record)
+	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
+	if q := props["description"]; q == nil {
+		c.errorf(CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, canonicalName(t.Name)),
+			"tool %s has no description", t.Name)
+	} else if s, ok := c.stringProp(q, "tool"); ok {
+		if strings.TrimSpace(s) == "" {
+			c.errorf(CodeMissingDescription, q.Value, "The model chooses tools by their description; say what the tool does.", "tool %s has an empty description", t.Name)
+		}
+		t.Description = s
+	}
+	if q := props["title"]; q != nil {
+		t.Title, _ = c.stringProp(q, "tool")
+	}
+	if q := props["strict"]; q != nil {
+		if b, ok := c.boolProp(q, "tool"); ok {
+			t.Strict = &b
+		}
+	}
+	if q := props["deprecated"]; q != nil {
+		t.Deprecated, _ = c.boolProp(q, "tool")
+	}
+	if len(sp.Elements) == 0 {
+		c.errorf(CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, canonicalName(t.Name)),
+			"tool %s has no signature", t.Name)
+		return t
+	}
+	if len(sp.Elements) > 1 {
+		c.errorf(CodeExtraElement, sp.Elements[1], "A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).",
+			"tool %s has more than one element", t.Name)
+	}
+	sig := unwrap(sp.Elements[0])
+	nodes, arrows := pathNodes(sig)
+	if nodes == nil {
+		detail := "A signature is a path of nodes joined by ==>, ending with the return type: (city::String)==>(::String)."
+		what := "a subject pattern"
+		if ref, ok := sig.(*ast.PatternReference); ok {
+			what = "the bare identifier " + ref.Identifier.Name
+		}
+		c.errorf(CodeInvalidSignature, sig, detail, "the signature of %s must be a path of nodes, not %s", t.Name, what)
+		return t
+	}
+	for _, a := range arrows {
+		if a == nil {
+			continue
+		}
+		if a.Kind != ast.RightArrow {
+			c.errorf(CodeArrowDirection, a, "Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.",
+				"a signature uses right arrows only, not a %s", strings.ReplaceAll(a.Kind.String(), "_", " "))
+		}
+		if a.Subject != nil {
+			c.warnf(CodeArrowSubject, a, "gramc ignores what is written inside a signature's arrows; write ==>.", "arrow subject is ignored")
+		}
+	}
+	t.Signature = signatureText(nodes)
+	params := nodes[:len(nodes)-1]
+	if len(params) == 1 && params[0].Subject.IsEmpty() {
+		params = nil // ()==>(::T): no parameters
+	}
+	seen := map[string]*Param{}
+	for _, n := range params {
+		p := c.lowerParam(n, roleParam)
+		if p.Name != "" {
+			if prev, dup := seen[p.Name]; dup {
+				d := c.errorf(CodeDuplicateField, n, "Each parameter of a tool has a distinct name; rename or remove one.", "parameter %s is declared twice in %s", p.Name, t.Name)
+				d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
+				continue
+			}
+			seen[p.Name] = p
+		}
+		t.Params = append(t.Params, p)
+	}
+	res := nodes[len(nodes)-1]
+	rprops := c.props(res.Record)
+	t.Result = c.nodeType(res, rprops, "return type")
+	rp := &Param{Type: t.Result}
+	c.lowerProps(rp, rprops, roleResult, "return type")
+	c.unknownProps(res.Record, "return type", paramProps, nil)
+	t.ResultDescription = rp.Description
+	return t
+}
+
+// lowerAgent lowers an `:Agent` declaration.
+func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
+	props := c.props(sp.Record)
+	c.unknownProps(sp.Record, "agent", agentProps, agentHints)
+	if q := props["description"]; q != nil {
+		a.Description, _ = c.stringProp(q, "agent")
+	}
+	if q := props["instruction"]; q == nil {
+		c.errorf(CodeMissingInstruction, sp.Identifier, "Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.", "agent %s has no instruction", a.Name)
+	} else if s, ok := c.stringProp(q, "agent"); ok {
+		if strings.TrimSpace(s) == "" {
+			c.errorf(CodeMissingInstruction, q.Value, "Write the system prompt the model follows.", "agent %s has an empty instruction", a.Name)
+		}
+		a.Instruction = s
+	}
+	c.agentModel(sp, props, a)
+	if q := props["temperature"]; q != nil {
+		n, ok := q.Value.(*ast.Number)
+		var v json.Number
+		var err error
+		if ok {
+			v, err = numberValue(n)
+		}
+		f, ferr := v.Float64()
+		if !ok || err != nil || ferr != nil || f < 0 || f > 2 || math.IsNaN(f) {
+			c.errorf(CodeInvalidTemperature, q.Value, "temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.",
+				"temperature must be a number from 0 to 2, not %s", strings.TrimPrefix(describeValue(q.Value), "the "))
+		} else {
+			a.Temperature = &f
+		}
+	}
+	if q := props["maxIterations"]; q != nil {
+		n, ok := q.Value.(*ast.Number)
+		var i int64 = -1
+		if ok && n.Kind != ast.Decimal && n.Kind != ast.Measurement {
+			if v, err := numberValue(n); err == nil {
+				if x, err := v.Int64(); err == nil {
+					i = x
+				}
+			}
+		}
+		if i < 1 || i > math.MaxInt32 {
+			c.errorf(CodeInvalidMaxIterations, q.Value, "maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).",
+				"maxIterations must be a positive integer, not %s", strings.TrimPrefix(describeValue(q.Value), "the "))
+		} else {
+			a.MaxIterations = int(i)
+		}
+	}
+	listed := map[string]ast.Range{}
+	add := func(name string, n ast.Node, t *Tool) {
+		if prev, dup := listed[name]; dup {
+			d := c.errorf(CodeDuplicateAgentTool, n, "List each tool once.", "tool %s is listed twice in agent %s", name, a.Name)
+			d.Related = []diag.Related{{Range: prev, Message: "first listed here"}}
+			return
+		}
+		listed[name] = c.rng(n)
+		if t != nil {
+			a.Tools = append(a.Tools, t)
+		}
+	}
+	for _, e := range sp.Elements {
+		switch n := unwrap(e).(type) {
+		case *ast.PatternReference:
+			name := n.Identifier.Name
+			if site, ok := c.tools[name]; ok {
+				add(name, n, site.tool)
+				continue
+			}
+			if prev, ok := c.names[name]; ok {
+				d := c.errorf(CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as a "+strings.ToLower(prev.kind)+".", "%s is not a tool", name)
+				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
+				continue
+			}
+			d := c.errorf(CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
+				"unknown tool %s", name)
+			if s := diag.Suggest(name, c.toolNames()); s != "" {
+				d.Summary += fmt.Sprintf("; did you mean %s?", s)
+				d.Suggestion = s
+			}
+		case *ast.SubjectPattern:
+			kinds := kindOf(n.Labels)
+			switch {
+			case len(kinds) == 1 && kinds[0].Name == labelTool && n.Identifier != nil:
+				name := n.Identifier.Name
+				var t *Tool
+				if site, ok := c.tools[name]; ok {
+					t = site.tool
+				}
+				add(name, n.Identifier, t)
+			case len(kinds) == 1 && kinds[0].Name == labelTool:
+				c.errorf(CodeMissingName, n, "Name it right after the opening bracket: [myTool:Tool ...].", "Tool declaration has no name")
+			case len(kinds) > 1:
+				c.errorf(CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
+					"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
+			case len(kinds) == 1:
+				c.errorf(CodeInvalidAgentElement, n, fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name),
+					"an agent cannot contain a :%s declaration", kinds[0].Name)
+			default:
+				c.errorf(CodeInvalidAgentElement, n, "An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].",
+					"agent element is not a tool")
+			}
+		case *ast.RelationshipPattern:
+			c.errorf(CodeInvalidAgentElement, n, "A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].",
+				"agent element is a bare signature, not a tool")
+		default:
+			c.errorf(CodeInvalidAgentElement, e, "An agent's elements are tool names or inline [name:Tool ...] patterns.", "agent element is not a tool")
+		}
+	}
+	if q := props["toolChoice"]; q != nil {
+		if s, ok := c.stringProp(q, "agent"); ok {
+			choices := []string{"auto", "none", "required"}
+			var names []string
+			for _, t := range a.Tools {
+				names = append(names, t.Name)
+			}
+			if contains(choices, s) || contains(names, s) {
+				a.ToolChoice = s
+			} else {
+				d := c.errorf(CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
+					"toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name)
+				if sg := diag.Suggest(s, append(choices, names...)); sg != "" {
+					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+					d.Suggestion = sg
+				}
+			}
+		}
+	}
+}
+
+// agentModel reads `model: "Provider/model-name"`.
+func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Property, a *Agent) {
+	q := props["model"]
+	if q == nil {
+		c.errorf(CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+			"agent %s has no model", a.Name)
+		return
+	}
+	s, ok := c.stringProp(q, "agent")
+	if !ok {
+		return
+	}
+	provider, model, found := strings.Cut(s, "/")
+	if !found || strings.TrimSpace(provider) == "" || strings.TrimSpace(model) == "" {
+		c.errorf(CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+			"model %q is not Provider/model-name", s)
+		return
+	}
+	if !contains(Providers, provider) {
+		d := c.errorf(CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(Providers, ", ")+".", "unknown model provider %q", provider)
+		sg := ""
+		for _, p := range Providers {
+			if strings.EqualFold(p, provider) {
+				sg = p
+			}
+		}
+		if sg == "" {
+			sg = diag.Suggest(provider, Providers)
+		}
+		if sg != "" {
+			d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+			d.Suggestion = sg + "/" + model
+		}
+		return
+	}
+	a.Model, a.Provider, a.ModelName = s, provider, model
+}
+
+// toolNames returns the sorted names of the package's tools.
+func (c *checker) toolNames() []string {
+	if c.toolList == nil {
+		c.toolList = make([]string, 0, len(c.tools))
+		for n := range c.tools {
+			c.toolList = append(c.toolList, n)
+		}
+		sortStrings(c.toolList)
+	}
+	return c.toolList
+}

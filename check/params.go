@@ -1,0 +1,512 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// role says what a node of a signature or type declares.
+type role int
+
+const (
+	roleParam role = iota
+	roleField
+	roleResult
+)
+
+func (r role) String() string {
+	switch r {
+	case roleField:
+		return "field"
+	case roleResult:
+		return "return type"
+	}
+	return "parameter"
+}
+
+// paramProps are the properties a parameter or field may carry.
+var paramProps = []string{
+	"description", "default", "optional", "enum", "range", "minimum", "maximum",
+	"exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
+	"format", "minItems", "maxItems", "uniqueItems", "elementType", "examples",
+	"deprecated", "paramName",
+}
+
+
+var paramHints = map[string]string{
+	"type":     "The type is the node's label, not a property: write (city::String) instead of {type: \"String\"}.",
+	"fields":   "An inline record is not valid gram. Declare the record at top level with [Person:Type | (name::String), (age::Integer)] and use it as the type: (person::Person).",
+	"required": "Parameters are required unless they have a default or optional: true; remove required.",
+	"name":     "The parameter's name is the node's identifier: write (city::String) instead of {name: \"city\"}.",
+}
+
+// applies lists the kinds a constraint property applies to.
+var applies = map[string][]Kind{
+	"enum":             {String, Integer, Number},
+	"range":            {Integer, Number},
+	"minimum":          {Integer, Number},
+	"maximum":          {Integer, Number},
+	"exclusiveMinimum": {Integer, Number},
+	"exclusiveMaximum": {Integer, Number},
+	"minLength":        {String},
+	"maxLength":        {String},
+	"pattern":          {String},
+	"format":           {String},
+	"minItems":         {Array},
+	"maxItems":         {Array},
+	"uniqueItems":      {Array},
+	"elementType":      {Array},
+}
+
+func kindNames(ks []Kind) string {
+	var s []string
+	for _, k := range ks {
+		s = append(s, k.String())
+	}
+	return strings.Join(s, " and ")
+}
+
+// lowerParam lowers one parameter or field node.
+func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
+	p := &Param{Range: c.rng(n)}
+	props := c.props(n.Record)
+	legacy := props["paramName"]
+	switch {
+	case n.Identifier != nil:
+		p.Name = n.Identifier.Name
+		p.NameRange = c.rng(n.Identifier)
+		if legacy != nil {
+			c.warnf(CodeLegacyParamName, legacy.Key, "The node's identifier is the parameter name; remove paramName.",
+				"paramName is redundant on a named %s", r)
+		}
+	case legacy != nil:
+		if s, ok := c.stringProp(legacy, r.String()); ok && s != "" {
+			p.Name = s
+			p.NameRange = c.rng(legacy.Value)
+			sugg := "(" + canonicalName(s) + "::" + labelText(n) + ")"
+			d := c.warnf(CodeLegacyParamName, legacy.Key, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
+				"paramName is a legacy spelling of the %s name", r)
+			d.Suggestion = sugg
+		}
+	default:
+		lt := labelText(n)
+		sugg := "(name::" + lt + ")"
+		d := c.errorf(CodeAnonymousParameter, n, fmt.Sprintf("Every %s but the return type needs a name, the JSON property the model fills in. Write it before the type: %s. Only the last node of a signature, the return type, is anonymous.", r, sugg),
+			"%s has no name", r)
+		d.Suggestion = sugg
+	}
+	what := r.String()
+	if p.Name != "" {
+		what += " " + p.Name
+	}
+	p.Type = c.nodeType(n, props, what)
+	c.lowerProps(p, props, r, what)
+	c.unknownProps(n.Record, r.String(), paramProps, paramHints)
+	if n.Identifier != nil {
+		c.identityCheck(n, p)
+	}
+	return p
+}
+
+// labelText is the node's first label, or "String".
+func labelText(n *ast.NodePattern) string {
+	if n.Labels != nil && len(n.Labels.List) > 0 {
+		return canonicalName(n.Labels.List[0].Name)
+	}
+	return "String"
+}
+
+// identityCheck enforces the identity rule: a parameter or field name means
+// one node, with the same labels and properties, everywhere in the package.
+func (c *checker) identityCheck(n *ast.NodePattern, p *Param) {
+	anon := ast.Subject{Labels: n.Labels, Record: n.Record}
+	var kb strings.Builder
+	writeSubject(&kb, &anon, true)
+	key := kb.String()
+	prev, ok := c.identity[p.Name]
+	if !ok {
+		c.identity[p.Name] = &identitySite{key: key, rng: p.NameRange, text: nodeText(n)}
+		return
+	}
+	if prev.key == key {
+		return
+	}
+	d := c.errorf(CodeIdentityConflict, n.Identifier,
+		fmt.Sprintf("In gram an identifier names one node wherever it appears, so every use of %s must have the same labels and properties. Here it is %s; at %s it is %s. Make them identical, or rename one of them.",
+			p.Name, nodeText(n), prev.rng, prev.text),
+		"%s is declared differently elsewhere in the package", p.Name)
+	d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here as " + prev.text}}
+}
+
+func nodeText(n *ast.NodePattern) string {
+	var b strings.Builder
+	writeNode(&b, n, false)
+	return b.String()
+}
+
+// lowerProps reads a parameter's, field's or result's properties.
+func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, what string) {
+	t := p.Type
+	if r == roleResult {
+		for _, k := range paramProps {
+			if k == "description" || k == "elementType" {
+				continue
+			}
+			if q := props[k]; q != nil {
+				c.errorf(CodeInapplicableProperty, q.Key, "A return type takes only description and elementType; defaults and constraints belong to parameters and record fields.",
+					"%s does not apply to a return type", k)
+			}
+		}
+	}
+	if q := props["description"]; q != nil {
+		if s, ok := c.stringProp(q, what); ok {
+			p.Description = s
+		}
+	}
+	if q := props["deprecated"]; q != nil && r != roleResult {
+		p.Deprecated, _ = c.boolProp(q, what)
+	}
+	optionalGiven := false
+	if q := props["optional"]; q != nil && r != roleResult {
+		p.Optional, optionalGiven = c.boolProp(q, what)
+	}
+	// Applicability of constraint properties.
+	ok := map[string]bool{}
+	for k, kinds := range applies {
+		q := props[k]
+		if q == nil {
+			continue
+		}
+		if t == nil {
+			continue // the type is already wrong
+		}
+		if !kindIn(t.Kind, kinds) {
+			detail := fmt.Sprintf("%s applies to %s; %s is %s.", k, kindNames(kinds), what, articleType(t))
+			if t.Kind == EnumKind && k == "enum" {
+				detail = fmt.Sprintf("%s is the enum %s, whose values are declared with it; remove enum here.", what, t.Name())
+			}
+			c.errorf(CodeInapplicableProperty, q.Key, detail, "%s does not apply to %s", k, articleType(t))
+			continue
+		}
+		ok[k] = true
+	}
+	if r == roleResult {
+		return
+	}
+	cons := &p.Constraints
+	if ok["enum"] {
+		cons.Enum = c.enumList(props["enum"], t, what)
+	}
+	if ok["range"] {
+		q := props["range"]
+		if rv, isRange := q.Value.(*ast.RangeValue); isRange {
+			if rv.Lower != nil {
+				cons.Minimum = c.bound(rv.Lower, t, "range")
+			}
+			if rv.Upper != nil {
+				cons.Maximum = c.bound(rv.Upper, t, "range")
+			}
+			for _, k := range []string{"minimum", "maximum"} {
+				if o := props[k]; o != nil && ok[k] {
+					d := c.errorf(CodeContradiction, o.Key, "range is shorthand for minimum and maximum; give the bounds one way only.",
+						"%s and range both give bounds", k)
+					d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "range given here"}}
+					ok[k] = false
+				}
+			}
+		} else {
+			c.errorf(CodeInvalidPropertyValue, q.Value, "Write a gram range: 1..10, 1... (at least 1) or ...10 (at most 10).",
+				"range must be a range such as 1..10, not %s", describeValue(q.Value))
+		}
+	}
+	numProp := func(k string) *json.Number {
+		if !ok[k] {
+			return nil
+		}
+		q := props[k]
+		n, isNum := q.Value.(*ast.Number)
+		if !isNum {
+			c.errorf(CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a number, e.g. %s: 0.", k), "%s must be a number, not %s", k, describeValue(q.Value))
+			return nil
+		}
+		return c.bound(n, t, k)
+	}
+	if v := numProp("minimum"); v != nil {
+		cons.Minimum = v
+	}
+	if v := numProp("maximum"); v != nil {
+		cons.Maximum = v
+	}
+	cons.ExclusiveMinimum = numProp("exclusiveMinimum")
+	cons.ExclusiveMaximum = numProp("exclusiveMaximum")
+	countProp := func(k string) *int64 {
+		if !ok[k] {
+			return nil
+		}
+		q := props[k]
+		if n, isNum := q.Value.(*ast.Number); isNum && n.Kind != ast.Measurement && n.Kind != ast.Decimal {
+			if v, err := numberValue(n); err == nil {
+				if i, err := v.Int64(); err == nil && i >= 0 {
+					return &i
+				}
+			}
+		}
+		c.errorf(CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a whole number of zero or more, e.g. %s: 1.", k),
+			"%s must be a non-negative integer, not %s", k, describeValue(q.Value))
+		return nil
+	}
+	cons.MinLength = countProp("minLength")
+	cons.MaxLength = countProp("maxLength")
+	cons.MinItems = countProp("minItems")
+	cons.MaxItems = countProp("maxItems")
+	if ok["uniqueItems"] {
+		cons.UniqueItems, _ = c.boolProp(props["uniqueItems"], what)
+	}
+	var re *regexp.Regexp
+	if ok["pattern"] {
+		if s, isStr := c.stringProp(props["pattern"], what); isStr {
+			cons.Pattern = s
+			re = c.checkPattern(props["pattern"].Value, s)
+		}
+	}
+	if ok["format"] {
+		q := props["format"]
+		if s, isStr := c.stringProp(q, what); isStr {
+			if contains(Formats, s) {
+				cons.Format = s
+			} else {
+				d := c.errorf(CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
+				if sg := diag.Suggest(s, Formats); sg != "" {
+					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+					d.Suggestion = sg
+				}
+			}
+		}
+	}
+	c.contradictions(props, cons)
+	if q := props["examples"]; q != nil && t != nil {
+		p.Examples = c.examples(q, p, re, what)
+	}
+	if q := props["default"]; q != nil {
+		if o := props["optional"]; o != nil && optionalGiven && !p.Optional {
+			d := c.errorf(CodeContradiction, o.Value, "A default makes a parameter optional; remove optional: false or the default.",
+				"%s has a default but optional: false", what)
+			d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "default given here"}}
+		}
+		if t != nil {
+			if v, good := c.conform(q.Value, t, CodeInvalidDefault, "default of "+what); good {
+				if c.satisfies(q.Value, v, t, cons, re, CodeInvalidDefault, "default of "+what) {
+					p.Default, p.HasDefault = v, true
+				}
+			}
+		}
+		p.Optional = true
+	}
+}
+
+func kindIn(k Kind, ks []Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// articleType names a type for messages ("a String", "the record Report").
+func articleType(t *Type) string {
+	switch t.Kind {
+	case Record:
+		return "the record type " + t.Name()
+	case EnumKind:
+		return "the enum " + t.Name()
+	case Array:
+		return "an Array"
+	case Integer, Object:
+		return "an " + t.Kind.String()
+	}
+	return "a " + t.Kind.String()
+}
+
+// bound converts a numeric bound; Integer parameters accept any number.
+func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
+	v, err := numberValue(n)
+	if err != nil {
+		c.errorf(CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw)
+		return nil
+	}
+	return &v
+}
+
+// contradictions reports bounds that no value can satisfy.
+func (c *checker) contradictions(props map[string]*ast.Property, cons *Constraints) {
+	at := func(keys ...string) ast.Node {
+		for _, k := range keys {
+			if q := props[k]; q != nil {
+				return q.Value
+			}
+		}
+		return nil
+	}
+	num := func(a, b *json.Number, strict bool, la, lb string, keys ...string) {
+		if a == nil || b == nil {
+			return
+		}
+		cmp := cmpNumbers(*a, *b)
+		if cmp > 0 || (strict && cmp == 0) {
+			if n := at(keys...); n != nil {
+				c.errorf(CodeContradiction, n, "No value satisfies both bounds; swap them or fix one.",
+					"%s %s is above %s %s", la, *a, lb, *b)
+			}
+		}
+	}
+	num(cons.Minimum, cons.Maximum, false, "minimum", "maximum", "maximum", "range", "minimum")
+	num(cons.ExclusiveMinimum, cons.ExclusiveMaximum, true, "exclusiveMinimum", "exclusiveMaximum", "exclusiveMaximum")
+	num(cons.Minimum, cons.ExclusiveMaximum, true, "minimum", "exclusiveMaximum", "exclusiveMaximum")
+	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
+	cnt := func(a, b *int64, la, lb string) {
+		if a != nil && b != nil && *a > *b {
+			c.errorf(CodeContradiction, at(lb), "No value satisfies both; swap them or fix one.", "%s %d is above %s %d", la, *a, lb, *b)
+		}
+	}
+	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
+	cnt(cons.MinItems, cons.MaxItems, "minItems", "maxItems")
+}
+
+// enumList reads a parameter's `enum` list.
+func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
+	arr, ok := q.Value.(*ast.Array)
+	if !ok {
+		c.errorf(CodeInvalidEnum, q.Value, `List the allowed values in an array: enum: ["a", "b"].`, "enum must be an array, not %s", describeValue(q.Value))
+		return nil
+	}
+	out := make([]any, 0, len(arr.Elements))
+	seen := map[string]ast.Node{}
+	for _, e := range arr.Elements {
+		v, good := c.conform(e, t, CodeInvalidEnum, "enum value of "+what)
+		if !good {
+			continue
+		}
+		k := fmt.Sprint(v)
+		if prev, dup := seen[k]; dup {
+			d := c.errorf(CodeInvalidEnum, e, "Each allowed value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
+			continue
+		}
+		seen[k] = e
+		out = append(out, v)
+	}
+	return out
+}
+
+// examples reads `examples`: each element is one example, except for an
+// Array parameter, where the whole array is one example.
+func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what string) []any {
+	arr, ok := q.Value.(*ast.Array)
+	if !ok {
+		c.errorf(CodeInvalidExample, q.Value, `List examples in an array: examples: ["Paris", "Tokyo"].`, "examples must be an array, not %s", describeValue(q.Value))
+		return nil
+	}
+	if p.Type.Kind == Array {
+		if v, good := c.conform(arr, p.Type, CodeInvalidExample, "example of "+what); good {
+			return []any{v}
+		}
+		return nil
+	}
+	var out []any
+	for _, e := range arr.Elements {
+		if v, good := c.conform(e, p.Type, CodeInvalidExample, "example of "+what); good {
+			if c.satisfies(e, v, p.Type, &p.Constraints, re, CodeInvalidExample, "example of "+what) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// satisfies checks a conforming value against the constraints.
+func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *regexp.Regexp, code diag.Code, what string) bool {
+	fail := func(detail, format string, args ...any) bool {
+		c.errorf(code, n, detail, format, args...)
+		return false
+	}
+	if len(cons.Enum) > 0 {
+		found := false
+		for _, e := range cons.Enum {
+			if fmt.Sprint(e) == fmt.Sprint(v) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fail("Use one of the allowed values: "+enumText(cons.Enum)+".", "%s %s is not one of the enum values", what, jsonText(v))
+		}
+	}
+	switch v := v.(type) {
+	case json.Number:
+		if cons.Minimum != nil && cmpNumbers(v, *cons.Minimum) < 0 {
+			return fail("Choose a value inside the bounds or change them.", "%s %s is below the minimum %s", what, v, *cons.Minimum)
+		}
+		if cons.Maximum != nil && cmpNumbers(v, *cons.Maximum) > 0 {
+			return fail("Choose a value inside the bounds or change them.", "%s %s is above the maximum %s", what, v, *cons.Maximum)
+		}
+		if cons.ExclusiveMinimum != nil && cmpNumbers(v, *cons.ExclusiveMinimum) <= 0 {
+			return fail("Choose a value inside the bounds or change them.", "%s %s is not above the exclusive minimum %s", what, v, *cons.ExclusiveMinimum)
+		}
+		if cons.ExclusiveMaximum != nil && cmpNumbers(v, *cons.ExclusiveMaximum) >= 0 {
+			return fail("Choose a value inside the bounds or change them.", "%s %s is not below the exclusive maximum %s", what, v, *cons.ExclusiveMaximum)
+		}
+	case string:
+		n := int64(utf8.RuneCountInString(v))
+		if cons.MinLength != nil && n < *cons.MinLength {
+			return fail("Use a longer value or lower minLength.", "%s is shorter than minLength %d", what, *cons.MinLength)
+		}
+		if cons.MaxLength != nil && n > *cons.MaxLength {
+			return fail("Use a shorter value or raise maxLength.", "%s is longer than maxLength %d", what, *cons.MaxLength)
+		}
+		if re != nil && !re.MatchString(v) {
+			return fail("Use a value that matches the pattern, or change the pattern.", "%s does not match the pattern %q", what, re.String())
+		}
+	case []any:
+		n := int64(len(v))
+		if cons.MinItems != nil && n < *cons.MinItems {
+			return fail("Add items or lower minItems.", "%s has fewer than minItems %d items", what, *cons.MinItems)
+		}
+		if cons.MaxItems != nil && n > *cons.MaxItems {
+			return fail("Remove items or raise maxItems.", "%s has more than maxItems %d items", what, *cons.MaxItems)
+		}
+		if cons.UniqueItems {
+			seen := map[string]bool{}
+			for _, e := range v {
+				k := jsonText(e)
+				if seen[k] {
+					return fail("uniqueItems is set; remove the repeated item.", "%s repeats the item %s", what, k)
+				}
+				seen[k] = true
+			}
+		}
+	}
+	return true
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func enumText(vs []any) string {
+	var s []string
+	for _, v := range vs {
+		s = append(s, jsonText(v))
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,147 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// builtinTypes maps every built-in type label and alias to its kind.
+var builtinTypes = map[string]Kind{
+	"String": String, "Text": String,
+	"Integer": Integer, "Int": Integer,
+	"Number": Number, "Double": Number, "Float": Number,
+	"Boolean": Boolean, "Bool": Boolean,
+	"Object": Object,
+	"Array":  Array,
+}
+
+// builtinNames is the suggestion order: canonical names, then aliases.
+var builtinNames = []string{"String", "Integer", "Number", "Boolean", "Object", "Array", "Text", "Int", "Double", "Float", "Bool"}
+
+// nonJSONTypes are types users bring from the old textual form or from
+// Haskell-like notations; each gets an explanation instead of "unknown".
+var nonJSONTypes = map[string]string{
+	"IO":      "IO marks a side effect in the old textual signatures; gram types are JSON types, and a tool's return type is the JSON value it returns. Write the result type alone, e.g. (::String) for `IO Text`.",
+	"Maybe":   "Maybe is not a JSON type. An optional parameter is written with a property: (name::String {optional: true}) or with a default: (name::String {default: \"world\"}).",
+	"Either":  "Either is not a JSON type. Return a declared record ([Result:Type | (ok::Boolean), (value::String)]) or an Object.",
+	"List":    "List is not a gram type; write (items::Array {elementType: String}).",
+	"Void":    "Every tool returns a JSON value; return (::Object) or (::String) instead.",
+	"Nothing": "Every tool returns a JSON value; return (::Object) or (::String) instead.",
+}
+
+const typeListDetail = "Built-in types are String (Text), Integer (Int), Number (Double, Float), Boolean (Bool), Object and Array {elementType: T}; a :Type or :Enum declared in the package may be used by name."
+
+// declaredNames returns the sorted names of declared types and enums.
+func (c *checker) declaredNames() []string {
+	if c.declared == nil {
+		c.declared = make([]string, 0, len(c.types)+len(c.enums))
+		for n := range c.types {
+			c.declared = append(c.declared, n)
+		}
+		for n := range c.enums {
+			c.declared = append(c.declared, n)
+		}
+		sort.Strings(c.declared)
+		if c.declared == nil {
+			c.declared = []string{}
+		}
+	}
+	return c.declared
+}
+
+// nodeType resolves the single type label of a parameter, field or result
+// node. what names the node in messages ("parameter city").
+func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, what string) *Type {
+	if n.Labels == nil || len(n.Labels.List) == 0 {
+		detail := "Add a type label after the name, e.g. (city::String). " + typeListDetail
+		if what == "return type" {
+			detail = "Write the return type as an anonymous node with a type label, e.g. ==>(::String). " + typeListDetail
+		}
+		c.errorf(CodeMissingType, n, detail, "%s has no type label", what)
+		return nil
+	}
+	if len(n.Labels.List) > 1 {
+		c.errorf(CodeMultipleTypes, n.Labels.List[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
+			"%s has more than one type label", what)
+	}
+	l := n.Labels.List[0]
+	return c.resolveLabel(l.Name, c.rng(l), props["elementType"], 0)
+}
+
+// resolveLabel resolves a type name written at r. elem is the node's
+// elementType property (for Array).
+func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, depth int) *Type {
+	if td, ok := c.types[name]; ok {
+		return &Type{Kind: Record, Decl: td, Range: r}
+	}
+	if en, ok := c.enums[name]; ok {
+		return &Type{Kind: EnumKind, Enum: en, Range: r}
+	}
+	if k, ok := builtinTypes[name]; ok {
+		t := &Type{Kind: k, Range: r}
+		if k == Array {
+			t.Elem = c.elementType(t, elem, depth)
+			if t.Elem == nil {
+				return nil
+			}
+		}
+		return t
+	}
+	if strings.Contains(name, "->") {
+		c.report(diag.Error, CodeNonJSONType, r, fmt.Sprintf("%s is a function type, not a JSON type", name),
+			"gram types are JSON types: a tool is itself the function. Write each argument as a parameter node and the result as the last node: (x::String)==>(::String).")
+		return nil
+	}
+	if expl, ok := nonJSONTypes[name]; ok && expl != "" {
+		c.report(diag.Error, CodeNonJSONType, r, fmt.Sprintf("%s is not a JSON type", name), expl+" "+typeListDetail)
+		return nil
+	}
+	cands := append(append([]string(nil), builtinNames...), c.declaredNames()...)
+	detail := typeListDetail
+	if d := c.declaredNames(); len(d) > 0 {
+		detail += " Declared in this package: " + strings.Join(d, ", ") + "."
+	}
+	switch name {
+	case labelTool, labelAgent, labelType, labelEnum:
+		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
+	}
+	d := c.report(diag.Error, CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
+	if s := diag.Suggest(name, cands); s != "" {
+		d.Summary += fmt.Sprintf("; did you mean %s?", s)
+		d.Suggestion = s
+	}
+	return nil
+}
+
+// elementType resolves an Array's elementType property.
+func (c *checker) elementType(arr *Type, p *ast.Property, depth int) *Type {
+	if p == nil {
+		c.report(diag.Error, CodeMissingElementType, arr.Range, "Array needs an elementType",
+			"Say what the array holds: (tags::Array {elementType: String}). For an array of records, declare a :Type and name it: {elementType: WeatherReport}.")
+		return nil
+	}
+	var name string
+	switch v := p.Value.(type) {
+	case *ast.Symbol:
+		name = v.Name
+	case *ast.String:
+		name = v.Value
+	case *ast.TaggedString:
+		name = v.Value
+	default:
+		c.errorf(CodeInvalidPropertyValue, p.Value, "Name the element type, e.g. {elementType: String} or {elementType: WeatherReport}.",
+			"elementType must name a type, not %s", describeValue(p.Value))
+		return nil
+	}
+	name = strings.TrimSpace(name)
+	if name == "Array" || depth > 0 {
+		c.errorf(CodeMissingElementType, p.Value, "gram cannot say what the inner array holds. Declare a :Type with an Array field and use it as the element type.",
+			"an array of arrays needs a declared :Type")
+		return nil
+	}
+	return c.resolveLabel(name, c.rng(p.Value), nil, depth+1)
+}

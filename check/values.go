@@ -1,0 +1,325 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// jsonNumberRE is the JSON number grammar.
+var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// numberValue converts a gram number to a json.Number: integers keep their
+// digits, hexadecimal and octal become decimal digits, decimals are written
+// in JSON number syntax. Measurements are not JSON numbers (error).
+func numberValue(n *ast.Number) (json.Number, error) {
+	raw := strings.ReplaceAll(n.Raw, "_", "")
+	switch n.Kind {
+	case ast.Measurement:
+		return "", fmt.Errorf("measurement %s is not a JSON value", n.Raw)
+	case ast.Hexadecimal, ast.Octal, ast.Integer:
+		neg := false
+		s := raw
+		switch {
+		case strings.HasPrefix(s, "-"):
+			neg, s = true, s[1:]
+		case strings.HasPrefix(s, "+"):
+			s = s[1:]
+		}
+		base := 10
+		switch {
+		case n.Kind == ast.Hexadecimal || strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+			base = 16
+			s = strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
+		case n.Kind == ast.Octal:
+			base = 8
+			s = strings.TrimPrefix(strings.TrimPrefix(s, "0o"), "0O")
+		}
+		var z big.Int
+		if _, ok := z.SetString(s, base); !ok || s == "" {
+			return "", fmt.Errorf("malformed number %s", n.Raw)
+		}
+		if neg {
+			z.Neg(&z)
+		}
+		return json.Number(z.String()), nil
+	}
+	if jsonNumberRE.MatchString(raw) {
+		return json.Number(raw), nil
+	}
+	s := strings.TrimPrefix(raw, "+")
+	f, ok := new(big.Float).SetPrec(200).SetString(s)
+	if !ok {
+		return "", fmt.Errorf("malformed number %s", n.Raw)
+	}
+	out := f.Text('g', -1)
+	if !jsonNumberRE.MatchString(out) {
+		// big.Float writes "1e+10" and "+Inf"; the former is valid JSON.
+		if fv, err := strconv.ParseFloat(s, 64); err == nil {
+			out = strconv.FormatFloat(fv, 'g', -1, 64)
+		}
+	}
+	if !jsonNumberRE.MatchString(out) {
+		return "", fmt.Errorf("malformed number %s", n.Raw)
+	}
+	return json.Number(out), nil
+}
+
+// isIntegral reports whether n is a whole number.
+func isIntegral(n json.Number) bool {
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.IsInt()
+}
+
+// cmpNumbers compares two json.Numbers exactly (-1, 0, 1).
+func cmpNumbers(a, b json.Number) int {
+	ra, ok1 := new(big.Rat).SetString(string(a))
+	rb, ok2 := new(big.Rat).SetString(string(b))
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return ra.Cmp(rb)
+}
+
+// describeValue names a value's kind for messages ("the symbol world").
+func describeValue(v ast.Value) string {
+	switch v := v.(type) {
+	case *ast.Number:
+		switch v.Kind {
+		case ast.Measurement:
+			return "the measurement " + v.Raw
+		case ast.Decimal:
+			return "the decimal " + v.Raw
+		}
+		return "the integer " + v.Raw
+	case *ast.RangeValue:
+		return "the range " + canonicalValue(v)
+	case *ast.Boolean:
+		return "the boolean " + strconv.FormatBool(v.Value)
+	case *ast.String, *ast.TaggedString:
+		return "the string " + truncate(canonicalValue(v), 40)
+	case *ast.Symbol:
+		return "the symbol " + v.Name
+	case *ast.Array:
+		return "an array"
+	case *ast.Map:
+		return "a map"
+	}
+	return "a value"
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// stringValue returns the content of a string or tagged string.
+func stringValue(v ast.Value) (string, bool) {
+	switch v := v.(type) {
+	case *ast.String:
+		return v.Value, true
+	case *ast.TaggedString:
+		return v.Value, true
+	}
+	return "", false
+}
+
+// symbolRE matches a gram symbol.
+var symbolRE = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_.\-@]*$`)
+
+// canonicalName writes a name as a symbol when it is one, else in backticks.
+func canonicalName(s string) string {
+	if symbolRE.MatchString(s) {
+		return s
+	}
+	return "`" + escapeString(s, '`') + "`"
+}
+
+// escapeString escapes s for a gram string quoted with q.
+func escapeString(s string, q rune) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case q:
+			b.WriteRune('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// canonicalValue is the one-line gram text of a value.
+func canonicalValue(v ast.Value) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v ast.Value) {
+	switch v := v.(type) {
+	case *ast.Number:
+		b.WriteString(v.Raw)
+	case *ast.RangeValue:
+		if v.Lower != nil {
+			b.WriteString(v.Lower.Raw)
+		}
+		if v.Upper != nil {
+			if v.Lower != nil {
+				b.WriteString("..")
+			} else {
+				b.WriteString("...")
+			}
+			b.WriteString(v.Upper.Raw)
+		} else {
+			b.WriteString("...")
+		}
+	case *ast.Boolean:
+		b.WriteString(strconv.FormatBool(v.Value))
+	case *ast.String:
+		b.WriteByte('"')
+		b.WriteString(escapeString(v.Value, '"'))
+		b.WriteByte('"')
+	case *ast.TaggedString:
+		b.WriteString(v.Tag)
+		b.WriteByte('`')
+		b.WriteString(escapeString(v.Value, '`'))
+		b.WriteByte('`')
+	case *ast.Symbol:
+		b.WriteString(v.Name)
+	case *ast.Array:
+		b.WriteByte('[')
+		for i, e := range v.Elements {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	case *ast.Map:
+		b.WriteByte('{')
+		for i, e := range v.Entries {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if e.Key != nil {
+				b.WriteString(canonicalName(e.Key.Name))
+			}
+			b.WriteString(": ")
+			writeValue(b, e.Value)
+		}
+		b.WriteByte('}')
+	}
+}
+
+// writeSubject writes `id::A::B {k: v}`; with sorted, record keys are
+// sorted (for identity comparison), else kept in source order.
+func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
+	start := b.Len()
+	if s.Identifier != nil {
+		b.WriteString(canonicalName(s.Identifier.Name))
+	}
+	if s.Labels != nil {
+		labels := make([]string, 0, len(s.Labels.List))
+		for _, l := range s.Labels.List {
+			labels = append(labels, l.Name)
+		}
+		if sorted {
+			sort.Strings(labels)
+		}
+		for _, l := range labels {
+			b.WriteString("::")
+			b.WriteString(canonicalName(l))
+		}
+	}
+	if s.Record != nil && len(s.Record.Properties) > 0 {
+		if b.Len() > start {
+			b.WriteByte(' ')
+		}
+		writeRecord(b, s.Record, sorted)
+	}
+}
+
+func writeRecord(b *strings.Builder, r *ast.Record, sorted bool) {
+	props := r.Properties
+	if sorted {
+		props = append([]*ast.Property(nil), props...)
+		sort.SliceStable(props, func(i, j int) bool { return keyName(props[i].Key) < keyName(props[j].Key) })
+	}
+	b.WriteByte('{')
+	for i, p := range props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(canonicalName(keyName(p.Key)))
+		b.WriteString(": ")
+		writeValue(b, p.Value)
+	}
+	b.WriteByte('}')
+}
+
+func keyName(k *ast.Key) string {
+	if k == nil {
+		return ""
+	}
+	return k.Name
+}
+
+// writeNode writes `(subject)`.
+func writeNode(b *strings.Builder, n *ast.NodePattern, sorted bool) {
+	b.WriteByte('(')
+	writeSubject(b, &n.Subject, sorted)
+	b.WriteByte(')')
+}
+
+// pathNodes flattens a path into its nodes and arrows.
+func pathNodes(p ast.Pattern) (nodes []*ast.NodePattern, arrows []*ast.Arrow) {
+	for p != nil {
+		switch q := p.(type) {
+		case *ast.NodePattern:
+			return append(nodes, q), arrows
+		case *ast.RelationshipPattern:
+			nodes = append(nodes, q.Left)
+			arrows = append(arrows, q.Arrow)
+			p = q.Right
+		default:
+			return nil, nil
+		}
+	}
+	return nodes, arrows
+}
+
+// signatureText is the canonical one-line gram text of a signature:
+// nodes in source order joined by "==>", properties in source order.
+func signatureText(nodes []*ast.NodePattern) string {
+	var b strings.Builder
+	for i, n := range nodes {
+		if i > 0 {
+			b.WriteString("==>")
+		}
+		writeNode(&b, n, false)
+	}
+	return b.String()
+}
