@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
 )
 
 // MaxLineWidth is the column (counted in characters) that the formatter
@@ -38,10 +39,11 @@ const MaxLineWidth = 100
 //   - Values print as written: numbers from their source text, strings
 //     (including fenced strings, byte for byte with their content lines)
 //     from Raw.
-//   - A subject pattern with elements prints `[subject | e1, e2]` on one
-//     line only when it has exactly one element that is a reference, a node
-//     or a subject pattern that itself stays on one line, no property
-//     annotation and no comment, and the whole fits in MaxLineWidth.
+//   - A subject pattern with elements prints `[subject | e]` on one line
+//     only when its subject stays on one line and it has exactly one
+//     element that is a reference, a node or a subject pattern that itself
+//     stays on one line, no property annotation and no comment, and the
+//     whole fits in MaxLineWidth.
 //     Otherwise the line ends after `|`, each element goes on its own line
 //     indented two more spaces, every element but the last ends with a
 //     comma, and `]` closes on its own line.
@@ -82,6 +84,17 @@ func Format(f *ast.File) []byte {
 	p.flush(math.MaxInt)
 	p.breakLine()
 	return p.out
+}
+
+// FormatSource parses src and formats it. When src has syntax errors it
+// returns nil and the diagnostics: a broken file is never formatted.
+// Warnings, if any, are returned alongside the formatted text.
+func FormatSource(filename string, src []byte) ([]byte, diag.Diagnostics) {
+	f, diags := ParseFile(filename, src)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return Format(f), diags
 }
 
 // context says where a pattern is printed; it decides how paths break.
@@ -309,6 +322,7 @@ func (p *printer) pattern(pat ast.Pattern, ctx context) {
 
 func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.text("[")
+	start := len(p.out)
 	p.subject(&sp.Subject, false)
 	els := sp.Elements
 	if len(els) == 0 {
@@ -317,7 +331,7 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 		p.done(sp)
 		return
 	}
-	if p.inlineElements(sp) {
+	if bytes.IndexByte(p.out[start:], '\n') < 0 && p.inlineElements(sp) {
 		if !sp.Subject.IsEmpty() {
 			p.space()
 		}

@@ -1,0 +1,428 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+func init() { register(newFmtCmd) }
+
+// fmtOptions are gramc fmt's flags, with gofmt's meaning.
+type fmtOptions struct {
+	write bool // -w: write the result back to the file
+	list  bool // -l: list files whose formatting differs
+	diff  bool // -d: print a unified diff
+}
+
+func newFmtCmd(e *env) *cobra.Command {
+	var opts fmtOptions
+	cmd := &cobra.Command{
+		Use:   "fmt [-w] [-l] [-d] [path ...]",
+		Short: "Format gram files in the canonical layout",
+		Long: `Fmt prints gram files in gramc's one canonical layout.
+
+With no path it formats standard input to standard output. A file argument
+is formatted whatever its name; a directory, or a pattern ending in "/..."
+such as ./..., is walked recursively for *.gram files ("dir/..." skips
+directories named testdata or starting with "." or "_", like the go
+command).
+
+By default the formatted text is printed to standard output. The flags,
+as in gofmt:
+
+  -l  list the files whose formatting differs from gramc fmt's
+  -w  write the result back to the file (atomically; permissions kept)
+  -d  print a unified diff instead of the formatted text
+
+A file with a syntax error is never formatted: its errors are printed as
+file:line:col: messages and the other files are still processed.
+Exit status: 0 on success, 1 when a file has syntax errors, 2 for usage
+or I/O errors.`,
+		Example: `  gramc fmt weather.gram
+  gramc fmt -l ./...
+  gramc fmt -w tools/
+  gramc fmt -d weather.gram
+  cat weather.gram | gramc fmt`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFmt(e, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&opts.write, "write", "w", false, "write the result to the file instead of standard output")
+	f.BoolVarP(&opts.list, "list", "l", false, "list files whose formatting differs")
+	f.BoolVarP(&opts.diff, "diff", "d", false, "print diffs instead of the formatted text")
+	return cmd
+}
+
+// fmtRun is the state of one gramc fmt invocation.
+type fmtRun struct {
+	e        *env
+	opts     fmtOptions
+	problems bool // a file had syntax errors
+	ioErrors bool // a file could not be read, walked or written
+}
+
+func runFmt(e *env, opts fmtOptions, args []string) error {
+	r := &fmtRun{e: e, opts: opts}
+	if len(args) == 0 {
+		if opts.write {
+			return usageErrorf("fmt: cannot use -w with standard input")
+		}
+		src, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("fmt: reading standard input: %w", err)}
+		}
+		r.process("<standard input>", src, nil)
+		return r.exit()
+	}
+	for _, arg := range args {
+		r.arg(arg)
+	}
+	return r.exit()
+}
+
+func (r *fmtRun) exit() error {
+	switch {
+	case r.ioErrors:
+		return exitCode(ExitUsage)
+	case r.problems:
+		return exitCode(ExitProblem)
+	}
+	return nil
+}
+
+// ioError reports an I/O error and carries on with the other files.
+func (r *fmtRun) ioError(err error) {
+	fmt.Fprintf(r.e.stderr, "gramc: %v\n", err)
+	r.ioErrors = true
+}
+
+// arg handles one command-line path: a file, a directory or "dir/...".
+func (r *fmtRun) arg(arg string) {
+	if dir, ok := strings.CutSuffix(filepath.ToSlash(arg), "/..."); ok || arg == "..." {
+		if arg == "..." {
+			dir = "."
+		}
+		if dir == "" {
+			dir = "/"
+		}
+		r.walk(filepath.FromSlash(dir), true)
+		return
+	}
+	fi, err := os.Stat(arg)
+	if err != nil {
+		r.ioError(err)
+		return
+	}
+	if fi.IsDir() {
+		r.walk(arg, false)
+		return
+	}
+	r.file(arg, fi)
+}
+
+// walk formats every *.gram file under root. With goPattern (a "dir/..."
+// argument) it skips directories the go command skips: testdata and names
+// starting with "." or "_".
+func (r *fmtRun) walk(root string, goPattern bool) {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			r.ioError(err)
+			if d != nil && d.IsDir() && path != root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if goPattern && path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".gram") {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			r.ioError(err)
+			return nil
+		}
+		r.file(path, fi)
+		return nil
+	})
+	if err != nil {
+		r.ioError(err)
+	}
+}
+
+func (r *fmtRun) file(path string, fi fs.FileInfo) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		r.ioError(err)
+		return
+	}
+	r.process(path, src, fi)
+}
+
+// process formats one file's source and reports or writes the result as
+// the flags ask. fi is nil for standard input.
+func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
+	res, diags := syntax.FormatSource(name, src)
+	if diags.HasErrors() {
+		diags.Sort()
+		for _, d := range diags.Errors() {
+			fmt.Fprintln(r.e.stderr, d.Error())
+		}
+		r.problems = true
+		return
+	}
+	o := r.opts
+	if !o.list && !o.write && !o.diff {
+		if _, err := r.e.stdout.Write(res); err != nil {
+			r.ioError(fmt.Errorf("writing output: %w", err))
+		}
+		return
+	}
+	if bytes.Equal(src, res) {
+		return
+	}
+	if o.list {
+		fmt.Fprintln(r.e.stdout, name)
+	}
+	if o.write && fi != nil {
+		if err := fmtWriteFile(name, res, fi.Mode().Perm()); err != nil {
+			r.ioError(err)
+			return
+		}
+	}
+	if o.diff {
+		orig, fixed := name+".orig", name
+		if fi == nil {
+			orig, fixed = "<standard input>.orig", "<standard input>"
+		}
+		fmt.Fprintf(r.e.stdout, "diff %s %s\n", orig, fixed)
+		if _, err := r.e.stdout.Write(fmtUnifiedDiff(orig, fixed, src, res)); err != nil {
+			r.ioError(fmt.Errorf("writing output: %w", err))
+		}
+	}
+}
+
+// fmtWriteFile replaces the file at name with data: it writes a
+// temporary file in the same directory, gives it perm, and renames it over
+// the original, so an error never leaves a half-written file behind. A
+// symbolic link is followed and its target replaced.
+func fmtWriteFile(name string, data []byte, perm fs.FileMode) (err error) {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".gramc-fmt-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err = os.Rename(tmp.Name(), target); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// fmtDiffContext is the number of unchanged lines shown around a change.
+const fmtDiffContext = 3
+
+// fmtMaxLCSCells bounds the LCS table; a larger changed region is shown as
+// one replacement hunk.
+const fmtMaxLCSCells = 4 << 20
+
+// fmtDiffOp is one line of an edit script: ' ' kept, '-' deleted, '+' added.
+type fmtDiffOp struct {
+	kind byte
+	line string
+}
+
+// fmtUnifiedDiff returns a unified diff (diff -u format) turning a into b,
+// or nil when they are equal. Lines are compared whole, with a longest
+// common subsequence over the region between the common prefix and
+// suffix.
+func fmtUnifiedDiff(nameA, nameB string, a, b []byte) []byte {
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	la, lb := fmtSplitLines(a), fmtSplitLines(b)
+	ops := fmtEditScript(la, lb)
+
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", nameA, nameB)
+	// Group changes into hunks with fmtDiffContext lines around them.
+	i := 0
+	for i < len(ops) {
+		for i < len(ops) && ops[i].kind == ' ' {
+			i++
+		}
+		if i == len(ops) {
+			break
+		}
+		start := max(i-fmtDiffContext, 0)
+		end := i
+		for j := i; j < len(ops); j++ {
+			if ops[j].kind != ' ' {
+				end = j + 1
+				continue
+			}
+			if j-end >= 2*fmtDiffContext {
+				break
+			}
+		}
+		end = min(end+fmtDiffContext, len(ops))
+		// Line numbers at start.
+		aLine, bLine := 1, 1
+		for _, op := range ops[:start] {
+			if op.kind != '+' {
+				aLine++
+			}
+			if op.kind != '-' {
+				bLine++
+			}
+		}
+		aCount, bCount := 0, 0
+		for _, op := range ops[start:end] {
+			if op.kind != '+' {
+				aCount++
+			}
+			if op.kind != '-' {
+				bCount++
+			}
+		}
+		if aCount == 0 {
+			aLine--
+		}
+		if bCount == 0 {
+			bLine--
+		}
+		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", aLine, aCount, bLine, bCount)
+		for _, op := range ops[start:end] {
+			out.WriteByte(op.kind)
+			if line, ok := strings.CutSuffix(op.line, "\n"); ok {
+				out.WriteString(line)
+				out.WriteByte('\n')
+			} else {
+				out.WriteString(line)
+				out.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
+		i = end
+	}
+	return out.Bytes()
+}
+
+// fmtSplitLines splits s after each newline; the last line may lack one.
+func fmtSplitLines(s []byte) []string {
+	var lines []string
+	for len(s) > 0 {
+		i := bytes.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, string(s))
+			break
+		}
+		lines = append(lines, string(s[:i+1]))
+		s = s[i+1:]
+	}
+	return lines
+}
+
+// fmtEditScript returns the lines of a and b as kept, deleted and added
+// lines, deletions before additions within a change.
+func fmtEditScript(a, b []string) []fmtDiffOp {
+	var ops []fmtDiffOp
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		ops = append(ops, fmtDiffOp{' ', a[pre]})
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	if (len(ma)+1)*(len(mb)+1) > fmtMaxLCSCells {
+		for _, l := range ma {
+			ops = append(ops, fmtDiffOp{'-', l})
+		}
+		for _, l := range mb {
+			ops = append(ops, fmtDiffOp{'+', l})
+		}
+	} else {
+		ops = append(ops, fmtLCS(ma, mb)...)
+	}
+	for _, l := range a[len(a)-suf:] {
+		ops = append(ops, fmtDiffOp{' ', l})
+	}
+	return ops
+}
+
+// fmtLCS is the classic dynamic-programming LCS edit script.
+func fmtLCS(a, b []string) []fmtDiffOp {
+	n, m := len(a), len(b)
+	// lcs[i][j] is the LCS length of a[i:] and b[j:].
+	w := m + 1
+	lcs := make([]int32, (n+1)*w)
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
+			} else {
+				lcs[i*w+j] = max(lcs[(i+1)*w+j], lcs[i*w+j+1])
+			}
+		}
+	}
+	var ops []fmtDiffOp
+	i, j := 0, 0
+	for i < n && j < m {
+		switch {
+		case a[i] == b[j]:
+			ops = append(ops, fmtDiffOp{' ', a[i]})
+			i++
+			j++
+		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
+			ops = append(ops, fmtDiffOp{'-', a[i]})
+			i++
+		default:
+			ops = append(ops, fmtDiffOp{'+', b[j]})
+			j++
+		}
+	}
+	for ; i < n; i++ {
+		ops = append(ops, fmtDiffOp{'-', a[i]})
+	}
+	for ; j < m; j++ {
+		ops = append(ops, fmtDiffOp{'+', b[j]})
+	}
+	return ops
+}

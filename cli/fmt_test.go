@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func init() {
+	// gramc-status runs gramc and then prints its exit status on stderr,
+	// so scripts can tell exit 1 (problems) from exit 2 (usage, I/O).
+	scriptCommands["gramc-status"] = func() {
+		code := Main()
+		fmt.Fprintf(os.Stderr, "[exit status %d]\n", code)
+		os.Exit(code)
+	}
+}
+
+func TestFmtUnifiedDiff(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{"equal", "x\n", "x\n", ""},
+		{"change in middle",
+			"1\n2\n3\n4\n5\n6\n7\n8\n9\n",
+			"1\n2\n3\n4\nfive\n6\n7\n8\n9\n",
+			"--- a\n+++ b\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"},
+		{"two hunks",
+			"a\n1\n2\n3\n4\n5\n6\n7\nb\n",
+			"A\n1\n2\n3\n4\n5\n6\n7\nB\n",
+			"--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n+A\n 1\n 2\n 3\n@@ -6,4 +6,4 @@\n 5\n 6\n 7\n-b\n+B\n"},
+		{"merged hunks",
+			"a\n1\n2\n3\nb\n",
+			"A\n1\n2\n3\nB\n",
+			"--- a\n+++ b\n@@ -1,5 +1,5 @@\n-a\n+A\n 1\n 2\n 3\n-b\n+B\n"},
+		{"insert into empty", "", "x\n", "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n"},
+		{"delete all", "x\ny\n", "", "--- a\n+++ b\n@@ -1,2 +0,0 @@\n-x\n-y\n"},
+		{"no newline at end", "x", "x\n", "--- a\n+++ b\n@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+x\n"},
+		{"lcs keeps common lines",
+			"a\nb\nc\nd\n",
+			"b\nx\nd\ne\n",
+			"--- a\n+++ b\n@@ -1,4 +1,4 @@\n-a\n b\n-c\n+x\n d\n+e\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(fmtUnifiedDiff("a", "b", []byte(tt.a), []byte(tt.b)))
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFmtUnifiedDiffLarge checks that a change too large for the LCS table
+// still gives a correct (if coarse) diff.
+func TestFmtUnifiedDiffLarge(t *testing.T) {
+	var a, b strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&a, "a%d\n", i)
+		fmt.Fprintf(&b, "b%d\n", i)
+	}
+	got := string(fmtUnifiedDiff("a", "b", []byte(a.String()), []byte(b.String())))
+	if !strings.HasPrefix(got, "--- a\n+++ b\n@@ -1,3000 +1,3000 @@\n-a0\n") || !strings.HasSuffix(got, "+b2999\n") {
+		t.Errorf("unexpected large diff: %.200s ... %s", got, got[len(got)-50:])
+	}
+}

@@ -1,0 +1,258 @@
+package syntax
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/internal/gramgen"
+)
+
+// update regenerates the golden files: GRAMC_UPDATE=1 go test ./syntax -run TestFormat
+var update = os.Getenv("GRAMC_UPDATE") != ""
+
+// sameTree compares two parsed files up to positions; label separators
+// (":" or "::") are ignored because the formatter normalises them and they
+// mean the same.
+var sameTree = cmp.Options{
+	cmpopts.IgnoreTypes(ast.Span{}),
+	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),
+	cmpopts.IgnoreFields(ast.File{}, "Name"),
+}
+
+// checkFormat formats src and checks the formatter's properties: the output
+// parses, gives the same tree (comments included) up to positions, and
+// formatting it again changes nothing. It returns the formatted text.
+func checkFormat(t *testing.T, name string, src []byte) []byte {
+	t.Helper()
+	f, diags := ParseFile(name, src)
+	if diags.HasErrors() {
+		t.Fatalf("%s: does not parse: %v", name, diags.Err())
+	}
+	out := Format(f)
+	g, diags := ParseFile(name, out)
+	if diags.HasErrors() {
+		t.Fatalf("%s: formatted text does not parse: %v\n%s", name, diags.Err(), out)
+	}
+	if diff := cmp.Diff(f, g, sameTree); diff != "" {
+		t.Errorf("%s: formatting changed the tree (-before +after):\n%s\nformatted:\n%s", name, diff, out)
+	}
+	if again := Format(g); !bytes.Equal(again, out) {
+		t.Errorf("%s: formatting is not idempotent:\nonce:\n%s\ntwice:\n%s", name, out, again)
+	}
+	if len(out) > 0 && (!bytes.HasSuffix(out, []byte("\n")) || bytes.HasSuffix(out, []byte("\n\n"))) {
+		t.Errorf("%s: output does not end in exactly one newline: %q", name, out)
+	}
+	return out
+}
+
+// TestFormatGolden formats the in.gram section of every archive in
+// testdata/format and compares the result with its out.gram section.
+func TestFormatGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/format/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden files in testdata/format")
+	}
+	for _, file := range files {
+		if filepath.Base(file) == "seeds.txtar" || filepath.Base(file) == "corpus.txtar" {
+			continue
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := section(ar, "in.gram")
+			if in == nil {
+				t.Fatalf("%s has no in.gram section", file)
+			}
+			got := checkFormat(t, "in.gram", in)
+			compareGolden(t, file, ar, "out.gram", got)
+		})
+	}
+}
+
+// TestFormatSeeds formats the example files and compares them with the
+// outputs recorded in testdata/format/seeds.txtar.
+func TestFormatSeeds(t *testing.T) {
+	var names []string
+	for _, pat := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, m...)
+	}
+	if len(names) == 0 {
+		t.Fatal("no example files")
+	}
+	outs := map[string][]byte{}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := strings.TrimPrefix(filepath.ToSlash(name), "../testdata/examples/")
+		outs[key] = checkFormat(t, name, src)
+	}
+	compareArchive(t, "testdata/format/seeds.txtar",
+		"Formatted example files (../testdata/examples); regenerate with GRAMC_UPDATE=1.", outs)
+}
+
+// corpusCase is one case of the conformance corpus.
+type corpusCase struct {
+	Suite, Name, Input string
+	Valid              bool
+}
+
+// TestFormatCorpus formats every valid input of the conformance corpus,
+// checks the formatter's properties on each and compares the outputs with
+// testdata/format/corpus.txtar.
+func TestFormatCorpus(t *testing.T) {
+	data, err := os.ReadFile("../testdata/conformance/gram-corpus.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []corpusCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string][]byte{}
+	n := 0
+	for i, c := range cases {
+		if !c.Valid {
+			continue
+		}
+		n++
+		key := fmt.Sprintf("%03d %s: %s", i, c.Suite, c.Name)
+		outs[key] = checkFormat(t, key, []byte(c.Input))
+	}
+	if n < 100 {
+		t.Fatalf("only %d valid corpus cases", n)
+	}
+	compareArchive(t, "testdata/format/corpus.txtar",
+		"Formatted valid inputs of ../testdata/conformance/gram-corpus.json; regenerate with GRAMC_UPDATE=1.", outs)
+}
+
+func section(ar *txtar.Archive, name string) []byte {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+// compareGolden compares got with the named section of the archive at
+// file, or rewrites that section under GRAMC_UPDATE.
+func compareGolden(t *testing.T, file string, ar *txtar.Archive, name string, got []byte) {
+	t.Helper()
+	if update {
+		found := false
+		for i := range ar.Files {
+			if ar.Files[i].Name == name {
+				ar.Files[i].Data = got
+				found = true
+			}
+		}
+		if !found {
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got})
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := section(ar, name)
+	if want == nil {
+		t.Fatalf("%s has no %s section (run with GRAMC_UPDATE=1)", file, name)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: %s differs (-want +got):\n%s", file, name, cmp.Diff(string(want), string(got)))
+	}
+}
+
+// compareArchive compares outs (section name -> content) with the whole
+// archive at file, or rewrites it under GRAMC_UPDATE.
+func compareArchive(t *testing.T, file, comment string, outs map[string][]byte) {
+	t.Helper()
+	ar := &txtar.Archive{Comment: []byte(comment + "\n")}
+	keys := make([]string, 0, len(outs))
+	for k := range outs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ar.Files = append(ar.Files, txtar.File{Name: k, Data: outs[k]})
+	}
+	if update {
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	old, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with GRAMC_UPDATE=1)", err)
+	}
+	if len(old.Files) != len(ar.Files) {
+		t.Errorf("%s has %d sections, want %d (run with GRAMC_UPDATE=1)", file, len(old.Files), len(ar.Files))
+	}
+	for _, f := range ar.Files {
+		want := section(old, f.Name)
+		if want == nil {
+			t.Errorf("%s: no section %q", file, f.Name)
+			continue
+		}
+		// txtar adds a final newline to sections that lack one.
+		got := f.Data
+		if len(got) > 0 && got[len(got)-1] != '\n' {
+			got = append(got, '\n')
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %s differs (-want +got):\n%s", file, f.Name, cmp.Diff(string(want), string(got)))
+		}
+	}
+}
+
+// TestFormatSourceRejectsBrokenFiles checks that a file with a syntax error
+// is not formatted.
+func TestFormatSourceRejectsBrokenFiles(t *testing.T) {
+	out, diags := FormatSource("bad.gram", []byte("(a)-->(b), (c)\n"))
+	if out != nil {
+		t.Errorf("formatted a broken file: %q", out)
+	}
+	if !diags.HasErrors() {
+		t.Fatal("no syntax error reported")
+	}
+	if d := diags.Errors()[0]; d.Range.File != "bad.gram" || d.Range.Start.Line != 1 {
+		t.Errorf("error not positioned in bad.gram:1: %v", d)
+	}
+}
+
+func BenchmarkFormat(b *testing.B) {
+	src := gramgen.Document(20000)
+	f, diags := ParseFile("bench.gram", src)
+	if diags.HasErrors() {
+		b.Fatal(diags.Err())
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Format(f)
+	}
+}
