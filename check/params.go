@@ -38,7 +38,6 @@ var paramProps = []string{
 	"deprecated", "paramName",
 }
 
-
 var paramHints = map[string]string{
 	"type":     "The type is the node's label, not a property: write (city::String) instead of {type: \"String\"}.",
 	"fields":   "An inline record is not valid gram. Declare the record at top level with [Person:Type | (name::String), (age::Integer)] and use it as the type: (person::Person).",
