@@ -10,7 +10,12 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
+
+// printer renders jsonschema's error messages.
+var printer = message.NewPrinter(language.English)
 
 // argSchema is a tool's compiled argument schema. Compiling is the costly
 // part, so compiled schemas are cached by their text: a tool spec is
@@ -144,7 +149,7 @@ func validationMessage(err error) string {
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
 			loc := "/" + strings.Join(e.InstanceLocation, "/")
-			lines = append(lines, fmt.Sprintf("at '%s': %s", loc, e.ErrorKind.LocalizedString(nil)))
+			lines = append(lines, fmt.Sprintf("at '%s': %s", loc, e.ErrorKind.LocalizedString(printer)))
 			return
 		}
 		for _, c := range e.Causes {

@@ -264,7 +264,15 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 			}
 		}
 	}
-	return json.Marshal(cr)
+	// No HTML escaping, so the tools entries stay byte-identical to
+	// `gramc schema --target openai`.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(cr); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 func ptr(s string) *string { return &s }

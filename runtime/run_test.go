@@ -1,0 +1,296 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+var helloSpec = runtime.ToolSpecification{
+	Name:        "sayHello",
+	Description: "Returns a friendly greeting message for the given name",
+	Signature:   `(personName::String {default: "world"})==>(::String)`,
+	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
+}
+
+var helloAgent = runtime.Agent{
+	Name:        "hello_world_agent",
+	Model:       "OpenAI/gpt-4o-mini",
+	Instruction: "You are a friendly assistant.",
+	Tools:       []runtime.ToolSpecification{helloSpec},
+}
+
+func greet(greeting string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		var a struct{ PersonName string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return fmt.Sprintf("%s, %s!", greeting, a.PersonName), nil
+	}
+}
+
+func helloLib() *runtime.ToolLibrary {
+	return runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: greet("Hello")})
+}
+
+func TestRunScripted(t *testing.T) {
+	model := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("sayHello", `{"personName":"Alice"}`), runtimetest.Call("sayHello", `{}`)),
+		runtimetest.Say("Hello, Alice! And hello, world!"),
+	)
+	var events []string
+	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "hi, I am Alice", nil,
+		runtime.WithObserver(
+			func(c runtime.ToolCall) { events = append(events, "call "+c.Name) },
+			func(inv runtime.Invocation) { events = append(events, "result "+inv.Result) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != "Hello, Alice! And hello, world!" || resp.Iterations != 2 {
+		t.Errorf("resp = %q after %d iterations", resp.Content, resp.Iterations)
+	}
+	if len(resp.Invocations) != 2 || resp.Invocations[0].Result != "Hello, Alice!" || resp.Invocations[1].Result != "Hello, world!" {
+		t.Errorf("invocations = %+v", resp.Invocations)
+	}
+	if got := string(resp.Invocations[1].Args); got != `{"personName":"world"}` {
+		t.Errorf("defaults not applied: args %s", got)
+	}
+	if len(events) != 4 {
+		t.Errorf("observer events = %q, want 2 calls and 2 results", events)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 2 || reqs[0].Instruction != helloAgent.Instruction || len(reqs[0].Tools) != 1 || reqs[0].Model != "OpenAI/gpt-4o-mini" {
+		t.Fatalf("requests = %+v", reqs)
+	}
+	// user, assistant (2 calls), 2 tool results
+	m := reqs[1].Messages
+	if len(m) != 4 || m[2].Role != runtime.RoleTool || m[2].ToolCallID != "call_1" || m[3].ToolCallID != "call_2" || m[3].Content != "Hello, world!" {
+		t.Errorf("second request messages = %+v", m)
+	}
+	if n := len(resp.Conversation.Messages); n != 5 {
+		t.Errorf("conversation has %d messages, want 5", n)
+	}
+}
+
+func TestRunRejects(t *testing.T) {
+	model := runtimetest.NewScriptedModel()
+	var ve *runtime.ValidationError
+	if _, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "  \n", nil); !errors.As(err, &ve) || ve.Field != "input" {
+		t.Errorf("empty input: %v", err)
+	}
+	var ce *runtime.ConfigurationError
+	if _, err := runtime.Run(context.Background(), nil, helloAgent, helloLib(), "hi", nil); !errors.As(err, &ce) {
+		t.Errorf("nil model: %v", err)
+	}
+	var be *runtime.ToolBindingError
+	if _, err := runtime.Run(context.Background(), model, helloAgent, runtime.NewToolLibrary(), "hi", nil); !errors.As(err, &be) || be.Tool != "sayHello" {
+		t.Errorf("empty library: %v", err)
+	}
+	if len(model.Requests()) != 0 {
+		t.Error("a rejected run reached the model")
+	}
+}
+
+// toolResult runs one scripted call of tool with args and returns the
+// invocation and the tool message the model saw.
+func toolResult(t *testing.T, lib *runtime.ToolLibrary, call runtime.ToolCall, opts ...runtime.Option) (runtime.Invocation, string) {
+	t.Helper()
+	model := runtimetest.NewScriptedModel(runtimetest.CallTools(call), runtimetest.Say("ok"))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "hi", nil, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := model.Requests()[1].Messages
+	return resp.Invocations[0], msgs[len(msgs)-1].Content
+}
+
+func TestRunToolFailures(t *testing.T) {
+	slow := func(ctx context.Context, args json.RawMessage) (any, error) {
+		time.Sleep(2 * time.Second) // ignores ctx: Run must not wait
+		return "late", nil
+	}
+	tests := []struct {
+		name string
+		fn   runtime.ToolFunc
+		call runtime.ToolCall
+		opts []runtime.Option
+		kind runtime.ToolCallErrorKind
+		want string
+	}{
+		{"unknown tool", greet("Hello"), runtimetest.Call("sayHelo", `{}`), nil, runtime.UnknownTool,
+			`error: unknown tool "sayHelo" (did you mean "sayHello"?); the available tools are sayHello`},
+		{"invalid arguments", greet("Hello"), runtimetest.Call("sayHello", `{"personName":42}`), nil, runtime.InvalidArguments,
+			"error: invalid arguments for tool sayHello: at '/personName': got number, want string"},
+		{"bad json", greet("Hello"), runtimetest.Call("sayHello", `{"personName":`), nil, runtime.InvalidArguments,
+			"error: invalid arguments for tool sayHello: arguments are not valid JSON"},
+		{"tool error", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("database down") },
+			runtimetest.Call("sayHello", `{}`), nil, runtime.ToolFailed, "error: tool sayHello failed: database down"},
+		{"panic", func(context.Context, json.RawMessage) (any, error) { panic("boom") },
+			runtimetest.Call("sayHello", `{}`), nil, runtime.ToolPanicked, "error: tool sayHello failed: panic: boom"},
+		{"timeout", slow, runtimetest.Call("sayHello", `{}`), []runtime.Option{runtime.WithToolTimeout(20 * time.Millisecond)},
+			runtime.ToolTimedOut, "error: tool sayHello timed out after 20ms"},
+		{"bad result", func(context.Context, json.RawMessage) (any, error) { return func() {}, nil },
+			runtimetest.Call("sayHello", `{}`), nil, runtime.BadResult, "cannot be encoded as JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: tt.fn})
+			start := time.Now()
+			inv, msg := toolResult(t, lib, tt.call, tt.opts...)
+			if time.Since(start) > time.Second {
+				t.Errorf("took %v", time.Since(start))
+			}
+			var tce *runtime.ToolCallError
+			if !errors.As(inv.Err, &tce) || tce.Kind != tt.kind {
+				t.Fatalf("invocation error = %v, want kind %q", inv.Err, tt.kind)
+			}
+			if !strings.HasPrefix(msg, tt.want) && !strings.Contains(msg, tt.want) {
+				t.Errorf("tool message = %q, want %q", msg, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunResults(t *testing.T) {
+	tests := []struct {
+		v    any
+		want string
+	}{
+		{"text", "text"},
+		{json.RawMessage(`{"a":1}`), `{"a":1}`},
+		{[]byte("bytes"), "bytes"},
+		{map[string]int{"n": 1}, `{"n":1}`},
+		{nil, "null"},
+		{42, "42"},
+	}
+	for _, tt := range tests {
+		lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: func(context.Context, json.RawMessage) (any, error) { return tt.v, nil }})
+		inv, msg := toolResult(t, lib, runtimetest.Call("sayHello", `{}`))
+		if inv.Result != tt.want || msg != tt.want {
+			t.Errorf("result %#v: invocation %q, message %q, want %q", tt.v, inv.Result, msg, tt.want)
+		}
+	}
+}
+
+func TestRunConcurrentCallsInOrder(t *testing.T) {
+	var running, peak atomic.Int32
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		var a struct{ PersonName string }
+		json.Unmarshal(args, &a)
+		// Later calls finish first.
+		d, _ := time.ParseDuration(a.PersonName)
+		time.Sleep(30*time.Millisecond - d)
+		return a.PersonName, nil
+	}})
+	var calls []runtime.ToolCall
+	for i := range 6 {
+		calls = append(calls, runtimetest.Call("sayHello", fmt.Sprintf(`{"personName":"%dms"}`, i*5)))
+	}
+	model := runtimetest.NewScriptedModel(runtimetest.CallTools(calls...), runtimetest.Say("done"))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "go", nil, runtime.WithConcurrency(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, inv := range resp.Invocations {
+		if want := fmt.Sprintf("%dms", i*5); inv.Result != want {
+			t.Errorf("invocation %d = %q, want %q", i, inv.Result, want)
+		}
+	}
+	if p := peak.Load(); p != 2 {
+		t.Errorf("peak concurrency %d, want 2", p)
+	}
+	msgs := resp.Conversation.Messages
+	for i := range 6 {
+		if m := msgs[2+i]; m.ToolCallID != fmt.Sprintf("call_%d", i+1) {
+			t.Errorf("tool message %d answers %s", i, m.ToolCallID)
+		}
+	}
+}
+
+func TestRunIterationLimit(t *testing.T) {
+	call := runtimetest.CallTools(runtimetest.Call("sayHello", `{}`))
+	model := runtimetest.NewScriptedModel(call, call, call, call)
+	agent := helloAgent
+	agent.MaxIterations = 3
+	resp, err := runtime.Run(context.Background(), model, agent, helloLib(), "loop", nil)
+	var ie *runtime.IterationLimitError
+	if !errors.As(err, &ie) || ie.Limit != 3 {
+		t.Fatalf("err = %v, want an IterationLimitError with limit 3", err)
+	}
+	if ie.Response != resp || len(resp.Invocations) != 3 || resp.Iterations != 3 {
+		t.Errorf("partial response: %d invocations, %d iterations", len(resp.Invocations), resp.Iterations)
+	}
+	// The option overrides the agent.
+	model = runtimetest.NewScriptedModel(call, call)
+	_, err = runtime.Run(context.Background(), model, agent, helloLib(), "loop", nil, runtime.WithMaxIterations(1))
+	if !errors.As(err, &ie) || ie.Limit != 1 {
+		t.Errorf("WithMaxIterations(1): %v", err)
+	}
+}
+
+func TestRunContextCancelledDuringTool(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: func(context.Context, json.RawMessage) (any, error) {
+		cancel()
+		time.Sleep(5 * time.Second) // ignores ctx
+		return "late", nil
+	}})
+	model := runtimetest.NewScriptedModel(runtimetest.CallTools(runtimetest.Call("sayHello", `{}`)), runtimetest.Say("never"))
+	start := time.Now()
+	_, err := runtime.Run(ctx, model, helloAgent, lib, "hi", nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d model requests after cancellation, want 1", n)
+	}
+}
+
+func TestRunDoesNotModifyConversation(t *testing.T) {
+	conv := &runtime.Conversation{Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "earlier"}, {Role: runtime.RoleAssistant, Content: "yes"}}}
+	model := runtimetest.NewScriptedModel(runtimetest.Say("again"))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "now", conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conv.Messages) != 2 || len(resp.Conversation.Messages) != 4 {
+		t.Errorf("conv %d messages, response %d", len(conv.Messages), len(resp.Conversation.Messages))
+	}
+	if got := model.Requests()[0].Messages; len(got) != 3 || got[0].Content != "earlier" || got[2].Content != "now" {
+		t.Errorf("sent %+v", got)
+	}
+}
+
+func TestModelErrorIsReturned(t *testing.T) {
+	apiErr := &runtime.APIError{Provider: "x", StatusCode: 503, Message: "overloaded", Retryable: true}
+	model := runtimetest.NewScriptedModel(runtimetest.Fail(apiErr))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "hi", nil)
+	var ae *runtime.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 503 || resp == nil {
+		t.Errorf("err = %v, resp %v", err, resp)
+	}
+	// Beyond the script is an error, not a hang.
+	if _, err := runtime.Run(context.Background(), runtimetest.NewScriptedModel(), helloAgent, helloLib(), "hi", nil); err == nil || !strings.Contains(err.Error(), "beyond the script") {
+		t.Errorf("empty script: %v", err)
+	}
+}
