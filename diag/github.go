@@ -1,0 +1,42 @@
+package diag
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteGitHub writes diagnostics as GitHub Actions workflow commands, one
+// line each, so that they show up as annotations on the pull request:
+//
+//	::error file=F,line=L,col=C,endLine=EL,endColumn=EC,title=code::summary
+//
+// The detail follows the summary on further (escaped) lines.
+func WriteGitHub(w io.Writer, ds Diagnostics) error {
+	bw := bufio.NewWriter(w)
+	for _, d := range ds {
+		line, col, endLine, endCol := bounds(d.Range)
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += "\n" + d.Detail
+		}
+		for _, r := range d.Related {
+			msg += fmt.Sprintf("\n%s: %s", r.Range.String(), r.Message)
+		}
+		fmt.Fprintf(bw, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
+			d.Severity.String(), escapeProperty(d.Range.File), line, col, endLine, endCol,
+			escapeProperty(string(d.Code)), escapeData(msg))
+	}
+	return bw.Flush()
+}
+
+// escapeData escapes a workflow command's message.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command's property value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

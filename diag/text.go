@@ -1,0 +1,131 @@
+package diag
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// TextOptions controls WriteText.
+type TextOptions struct {
+	// Color adds ANSI colors. The caller decides (gramc colors only a
+	// terminal, and never when NO_COLOR is set).
+	Color bool
+	// ReadFile returns a file's contents for the source excerpt; nil means
+	// os.ReadFile. A file that cannot be read is shown without excerpt.
+	ReadFile func(name string) ([]byte, error)
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiGreen  = "\x1b[1;32m"
+	ansiCyan   = "\x1b[1;36m"
+)
+
+// WriteText writes diagnostics for people, one block each:
+//
+//	file:line:col: severity: summary [code]
+//	    the source line
+//	    ^~~~ under the range
+//	    detail: how to fix it
+//	    file:line:col: note: a related location
+func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
+	read := opts.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	cache := map[string][]byte{}
+	source := func(name string) []byte {
+		if src, ok := cache[name]; ok {
+			return src
+		}
+		src, err := read(name)
+		if err != nil {
+			src = nil
+		}
+		cache[name] = src
+		return src
+	}
+	paint := func(color, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return color + s + ansiReset
+	}
+	bw := bufio.NewWriter(w)
+	for _, d := range ds {
+		sev := paint(ansiRed, d.Severity.String())
+		if d.Severity == Warning {
+			sev = paint(ansiYellow, d.Severity.String())
+		}
+		fmt.Fprintf(bw, "%s: %s: %s", paint(ansiBold, d.Range.String()), sev, paint(ansiBold, d.Summary))
+		if d.Code != "" {
+			fmt.Fprintf(bw, " [%s]", d.Code)
+		}
+		bw.WriteByte('\n')
+		if line, caret, ok := excerpt(source(d.Range.File), d.Range); ok {
+			fmt.Fprintf(bw, "    %s\n    %s\n", line, paint(ansiGreen, caret))
+		}
+		if d.Detail != "" {
+			for _, l := range strings.Split(d.Detail, "\n") {
+				fmt.Fprintf(bw, "    %s\n", l)
+			}
+		}
+		if d.Suggestion != "" && !strings.Contains(d.Summary, d.Suggestion) && !strings.Contains(d.Detail, d.Suggestion) {
+			fmt.Fprintf(bw, "    suggestion: %s\n", d.Suggestion)
+		}
+		for _, r := range d.Related {
+			fmt.Fprintf(bw, "    %s: %s: %s\n", r.Range.String(), paint(ansiCyan, "note"), r.Message)
+		}
+	}
+	return bw.Flush()
+}
+
+// excerpt returns the source line holding r's start and a caret line
+// underlining r (to the end of the line when r spans lines). Tabs in the
+// line are kept in the caret line so the underline stays aligned.
+func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
+	off := r.Start.Offset
+	if src == nil || off < 0 || off > len(src) || !r.Start.IsValid() {
+		return "", "", false
+	}
+	start := off
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	end := off
+	for end < len(src) && src[end] != '\n' {
+		end++
+	}
+	text := strings.TrimSuffix(string(src[start:end]), "\r")
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	prefix := string(src[start:off])
+	var b strings.Builder
+	for _, c := range prefix {
+		if c == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	stop := r.End.Offset
+	if stop > end || stop < off || r.End.Line != r.Start.Line {
+		stop = end
+	}
+	width := utf8.RuneCount(src[off:stop])
+	b.WriteByte('^')
+	if width > 1 {
+		b.WriteString(strings.Repeat("~", width-1))
+	}
+	return text, b.String(), true
+}

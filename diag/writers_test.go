@@ -1,0 +1,135 @@
+package diag
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+func rangeOf(file string, line, col, endCol, off int) ast.Range {
+	return ast.Range{File: file,
+		Start: ast.Pos{Offset: off, Line: line, Column: col},
+		End:   ast.Pos{Offset: off + endCol - col, Line: line, Column: endCol}}
+}
+
+// sample: "a.gram" line 2 is "\t(city::Strng)"; Strng is at columns 9..14.
+var sampleSrc = "[t:Tool]\n\t(city::Strng)\n"
+
+func sample() Diagnostics {
+	return Diagnostics{
+		{Severity: Error, Code: "unknown-type", Summary: "unknown type Strng; did you mean String?",
+			Detail: "Built-in types are String and others.", Range: rangeOf("a.gram", 2, 9, 14, 17),
+			Suggestion: "String",
+			Related:    []Related{{Range: rangeOf("b.gram", 1, 2, 3, 1), Message: "first declared here"}}},
+		{Severity: Warning, Code: "unknown-property", Summary: "unknown, odd: 100%",
+			Detail: "line one\nline two", Range: rangeOf("c,d:e.gram", 1, 1, 1, 0)},
+	}
+}
+
+func readSample(name string) ([]byte, error) {
+	if name == "a.gram" {
+		return []byte(sampleSrc), nil
+	}
+	return nil, errors.New("no such file")
+}
+
+func TestWriteText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteText(&b, sample(), TextOptions{ReadFile: readSample}); err != nil {
+		t.Fatal(err)
+	}
+	want := "a.gram:2:9: error: unknown type Strng; did you mean String? [unknown-type]\n" +
+		"    \t(city::Strng)\n" +
+		"    \t       ^~~~~\n" +
+		"    Built-in types are String and others.\n" +
+		"    b.gram:1:2: note: first declared here\n" +
+		"c,d:e.gram:1:1: warning: unknown, odd: 100% [unknown-property]\n" +
+		"    line one\n" +
+		"    line two\n"
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestWriteTextColor(t *testing.T) {
+	var plain, color bytes.Buffer
+	WriteText(&plain, sample(), TextOptions{ReadFile: readSample})
+	WriteText(&color, sample(), TextOptions{ReadFile: readSample, Color: true})
+	if strings.Contains(plain.String(), "\x1b[") {
+		t.Error("plain output has escape sequences")
+	}
+	if !strings.Contains(color.String(), ansiRed+"error"+ansiReset) {
+		t.Errorf("colored output lacks a red severity:\n%q", color.String())
+	}
+}
+
+func TestExcerptMultiByte(t *testing.T) {
+	src := []byte("(é::Strng)")
+	r := ast.Range{File: "x", Start: ast.Pos{Offset: 5, Line: 1, Column: 5}, End: ast.Pos{Offset: 10, Line: 1, Column: 10}}
+	line, caret, ok := excerpt(src, r)
+	if !ok || line != "(é::Strng)" || caret != "    ^~~~~" {
+		t.Errorf("excerpt = %q %q %v", line, caret, ok)
+	}
+	// A range beyond the source shows no excerpt rather than panicking.
+	if _, _, ok := excerpt(src, ast.Range{Start: ast.Pos{Offset: 99, Line: 3, Column: 1}}); ok {
+		t.Error("excerpt beyond the end should fail")
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, b.String())
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d elements", len(got))
+	}
+	first := got[0]
+	for k, v := range map[string]any{"file": "a.gram", "line": 2.0, "column": 9.0, "endLine": 2.0, "endColumn": 14.0,
+		"severity": "error", "code": "unknown-type", "suggestion": "String"} {
+		if first[k] != v {
+			t.Errorf("%s = %v, want %v", k, first[k], v)
+		}
+	}
+	if rel, ok := first["related"].([]any); !ok || len(rel) != 1 {
+		t.Errorf("related = %v", first["related"])
+	}
+	if _, ok := got[1]["suggestion"]; ok {
+		t.Error("suggestion present without a suggestion")
+	}
+	if _, ok := got[1]["related"]; ok {
+		t.Error("related present without related ranges")
+	}
+	b.Reset()
+	WriteJSON(&b, nil)
+	if b.String() != "[]\n" {
+		t.Errorf("empty = %q", b.String())
+	}
+}
+
+func TestWriteGitHub(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, sample()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines:\n%s", len(lines), b.String())
+	}
+	want0 := "::error file=a.gram,line=2,col=9,endLine=2,endColumn=14,title=unknown-type::unknown type Strng; did you mean String?%0ABuilt-in types are String and others.%0Ab.gram:1:2: first declared here"
+	if lines[0] != want0 {
+		t.Errorf("got  %s\nwant %s", lines[0], want0)
+	}
+	want1 := "::warning file=c%2Cd%3Ae.gram,line=1,col=1,endLine=1,endColumn=1,title=unknown-property::unknown, odd: 100%25%0Aline one%0Aline two"
+	if lines[1] != want1 {
+		t.Errorf("got  %s\nwant %s", lines[1], want1)
+	}
+}
