@@ -56,7 +56,7 @@ func TestPrepareArgsErrors(t *testing.T) {
 	}
 	tests := []struct {
 		name, in string
-		want []string
+		want     []string
 	}{
 		{"missing required", `{}`, []string{"at '/'", "missing property 'city'"}},
 		{"empty", ``, []string{"missing property 'city'"}},
