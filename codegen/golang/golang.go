@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"path/filepath"
+	"strings"
 	"text/template"
 
 	"github.com/gramc-dev/gramc/check"
@@ -58,7 +60,22 @@ type File struct {
 
 // FileName returns the name of the generated file for a gram package:
 // "<package name>.gram.go".
-func FileName(pkg *check.Package) string { return fileName(pkg.Name) }
+func FileName(pkg *check.Package) string { return fileName(baseName(pkg)) }
+
+// baseName is the name the generated file and Go package are derived from:
+// the gram package name or, for files named on a command line without a
+// `package` header, the first file's name without ".gram".
+func baseName(pkg *check.Package) string {
+	if pkg.Name != "" {
+		return pkg.Name
+	}
+	for _, f := range pkg.Files {
+		if f != nil && f.Name != "" {
+			return strings.TrimSuffix(filepath.Base(f.Name), ".gram")
+		}
+	}
+	return ""
+}
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS
@@ -81,7 +98,7 @@ func Generate(req Request) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []File{{Name: fileName(req.Package.Name), Contents: main}}
+	files := []File{{Name: FileName(req.Package), Contents: main}}
 	if req.Stubs {
 		stubs, err := render("stubs.go.tmpl", m)
 		if err != nil {

@@ -136,7 +136,7 @@ func buildModel(req Request) (*fileModel, error) {
 		StubsType:   StubsType,
 	}
 	if m.PackageName == "" {
-		m.PackageName = packageName(b.pkg.Name)
+		m.PackageName = packageName(baseName(b.pkg))
 	} else if !token.IsIdentifier(m.PackageName) || m.PackageName == "_" {
 		return nil, fmt.Errorf("golang: invalid Go package name %q", m.PackageName)
 	}
@@ -274,7 +274,11 @@ func (b *builder) sourceLines() []string {
 	if len(names) == 0 {
 		return nil
 	}
-	return commentLines("Source: " + strings.Join(names, ", ") + " (gram package " + quote(b.pkg.Name) + ")")
+	src := "Source: " + strings.Join(names, ", ")
+	if b.pkg.Name != "" {
+		src += " (gram package " + quote(b.pkg.Name) + ")"
+	}
+	return commentLines(src)
 }
 
 // enum builds an enum's type and constants.
@@ -527,7 +531,12 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	}
 	tm.Gram = quote(t.Name)
 	tm.NotImplemented = quote(t.Name + ": not implemented")
-	tm.Doc = doc(fmt.Sprintf("%s binds a %s to the gram tool %s.", tm.NewName, tm.FuncName, quote(t.Name)), t.Description)
+	sent := "JSON"
+	if t.Result != nil && t.Result.Kind == check.String {
+		sent = "plain text"
+	}
+	tm.Doc = doc(fmt.Sprintf("%s binds a %s to the gram tool %s.\nThe runtime validates the model's arguments against %s and applies\ndefaults before fn sees them; fn's result is sent to the model as %s.",
+		tm.NewName, tm.FuncName, quote(t.Name), tm.SpecName, sent), t.Description)
 	tm.MethodDoc = doc(fmt.Sprintf("%s implements the gram tool %s.", tm.Name, quote(t.Name)), t.Description)
 	args := toolNames(tm.Name)[0]
 	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)

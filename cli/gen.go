@@ -1,0 +1,238 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/golang"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+func init() { register(newGenCmd) }
+
+// genOptions are gramc gen's flags.
+type genOptions struct {
+	out     string // -o: output directory
+	pkgName string // --package: Go package name
+	stubs   bool   // --stubs: also write tools_impl.go when missing
+	check   bool   // --check: report stale files instead of writing
+}
+
+func newGenCmd(e *env) *cobra.Command {
+	var opts genOptions
+	cmd := &cobra.Command{
+		Use:   "gen [-o DIR] [--package NAME] [--stubs] [--check] [path ...]",
+		Short: "Generate typed Go code for gram tools, types and agents",
+		Long: `Gen generates one Go file, <package>.gram.go, per gram package: a struct
+per :Type, a named type with constants per :Enum, and per tool an arguments
+struct, a result type, a typed function type, its runtime.ToolSpecification
+and a constructor binding a typed function to it; a Tools interface with
+NewToolLibrary; and a constructor per agent. See docs/codegen.md.
+
+Paths are gram files (named together they form one package), directories,
+or patterns ending in "/..." (default "."). Each file is written to the
+package's directory, or to -o DIR (only with a single package).
+
+The Go package name is --package, else the package of the Go files already
+in the output directory (so //go:generate needs no flag), else the gram
+package name.
+
+  --stubs  also write tools_impl.go, a type implementing Tools whose methods
+           return "not implemented", but only when that file does not exist:
+           user code is never overwritten.
+  --check  write nothing; exit 1 if a generated file is missing or differs
+           from what gen would write, printing which (for CI).
+
+Exit status: 0 on success, 1 for check errors or stale files, 2 for usage
+or I/O errors.`,
+		Example: `  gramc gen weather.gram
+  gramc gen -o internal/weather --package weather ./tools
+  gramc gen --stubs .
+  gramc gen --check ./...
+  //go:generate gramc gen hello.gram`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runGen(e, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "output", "o", "", "write the generated files to `DIR`")
+	f.StringVar(&opts.pkgName, "package", "", "Go package `NAME` of the generated code")
+	f.BoolVar(&opts.stubs, "stubs", false, "also write tools_impl.go when it does not exist")
+	f.BoolVar(&opts.check, "check", false, "report stale generated files instead of writing them")
+	return cmd
+}
+
+func runGen(e *env, opts genOptions, args []string) error {
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
+		return usageErrorf("gen: --package %q is not a valid Go package name", opts.pkgName)
+	}
+	pkgs, diags, err := check.Load(args)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+	}
+	diags.Sort()
+	genPrintDiagnostics(e, diags)
+	if diags.HasErrors() {
+		return exitCode(ExitProblem)
+	}
+	if len(pkgs) == 0 {
+		return usageErrorf("gen: no gram packages in %s", strings.Join(args, " "))
+	}
+	if opts.out != "" && len(pkgs) > 1 {
+		var names []string
+		for _, p := range pkgs {
+			names = append(names, p.Name)
+		}
+		return usageErrorf("gen: -o takes a single package, but the paths hold %d (%s); run gen once per package", len(pkgs), strings.Join(names, ", "))
+	}
+	stale := false
+	for _, pkg := range pkgs {
+		dir := opts.out
+		if dir == "" {
+			dir = packageDir(pkg)
+		}
+		goPkg := opts.pkgName
+		if goPkg == "" {
+			goPkg = existingGoPackage(dir)
+		}
+		var warnings diag.Diagnostics
+		files, err := golang.Generate(golang.Request{
+			Package:     pkg,
+			PackageName: goPkg,
+			Stubs:       opts.stubs && !opts.check,
+			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
+		})
+		warnings.Sort()
+		genPrintDiagnostics(e, warnings)
+		if err != nil {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("gen: package %s: %w", pkg.Name, err)}
+		}
+		for _, f := range files {
+			path := filepath.Join(dir, f.Name)
+			if f.Name == golang.StubsFileName {
+				if _, err := os.Stat(path); err == nil {
+					fmt.Fprintf(e.stderr, "gramc: %s exists; not overwritten\n", path)
+					continue
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+				}
+			}
+			if opts.check {
+				old, err := os.ReadFile(path)
+				switch {
+				case errors.Is(err, fs.ErrNotExist):
+					fmt.Fprintf(e.stdout, "%s: missing (run gramc gen)\n", path)
+					stale = true
+				case err != nil:
+					return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+				case !bytes.Equal(old, f.Contents):
+					fmt.Fprintf(e.stdout, "%s: stale (run gramc gen)\n", path)
+					stale = true
+				}
+				continue
+			}
+			if err := writeFileAtomic(path, f.Contents); err != nil {
+				return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+			}
+		}
+	}
+	if stale {
+		return exitCode(ExitProblem)
+	}
+	return nil
+}
+
+// packageDir is where a package's generated file goes by default: its
+// directory, or the directory of its first file.
+func packageDir(pkg *check.Package) string {
+	if pkg.Dir != "" {
+		return pkg.Dir
+	}
+	for _, f := range pkg.Files {
+		if f != nil && f.Name != "" {
+			return filepath.Dir(f.Name)
+		}
+	}
+	return "."
+}
+
+// existingGoPackage returns the package name of the hand-written Go files in
+// dir (the first in name order, ignoring tests and generated files), or "".
+func existingGoPackage(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, ent := range entries {
+		n := ent.Name()
+		if ent.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, ".gram.go") || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fset := token.NewFileSet()
+	for _, n := range names {
+		src, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil || bytes.HasPrefix(src, []byte(golang.Header)) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, src, parser.PackageClauseOnly)
+		if err == nil && f.Name != nil && f.Name.Name != "_" {
+			return f.Name.Name
+		}
+	}
+	return ""
+}
+
+// writeFileAtomic replaces path's contents through a temporary file in the
+// same directory, so a reader never sees a half-written file.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".gramc-gen-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// genPrintDiagnostics prints diagnostics one per line, as
+// "file:line:col: severity: summary [code]" with any detail indented below.
+func genPrintDiagnostics(e *env, ds diag.Diagnostics) {
+	for _, d := range ds {
+		fmt.Fprintln(e.stderr, d.Error())
+		if d.Detail != "" {
+			fmt.Fprintf(e.stderr, "\t%s\n", d.Detail)
+		}
+	}
+}
