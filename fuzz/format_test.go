@@ -1,0 +1,98 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+// formatSameTree compares parsed files up to positions; the formatter
+// normalises label separators, which mean the same.
+var formatSameTree = cmp.Options{
+	cmpopts.IgnoreTypes(ast.Span{}),
+	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),
+}
+
+// formatSeeds returns the conformance corpus inputs (valid and invalid),
+// the example files and the formatter's golden inputs.
+func formatSeeds(f *testing.F) [][]byte {
+	var seeds [][]byte
+	data, err := os.ReadFile("../testdata/conformance/gram-corpus.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var cases []struct{ Input string }
+	if err := json.Unmarshal(data, &cases); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		seeds = append(seeds, []byte(c.Input))
+	}
+	for _, pat := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram"} {
+		names, _ := filepath.Glob(pat)
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			seeds = append(seeds, src)
+		}
+	}
+	archives, _ := filepath.Glob("../syntax/testdata/format/*.txtar")
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if file.Name == "in.gram" {
+				seeds = append(seeds, file.Data)
+			}
+		}
+	}
+	if len(seeds) < 100 {
+		f.Fatalf("only %d seeds", len(seeds))
+	}
+	return seeds
+}
+
+// FuzzFormat checks the formatter on any input that parses: the output
+// parses, has the same tree (comments included) up to positions, and
+// formatting it again changes nothing. Nothing may panic.
+func FuzzFormat(f *testing.F) {
+	for _, s := range formatSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, diags := syntax.ParseFile("fuzz.gram", src)
+		if diags.HasErrors() {
+			if out, d := syntax.FormatSource("fuzz.gram", src); out != nil || !d.HasErrors() {
+				t.Fatalf("FormatSource formatted a file with syntax errors")
+			}
+			return
+		}
+		out := syntax.Format(file)
+		again, diags := syntax.ParseFile("fuzz.gram", out)
+		if diags.HasErrors() {
+			t.Fatalf("formatted text does not parse: %v\ninput:\n%s\nformatted:\n%s", diags.Err(), src, out)
+		}
+		if diff := cmp.Diff(file, again, formatSameTree); diff != "" {
+			t.Fatalf("formatting changed the tree (-input +formatted):\n%s\ninput:\n%s\nformatted:\n%s", diff, src, out)
+		}
+		if twice := syntax.Format(again); !bytes.Equal(twice, out) {
+			t.Fatalf("formatting is not idempotent\ninput:\n%s\nonce:\n%s\ntwice:\n%s", src, out, twice)
+		}
+		if fs, _ := syntax.FormatSource("fuzz.gram", src); !bytes.Equal(fs, out) {
+			t.Fatalf("FormatSource and Format disagree")
+		}
+	})
+}
