@@ -226,13 +226,10 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// genPrintDiagnostics prints diagnostics one per line, as
-// "file:line:col: severity: summary [code]" with any detail indented below.
+// genPrintDiagnostics prints diagnostics to standard error with source
+// excerpts.
 func genPrintDiagnostics(e *env, ds diag.Diagnostics) {
-	for _, d := range ds {
-		fmt.Fprintln(e.stderr, d.Error())
-		if d.Detail != "" {
-			fmt.Fprintf(e.stderr, "\t%s\n", d.Detail)
-		}
+	if len(ds) > 0 {
+		diag.WriteText(e.stderr, ds, diag.TextOptions{})
 	}
 }

@@ -113,6 +113,7 @@ type namer struct {
 
 type claim struct {
 	gram  string // the gram name that took it ("" for a reserved name)
+	base  string // the base the names were derived from
 	rng   ast.Range
 	fixed bool
 }
@@ -172,7 +173,7 @@ func (n *namer) takeBase(gram, base string, rng ast.Range, derive func(base stri
 		case holder.fixed:
 			d.Summary = fmt.Sprintf("Go name %s of %q is reserved in the %s; using %s", taken, gram, n.scope, chosen)
 			d.Detail = fmt.Sprintf("The generated code always declares %s. Rename %q to choose a different Go name.", taken, gram)
-		case taken == base:
+		case taken == base || holder.base == base:
 			d.Summary = fmt.Sprintf("%q and %q both map to Go name %s in the %s; %q becomes %s", holder.gram, gram, base, n.scope, gram, chosen)
 			d.Detail = fmt.Sprintf("Go identifiers drop '_', '-', '.', '@' and spaces and capitalise words, so both names give %s. The first declared keeps it; rename one of them to avoid the numeric suffix.", base)
 		default:
@@ -185,7 +186,7 @@ func (n *namer) takeBase(gram, base string, rng ast.Range, derive func(base stri
 		n.report(d)
 	}
 	for _, s := range derive(chosen) {
-		n.owner[s] = claim{gram: gram, rng: rng}
+		n.owner[s] = claim{gram: gram, base: chosen, rng: rng}
 	}
 	return chosen
 }
