@@ -260,7 +260,9 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 			if legacy {
 				cr.FunctionCall = map[string]string{"name": req.ToolChoice}
 			} else {
-				cr.ToolChoice = map[string]any{"type": "function", "function": map[string]string{"name": req.ToolChoice}}
+				cr.ToolChoice = namedChoice{Type: "function", Function: struct {
+					Name string `json:"name"`
+				}{req.ToolChoice}}
 			}
 		}
 	}
@@ -276,6 +278,14 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 }
 
 func ptr(s string) *string { return &s }
+
+// namedChoice is a tool_choice forcing one function.
+type namedChoice struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name string `json:"name"`
+	} `json:"function"`
+}
 
 func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	var cr chatResponse

@@ -1,0 +1,253 @@
+package openai_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+func TestNewConfiguration(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	_, err := openai.New()
+	var ce *runtime.ConfigurationError
+	if !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "set it") {
+		t.Errorf("missing key: %v", err)
+	}
+	// A compatible server needs no key.
+	if _, err := openai.New(openai.WithBaseURL("http://localhost:11434/v1")); err != nil {
+		t.Errorf("local server without a key: %v", err)
+	}
+	if _, err := openai.New(openai.WithBaseURL("localhost:11434")); !errors.As(err, &ce) || ce.Setting != "OPENAI_BASE_URL" {
+		t.Errorf("base URL without a scheme: %v", err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-env")
+	t.Setenv("OPENAI_BASE_URL", "http://example.test/v1")
+	c, err := openai.New()
+	if err != nil || c.APIKey != "sk-env" || c.BaseURL != "http://example.test/v1" {
+		t.Errorf("from the environment: %+v, %v", c, err)
+	}
+}
+
+const secret = "sk-test-secret-123"
+
+func TestAPIKeyNeverLeaks(t *testing.T) {
+	srv := runtimetest.NewServer(t, runtimetest.Script())
+	srv.APIKey = "sk-the-right-one"
+	var debug bytes.Buffer
+	c, _ := client(t, srv, openai.WithDebugWriter(&debug))
+	_, err := run(t, c, "hi", nil)
+	var ae *runtime.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 401 || ae.Retryable {
+		t.Fatalf("err = %v", err)
+	}
+	// The fake, like OpenAI, quotes the key it got in its message.
+	if !strings.Contains(err.Error(), "Incorrect API key provided") || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("401 error lacks the provider's message or the hint: %v", err)
+	}
+	for what, s := range map[string]string{"error": err.Error(), "provider message": ae.Message, "debug": debug.String()} {
+		if strings.Contains(s, secret) {
+			t.Errorf("the API key appears in the %s: %s", what, s)
+		}
+	}
+	if !strings.Contains(debug.String(), "[REDACTED]") || !strings.Contains(debug.String(), `"model":"gpt-4o-mini"`) ||
+		!strings.Contains(debug.String(), "401") {
+		t.Errorf("debug dump lacks the redacted request and response:\n%s", debug.String())
+	}
+}
+
+func TestClearErrors(t *testing.T) {
+	tests := []struct {
+		status    int
+		msg       string
+		want      string
+		retryable bool
+	}{
+		{404, "The model `gpt-9` does not exist or you do not have access to it.", "not found (check the model name and the base URL): The model `gpt-9` does not exist", false},
+		{400, "Invalid schema for function 'sayHello'.", "bad request: Invalid schema for function 'sayHello'.", false},
+		{408, "timeout", "HTTP 408", true},
+		{409, "conflict", "HTTP 409", true},
+		{503, "overloaded", "HTTP 503", true},
+	}
+	for _, tt := range tests {
+		srv := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+			return runtimetest.ErrorReply(tt.status, tt.msg)
+		})
+		c, _ := client(t, srv, openai.WithMaxRetries(1))
+		_, err := run(t, c, "hi", nil)
+		var ae *runtime.APIError
+		if !errors.As(err, &ae) || ae.StatusCode != tt.status || ae.Retryable != tt.retryable || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("status %d: err = %v (retryable %v)", tt.status, err, ae != nil && ae.Retryable)
+		}
+		wantReqs := 1
+		if tt.retryable {
+			wantReqs = 2
+		}
+		if n := len(srv.Requests()); n != wantReqs {
+			t.Errorf("status %d: %d requests, want %d", tt.status, n, wantReqs)
+		}
+	}
+}
+
+func TestNonJSONErrorBody(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadGateway)
+		w.Write([]byte("<html>bad gateway</html>"))
+	}))
+	defer hs.Close()
+	c, err := openai.New(openai.WithBaseURL(hs.URL), openai.WithMaxRetries(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}})
+	if err == nil || !strings.Contains(err.Error(), "HTTP 502: Bad Gateway: <html>bad gateway</html>") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestConnectionErrorRetried(t *testing.T) {
+	hs := httptest.NewServer(http.NotFoundHandler())
+	url := hs.URL
+	hs.Close() // nothing listens there now
+	s := &sleeps{}
+	c, err := openai.New(openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithSleep(s.sleep), openai.WithMaxRetries(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Complete(context.Background(), &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}})
+	var ae *runtime.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 0 || !ae.Retryable || ae.Attempts != 3 || len(s.d) != 2 {
+		t.Errorf("err = %v (%d sleeps)", err, len(s.d))
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Error("key in a connection error")
+	}
+}
+
+func TestRequestTimeout(t *testing.T) {
+	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Hang: true}, runtimetest.TextReply("second try")))
+	c, s := client(t, srv, openai.WithTimeout(30*time.Millisecond))
+	resp, err := run(t, c, "hi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != "second try" || len(s.d) != 1 {
+		t.Errorf("content %q after %d retries", resp.Content, len(s.d))
+	}
+}
+
+func TestRetryAfterForms(t *testing.T) {
+	for _, h := range []map[string]string{
+		{"Retry-After": "0.25"},
+		{"Retry-After-Ms": "250"},
+		{"Retry-After": time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)},
+		{"Retry-After": "86400"}, // capped
+	} {
+		srv := runtimetest.NewServer(t, func(_ *runtimetest.ChatRequest, n int) runtimetest.Reply {
+			if n == 1 {
+				r := runtimetest.ErrorReply(429, "slow down")
+				r.Header = h
+				return r
+			}
+			return runtimetest.TextReply("ok")
+		})
+		c, s := client(t, srv)
+		if _, err := run(t, c, "hi", nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.d) != 1 {
+			t.Fatalf("%v: %d sleeps", h, len(s.d))
+		}
+		d := s.d[0]
+		switch {
+		case h["Retry-After"] == "86400":
+			if d != 60*time.Second {
+				t.Errorf("%v: slept %v, want the 60s cap", h, d)
+			}
+		case strings.Contains(h["Retry-After"], "GMT"):
+			if d <= 0 || d > 3*time.Second {
+				t.Errorf("%v: slept %v", h, d)
+			}
+		default:
+			if d != 250*time.Millisecond {
+				t.Errorf("%v: slept %v, want 250ms", h, d)
+			}
+		}
+	}
+}
+
+func TestSleepHonoursContext(t *testing.T) {
+	srv := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+		r := runtimetest.ErrorReply(429, "slow down")
+		r.Header = map[string]string{"Retry-After": "30"}
+		return r
+	})
+	c, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithAPIKey(secret)) // the real sleep
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = runtime.Run(ctx, c, helloAgent, library(), "hi", nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Errorf("err = %v after %v", err, time.Since(start))
+	}
+}
+
+func TestToolEntry(t *testing.T) {
+	spec := runtime.ToolSpecification{Name: "f", Description: "a <b> & \"c\"\n\u2028",
+		Schema: json.RawMessage("{ \"type\": \"object\",\n \"properties\": {} }"), Strict: true}
+	got, err := openai.ToolEntry(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"function","function":{"name":"f","description":"a <b> & \"c\"\n\u2028","parameters":{"type":"object","properties":{}},"strict":true}}`
+	if string(got) != want {
+		t.Errorf("ToolEntry =\n%s\nwant\n%s", got, want)
+	}
+	fe, _ := openai.FunctionEntry(spec)
+	if want := `{"name":"f","description":"a <b> & \"c\"\n\u2028","parameters":{"type":"object","properties":{}}}`; string(fe) != want {
+		t.Errorf("FunctionEntry = %s", fe)
+	}
+	if _, err := openai.ToolEntry(runtime.ToolSpecification{Name: "x", Schema: json.RawMessage(`[`)}); err == nil {
+		t.Error("invalid schema accepted")
+	}
+	// The request body keeps the entries byte for byte.
+	c := &openai.Client{}
+	body, err := c.EncodeRequest(&runtime.Request{Model: "OpenAI/gpt-4o", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}, Tools: []runtime.ToolSpecification{spec}, ToolChoice: "f"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(body, []byte(want)) {
+		t.Errorf("request body does not contain the entry:\n%s", body)
+	}
+	if !bytes.Contains(body, []byte(`"tool_choice":{"type":"function","function":{"name":"f"}}`)) || !bytes.Contains(body, []byte(`"model":"gpt-4o"`)) {
+		t.Errorf("request body: %s", body)
+	}
+	if err := runtimetest.ValidateRequest(body); err != nil {
+		t.Errorf("request body is not a valid CreateChatCompletionRequest: %v", err)
+	}
+}
+
+func TestModelOverride(t *testing.T) {
+	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.TextReply("hi")))
+	c, _ := client(t, srv, openai.WithModel("llama3.1:8b"))
+	if _, err := run(t, c, "hi", nil); err != nil {
+		t.Fatal(err)
+	}
+	if m := srv.Requests()[0].Model; m != "llama3.1:8b" {
+		t.Errorf("model = %q", m)
+	}
+}
