@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newSchemaCmd) }
+
+type schemaOptions struct {
+	target string
+	tools  []string
+	agent  string
+	out    string
+}
+
+func newSchemaCmd(e *env) *cobra.Command {
+	var opts schemaOptions
+	targets := make([]string, 0, len(schema.Targets()))
+	for _, t := range schema.Targets() {
+		targets = append(targets, string(t))
+	}
+	cmd := &cobra.Command{
+		Use:   "schema [--target T] [--tool NAME]... [--agent NAME] [-o DIR] [paths]",
+		Short: "Print the JSON Schema or provider tool payloads of gram tools",
+		Long: `Schema checks the gram packages named by paths (default ./...) and prints
+the selected tools as the target's JSON: an array of entries in declaration
+order, indented, ending in a newline, byte-identical across runs.
+
+Targets: ` + strings.Join(targets, ", ") + `.
+
+--tool selects tools by name (repeatable); --agent selects the tools an
+agent lists. With -o DIR, each tool is written to DIR/<tool>.<target>.json
+as a single entry instead. A tool the target's provider would reject is
+reported as a positioned error (exit 1); run 'gramc check --target T' to
+also see the keywords moved into descriptions.`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(e, opts, args) },
+	}
+	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+strings.Join(targets, ", "))
+	cmd.Flags().StringArrayVar(&opts.tools, "tool", nil, "select a tool by name (repeatable)")
+	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
+	cmd.Flags().StringVarP(&opts.out, "out", "o", "", "write one file per tool into this directory")
+	return cmd
+}
+
+func runSchema(e *env, opts schemaOptions, args []string) error {
+	target, err := schema.ParseTarget(opts.target)
+	if err != nil {
+		return usageErrorf("schema: %w", err)
+	}
+	if len(args) == 0 {
+		args = []string{"./..."}
+	}
+	pkgs, diags, err := check.Load(args)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+	}
+	diags.Sort()
+	schemaPrintDiagnostics(e, diags)
+	if diags.HasErrors() {
+		return exitCode(ExitProblem)
+	}
+	if len(pkgs) == 0 {
+		return usageErrorf("schema: no gram packages in %s", strings.Join(args, " "))
+	}
+	tools, err := schemaSelectTools(pkgs, opts)
+	if err != nil {
+		return err
+	}
+	// Report every tool the provider would reject, not only the first.
+	if lint := schema.Lint(&check.Package{Tools: tools}, []schema.Target{target}).Errors(); len(lint) > 0 {
+		schemaPrintDiagnostics(e, lint)
+		return exitCode(ExitProblem)
+	}
+	if opts.out == "" {
+		out, err := schema.Emit(tools, target)
+		if err != nil {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+		}
+		_, err = e.stdout.Write(out)
+		return err
+	}
+	return writeSchemaFiles(opts.out, tools, target)
+}
+
+// schemaSelectTools returns the tools named by --agent and --tool, in
+// declaration order; unknown names are usage errors with a suggestion.
+func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool, error) {
+	var tools []*check.Tool
+	for _, p := range pkgs {
+		tools = append(tools, p.Tools...)
+	}
+	if opts.agent != "" {
+		var names []string
+		var agent *check.Agent
+		for _, p := range pkgs {
+			for _, a := range p.Agents {
+				names = append(names, a.Name)
+				if a.Name == opts.agent && agent == nil {
+					agent = a
+				}
+			}
+		}
+		if agent == nil {
+			return nil, usageErrorf("schema: unknown agent %q%s", opts.agent, schemaSuggestion(opts.agent, names, "agents"))
+		}
+		tools = agent.Tools
+	}
+	if len(opts.tools) == 0 {
+		return tools, nil
+	}
+	avail := map[string]bool{}
+	var names []string
+	for _, t := range tools {
+		avail[t.Name] = true
+		names = append(names, t.Name)
+	}
+	want := map[string]bool{}
+	for _, n := range opts.tools {
+		for _, n := range strings.Split(n, ",") {
+			if !avail[n] {
+				where := "tools"
+				if opts.agent != "" {
+					where = "tools of agent " + opts.agent
+				}
+				return nil, usageErrorf("schema: unknown tool %q%s", n, schemaSuggestion(n, names, where))
+			}
+			want[n] = true
+		}
+	}
+	var out []*check.Tool
+	for _, t := range tools {
+		if want[t.Name] {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// schemaSuggestion is `; did you mean "x"?` or a list of what exists.
+func schemaSuggestion(name string, candidates []string, what string) string {
+	if s := diag.Suggest(name, candidates); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	if len(candidates) == 0 {
+		return " (there are no " + what + ")"
+	}
+	if len(candidates) > 10 {
+		candidates = append(candidates[:10:10], "...")
+	}
+	return " (" + what + ": " + strings.Join(candidates, ", ") + ")"
+}
+
+// writeSchemaFiles writes DIR/<tool>.<target>.json for each tool: the
+// tool's entry, indented, ending in a newline.
+func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) error {
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if t.Name == "" || t.Name != filepath.Base(t.Name) || strings.HasPrefix(t.Name, ".") {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: tool name %q cannot be a file name", t.Name)}
+		}
+		if seen[t.Name] {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: two selected tools are named %q; select one with --tool or --agent", t.Name)}
+		}
+		seen[t.Name] = true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+	}
+	for _, t := range tools {
+		raw, err := schema.Entry(t, target)
+		if err != nil {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+		}
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, raw, "", "  "); err != nil {
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+		}
+		buf.WriteByte('\n')
+		path := filepath.Join(dir, t.Name+"."+string(target)+".json")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+		}
+	}
+	return nil
+}
+
+// schemaPrintDiagnostics prints diagnostics on stderr with diag's text
+// writer: "file:line:col: severity: summary [code]", the source line, a
+// caret and how to fix it.
+func schemaPrintDiagnostics(e *env, ds diag.Diagnostics) {
+	diag.WriteText(e.stderr, ds, diag.TextOptions{}) //nolint:errcheck // stderr
+}
