@@ -197,7 +197,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			out[k] = x
 		}
 		for _, f := range td.Fields {
-			if _, given := out[f.Name]; !given && f.Name != "" && f.Required() && good {
+			if _, given := out[f.Name]; !given && f.Name != "" && f.Required() {
 				c.errorf(code, v, fmt.Sprintf("Give every required field of %s a value.", td.Name), "%s lacks the required field %s", what, f.Name)
 				good = false
 			}

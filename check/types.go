@@ -105,12 +105,12 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 	if d := c.declaredNames(); len(d) > 0 {
 		detail += " Declared in this package: " + strings.Join(d, ", ") + "."
 	}
-	switch name {
-	case labelTool, labelAgent, labelType, labelEnum:
+	isKind := contains(kindLabels, name)
+	if isKind {
 		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
 	}
 	d := c.report(diag.Error, CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
-	if s := diag.Suggest(name, cands); s != "" {
+	if s := diag.Suggest(name, cands); s != "" && !isKind {
 		d.Summary += fmt.Sprintf("; did you mean %s?", s)
 		d.Suggestion = s
 	}

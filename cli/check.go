@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+func init() { register(newCheckCmd) }
+
+// checkOptions are gramc check's flags.
+type checkOptions struct {
+	format string // text, json or github
+	werror bool   // treat warnings as errors
+	// --target (provider lint via schema.Lint) is added by the lead; see
+	// the TARGET FLAG marks below.
+}
+
+// diagFormats are the values of --format.
+var diagFormats = []string{"text", "json", "github"}
+
+func newCheckCmd(e *env) *cobra.Command {
+	var opts checkOptions
+	cmd := &cobra.Command{
+		Use:   "check [--format text|json|github] [--werror] [path ...]",
+		Short: "Type-check gram packages and report every problem",
+		Long: `Check loads gram packages, checks every rule of the language (tools,
+parameters, types, enums, agents) and reports all problems of all files in
+one run, sorted by position.
+
+Paths work like the go command's: .gram files named together form one
+package, a directory is a package (its .gram files), and "dir/..." walks
+dir recursively (skipping testdata and names starting with "." or "_").
+With no path, check loads ./... .
+
+Formats:
+  text    file:line:col: severity: message [code], the source line with a
+          caret underline, and how to fix it (on standard error; colored
+          on a terminal unless NO_COLOR is set)
+  json    a JSON array on standard output; each element has file, line,
+          column, endLine, endColumn (1-based, characters; endColumn is
+          exclusive), severity, code, message, detail, and suggestion and
+          related when there are any
+  github  GitHub Actions annotations (::error file=...::message) on
+          standard output
+
+Every code is explained, with an example, in docs/diagnostics.md.
+
+Exit status: 0 when there is no error, 1 when there is one (or a warning
+with --werror), 2 for usage or I/O errors.`,
+		Example: `  gramc check
+  gramc check ./examples/...
+  gramc check weather.gram units.gram
+  gramc check --format json ./... > diagnostics.json
+  gramc check --format github --werror ./...`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(e, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diagFormats, ", "))
+	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
+	// TARGET FLAG: register --target here (provider lint via schema.Lint).
+	return cmd
+}
+
+func runCheck(e *env, opts checkOptions, args []string) error {
+	if !slices.Contains(diagFormats, opts.format) {
+		msg := fmt.Sprintf("unknown --format %q (want %s)", opts.format, strings.Join(diagFormats, ", "))
+		if s := diag.Suggest(opts.format, diagFormats); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return usageErrorf("%s", msg)
+	}
+	_, diags, err := check.Load(args)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	// TARGET FLAG: when --target is given, append
+	// schema.Lint(pkg, targets) for each package here, then diags.Sort().
+	if err := writeDiagnostics(e, diags, opts.format); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	if diags.HasErrors() || (opts.werror && len(diags) > 0) {
+		return exitCode(ExitProblem)
+	}
+	return nil
+}
+
+// writeDiagnostics prints diagnostics in format: text on standard error
+// (colored on a terminal unless NO_COLOR is set), json and github on
+// standard output.
+func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
+	switch format {
+	case "json":
+		return diag.WriteJSON(e.stdout, ds)
+	case "github":
+		return diag.WriteGitHub(e.stdout, ds)
+	}
+	return diag.WriteText(e.stderr, ds, diag.TextOptions{Color: useColor(e.stderr)})
+}
+
+// useColor reports whether w is a terminal and NO_COLOR is unset.
+func useColor(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
