@@ -13,8 +13,8 @@ import (
 type TreeNode struct {
 	Type     string      `json:"type"`
 	Field    string      `json:"field,omitempty"`
-	Start    ast.Pos     `json:"start"`
-	End      ast.Pos     `json:"end"`
+	Start    ast.Pos     `json:"-"`
+	End      ast.Pos     `json:"-"`
 	Text     string      `json:"text,omitempty"` // leaves: the source text
 	Children []*TreeNode `json:"children,omitempty"`
 }
@@ -47,6 +47,23 @@ func Sexp(f *ast.File) string {
 // JSON prints f's concrete tree (see TreeNode) as indented JSON.
 func JSON(f *ast.File) ([]byte, error) {
 	return json.MarshalIndent(Tree(f), "", "  ")
+}
+
+type jsonPos struct {
+	Offset int `json:"offset"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// MarshalJSON encodes the node with its positions as
+// {"offset", "line", "column"} objects.
+func (n *TreeNode) MarshalJSON() ([]byte, error) {
+	type plain TreeNode
+	return json.Marshal(struct {
+		*plain
+		Start jsonPos `json:"start"`
+		End   jsonPos `json:"end"`
+	}{(*plain)(n), jsonPos(n.Start), jsonPos(n.End)})
 }
 
 func (n *TreeNode) writeSexp(b *strings.Builder) {

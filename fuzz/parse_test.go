@@ -1,0 +1,59 @@
+package fuzz
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+// FuzzParse checks that the parser never panics or hangs, that every
+// diagnostic points inside the input, and that for valid input every node's
+// Pos/End lie inside the input in order.
+func FuzzParse(f *testing.F) {
+	for _, path := range []string{"../testdata/conformance/gram-corpus.json", "../syntax/testdata/conformance-extra.json"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var cases []struct{ Input string }
+		if err := json.Unmarshal(data, &cases); err != nil {
+			f.Fatal(err)
+		}
+		for _, c := range cases {
+			f.Add([]byte(c.Input))
+		}
+	}
+	f.Add([]byte(strings.Repeat("[", 5000)))
+	f.Add([]byte("(a {x: [{b: 1}]})"))
+	f.Add([]byte("```md\nunterminated"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, diags := syntax.ParseFile("fuzz.gram", src)
+		if file == nil {
+			t.Fatal("nil file")
+		}
+		for _, d := range diags {
+			if d.Range.File != "fuzz.gram" {
+				t.Errorf("diagnostic %q names file %q", d.Summary, d.Range.File)
+			}
+			s, e := d.Range.Start, d.Range.End
+			if s.Offset < 0 || s.Offset > len(src) || e.Offset < s.Offset || e.Offset > len(src) || s.Line < 1 || s.Column < 1 {
+				t.Errorf("diagnostic %q at %+v..%+v outside the input (%d bytes)", d.Summary, s, e, len(src))
+			}
+		}
+		if diags.HasErrors() {
+			return
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			p, e := n.Pos(), n.End()
+			if p.Offset < 0 || e.Offset > len(src) || p.Offset > e.Offset || p.Line < 1 || p.Column < 1 || e.Line < p.Line {
+				t.Errorf("%T at %+v..%+v outside the input or out of order (%d bytes)", n, p, e, len(src))
+			}
+			return true
+		})
+		_ = syntax.Sexp(file)
+	})
+}

@@ -1,0 +1,96 @@
+package syntax
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// TestSyntaxErrors checks that the syntax errors users will write get an
+// actionable diagnostic at the right place.
+func TestSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line, col int
+		summary   string // substring of the summary
+		detail    string // substring of the detail
+	}{
+		{"unterminated string", "(a)\n(b {name: \"abc})\n", 2, 11, "unterminated string", "closing \""},
+		{"unterminated fenced string", "(a {s: ```\ntext\n})", 1, 8, "unterminated fenced string", "```"},
+		{"empty array", "(a {tags: []})", 1, 12, "[] is an empty pattern, not an array", "arrays must not be empty"},
+		{"missing ] at end", "[a | b, c\n", 1, 1, `missing "]"`, `Add "]"`},
+		{"missing ] before next pattern", "[a | b, c\n\n(d)\n", 1, 1, `missing "]"`, "line 3"},
+		{"comma between top-level paths", "(a)-->(b), (c)-->(d)", 1, 10, "top-level patterns are not comma-separated", "subject pattern"},
+		{"comment eats brace", "{// comment}", 1, 1, `missing "}"`, "inside a // comment"},
+		{"annotation in node", `( @description("x") )`, 1, 3, "annotations cannot appear inside a node", "before a whole top-level pattern"},
+		{"annotation in arrow", `()-[ @x("y") ]->()`, 1, 6, "annotations cannot appear inside a relationship", "before a whole top-level pattern"},
+		{"empty identified annotation", "@@ (a)", 1, 1, "@@ needs an identifier or labels", "@@id"},
+		{"nested map", "(a {x: {y: {z: 1}}})", 1, 12, "maps hold scalars only", "scalar"},
+		{"bad escape", `(a {s: "bad \q"})`, 1, 13, `invalid escape sequence "\q"`, `\\`},
+		{"mixed arrow", "(a)-[r]=>(b)", 1, 8, "arrow mixes line styles", "same character"},
+		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, diags := ParseFile("x.gram", []byte(tt.src))
+			if f == nil {
+				t.Fatal("nil file")
+			}
+			d := firstError(t, diags)
+			if d.Range.Start.Line != tt.line || d.Range.Start.Column != tt.col {
+				t.Errorf("at %d:%d, want %d:%d (%s)", d.Range.Start.Line, d.Range.Start.Column, tt.line, tt.col, d.Error())
+			}
+			if !strings.Contains(d.Summary, tt.summary) {
+				t.Errorf("summary %q does not contain %q", d.Summary, tt.summary)
+			}
+			if !strings.Contains(d.Detail, tt.detail) {
+				t.Errorf("detail %q does not contain %q", d.Detail, tt.detail)
+			}
+			if d.Code != "syntax" || strings.HasSuffix(d.Summary, ".") {
+				t.Errorf("code %q, summary %q: want code syntax and no full stop", d.Code, d.Summary)
+			}
+			if want := "x.gram:"; !strings.HasPrefix(d.Error(), want) {
+				t.Errorf("Error() = %q, want file:line:col prefix", d.Error())
+			}
+		})
+	}
+}
+
+func firstError(t *testing.T, diags diag.Diagnostics) *diag.Diagnostic {
+	t.Helper()
+	errs := diags.Errors()
+	if len(errs) == 0 {
+		t.Fatal("no error reported")
+	}
+	return errs[0]
+}
+
+// TestNestingLimit checks that very deep nesting is rejected quickly with a
+// positioned error instead of exhausting the stack.
+func TestNestingLimit(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("[", 1_000_000),
+		strings.Repeat("(a {b: ", 200_000),
+		strings.Repeat("[a | ", 200_000),
+		"{x: " + strings.Repeat("{", 500_000),
+	} {
+		start := time.Now()
+		_, diags := ParseFile("deep.gram", []byte(src))
+		elapsed := time.Since(start)
+		d := firstError(t, diags)
+		if d.Summary != "nesting too deep" {
+			t.Errorf("%.10s...: got %s", src, d.Error())
+		}
+		if d.Range.Start.Offset <= 0 || d.Range.Start.Offset >= len(src) {
+			t.Errorf("%.10s...: position %v not inside the input", src, d.Range.Start)
+		}
+		t.Logf("%.10s... (%d bytes): %v", src, len(src), elapsed)
+	}
+	// Exactly MaxNesting levels are accepted.
+	ok := strings.Repeat("[|", MaxNesting) + "x" + strings.Repeat("]", MaxNesting)
+	if _, diags := ParseFile("ok.gram", []byte(ok)); diags.HasErrors() {
+		t.Errorf("%d levels rejected: %v", MaxNesting, diags.Err())
+	}
+}
