@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGenCheck runs `gramc gen --check` on the repository's committed
+// generated code (what `go generate` writes), so a stale file fails the
+// tests. GRAMC_UPDATE=1 regenerates instead.
+func TestGenCheck(t *testing.T) {
+	cases := [][]string{
+		{"-o", "../codegen/golang/internal/weather", "--package", "weather", "../testdata/examples/weather.gram"},
+	}
+	if _, err := os.Stat(filepath.Join("..", "examples", "hello", "main.go")); err == nil {
+		cases = append(cases, []string{"../examples/hello"})
+	}
+	for _, args := range cases {
+		if os.Getenv("GRAMC_UPDATE") == "" {
+			args = append([]string{"--check"}, args...)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := Do(append([]string{"gen"}, args...), nil, &stdout, &stderr); code != 0 {
+			t.Errorf("gramc gen %v: exit %d (run go generate ./... or GRAMC_UPDATE=1 go test ./cli)\n%s%s", args, code, &stdout, &stderr)
+		}
+	}
+}
