@@ -1,0 +1,117 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+const specialGram = `{ package: "special" }
+
+[Level:Enum {values: ["low", "high"]}]
+
+[Point:Type {description: "A <point> & more"} |
+  (x::Number {default: 1.5}),
+  (label::String {optional: true})
+]
+
+[strictTool:Tool {description: "Strict \"quoted\" & <angled>", strict: true} |
+  (where::Point)==>
+  (level::Level {default: "low"})==>
+  (note::String {optional: true, description: "tab\there"})==>
+  (::String)
+]
+
+[plain_tool:Tool {description: "Ünïcode — ok"} |
+  (n::Integer {range: 1..5, default: 2})==>(::Array {elementType: Point})
+]
+`
+
+// TestToolEntryMatchesGramcSchema proves the tools the client sends are
+// byte-identical to `gramc schema --target openai` entries.
+func TestToolEntryMatchesGramcSchema(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "special.gram"), []byte(specialGram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, diags, err := check.Load([]string{"../../testdata/examples/...", "../../examples/...", dir})
+	if err != nil {
+		// examples/ may not exist yet.
+		pkgs, diags, err = check.Load([]string{"../../testdata/examples/...", dir})
+	}
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("load: %v %v", err, diags.Err())
+	}
+	n := 0
+	for _, p := range pkgs {
+		for _, tool := range p.Tools {
+			spec, err := runtime.SpecFromTool(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := openai.ToolEntry(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := schema.Entry(tool, schema.OpenAI)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: ToolEntry\n%s\nwant (gramc schema --target openai)\n%s", tool.Name, got, want)
+			}
+			if !spec.Strict {
+				got, _ := openai.FunctionEntry(spec)
+				want, _ := schema.Entry(tool, schema.OpenAIFunctions)
+				if string(got) != string(want) {
+					t.Errorf("%s: FunctionEntry\n%s\nwant (gramc schema --target openai-functions)\n%s", tool.Name, got, want)
+				}
+			}
+			n++
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d tools compared", n)
+	}
+}
+
+// TestWeatherAgentAgainstFake runs the weather example (enums, records,
+// defaults in $defs) through the fake server's reference checks.
+func TestWeatherAgentAgainstFake(t *testing.T) {
+	agent, err := runtime.LoadAgent("../../testdata/examples/weather.gram", "weather_agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got json.RawMessage
+	lib := runtime.NewToolLibrary()
+	for _, spec := range agent.Tools {
+		lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+			got = args
+			return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
+				"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
+		}})
+	}
+	srv := runtimetest.NewServer(t, runtimetest.EchoPolicy)
+	c, _ := client(t, srv)
+	resp, err := runtime.Run(context.Background(), c, agent, lib, "What is the weather in Paris", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"city":"Paris","unit":"celsius"}` {
+		t.Errorf("tool got %s", got)
+	}
+	if resp.Content != `{"conditions":"sunny","humidity":40,"position":{"latitude":48.85,"longitude":2.35},"temperature":21.5}` {
+		t.Errorf("content %s", resp.Content)
+	}
+	if *srv.Requests()[0].Temperature != 0.2 {
+		t.Errorf("temperature not sent: %s", srv.Requests()[0].Raw)
+	}
+}
