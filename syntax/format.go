@@ -258,9 +258,17 @@ func (p *printer) flushTrailing(off int) {
 // blank line between the last of them and the item when the source had
 // one.
 func (p *printer) flushTop(pos ast.Pos) {
-	printed := p.next
-	p.flush(pos.Offset)
-	if p.next > printed && p.lastLine > 0 && pos.Line > p.lastLine+1 {
+	printed := false
+	for p.next < len(p.comments) && p.comments[p.next].StartPos.Offset < pos.Offset {
+		c := p.comments[p.next]
+		if !p.isTrailing(c) && p.lastLine > 0 && c.StartPos.Line > p.lastLine+1 {
+			p.blankLine()
+		}
+		p.comment(c)
+		p.next++
+		printed = true
+	}
+	if printed && p.lastLine > 0 && pos.Line > p.lastLine+1 {
 		p.blankLine()
 	}
 }
@@ -279,9 +287,6 @@ func (p *printer) comment(c *ast.Comment) {
 		p.out = append(p.out, c.Text...)
 	} else {
 		p.breakLine()
-		if p.indent == 0 && p.lastLine > 0 && c.StartPos.Line > p.lastLine+1 {
-			p.blankLine()
-		}
 		p.text(c.Text)
 	}
 	p.needNL = true
@@ -289,6 +294,13 @@ func (p *printer) comment(c *ast.Comment) {
 		p.lastLine = l
 	} else {
 		p.lastLine = c.StartPos.Line
+	}
+}
+
+// opened records that the first character of n has been printed.
+func (p *printer) opened(n ast.Node) {
+	if l := n.Pos().Line; l > 0 {
+		p.lastLine = l
 	}
 }
 
@@ -322,6 +334,7 @@ func (p *printer) pattern(pat ast.Pattern, ctx context) {
 
 func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.text("[")
+	p.opened(sp)
 	start := len(p.out)
 	p.subject(&sp.Subject, false)
 	els := sp.Elements
@@ -403,6 +416,7 @@ func (p *printer) inlineElements(sp *ast.SubjectPattern) bool {
 func (p *printer) node(n *ast.NodePattern) {
 	p.flush(n.Pos().Offset)
 	p.text("(")
+	p.opened(n)
 	p.subject(&n.Subject, true)
 	p.flush(n.End().Offset)
 	p.text(")")
@@ -488,6 +502,7 @@ func (p *printer) arrow(a *ast.Arrow) {
 	}
 	b.WriteByte('[')
 	p.text(b.String())
+	p.opened(a)
 	p.subject(a.Subject, false)
 	p.flush(a.End().Offset)
 	b.Reset()
@@ -506,7 +521,10 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 		switch a := a.(type) {
 		case *ast.PropertyAnnotation:
 			p.text("@")
+			p.opened(a)
+			p.flush(a.Key.Pos().Offset)
 			p.text(symbolText(a.Key.Name))
+			p.done(a.Key)
 			p.text("(")
 			p.value(a.Value)
 			p.flush(a.End().Offset)
@@ -524,6 +542,7 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 			p.breakLine()
 		case *ast.IdentifiedAnnotation:
 			p.text("@@")
+			p.opened(a)
 			if a.Identifier != nil {
 				p.identifier(a.Identifier)
 			}
@@ -605,6 +624,7 @@ func (p *printer) record(r *ast.Record) {
 func (p *printer) braces(n ast.Node, count int, itemNode func(i int) ast.Node, item func(q *printer, i int)) {
 	flat := func(q *printer) {
 		q.text("{")
+		q.opened(n)
 		for i := 0; i < count; i++ {
 			if i > 0 {
 				q.text(", ")
@@ -620,6 +640,7 @@ func (p *printer) braces(n ast.Node, count int, itemNode func(i int) ast.Node, i
 		return
 	}
 	p.text("{")
+	p.opened(n)
 	p.indent++
 	for i := 0; i < count; i++ {
 		if i > 0 {
@@ -672,6 +693,7 @@ func (p *printer) value(v ast.Value) {
 		p.text(v.Name)
 	case *ast.Array:
 		p.text("[")
+		p.opened(v)
 		for i, e := range v.Elements {
 			if i > 0 {
 				p.text(", ")
