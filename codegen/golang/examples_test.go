@@ -25,7 +25,8 @@ type examplePackage struct {
 }
 
 // examplePackages loads every example package: each directory under
-// examples/ and each .gram file under testdata/examples/.
+// examples/, each .gram file under testdata/examples/, and the hostile
+// inputs of testdata/hostile/.
 func examplePackages(t testing.TB) []examplePackage {
 	t.Helper()
 	var paths []string
@@ -42,10 +43,15 @@ func examplePackages(t testing.TB) []examplePackage {
 		}
 		return nil
 	})
+	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.gram"))
+	paths = append(paths, hostile...)
 	sort.Strings(paths)
 	var out []examplePackage
 	for _, p := range paths {
 		rel, _ := filepath.Rel(filepath.Join("..", ".."), p)
+		if !strings.HasPrefix(p, "..") {
+			rel = p
+		}
 		id := strings.NewReplacer("/", "_", "\\", "_", ".gram", "").Replace(filepath.ToSlash(rel))
 		pkgs, diags, err := check.Load([]string{p})
 		if err != nil {
