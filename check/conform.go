@@ -156,7 +156,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			}
 			names = append(names, fmt.Sprint(e))
 		}
-		d := c.errorf(code, v, "Use one of: "+enumText(en.Values)+".", "%s %s is not a value of the enum %s", what, jsonText(x), en.Name)
+		d := c.errorf(code, v, "Use one of: "+enumText(en.Values)+".", "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name)
 		if s := diag.Suggest(fmt.Sprint(x), names); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
 			d.Suggestion = s

@@ -444,22 +444,22 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 			}
 		}
 		if !found {
-			return fail("Use one of the allowed values: "+enumText(cons.Enum)+".", "%s %s is not one of the enum values", what, jsonText(v))
+			return fail("Use one of the allowed values: "+enumText(cons.Enum)+".", "%s is %s, not one of the enum values", what, jsonText(v))
 		}
 	}
 	switch v := v.(type) {
 	case json.Number:
 		if cons.Minimum != nil && cmpNumbers(v, *cons.Minimum) < 0 {
-			return fail("Choose a value inside the bounds or change them.", "%s %s is below the minimum %s", what, v, *cons.Minimum)
+			return fail("Choose a value inside the bounds or change them.", "%s is %s, below the minimum %s", what, v, *cons.Minimum)
 		}
 		if cons.Maximum != nil && cmpNumbers(v, *cons.Maximum) > 0 {
-			return fail("Choose a value inside the bounds or change them.", "%s %s is above the maximum %s", what, v, *cons.Maximum)
+			return fail("Choose a value inside the bounds or change them.", "%s is %s, above the maximum %s", what, v, *cons.Maximum)
 		}
 		if cons.ExclusiveMinimum != nil && cmpNumbers(v, *cons.ExclusiveMinimum) <= 0 {
-			return fail("Choose a value inside the bounds or change them.", "%s %s is not above the exclusive minimum %s", what, v, *cons.ExclusiveMinimum)
+			return fail("Choose a value inside the bounds or change them.", "%s is %s, not above the exclusive minimum %s", what, v, *cons.ExclusiveMinimum)
 		}
 		if cons.ExclusiveMaximum != nil && cmpNumbers(v, *cons.ExclusiveMaximum) >= 0 {
-			return fail("Choose a value inside the bounds or change them.", "%s %s is not below the exclusive maximum %s", what, v, *cons.ExclusiveMaximum)
+			return fail("Choose a value inside the bounds or change them.", "%s is %s, not below the exclusive maximum %s", what, v, *cons.ExclusiveMaximum)
 		}
 	case string:
 		n := int64(utf8.RuneCountInString(v))
