@@ -128,6 +128,8 @@ type printer struct {
 	trial  bool
 	budget int  // characters a trial printer may still write
 	failed bool // the trial went past its budget or met a forced break
+
+	scratch *printer // the trial printer, reused
 }
 
 // text writes s, first finishing a pending line comment and indenting a
@@ -203,18 +205,30 @@ func (p *printer) column() int {
 	return utf8.RuneCount(p.out[i:])
 }
 
-// fits reports whether render, printed flat from the current column, ends
-// no later than MaxLineWidth and needs no line break.
-func (p *printer) fits(render func(q *printer)) bool {
-	if p.trial {
-		// Inside a trial everything is printed flat anyway.
-		return true
+// trialPrinter returns the scratch printer that measures a construct
+// printed flat from the current column.
+func (p *printer) trialPrinter() *printer {
+	q := p.scratch
+	if q == nil {
+		q = &printer{trial: true}
+		p.scratch = q
 	}
-	q := &printer{trial: true, budget: MaxLineWidth - p.column()}
+	q.out = q.out[:0]
+	q.failed = false
+	q.budget = MaxLineWidth - p.column()
 	if q.budget < 0 {
-		return false
+		q.failed = true
 	}
-	render(q)
+	return q
+}
+
+// fitsBraces reports whether a record or map, printed flat from the
+// current column, ends no later than MaxLineWidth and needs no line break.
+func (p *printer) fitsBraces(n ast.Node) bool {
+	q := p.trialPrinter()
+	if !q.failed {
+		q.flatBraces(n)
+	}
 	return !q.failed
 }
 
@@ -403,14 +417,14 @@ func (p *printer) inlineElements(sp *ast.SubjectPattern) bool {
 	if p.hasComments(sp) {
 		return false
 	}
-	return p.fits(func(q *printer) {
-		if !sp.Subject.IsEmpty() {
-			q.text(" ")
-		}
-		q.text("| ")
-		q.pattern(sp.Elements[0], element)
-		q.text("]")
-	})
+	q := p.trialPrinter()
+	if !sp.Subject.IsEmpty() {
+		q.text(" ")
+	}
+	q.text("| ")
+	q.pattern(sp.Elements[0], element)
+	q.text("]")
+	return !q.failed
 }
 
 func (p *printer) node(n *ast.NodePattern) {
@@ -483,35 +497,56 @@ func isSignature(r *ast.RelationshipPattern) bool {
 	}
 }
 
+// arrowParts returns the text of an arrow without a subject, and the
+// texts before and after the brackets of one with a subject.
+func arrowParts(k ast.ArrowKind, st ast.ArrowStyle) (whole, open, close string) {
+	c := "-"
+	switch st {
+	case ast.DoubleArrow:
+		c = "="
+	case ast.SquiggleArrow:
+		c = "~"
+	}
+	var lt, gt string
+	if k == ast.LeftArrow || k == ast.BidirectionalArrow {
+		lt = "<"
+	}
+	if k == ast.RightArrow || k == ast.BidirectionalArrow {
+		gt = ">"
+	}
+	return lt + c + c + gt, lt + c + "[", "]" + c + gt
+}
+
+// arrowTexts caches arrowParts for every kind and style.
+var arrowTexts = func() (t [4][3][3]string) {
+	for k := range t {
+		for st := range t[k] {
+			w, o, c := arrowParts(ast.ArrowKind(k), ast.ArrowStyle(st))
+			t[k][st] = [3]string{w, o, c}
+		}
+	}
+	return t
+}()
+
 func (p *printer) arrow(a *ast.Arrow) {
 	p.flush(a.Pos().Offset)
-	c := string(a.Style.Char())
-	var b strings.Builder
-	if a.Kind == ast.LeftArrow || a.Kind == ast.BidirectionalArrow {
-		b.WriteByte('<')
+	var t [3]string
+	if k, st := int(a.Kind), int(a.Style); k >= 0 && k < len(arrowTexts) && st >= 0 && st < len(arrowTexts[k]) {
+		t = arrowTexts[k][st]
+	} else {
+		w, o, c := arrowParts(a.Kind, a.Style)
+		t = [3]string{w, o, c}
 	}
-	b.WriteString(c)
 	if a.Subject == nil {
-		b.WriteString(c)
-		if a.Kind == ast.RightArrow || a.Kind == ast.BidirectionalArrow {
-			b.WriteByte('>')
-		}
-		p.text(b.String())
+		p.text(t[0])
 		p.done(a)
 		return
 	}
-	b.WriteByte('[')
-	p.text(b.String())
+	p.text(t[1])
 	p.opened(a)
 	p.subject(a.Subject, false)
 	p.flush(a.End().Offset)
-	b.Reset()
-	b.WriteByte(']')
-	b.WriteString(c)
-	if a.Kind == ast.RightArrow || a.Kind == ast.BidirectionalArrow {
-		b.WriteByte('>')
-	}
-	p.text(b.String())
+	p.text(t[2])
 	p.done(a)
 }
 
@@ -602,41 +637,71 @@ func (p *printer) key(k *ast.Key) {
 // record prints a record, flat or one property per line (see Format).
 func (p *printer) record(r *ast.Record) {
 	p.flush(r.Pos().Offset)
-	n := len(r.Properties)
-	prop := func(q *printer, i int) {
-		pr := r.Properties[i]
-		q.flush(pr.Pos().Offset)
-		q.key(pr.Key)
-		if pr.DoubleColon {
-			q.text("::")
-		} else {
-			q.text(":")
-		}
-		q.text(" ")
-		q.value(pr.Value)
-		q.done(pr)
-	}
-	p.braces(r, n, func(i int) ast.Node { return r.Properties[i] }, prop)
+	p.braces(r)
 }
 
-// braces prints n items between braces, flat when they fit on the line
-// and hold no comment, else one item per line.
-func (p *printer) braces(n ast.Node, count int, itemNode func(i int) ast.Node, item func(q *printer, i int)) {
-	flat := func(q *printer) {
-		q.text("{")
-		q.opened(n)
-		for i := 0; i < count; i++ {
-			if i > 0 {
-				q.text(", ")
-			}
-			item(q, i)
-		}
-		q.flush(n.End().Offset)
-		q.text("}")
+// braceCount returns the number of items of a record or map.
+func braceCount(n ast.Node) int {
+	switch n := n.(type) {
+	case *ast.Record:
+		return len(n.Properties)
+	case *ast.Map:
+		return len(n.Entries)
 	}
-	if p.trial || !p.hasComments(n) && (count == 0 || p.fits(flat)) {
-		flat(p)
-		p.done(n)
+	return 0
+}
+
+// braceItem returns item i of a record or map.
+func braceItem(n ast.Node, i int) ast.Node {
+	if r, ok := n.(*ast.Record); ok {
+		return r.Properties[i]
+	}
+	return n.(*ast.Map).Entries[i]
+}
+
+// item prints item i of a record or map: `key: value`.
+func (p *printer) item(n ast.Node, i int) {
+	switch it := braceItem(n, i).(type) {
+	case *ast.Property:
+		p.flush(it.Pos().Offset)
+		p.key(it.Key)
+		if it.DoubleColon {
+			p.text(":: ")
+		} else {
+			p.text(": ")
+		}
+		p.value(it.Value)
+		p.done(it)
+	case *ast.MapEntry:
+		p.flush(it.Pos().Offset)
+		p.key(it.Key)
+		p.text(": ")
+		p.value(it.Value)
+		p.done(it)
+	}
+}
+
+// flatBraces prints a record or map on one line.
+func (p *printer) flatBraces(n ast.Node) {
+	p.text("{")
+	p.opened(n)
+	for i, count := 0, braceCount(n); i < count; i++ {
+		if i > 0 {
+			p.text(", ")
+		}
+		p.item(n, i)
+	}
+	p.flush(n.End().Offset)
+	p.text("}")
+	p.done(n)
+}
+
+// braces prints a record or map, flat when it fits on the line and holds
+// no comment, else one item per line.
+func (p *printer) braces(n ast.Node) {
+	count := braceCount(n)
+	if p.trial || !p.hasComments(n) && (count == 0 || p.fitsBraces(n)) {
+		p.flatBraces(n)
 		return
 	}
 	p.text("{")
@@ -647,9 +712,9 @@ func (p *printer) braces(n ast.Node, count int, itemNode func(i int) ast.Node, i
 			p.text(",")
 		}
 		// End-of-line comments of the previous line go before the break.
-		p.flush(itemNode(i).Pos().Offset)
+		p.flush(braceItem(n, i).Pos().Offset)
 		p.breakLine()
-		item(p, i)
+		p.item(n, i)
 	}
 	p.flush(n.End().Offset)
 	p.indent--
@@ -703,14 +768,7 @@ func (p *printer) value(v ast.Value) {
 		p.flush(v.End().Offset)
 		p.text("]")
 	case *ast.Map:
-		p.braces(v, len(v.Entries), func(i int) ast.Node { return v.Entries[i] }, func(q *printer, i int) {
-			e := v.Entries[i]
-			q.flush(e.Pos().Offset)
-			q.key(e.Key)
-			q.text(": ")
-			q.value(e.Value)
-			q.done(e)
-		})
+		p.braces(v)
 	}
 	p.done(v)
 }
