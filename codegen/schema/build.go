@@ -77,9 +77,15 @@ func newProperties() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
 // refTo is the $ref of a named definition: a JSON pointer (~ and /
 // escaped) inside a URI fragment (percent-encoded).
 func refTo(name string) string {
-	p := strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-	return "#/$defs/" + (&url.URL{Fragment: p}).EscapedFragment()
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return "#/$defs/" + (&url.URL{Fragment: pointerEscaper.Replace(name)}).EscapedFragment()
+		}
+	}
+	return "#/$defs/" + name
 }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // input builds the arguments object of t.
 func (b *builder) input(t *check.Tool) *jsonschema.Schema {

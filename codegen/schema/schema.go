@@ -278,22 +278,27 @@ func Emit(tools []*check.Tool, target Target) ([]byte, error) {
 	if _, err := ParseTarget(string(target)); err != nil {
 		return nil, err
 	}
-	var compact bytes.Buffer
-	compact.WriteByte('[')
+	e := encoder{buf: make([]byte, 0, 1024*len(tools)+2)}
+	e.buf = append(e.buf, '[')
 	for i, t := range tools {
-		raw, err := Entry(t, target)
+		v, issues, err := entry(t, target)
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 {
-			compact.WriteByte(',')
+		if v == nil {
+			return nil, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
 		}
-		compact.Write(raw)
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.value(v); err != nil {
+			return nil, fmt.Errorf("tool %q, target %s: %w", t.Name, target, err)
+		}
 	}
-	compact.WriteByte(']')
+	e.buf = append(e.buf, ']')
 	var out bytes.Buffer
-	out.Grow(compact.Len() * 2)
-	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+	out.Grow(len(e.buf) * 2)
+	if err := json.Indent(&out, e.buf, "", "  "); err != nil {
 		return nil, fmt.Errorf("indenting %s output: %w", target, err)
 	}
 	out.WriteByte('\n')
