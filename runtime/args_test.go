@@ -127,3 +127,20 @@ func TestSpecDifferenceNumbers(t *testing.T) {
 		t.Errorf("enum: %q", d)
 	}
 }
+
+// BenchmarkPrepareArgs measures parsing, defaulting and validating one
+// call's arguments against the weather tool's nested schema.
+func BenchmarkPrepareArgs(b *testing.B) {
+	as, err := compileArgSchema(json.RawMessage(weatherSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := `{"city":"Paris","where":{"name":"Louvre"},"stops":[{"name":"a"}]}`
+	b.SetBytes(int64(len(args)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := as.prepareArgs(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

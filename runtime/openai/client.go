@@ -325,7 +325,11 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
 	endpoint := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
 	if c.Debug != nil {
-		c.Debug("request POST "+endpoint, c.redact(body))
+		head := "request POST " + endpoint
+		if c.APIKey != "" {
+			head += "\nAuthorization: Bearer " + redacted
+		}
+		c.Debug(head, c.redact(body))
 	}
 	retries := c.maxRetries()
 	for attempt := 1; ; attempt++ {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
@@ -42,13 +43,17 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "special.gram"), []byte(specialGram), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pkgs, diags, err := check.Load([]string{"../../testdata/examples/...", "../../examples/...", dir})
-	if err != nil {
-		// examples/ may not exist yet.
-		pkgs, diags, err = check.Load([]string{"../../testdata/examples/...", dir})
-	}
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("load: %v %v", err, diags.Err())
+	var pkgs []*check.Package
+	dirs, _ := filepath.Glob("../../examples/*")
+	for _, d := range append(dirs, "../../testdata/examples", "../../testdata/examples/seed", dir) {
+		ps, diags, err := check.Load([]string{d})
+		if err != nil || diags.HasErrors() {
+			if d == dir || strings.HasPrefix(d, "../../testdata") {
+				t.Fatalf("load %s: %v %v", d, err, diags.Err())
+			}
+			continue // examples/broken and the like
+		}
+		pkgs = append(pkgs, ps...)
 	}
 	n := 0
 	for _, p := range pkgs {

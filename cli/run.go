@@ -1,0 +1,368 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
+)
+
+func init() { register(newRunCmd) }
+
+// runOptions are gramc run's flags.
+type runOptions struct {
+	agent         string
+	tools         []string // NAME=COMMAND
+	baseURL       string
+	model         string
+	debug         bool
+	legacy        bool
+	toolTimeout   time.Duration
+	maxIterations int
+}
+
+func newRunCmd(e *env) *cobra.Command {
+	var opts runOptions
+	cmd := &cobra.Command{
+		Use:   "run FILE... [--agent NAME] [--tool NAME=COMMAND]... [--base-url URL] [--model M] [--debug] [MESSAGE...]",
+		Short: "Run an agent from gram files against OpenAI or a compatible server",
+		Long: `Run loads gram files, picks an agent (--agent, or the only one) and sends
+the messages to its model as one conversation, running the tools the model
+calls. With no message, it chats line by line on standard input.
+
+Arguments that name .gram files or directories (or dir/...) are the files;
+the rest are messages. Put messages after "--" to be explicit.
+
+Tools: --tool NAME=COMMAND binds a tool to a shell command (sh -c COMMAND):
+the validated arguments arrive as a JSON object on standard input, standard
+output is the result, and a non-zero exit is a tool error (with standard
+error) reported to the model. The seed tools sayHello and sayGoodbye are
+built in, so the hello agents run out of the box.
+
+Each tool call and result is shown on standard error as it happens; the
+agent's answers go to standard output. --debug prints the raw requests
+and responses (API key redacted).
+
+The model is the agent's (Provider/model-name, overridden by --model). The
+API key comes from OPENAI_API_KEY and the base URL from --base-url or
+OPENAI_BASE_URL (default https://api.openai.com/v1); an OpenAI-compatible
+server such as Ollama, vLLM or llama.cpp needs no key.
+
+Exit status: 0 on success, 1 when the gram files have errors or the run
+fails (API error, iteration limit), 2 for usage or configuration errors.`,
+		Example: `  export OPENAI_API_KEY=sk-...
+  gramc run examples/hello/hello.gram "Hello, I am Alice"
+  gramc run weather.gram --tool getWeather='./weather.sh' "Weather in Paris?"
+  gramc run --base-url http://localhost:11434/v1 --model llama3.1 hello.gram
+  gramc run hello.gram --debug -- "say hello"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
+			if len(files) == 0 {
+				return usageErrorf("run: name at least one .gram file or directory")
+			}
+			return runRun(cmd.Context(), e, opts, files, messages)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
+	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
+	f.StringVar(&opts.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (default $OPENAI_BASE_URL or https://api.openai.com/v1)")
+	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's")
+	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
+	f.BoolVar(&opts.legacy, "functions", false, "use the legacy functions/function_call API instead of tools")
+	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call")
+	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
+	return cmd
+}
+
+// splitRunArgs separates gram paths from messages: everything before "--"
+// when there is one, else the leading arguments that look like paths.
+func splitRunArgs(args []string, dash int) (files, messages []string) {
+	if dash >= 0 {
+		return args[:dash], args[dash:]
+	}
+	i := 0
+	for ; i < len(args); i++ {
+		if !looksLikeGramPath(args[i]) {
+			break
+		}
+	}
+	return args[:i], args[i:]
+}
+
+func looksLikeGramPath(a string) bool {
+	if strings.HasSuffix(a, ".gram") || strings.HasSuffix(a, "...") {
+		return true
+	}
+	fi, err := os.Stat(a)
+	return err == nil && fi.IsDir()
+}
+
+func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pkgs, diags, err := check.Load(files)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	if len(diags) > 0 {
+		diag.WriteText(e.stderr, diags, diag.TextOptions{Color: useColor(e.stderr)})
+	}
+	if diags.HasErrors() {
+		return exitCode(ExitProblem)
+	}
+	ca, err := runtime.FindAgent(pkgs, opts.agent)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	agent, err := runtime.AgentFromCheck(ca)
+	if err != nil {
+		return &exitError{code: ExitProblem, err: err}
+	}
+	lib, err := runToolLibrary(agent, opts.tools)
+	if err != nil {
+		return err
+	}
+	model, err := runModel(e, agent, opts)
+	if err != nil {
+		return err
+	}
+	bound, err := runtime.Bind(agent, lib)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	runOpts := []runtime.Option{
+		runtime.WithToolTimeout(opts.toolTimeout),
+		runtime.WithMaxIterations(opts.maxIterations),
+		runtime.WithObserver(
+			func(c runtime.ToolCall) { fmt.Fprintf(e.stderr, "→ %s %s\n", c.Name, oneLine(c.Arguments)) },
+			func(inv runtime.Invocation) {
+				if inv.Err != nil {
+					fmt.Fprintf(e.stderr, "← %s error: %s\n", inv.Tool, oneLine(inv.Err.Error()))
+					return
+				}
+				fmt.Fprintf(e.stderr, "← %s %s\n", inv.Tool, oneLine(inv.Result))
+			}),
+	}
+	var conv *runtime.Conversation
+	send := func(msg string) error {
+		resp, err := bound.Run(ctx, model, msg, conv, runOpts...)
+		if resp != nil {
+			conv = resp.Conversation
+		}
+		if err != nil {
+			var ie *runtime.IterationLimitError
+			if errors.As(err, &ie) {
+				return &exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)}
+			}
+			return &exitError{code: ExitProblem, err: err}
+		}
+		fmt.Fprintln(e.stdout, resp.Content)
+		return nil
+	}
+	if len(messages) > 0 {
+		for _, m := range messages {
+			if err := send(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	interactive := isTerminal(e.stdin)
+	if interactive {
+		fmt.Fprintf(e.stderr, "Chatting with %s (%s). End with Ctrl-D.\n> ", agent.Name, agent.Model)
+	}
+	sc := bufio.NewScanner(e.stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" {
+			if err := send(line); err != nil {
+				return err
+			}
+		}
+		if interactive {
+			fmt.Fprint(e.stderr, "> ")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return nil
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 200 {
+		s = s[:197] + "..."
+	}
+	return s
+}
+
+// runModel makes the OpenAI-compatible client for agent.
+func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
+	provider, _, hasProvider := strings.Cut(agent.Model, "/")
+	var copts []openai.Option
+	baseURL := opts.baseURL
+	if baseURL == "" {
+		baseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	if hasProvider && baseURL == "" {
+		switch strings.ToLower(provider) {
+		case "openai":
+		case "ollama":
+			baseURL = "http://localhost:11434/v1"
+		default:
+			return nil, usageErrorf("agent %s: model %q: provider %s has no built-in endpoint: pass --base-url of its OpenAI-compatible API (and its key in OPENAI_API_KEY)", agent.Name, agent.Model, provider)
+		}
+	}
+	if baseURL != "" {
+		copts = append(copts, openai.WithBaseURL(baseURL))
+	}
+	if opts.model != "" {
+		copts = append(copts, openai.WithModel(opts.model))
+	}
+	if opts.legacy {
+		copts = append(copts, openai.WithMode(openai.FunctionsMode))
+	}
+	if opts.debug {
+		copts = append(copts, openai.WithDebugWriter(e.stderr))
+	}
+	c, err := openai.New(copts...)
+	var ce *runtime.ConfigurationError
+	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" {
+		return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
+	}
+	if err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
+	}
+	return c, nil
+}
+
+// runToolLibrary binds every tool of agent: to its --tool command, or to
+// a built-in implementation.
+func runToolLibrary(agent runtime.Agent, toolFlags []string) (*runtime.ToolLibrary, error) {
+	commands := map[string]string{}
+	var names []string
+	for _, s := range agent.Tools {
+		names = append(names, s.Name)
+	}
+	for _, tf := range toolFlags {
+		name, command, ok := strings.Cut(tf, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.TrimSpace(command) == "" {
+			return nil, usageErrorf("--tool %q: want NAME=COMMAND", tf)
+		}
+		if !containsString(names, name) {
+			msg := fmt.Sprintf("--tool %s: agent %s has no tool %s", name, agent.Name, name)
+			if s := diag.Suggest(name, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			} else if len(names) > 0 {
+				msg += " (its tools: " + strings.Join(names, ", ") + ")"
+			}
+			return nil, usageErrorf("%s", msg)
+		}
+		commands[name] = command
+	}
+	lib := runtime.NewToolLibrary()
+	var missing []string
+	for _, spec := range agent.Tools {
+		if command, ok := commands[spec.Name]; ok {
+			lib.Replace(runtime.Tool{Spec: spec, Func: commandTool(command)})
+		} else if f, ok := builtinTools[spec.Name]; ok {
+			lib.Replace(runtime.Tool{Spec: spec, Func: f})
+		} else {
+			missing = append(missing, spec.Name)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, usageErrorf("agent %s: no implementation for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])
+	}
+	return lib, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinTools implement the seed examples' tools.
+var builtinTools = map[string]runtime.ToolFunc{
+	"sayHello":   greeting("Hello"),
+	"sayGoodbye": greeting("Goodbye"),
+}
+
+func greeting(word string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		var a struct {
+			PersonName *string `json:"personName"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		name := "world"
+		if a.PersonName != nil {
+			name = *a.PersonName
+		}
+		return fmt.Sprintf("%s, %s!", word, name), nil
+	}
+}
+
+// commandTool runs `sh -c command` with the arguments on standard input;
+// standard output is the result, a non-zero exit an error with standard
+// error's text. The context (the per-tool timeout) kills it.
+func commandTool(command string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		cmd.Stdin = bytes.NewReader(append(args, '\n'))
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.WaitDelay = time.Second
+		err := cmd.Run()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			msg := strings.TrimSpace(stderr.String())
+			if msg == "" {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%v: %s", err, msg)
+		}
+		return strings.TrimRight(stdout.String(), "\r\n"), nil
+	}
+}

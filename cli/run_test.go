@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+func init() {
+	// Scripts start the fake OpenAI server with `exec fakeopenai -addr
+	// $FAKEOPENAI_ADDR &` and point gramc run at http://$FAKEOPENAI_ADDR/v1.
+	scriptCommands["fakeopenai"] = func() {
+		os.Exit(runtimetest.FakeOpenAIMain(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		env.Setenv("FAKEOPENAI_ADDR", addr)
+		env.Setenv("SEED", seedDir())
+		return nil
+	})
+}
+
+func seedDir() string {
+	d, _ := filepath.Abs("../testdata/examples/seed")
+	return d
+}
+
+// runGramc runs gramc with args and stdin against a fake server.
+func runGramc(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Do(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func fakeServer(t *testing.T) *runtimetest.Server {
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	t.Setenv("OPENAI_BASE_URL", "")
+	return runtimetest.NewServer(t, runtimetest.EchoPolicy)
+}
+
+func TestRunHello(t *testing.T) {
+	srv := fakeServer(t)
+	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, filepath.Join(seedDir(), "helloGoodbyeAgent.gram"), "Hello, I am Alice", "See you, Bob")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if out != "Hello, Alice!\nHello, Bob!\n" {
+		t.Errorf("stdout = %q", out)
+	}
+	if want := "→ sayHello {\"personName\":\"Alice\"}\n← sayHello Hello, Alice!\n"; !strings.HasPrefix(errs, want) {
+		t.Errorf("stderr = %q, want it to start with %q", errs, want)
+	}
+	// The second message continues the conversation.
+	reqs := srv.Requests()
+	if len(reqs) != 4 || len(reqs[2].Messages) != 6 {
+		t.Errorf("%d requests; the third has %d messages, want 6", len(reqs), len(reqs[2].Messages))
+	}
+}
+
+func TestRunToolCommand(t *testing.T) {
+	srv := fakeServer(t)
+	seed := filepath.Join(seedDir(), "helloAgent.gram")
+	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, seed,
+		"--tool", `sayHello=read args; echo "sh got $args"`, "--", "I am Carl")
+	if code != 0 || out != "sh got {\"personName\":\"Carl\"}\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// A failing command is a tool error the model sees.
+	code, out, _ = runGramc(t, "", "run", "--base-url", srv.URL, seed, "--tool", `sayHello=echo no such person >&2; exit 3`, "I am Dan")
+	if code != 0 || out != "error: tool sayHello failed: exit status 3: no such person\n" {
+		t.Errorf("failing command: exit %d, stdout %q", code, out)
+	}
+	// A slow command hits the tool timeout.
+	code, out, _ = runGramc(t, "", "run", "--base-url", srv.URL, seed, "--tool-timeout", "100ms", "--tool", `sayHello=sleep 5`, "I am Eve")
+	if code != 0 || out != "error: tool sayHello timed out after 100ms\n" {
+		t.Errorf("slow command: exit %d, stdout %q", code, out)
+	}
+}
+
+func TestRunChatOnStdin(t *testing.T) {
+	srv := fakeServer(t)
+	code, out, errs := runGramc(t, "I am Fay\n\nI am Gus\n", "run", "--base-url", srv.URL, filepath.Join(seedDir(), "helloAgent.gram"))
+	if code != 0 || out != "Hello, Fay!\nHello, Gus!\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestRunDebugRedactsKey(t *testing.T) {
+	srv := fakeServer(t)
+	code, _, errs := runGramc(t, "", "run", "--debug", "--base-url", srv.URL, filepath.Join(seedDir(), "helloAgent.gram"), "hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(errs, "sk-cli-test-key") || !strings.Contains(errs, "Authorization: Bearer [REDACTED]") ||
+		!strings.Contains(errs, `"tools":[{"type":"function","function":{"name":"sayHello"`) || !strings.Contains(errs, "--- response 200 OK") {
+		t.Errorf("debug output:\n%s", errs)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	srv := fakeServer(t)
+	seed := seedDir()
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string
+	}{
+		{"missing key", map[string]string{"OPENAI_API_KEY": ""}, []string{"run", filepath.Join(seed, "helloAgent.gram"), "hi"}, 2,
+			"gramc: OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server\n"},
+		{"no files", nil, []string{"run", "hi"}, 2, "name at least one .gram file"},
+		{"two agents", nil, []string{"run", "--base-url", srv.URL, seed, "hi"}, 2, "several agents are declared (hello_goodbye_agent, hello_world_agent)"},
+		{"misspelt agent", nil, []string{"run", "--base-url", srv.URL, seed, "--agent", "hello_wrld_agent", "hi"}, 2, `did you mean "hello_world_agent"?`},
+		{"unknown --tool", nil, []string{"run", "--base-url", srv.URL, filepath.Join(seed, "helloAgent.gram"), "--tool", "sayHelo=cat", "hi"}, 2, `agent hello_world_agent has no tool sayHelo (did you mean "sayHello"?)`},
+		{"bad --tool", nil, []string{"run", "--base-url", srv.URL, filepath.Join(seed, "helloAgent.gram"), "--tool", "sayHello", "hi"}, 2, "want NAME=COMMAND"},
+		{"unbound tool", nil, []string{"run", "--base-url", srv.URL, "../testdata/examples/weather.gram", "hi"}, 2, "no implementation for tool getForecast, getWeather: bind it with --tool getForecast=COMMAND"},
+		{"missing file", nil, []string{"run", "nope.gram", "hi"}, 2, "nope.gram"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			code, _, errs := runGramc(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(errs, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tt.code, tt.want)
+			}
+			if tt.name == "missing key" && strings.Count(errs, "\n") != 1 {
+				t.Errorf("missing key error is not one line: %q", errs)
+			}
+		})
+	}
+}
+
+func TestRunAPIError(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-wrong")
+	srv := runtimetest.NewServer(t, runtimetest.EchoPolicy)
+	srv.APIKey = "sk-right"
+	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, filepath.Join(seedDir(), "helloAgent.gram"), "hi")
+	if code != 1 || out != "" || !strings.Contains(errs, "HTTP 401") || strings.Contains(errs, "sk-wrong") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestSplitRunArgs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args  []string
+		dash  int
+		files string
+	}{
+		{[]string{"a.gram", "b.gram", "hi there"}, -1, "a.gram b.gram"},
+		{[]string{dir, "./x/...", "hello", "c.gram"}, -1, dir + " ./x/..."},
+		{[]string{"a.gram", "b.gram"}, 1, "a.gram"},
+	} {
+		files, msgs := splitRunArgs(tt.args, tt.dash)
+		if got := strings.Join(files, " "); got != tt.files || len(files)+len(msgs) != len(tt.args) {
+			t.Errorf("splitRunArgs(%q) = %q, %q", tt.args, files, msgs)
+		}
+	}
+}
