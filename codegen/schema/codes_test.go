@@ -1,0 +1,67 @@
+package schema
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// codeExamples are the documented example inputs of the lint codes
+// (docs/schema.md); each must produce its code for the target, at the
+// line given.
+var codeExamples = []struct {
+	code   diag.Code
+	target Target
+	line   int
+	src    string
+}{
+	{CodeInvalidName, Gemini, 1, "[`9lives`:Tool {description: \"Counts lives\"} | ()==>(::Integer)]"},
+	{CodeInvalidPropertyName, Gemini, 2, "[upload:Tool {description: \"Uploads\"} |\n  (`content-type`::String)==>(::Boolean)]"},
+	{CodeRecursiveType, Gemini, 1, "[Comment:Type | (text::String), (replies::Array {elementType: Comment, optional: true})]\n[post:Tool {description: \"Posts\"} | (root::Comment)==>(::Boolean)]"},
+	{CodeStrictFreeFormObject, OpenAIStrict, 2, "[store:Tool {description: \"Stores\"} |\n  (data::Object)==>(::Boolean)]"},
+	{CodeStrictLimit, OpenAIStrict, 1, "[pick:Tool {description: \"Picks\"} | (choice::Integer {enum: [" + enumList(1001) + "]})==>(::Boolean)]"},
+	{CodeKeywordInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {minLength: 1})==>(::String)]"},
+	{CodeDefaultInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {default: \"world\"})==>(::String)]"},
+	{CodeEnumInDescription, Gemini, 1, "[Level:Enum {values: [1, 2, 3]}]\n[log:Tool {description: \"Logs\"} | (level::Level)==>(::Boolean)]"},
+}
+
+func enumList(n int) string {
+	b := make([]byte, 0, n*5)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+	}
+	return string(b)
+}
+
+func TestCodeExamples(t *testing.T) {
+	seen := map[diag.Code]bool{}
+	for _, ex := range codeExamples {
+		pkg, ds := check.LoadSource("example.gram", []byte(ex.src))
+		if ds.HasErrors() {
+			t.Errorf("%s: example does not check: %v", ex.code, ds.Err())
+			continue
+		}
+		found := false
+		for _, d := range Lint(pkg, []Target{ex.target}) {
+			if d.Code == ex.code && d.Range.Start.Line == ex.line && d.Range.File == "example.gram" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: not reported at line %d for %s: %v", ex.code, ex.line, ex.target, Lint(pkg, []Target{ex.target}))
+		}
+		seen[ex.code] = true
+	}
+	seen[CodeUnknownTarget] = true // TestLintCodes
+	for _, c := range []diag.Code{CodeInvalidName, CodeInvalidPropertyName, CodeRecursiveType, CodeStrictFreeFormObject,
+		CodeStrictLimit, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription, CodeUnknownTarget} {
+		if !seen[c] {
+			t.Errorf("code %s has no example", c)
+		}
+	}
+}
