@@ -73,6 +73,9 @@ func Format(f *ast.File) []byte {
 		first = false
 	}
 	for _, pat := range f.Patterns {
+		if pat == nil {
+			continue
+		}
 		if !first {
 			p.flushTrailing(pat.Pos().Offset)
 			p.blankLine()
@@ -327,7 +330,7 @@ func (p *printer) done(n ast.Node) {
 
 // pattern prints any pattern.
 func (p *printer) pattern(pat ast.Pattern, ctx context) {
-	if p.failed {
+	if p.failed || pat == nil {
 		return
 	}
 	p.flush(pat.Pos().Offset)
@@ -463,8 +466,15 @@ func (p *printer) path(r *ast.RelationshipPattern, ctx context) {
 		return
 	}
 	for {
-		p.node(r.Left)
-		p.arrow(r.Arrow)
+		if r.Left != nil {
+			p.node(r.Left)
+		}
+		if r.Arrow != nil {
+			p.arrow(r.Arrow)
+		}
+		if r.Right == nil {
+			return
+		}
 		if broken {
 			p.flush(r.Right.Pos().Offset)
 			p.breakLine()
@@ -485,7 +495,7 @@ func (p *printer) path(r *ast.RelationshipPattern, ctx context) {
 func isSignature(r *ast.RelationshipPattern) bool {
 	nodes := 1
 	for {
-		if r.Arrow == nil || r.Arrow.Kind != ast.RightArrow || r.Arrow.Subject != nil {
+		if r.Arrow == nil || r.Arrow.Kind != ast.RightArrow || r.Arrow.Subject != nil || r.Right == nil {
 			return false
 		}
 		nodes++
@@ -557,9 +567,11 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 		case *ast.PropertyAnnotation:
 			p.text("@")
 			p.opened(a)
-			p.flush(a.Key.Pos().Offset)
-			p.text(symbolText(a.Key.Name))
-			p.done(a.Key)
+			if a.Key != nil {
+				p.flush(a.Key.Pos().Offset)
+				p.text(symbolText(a.Key.Name))
+				p.done(a.Key)
+			}
 			p.text("(")
 			p.value(a.Value)
 			p.flush(a.End().Offset)
@@ -592,6 +604,9 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 }
 
 func (p *printer) identifier(id *ast.Identifier) {
+	if id == nil {
+		return
+	}
 	p.flush(id.Pos().Offset)
 	switch {
 	case id.Kind == ast.IntegerIdentifier:
@@ -622,6 +637,9 @@ func (p *printer) labels(ls *ast.Labels, double bool) {
 }
 
 func (p *printer) key(k *ast.Key) {
+	if k == nil {
+		return
+	}
 	p.flush(k.Pos().Offset)
 	switch {
 	case k.Kind == ast.DoubleQuotedKey:
@@ -724,7 +742,7 @@ func (p *printer) braces(n ast.Node) {
 }
 
 func (p *printer) value(v ast.Value) {
-	if p.failed {
+	if p.failed || v == nil {
 		return
 	}
 	p.flush(v.Pos().Offset)

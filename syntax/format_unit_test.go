@@ -147,3 +147,20 @@ func TestFormatEmpty(t *testing.T) {
 		t.Errorf("empty file formats as %q", got)
 	}
 }
+
+// TestFormatIncompleteTree checks that a hand-built tree with missing
+// parts prints what it has instead of panicking.
+func TestFormatIncompleteTree(t *testing.T) {
+	f := &ast.File{Patterns: []ast.Pattern{
+		&ast.RelationshipPattern{Left: tNode("a", nil, nil)},
+		&ast.PatternReference{},
+		&ast.NodePattern{Subject: ast.Subject{Record: &ast.Record{Properties: []*ast.Property{{Key: &ast.Key{Name: "k"}}}}}},
+		&ast.AnnotatedPattern{Annotations: []ast.Annotation{&ast.PropertyAnnotation{}}, Pattern: tNode("b", nil, nil)},
+		nil,
+	}}
+	got := string(Format(f))
+	want := "(a)\n\n({k: })\n\n@()\n(b)\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
