@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
@@ -69,7 +70,21 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 			"%s has more than one type label", what)
 	}
 	l := n.Labels.List[0]
-	return c.resolveLabel(l.Name, c.rng(l), props["elementType"], 0)
+	return c.resolveLabel(l.Name, c.labelNameRange(l), props["elementType"], 0)
+}
+
+// labelNameRange is the range of a label's name, without the colons.
+func (c *checker) labelNameRange(l *ast.Label) ast.Range {
+	r := c.rng(l)
+	if isNil(l) || l.Quoted || r.Start.Line != r.End.Line {
+		return r
+	}
+	n := utf8.RuneCountInString(l.Name)
+	if r.End.Offset-len(l.Name) < r.Start.Offset || r.End.Column-n < r.Start.Column {
+		return r
+	}
+	r.Start = ast.Pos{Offset: r.End.Offset - len(l.Name), Line: r.End.Line, Column: r.End.Column - n}
+	return r
 }
 
 // resolveLabel resolves a type name written at r. elem is the node's

@@ -1,0 +1,43 @@
+package check
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gramc-dev/gramc/internal/gramgen"
+)
+
+// BenchmarkCheck loads (reads, parses concurrently and checks) generated
+// packages of 1k, 10k and 100k tools in 100 files, as `gramc check` does.
+// Run: go test ./check -run '^$' -bench BenchmarkCheck -benchtime 3x
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			dir := b.TempDir()
+			var size int64
+			for name, src := range gramgen.Package(n, 100) {
+				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				size += int64(len(src))
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				pkgs, ds, err := Load([]string{dir})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(ds) > 0 {
+					b.Fatalf("generated package has diagnostics, first: %s", ds[0].Error())
+				}
+				if got := len(pkgs[0].Tools); got != n {
+					b.Fatalf("got %d tools, want %d", got, n)
+				}
+			}
+		})
+	}
+}
