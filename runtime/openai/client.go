@@ -191,6 +191,19 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 		cr.Messages = append(cr.Messages, wireMessage{Role: "system", Content: ptr(req.Instruction)})
 	}
 	legacy := c.Mode == FunctionsMode
+	// The legacy form has one call per assistant message, each followed by
+	// its result: a stored turn with several calls is sent as call, result,
+	// call, result.
+	var results map[string]runtime.Message
+	emitted := map[string]bool{}
+	if legacy {
+		results = map[string]runtime.Message{}
+		for _, m := range req.Messages {
+			if m.Role == runtime.RoleTool && m.ToolCallID != "" {
+				results[m.ToolCallID] = m
+			}
+		}
+	}
 	for _, m := range req.Messages {
 		switch m.Role {
 		case runtime.RoleUser:
@@ -201,8 +214,9 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 				wm.Content = ptr(m.Content)
 			}
 			if legacy {
-				// The legacy form has one call per message; a stored
-				// conversation with several is split into several turns.
+				if len(m.ToolCalls) == 0 {
+					cr.Messages = append(cr.Messages, wm)
+				}
 				for i, tc := range m.ToolCalls {
 					w := wm
 					if i > 0 {
@@ -210,9 +224,10 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 					}
 					w.FunctionCall = &wireFunctionArg{Name: tc.Name, Arguments: tc.Arguments}
 					cr.Messages = append(cr.Messages, w)
-				}
-				if len(m.ToolCalls) == 0 {
-					cr.Messages = append(cr.Messages, wm)
+					if r, ok := results[tc.ID]; ok {
+						cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: tc.Name, Content: ptr(r.Content)})
+						emitted[tc.ID] = true
+					}
 				}
 				continue
 			}
@@ -223,7 +238,9 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 			cr.Messages = append(cr.Messages, wm)
 		case runtime.RoleTool:
 			if legacy {
-				cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: m.Name, Content: ptr(m.Content)})
+				if !emitted[m.ToolCallID] {
+					cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: m.Name, Content: ptr(m.Content)})
+				}
 			} else {
 				cr.Messages = append(cr.Messages, wireMessage{Role: "tool", ToolCallID: m.ToolCallID, Content: ptr(m.Content)})
 			}

@@ -251,3 +251,23 @@ func TestModelOverride(t *testing.T) {
 		t.Errorf("model = %q", m)
 	}
 }
+
+func TestLegacyInterleavesSeveralCalls(t *testing.T) {
+	c := &openai.Client{Mode: openai.FunctionsMode}
+	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"},
+		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "a", Name: "f", Arguments: "{}"}, {ID: "b", Name: "g", Arguments: "{}"}}},
+		{Role: runtime.RoleTool, ToolCallID: "a", Name: "f", Content: "ra"},
+		{Role: runtime.RoleTool, ToolCallID: "b", Name: "g", Content: "rb"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"ra","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rb","name":"g"}]`
+	if !strings.Contains(string(body), want) {
+		t.Errorf("body %s\nwant %s", body, want)
+	}
+	if err := runtimetest.ValidateRequest(body); err != nil {
+		t.Error(err)
+	}
+}
