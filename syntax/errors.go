@@ -15,19 +15,13 @@ import (
 // syntaxError turns a scanner or participle error into one actionable
 // diagnostic. Participle reports the deepest unexpected token; this looks
 // at the tokens around it to say what the user most likely meant.
-func syntaxError(filename, text string, sc *scanner, err error) *diag.Diagnostic {
+func syntaxError(filename, text string, err error) *diag.Diagnostic {
 	d := &diag.Diagnostic{Severity: diag.Error, Code: codeSyntax}
 	pt := newPosTable(text)
 	var se *scanError
 	if errors.As(err, &se) {
 		d.Summary, d.Detail = se.summary, se.detail
 		d.Range = pt.rangeOf(filename, se.offset, se.end)
-		if se.summary == "nesting too deep" {
-			return d
-		}
-		if se.summary == "unterminated fenced string" || se.summary == "unterminated string" {
-			return d
-		}
 		return d
 	}
 	var pe participle.Error
@@ -50,7 +44,7 @@ func syntaxError(filename, text string, sc *scanner, err error) *diag.Diagnostic
 // relex scans text into a token slice (the error path only; tokens up to a
 // scanner error, then EOF).
 func relex(filename, text string) []lexer.Token {
-	sc := newScanner(filename, text)
+	sc := newCoarseScanner(filename, text)
 	var toks []lexer.Token
 	for {
 		t, err := sc.Next()
@@ -243,6 +237,8 @@ func describe(t *lexer.Token) string {
 		return "string " + abbreviate(t.Value)
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
 		return fmt.Sprintf("number %s", t.Value)
+	case tParenGroup, tBracketGroup, tBraceGroup:
+		return fmt.Sprintf("%q", t.Value[:1])
 	}
 	return fmt.Sprintf("%q", t.Value)
 }

@@ -19,7 +19,7 @@ func TestSyntaxErrors(t *testing.T) {
 	}{
 		{"unterminated string", "(a)\n(b {name: \"abc})\n", 2, 11, "unterminated string", "closing \""},
 		{"unterminated fenced string", "(a {s: ```\ntext\n})", 1, 8, "unterminated fenced string", "```"},
-		{"empty array", "(a {tags: []})", 1, 12, "[] is an empty pattern, not an array", "arrays must not be empty"},
+		{"empty array", "(a {tags: []})", 1, 11, "[] is an empty pattern, not an array", "arrays must not be empty"},
 		{"missing ] at end", "[a | b, c\n", 1, 1, `missing "]"`, `Add "]"`},
 		{"missing ] before next pattern", "[a | b, c\n\n(d)\n", 1, 1, `missing "]"`, "line 3"},
 		{"comma between top-level paths", "(a)-->(b), (c)-->(d)", 1, 10, "top-level patterns are not comma-separated", "subject pattern"},
@@ -30,6 +30,12 @@ func TestSyntaxErrors(t *testing.T) {
 		{"nested map", "(a {x: {y: {z: 1}}})", 1, 12, "maps hold scalars only", "scalar"},
 		{"bad escape", `(a {s: "bad \q"})`, 1, 13, `invalid escape sequence "\q"`, `\\`},
 		{"mixed arrow", "(a)-[r]=>(b)", 1, 8, "arrow mixes line styles", "same character"},
+		{"array of maps", "[t:Tool | (p::Object {fields: [{name: \"a\"}]})]", 1, 32, "arrays hold scalars only", "declare a named type"},
+		{"array of arrays", "{ count: [[1,2],[3,4]] }", 1, 11, "arrays hold scalars only", "not other arrays"},
+		{"map entry with ::", "(a {x: {y:: 1}})", 1, 10, `map entries use ":"`, "records attached to patterns"},
+		{"annotation in subject pattern", `[ @a(1) x ]`, 1, 3, "annotations cannot appear", "before the whole pattern"},
+		{"missing value", "(a {k: })", 1, 8, `unexpected "}"`, "a value"},
+		{"half range", "(a {k: 1..})", 1, 11, `unexpected "}"`, "a number to bound the range"},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
 	}
 	for _, tt := range tests {

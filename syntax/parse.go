@@ -17,33 +17,48 @@ const codeSyntax = diag.Code("syntax")
 func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 	text := string(src)
 	f := &ast.File{Name: filename}
-	sc := newScanner(filename, text)
+	sc := newCoarseScanner(filename, text)
 	peek, err := lexer.Upgrade(sc)
-	var g *gFile
+	var g *docFile
 	if err == nil {
-		g, err = grammar.ParseFromLexer(peek)
+		g, err = topGrammar.ParseFromLexer(peek)
 	}
-	l := &lowerer{filename: filename}
+	var l topLowerer
 	l.file(g, f)
-	f.Comments = make([]*ast.Comment, 0, len(sc.comments))
-	for _, c := range sc.comments {
-		f.Comments = append(f.Comments, &ast.Comment{
+	f.Comments = comments(text, sc.comments)
+	f.Span = ast.Span{StartPos: ast.Pos{Offset: 0, Line: 1, Column: 1}, EndPos: endOfText(text)}
+	var diags diag.Diagnostics
+	for _, e := range l.errs {
+		diags = append(diags, &diag.Diagnostic{
+			Severity: diag.Error,
+			Code:     codeSyntax,
+			Summary:  e.summary,
+			Detail:   e.detail,
+			Range:    ast.Range{File: filename, Start: e.start, End: e.end},
+		})
+	}
+	if err != nil {
+		diags = append(diags, syntaxError(filename, text, err))
+	}
+	diags.Sort()
+	return f, diags
+}
+
+// comments converts the scanner's comments to ast comments.
+func comments(text string, cs []comment) []*ast.Comment {
+	out := make([]*ast.Comment, len(cs))
+	nodes := make([]ast.Comment, len(cs))
+	for i, c := range cs {
+		nodes[i] = ast.Comment{
 			Text: text[c.start:c.end],
 			Span: ast.Span{
 				StartPos: ast.Pos{Offset: c.start, Line: c.line, Column: c.col},
 				EndPos:   ast.Pos{Offset: c.end, Line: c.line, Column: c.col + runeCount(text[c.start:c.end])},
 			},
-		})
+		}
+		out[i] = &nodes[i]
 	}
-	f.Span = ast.Span{StartPos: ast.Pos{Offset: 0, Line: 1, Column: 1}, EndPos: endOfText(text)}
-	var diags diag.Diagnostics
-	if err != nil {
-		diags = append(diags, syntaxError(filename, text, sc, err))
-	} else {
-		diags = append(diags, l.diags...)
-	}
-	diags.Sort()
-	return f, diags
+	return out
 }
 
 // endOfText is the position just after the last character of text.

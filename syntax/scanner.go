@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -30,24 +31,32 @@ const (
 	tBTString // `backtick`
 	tFenced   // ```\n...``` or ```tag\n...```
 	tTagged   // tag`...`
+	// Coarse tokens: a whole balanced group, parsed by the hand-written
+	// parser (handparse.go) inside participle's top-level grammar.
+	tParenGroup   // (...)
+	tBracketGroup // [...]
+	tBraceGroup   // {...}
 )
 
 // tokenNames returns participle's names of the token types.
 func tokenNames() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
-		"EOF":         lexer.EOF,
-		"Punct":       tPunct,
-		"Symbol":      tSymbol,
-		"Integer":     tInteger,
-		"Decimal":     tDecimal,
-		"Hex":         tHex,
-		"Octal":       tOctal,
-		"Measurement": tMeasurement,
-		"SQString":    tSQString,
-		"DQString":    tDQString,
-		"BTString":    tBTString,
-		"Fenced":      tFenced,
-		"Tagged":      tTagged,
+		"EOF":          lexer.EOF,
+		"Punct":        tPunct,
+		"Symbol":       tSymbol,
+		"Integer":      tInteger,
+		"Decimal":      tDecimal,
+		"Hex":          tHex,
+		"Octal":        tOctal,
+		"Measurement":  tMeasurement,
+		"SQString":     tSQString,
+		"DQString":     tDQString,
+		"BTString":     tBTString,
+		"Fenced":       tFenced,
+		"Tagged":       tTagged,
+		"ParenGroup":   tParenGroup,
+		"BracketGroup": tBracketGroup,
+		"BraceGroup":   tBraceGroup,
 	}
 }
 
@@ -55,6 +64,8 @@ func tokenNames() map[string]lexer.TokenType {
 type scanError struct {
 	offset  int
 	end     int // end of the offending text (>= offset)
+	line    int // line and column of offset when known (else 0)
+	col     int
 	summary string
 	detail  string
 }
@@ -75,17 +86,35 @@ type comment struct {
 type scanner struct {
 	src      string
 	filename string
-	off      int
+	base     int // offset of src in the file (inner scanners scan one group)
+	off      int // offset in src
 	line     int
 	col      int // 1-based, in runes
 	depth    int
-	opens    []int // offsets of the open brackets, innermost last
-	comments []comment
-	err      *scanError
+	coarse   bool // yield whole bracketed groups as single tokens
+	inner    bool // scanning inside a group: no comments, no opener stack
+
+	startLine, startCol int              // position of src[0]
+	opens               []lexer.Position // open brackets, innermost last
+	comments            []comment
+	err                 *scanError
 }
 
+// newScanner returns a scanner of a whole file yielding fine tokens.
 func newScanner(filename, src string) *scanner {
 	return &scanner{src: src, filename: filename, line: 1, col: 1}
+}
+
+// newCoarseScanner returns a scanner of a whole file that yields each
+// balanced (...), [...] or {...} group as one token.
+func newCoarseScanner(filename, src string) *scanner {
+	return &scanner{src: src, filename: filename, line: 1, col: 1, coarse: true}
+}
+
+// initInner prepares s to scan the text of the group token t.
+func (s *scanner) initInner(t *lexer.Token) {
+	*s = scanner{src: t.Value, filename: t.Pos.Filename, base: t.Pos.Offset, line: t.Pos.Line, col: t.Pos.Column,
+		startLine: t.Pos.Line, startCol: t.Pos.Column, inner: true}
 }
 
 // advance moves over n bytes that contain no newline.
@@ -116,18 +145,83 @@ func (s *scanner) advanceTo(end int) {
 }
 
 func (s *scanner) pos() lexer.Position {
-	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+	return lexer.Position{Filename: s.filename, Offset: s.base + s.off, Line: s.line, Column: s.col}
 }
 
 func (s *scanner) fail(off, end int, summary, detail string) (lexer.Token, error) {
 	if s.err == nil {
-		s.err = &scanError{offset: off, end: end, summary: summary, detail: detail}
+		s.err = &scanError{offset: s.base + off, end: s.base + end, summary: summary, detail: detail}
 	}
 	return lexer.Token{}, s.err
 }
 
 // Next implements lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {
+	if !s.coarse {
+		return s.fine()
+	}
+	if s.err != nil {
+		return lexer.Token{}, s.err
+	}
+	s.skipSpace()
+	if s.err != nil {
+		return lexer.Token{}, s.err
+	}
+	if s.off >= len(s.src) {
+		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
+	}
+	var typ lexer.TokenType
+	switch s.src[s.off] {
+	case '(':
+		typ = tParenGroup
+	case '[':
+		typ = tBracketGroup
+	case '{':
+		typ = tBraceGroup
+	default:
+		return s.fine()
+	}
+	// A group: lex it finely (so strings and comments are skipped exactly
+	// as the parser will see them) until its bracket closes.
+	start, pos, depth := s.off, s.pos(), s.depth
+	var newPattern lexer.Position
+	for {
+		t, err := s.fine()
+		if err != nil {
+			return t, err
+		}
+		if t.Type == lexer.EOF {
+			return s.unclosed(newPattern)
+		}
+		if t.Type == tPunct && s.depth == depth && (t.Value == ")" || t.Value == "]" || t.Value == "}") {
+			break
+		}
+		if t.Pos.Column == 1 && t.Pos.Offset > pos.Offset && newPattern.Line == 0 && (t.Value == "[" || t.Value == "(" || t.Value == "@" || t.Value == "@@") {
+			newPattern = t.Pos
+		}
+	}
+	return lexer.Token{Type: typ, Value: s.src[start:s.off], Pos: pos}, nil
+}
+
+// unclosed reports the innermost bracket left open at the end of the file.
+func (s *scanner) unclosed(newPattern lexer.Position) (lexer.Token, error) {
+	o := s.opens[len(s.opens)-1]
+	open := s.src[o.Offset-s.base : o.Offset-s.base+1]
+	close := map[string]string{"(": ")", "[": "]", "{": "}"}[open]
+	detail := fmt.Sprintf("The file ends before the %q opened here is closed. Add %q after its last element.", open, close)
+	if newPattern.Line > 0 {
+		detail = fmt.Sprintf("The %q opened here is never closed; a new pattern seems to start at line %d. Add %q after the last element of this one.", open, newPattern.Line, close)
+	}
+	if c := hiddenCloser(s.src, o.Offset-s.base, close); c != "" {
+		detail += " " + c
+	}
+	s.err = &scanError{offset: o.Offset, end: o.Offset + 1, line: o.Line, col: o.Column,
+		summary: fmt.Sprintf("missing %q to close this %q", close, open), detail: detail}
+	return lexer.Token{}, s.err
+}
+
+// fine yields the next fine-grained token.
+func (s *scanner) fine() (lexer.Token, error) {
 	if s.err != nil {
 		return lexer.Token{}, s.err
 	}
@@ -147,7 +241,9 @@ func (s *scanner) Next() (lexer.Token, error) {
 	switch {
 	case c == '(' || c == '[' || c == '{':
 		s.depth++
-		s.opens = append(s.opens, start)
+		if !s.inner {
+			s.opens = append(s.opens, pos)
+		}
 		if s.depth > MaxNesting {
 			return s.fail(start, start+1, "nesting too deep",
 				"Brackets, parentheses and braces may nest at most 1000 levels deep. Flatten the structure, for example by naming inner patterns and referring to them by identifier.")
@@ -156,7 +252,9 @@ func (s *scanner) Next() (lexer.Token, error) {
 	case c == ')' || c == ']' || c == '}':
 		if s.depth > 0 {
 			s.depth--
-			s.opens = s.opens[:len(s.opens)-1]
+			if !s.inner {
+				s.opens = s.opens[:len(s.opens)-1]
+			}
 		}
 		n = 1
 	case c == ',' || c == '|':
@@ -287,7 +385,9 @@ func (s *scanner) skipSpace() {
 				if textEnd > start && src[textEnd-1] == '\r' {
 					textEnd--
 				}
-				s.comments = append(s.comments, comment{start: start, end: textEnd, line: line, col: col})
+				if !s.inner {
+					s.comments = append(s.comments, comment{start: s.base + start, end: s.base + textEnd, line: line, col: col})
+				}
 				s.advanceTo(end)
 				continue
 			}

@@ -1,14 +1,11 @@
 package syntax
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The grammar of gram notation as participle structs. It follows the
+// The reference grammar of gram notation as participle structs. It follows the
 // reference grammar (tree-sitter-gram, docs/gram.ebnf) rule for rule; the
 // structs are private and are lowered to the public ast package by
 // lower.go. Every struct that becomes a node keeps its matched Tokens (a
@@ -164,28 +161,11 @@ type gMapEntry struct {
 	Value  *gScalar    `parser:"@@"`
 }
 
-// lexDef adapts the scanner to participle's lexer.Definition. ParseFile
-// drives the scanner itself (to keep its comments and nesting errors) and
-// hands participle the token stream through ParseFromLexer; Lex exists for
-// completeness.
-type lexDef struct{}
-
-func (lexDef) Symbols() map[string]lexer.TokenType { return tokenNames() }
-
-func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", filename, err)
-	}
-	return newScanner(filename, string(b)), nil
-}
-
-// LexString implements lexer.StringDefinition.
-func (lexDef) LexString(filename, src string) (lexer.Lexer, error) {
-	return newScanner(filename, src), nil
-}
-
-var grammar = participle.MustBuild[gFile](
+// refGrammar is the whole of gram notation as a declarative participle
+// grammar over fine tokens. ParseFile parses the inside of groups by hand
+// (handparse.go) for speed; the tests parse every corpus input with both
+// and require the same tree.
+var refGrammar = participle.MustBuild[gFile](
 	participle.Lexer(lexDef{}),
 	participle.UseLookahead(2),
 )

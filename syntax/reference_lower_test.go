@@ -1,9 +1,6 @@
 package syntax
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -15,47 +12,6 @@ import (
 type lowerer struct {
 	filename string
 	diags    diag.Diagnostics
-}
-
-// astPos converts a participle position to an ast.Pos. It is the one place
-// where participle positions become ast positions (the scanner produces
-// 1-based rune columns, which ast.Pos uses too).
-func astPos(p lexer.Position) ast.Pos {
-	return ast.Pos{Offset: p.Offset, Line: p.Line, Column: p.Column}
-}
-
-// tokEnd is the position just after the last character of t.
-func tokEnd(t *lexer.Token) ast.Pos {
-	p := astPos(t.Pos)
-	v := t.Value
-	p.Offset += len(v)
-	if i := strings.LastIndexByte(v, '\n'); i >= 0 {
-		p.Line += strings.Count(v, "\n")
-		p.Column = 1 + utf8.RuneCountInString(v[i+1:])
-		return p
-	}
-	p.Column += runeCount(v)
-	return p
-}
-
-func runeCount(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s)
-		}
-	}
-	return len(s)
-}
-
-func tokSpan(t *lexer.Token) ast.Span {
-	return ast.Span{StartPos: astPos(t.Pos), EndPos: tokEnd(t)}
-}
-
-func span(toks []lexer.Token) ast.Span {
-	if len(toks) == 0 {
-		return ast.Span{}
-	}
-	return ast.Span{StartPos: astPos(toks[0].Pos), EndPos: tokEnd(&toks[len(toks)-1])}
 }
 
 func (l *lowerer) errorAt(t *lexer.Token, summary, detail string) {
@@ -277,22 +233,6 @@ func (l *lowerer) record(g *gRecord) *ast.Record {
 	return r
 }
 
-func key(t *lexer.Token) *ast.Key {
-	k := &ast.Key{Span: tokSpan(t)}
-	switch t.Type {
-	case tBTString:
-		k.Kind = ast.QuotedKey
-		k.Name = unquote(t.Value)
-	case tDQString:
-		k.Kind = ast.DoubleQuotedKey
-		k.Name = unquote(t.Value)
-	default:
-		k.Kind = ast.SymbolKey
-		k.Name = t.Value
-	}
-	return k
-}
-
 func (l *lowerer) value(g *gValue) ast.Value {
 	switch {
 	case g.Scalar != nil:
@@ -327,28 +267,6 @@ func (l *lowerer) value(g *gValue) ast.Value {
 	return nil
 }
 
-func number(t *lexer.Token) *ast.Number {
-	n := &ast.Number{Raw: t.Value, Span: tokSpan(t)}
-	switch t.Type {
-	case tDecimal:
-		n.Kind = ast.Decimal
-	case tHex:
-		n.Kind = ast.Hexadecimal
-	case tOctal:
-		n.Kind = ast.Octal
-	case tMeasurement:
-		n.Kind = ast.Measurement
-		i := len(t.Value)
-		for i > 0 && isLetter(t.Value[i-1]) {
-			i--
-		}
-		n.Unit = t.Value[i:]
-	default:
-		n.Kind = ast.Integer
-	}
-	return n
-}
-
 func (l *lowerer) scalar(g *gScalar) ast.Value {
 	switch {
 	case g.UpperOnly.Type != 0:
@@ -366,79 +284,4 @@ func (l *lowerer) scalar(g *gScalar) ast.Value {
 		return stringValue(&g.Other)
 	}
 	return nil
-}
-
-// stringValue lowers a one-token scalar: a symbol, a boolean, a string or a
-// tagged string.
-func stringValue(t *lexer.Token) ast.Value {
-	sp := tokSpan(t)
-	v := t.Value
-	switch t.Type {
-	case tSymbol:
-		switch v {
-		case "true":
-			return &ast.Boolean{Value: true, Span: sp}
-		case "false":
-			return &ast.Boolean{Value: false, Span: sp}
-		}
-		return &ast.Symbol{Name: v, Span: sp}
-	case tSQString:
-		return &ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Raw: v, Span: sp}
-	case tDQString:
-		return &ast.String{Kind: ast.DoubleQuoted, Value: unquote(v), Raw: v, Span: sp}
-	case tBTString:
-		return &ast.String{Kind: ast.Backticked, Value: unquote(v), Raw: v, Span: sp}
-	case tTagged:
-		i := strings.IndexByte(v, '`')
-		return &ast.TaggedString{Tag: v[:i], Value: unquote(v[i:]), Raw: v, Span: sp}
-	case tFenced:
-		tag, content := splitFence(v)
-		if tag != "" {
-			return &ast.TaggedString{Tag: tag, Fenced: true, Value: content, Raw: v, Span: sp}
-		}
-		return &ast.String{Kind: ast.Fenced, Value: content, Raw: v, Span: sp}
-	}
-	return nil
-}
-
-// splitFence splits a fenced string token "```tag\ncontent```" into its tag
-// and content. The content starts after the newline that follows the
-// opening fence and ends before the closing fence.
-func splitFence(v string) (tag, content string) {
-	nl := strings.IndexByte(v, '\n')
-	return v[3:nl], v[nl+1 : len(v)-3]
-}
-
-// unquote removes the quotes of a single-line string token and decodes its
-// escapes. The scanner has already checked them.
-func unquote(v string) string {
-	s := v[1 : len(v)-1]
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := s[i]; e {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		default: // \\ \/ \" \' \`
-			b.WriteByte(e)
-		}
-	}
-	return b.String()
 }

@@ -1,0 +1,579 @@
+package syntax
+
+import (
+	"fmt"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// hparser is the hand-written recursive-descent parser for the inside of a
+// bracketed group: nodes, subject patterns, arrow subjects, records and
+// values. Participle's top-level grammar (topgrammar.go) hands it each
+// group token. It follows the reference grammar (docs/gram.ebnf of
+// tree-sitter-gram) production for production, builds ast nodes directly
+// and stops at the first error, which it records with a message that says
+// how to fix it. Recursion depth is bounded by MaxNesting, which the coarse
+// scanner enforces before any group is parsed.
+type hparser struct {
+	sc      scanner
+	tok     lexer.Token // current token
+	prevEnd ast.Pos     // end of the last consumed token
+	err     *parseError
+}
+
+// parseError is a syntax error found by the hand-written parser.
+type parseError struct {
+	start, end ast.Pos
+	summary    string
+	detail     string
+}
+
+func (p *hparser) init(t *lexer.Token) {
+	p.sc.initInner(t)
+	p.err = nil
+	p.next()
+}
+
+// next advances to the next token.
+func (p *hparser) next() {
+	if p.tok.Type != 0 {
+		p.prevEnd = tokEnd(&p.tok)
+	}
+	t, err := p.sc.Next()
+	if err != nil {
+		se := p.sc.err
+		p.failAt(posInGroup(&p.sc, se.offset), posInGroup(&p.sc, se.end), se.summary, se.detail)
+		return
+	}
+	p.tok = t
+}
+
+// posInGroup computes the position of an absolute offset inside the
+// scanner's group (the error path only).
+func posInGroup(sc *scanner, off int) ast.Pos {
+	t := lexer.Token{Value: sc.src[:off-sc.base]}
+	t.Pos = lexer.Position{Offset: sc.base, Line: sc.startLine, Column: sc.startCol}
+	return tokEnd(&t)
+}
+
+func (p *hparser) failAt(start, end ast.Pos, summary, detail string) {
+	if p.err == nil {
+		p.err = &parseError{start: start, end: end, summary: summary, detail: detail}
+	}
+	// Stop: pretend the group ends here.
+	p.tok = lexer.Token{Type: lexer.EOF, Pos: p.tok.Pos}
+}
+
+// fail reports an error at the current token.
+func (p *hparser) fail(summary, detail string) {
+	if p.err != nil {
+		return
+	}
+	p.failAt(astPos(p.tok.Pos), tokEnd(&p.tok), summary, detail)
+}
+
+// unexpected reports the current token as unexpected; want says what was
+// expected.
+func (p *hparser) unexpected(want string) {
+	if p.err != nil {
+		return
+	}
+	if p.tok.Type == tPunct && (p.tok.Value == "@" || p.tok.Value == "@@") {
+		p.fail("annotations cannot appear here",
+			"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-->(b). Inside a node, arrow or subject pattern, put the data in the record: (a {desc: \"x\"}).")
+		return
+	}
+	p.fail("unexpected "+describe(&p.tok), "Expected "+want+" here.")
+}
+
+func (p *hparser) is(punct string) bool {
+	return p.tok.Type == tPunct && p.tok.Value == punct
+}
+
+// expect consumes the punctuation punct or reports an error.
+func (p *hparser) expect(punct, want string) bool {
+	if p.is(punct) {
+		p.next()
+		return true
+	}
+	p.unexpected(want)
+	return false
+}
+
+func (p *hparser) start() ast.Pos { return astPos(p.tok.Pos) }
+
+func (p *hparser) span(start ast.Pos) ast.Span { return ast.Span{StartPos: start, EndPos: p.prevEnd} }
+
+// nodePattern parses `( subject )`.
+func (p *hparser) nodePattern() *ast.NodePattern {
+	n := &ast.NodePattern{}
+	start := p.start()
+	p.expect("(", `"("`)
+	p.subject(&n.Subject)
+	if !p.is(")") {
+		if n.Subject.IsEmpty() && p.isAnnotation() {
+			p.fail("annotations cannot appear inside a node",
+				"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-->(b). Inside a node, put the data in the record: (a {desc: \"x\"}).")
+		}
+		p.unexpected(p.subjectWant(&n.Subject, `")"`))
+	} else {
+		p.next()
+	}
+	n.Span = p.span(start)
+	return n
+}
+
+func (p *hparser) isAnnotation() bool { return p.is("@") || p.is("@@") }
+
+// subjectWant describes what may follow the parts of s already parsed.
+func (p *hparser) subjectWant(s *ast.Subject, closer string) string {
+	switch {
+	case s.Record != nil:
+		return closer
+	case s.Labels != nil:
+		return "a label, a record or " + closer
+	case s.Identifier != nil:
+		return "labels (:Label), a record or " + closer
+	}
+	return "an identifier, labels, a record or " + closer
+}
+
+// subjectPattern parses `[ subject? ( | elements )? ]`.
+func (p *hparser) subjectPattern() *ast.SubjectPattern {
+	sp := &ast.SubjectPattern{}
+	start := p.start()
+	p.expect("[", `"["`)
+	p.subject(&sp.Subject)
+	if p.is("|") {
+		p.next()
+		sp.Elements = make([]ast.Pattern, 0, 4)
+		for p.err == nil {
+			e := p.element()
+			if e != nil {
+				sp.Elements = append(sp.Elements, e)
+			}
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	if !p.is("]") {
+		if sp.Elements == nil {
+			if p.isAnnotation() && sp.Subject.IsEmpty() {
+				p.fail("annotations cannot appear inside a subject pattern's subject",
+					"Annotations such as @key(value) or @@id come before the whole pattern: @desc(\"x\") [a | b].")
+			}
+			p.unexpected(p.subjectWant(&sp.Subject, `"|" or "]"`))
+		} else {
+			p.unexpected(`"," or "]"`)
+		}
+	} else {
+		p.next()
+	}
+	sp.Span = p.span(start)
+	return sp
+}
+
+// element parses one element of a subject pattern: a subject pattern, a
+// path or a pattern reference.
+func (p *hparser) element() ast.Pattern {
+	switch p.tok.Type {
+	case tPunct:
+		switch p.tok.Value {
+		case "[":
+			return p.subjectPattern()
+		case "(":
+			return p.path()
+		}
+	case tSymbol, tBTString, tInteger:
+		id := p.identifier()
+		return &ast.PatternReference{Identifier: id, Span: id.Span}
+	}
+	p.unexpected("a pattern element: [subject pattern], (node), a path or an identifier")
+	return nil
+}
+
+// path parses a node or a chain node arrow node ... iteratively (a long
+// chain must not recurse) and builds the right-recursive tree.
+func (p *hparser) path() ast.Pattern {
+	first := p.nodePattern()
+	if !p.isArrowOpen() {
+		return first
+	}
+	nodes := []*ast.NodePattern{first}
+	var arrows []*ast.Arrow
+	for p.err == nil && p.isArrowOpen() {
+		arrows = append(arrows, p.arrow())
+		if !p.is("(") {
+			p.unexpected(`a node "(" after the arrow`)
+			break
+		}
+		nodes = append(nodes, p.nodePattern())
+	}
+	return buildPath(nodes, arrows)
+}
+
+// buildPath builds the right-recursive relationship chain of nodes joined
+// by arrows (len(arrows) <= len(nodes)).
+func buildPath(nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
+	if len(arrows) == 0 {
+		return nodes[0]
+	}
+	n := len(arrows)
+	var right ast.Pattern
+	if len(nodes) > n {
+		right = nodes[n]
+	}
+	end := arrows[n-1].End()
+	if right != nil {
+		end = right.End()
+	}
+	for i := n - 1; i >= 0; i-- {
+		rel := &ast.RelationshipPattern{Left: nodes[i], Arrow: arrows[i], Right: right,
+			Span: ast.Span{StartPos: nodes[i].Pos(), EndPos: end}}
+		right = rel
+	}
+	return right
+}
+
+func (p *hparser) isArrowOpen() bool {
+	if p.tok.Type != tPunct {
+		return false
+	}
+	switch p.tok.Value {
+	case "-", "<-", "=", "<=", "~", "<~":
+		return true
+	}
+	return false
+}
+
+// arrow parses one of the twelve arrows with an optional [subject].
+func (p *hparser) arrow() *ast.Arrow {
+	a := &ast.Arrow{}
+	start := p.start()
+	open := p.tok.Value
+	p.next()
+	if p.is("[") {
+		p.next()
+		a.Subject = &ast.Subject{}
+		p.subject(a.Subject)
+		if !p.is("]") {
+			if a.Subject.IsEmpty() && p.isAnnotation() {
+				p.fail("annotations cannot appear inside a relationship",
+					"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-[r]->(b). Inside an arrow, put the data in the record: -[r {desc: \"x\"}]->.")
+			}
+			p.unexpected(p.subjectWant(a.Subject, `"]"`))
+			a.Span = p.span(start)
+			return a
+		}
+		p.next()
+	}
+	closeTok := p.tok
+	switch {
+	case p.tok.Type == tPunct && (p.tok.Value == "-" || p.tok.Value == "->" || p.tok.Value == "=" || p.tok.Value == "=>" || p.tok.Value == "~" || p.tok.Value == "~>"):
+		p.next()
+	default:
+		p.unexpected(fmt.Sprintf("the rest of the arrow (%q, %q, ...)", open[len(open)-1:], open[len(open)-1:]+">"))
+		a.Span = p.span(start)
+		return a
+	}
+	setArrowKind(a, open, closeTok.Value)
+	if closeTok.Value[0] != open[len(open)-1] {
+		p.failAt(astPos(closeTok.Pos), tokEnd(&closeTok), "arrow mixes line styles",
+			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
+	}
+	a.Span = p.span(start)
+	return a
+}
+
+// setArrowKind sets a's kind and style from its opening and closing
+// pieces ("<-" and "->", ...).
+func setArrowKind(a *ast.Arrow, open, close string) {
+	left := open[0] == '<'
+	right := len(close) == 2
+	switch open[len(open)-1] {
+	case '=':
+		a.Style = ast.DoubleArrow
+	case '~':
+		a.Style = ast.SquiggleArrow
+	default:
+		a.Style = ast.SingleArrow
+	}
+	switch {
+	case left && right:
+		a.Kind = ast.BidirectionalArrow
+	case left:
+		a.Kind = ast.LeftArrow
+	case right:
+		a.Kind = ast.RightArrow
+	default:
+		a.Kind = ast.UndirectedArrow
+	}
+}
+
+// subject parses identifier? labels? record?.
+func (p *hparser) subject(s *ast.Subject) {
+	switch p.tok.Type {
+	case tSymbol, tBTString, tInteger:
+		s.Identifier = p.identifier()
+	}
+	if p.is(":") || p.is("::") {
+		s.Labels = p.labels()
+	}
+	if p.is("{") {
+		s.Record = p.record()
+	}
+}
+
+func (p *hparser) identifier() *ast.Identifier {
+	t := &p.tok
+	id := &ast.Identifier{Span: tokSpan(t)}
+	switch t.Type {
+	case tBTString:
+		id.Kind = ast.QuotedIdentifier
+		id.Name = unquote(t.Value)
+	case tInteger:
+		id.Kind = ast.IntegerIdentifier
+		id.Name = t.Value
+	default:
+		id.Kind = ast.SymbolIdentifier
+		id.Name = t.Value
+	}
+	p.next()
+	return id
+}
+
+// labels parses one or more `:Name` / `::Name`.
+func (p *hparser) labels() *ast.Labels {
+	ls := &ast.Labels{}
+	start := p.start()
+	for p.err == nil && (p.is(":") || p.is("::")) {
+		lstart := p.start()
+		double := p.tok.Value == "::"
+		p.next()
+		lb := &ast.Label{DoubleColon: double}
+		switch p.tok.Type {
+		case tSymbol:
+			lb.Name = p.tok.Value
+		case tBTString:
+			lb.Quoted = true
+			lb.Name = unquote(p.tok.Value)
+		default:
+			p.unexpected("a label name (a symbol or a `quoted name`)")
+			continue
+		}
+		p.next()
+		lb.Span = p.span(lstart)
+		ls.List = append(ls.List, lb)
+	}
+	ls.Span = p.span(start)
+	return ls
+}
+
+// record parses `{ key: value, ... }`.
+func (p *hparser) record() *ast.Record {
+	r := &ast.Record{}
+	start := p.start()
+	p.next() // {
+	if !p.is("}") {
+		for p.err == nil {
+			r.Properties = append(r.Properties, p.property())
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	if p.is("}") {
+		p.next()
+	} else {
+		p.unexpected(`"," or "}"`)
+	}
+	r.Span = p.span(start)
+	return r
+}
+
+func (p *hparser) key() *ast.Key {
+	t := &p.tok
+	switch t.Type {
+	case tSymbol, tBTString, tDQString:
+	default:
+		p.unexpected("a key (a symbol, a `quoted name` or a \"double-quoted name\")")
+		return nil
+	}
+	k := key(t)
+	p.next()
+	return k
+}
+
+// property parses `key: value` or `key:: value`.
+func (p *hparser) property() *ast.Property {
+	prop := &ast.Property{}
+	start := p.start()
+	prop.Key = p.key()
+	if p.err == nil {
+		if p.is(":") || p.is("::") {
+			prop.DoubleColon = p.tok.Value == "::"
+			p.next()
+			prop.Value = p.value()
+		} else {
+			p.unexpected(`":" after the key`)
+		}
+	}
+	prop.Span = p.span(start)
+	return prop
+}
+
+// value parses any value: a scalar, an array or a map.
+func (p *hparser) value() ast.Value {
+	if p.tok.Type == tPunct {
+		switch p.tok.Value {
+		case "[":
+			return p.array()
+		case "{":
+			return p.mapValue()
+		}
+	}
+	return p.scalar()
+}
+
+// array parses `[ scalar, ... ]` (non-empty, scalars only).
+func (p *hparser) array() ast.Value {
+	a := &ast.Array{}
+	start := p.start()
+	open := p.tok
+	p.next() // [
+	if p.is("]") {
+		p.failAt(astPos(open.Pos), tokEnd(&p.tok), "[] is an empty pattern, not an array",
+			"In gram, [] is an empty subject pattern, and arrays must not be empty. Leave the property out, or give at least one element: [\"a\"].")
+		return a
+	}
+	for p.err == nil {
+		if p.is("{") {
+			p.fail("arrays hold scalars only",
+				"An array may contain numbers, strings, symbols, booleans and ranges, but not maps. To describe structured items, declare a named type ([Item:Type | (name::String), ...]) and refer to it, e.g. {elementType: Item}.")
+			break
+		}
+		if p.is("[") {
+			p.fail("arrays hold scalars only",
+				"An array may contain numbers, strings, symbols, booleans and ranges, but not other arrays. Flatten the values into one array.")
+			break
+		}
+		if v := p.scalar(); v != nil {
+			a.Elements = append(a.Elements, v)
+		}
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	if p.is("]") {
+		p.next()
+	} else {
+		p.unexpected(`"," or "]"`)
+	}
+	a.Span = p.span(start)
+	return a
+}
+
+// mapValue parses `{ key: scalar, ... }` in value position.
+func (p *hparser) mapValue() ast.Value {
+	m := &ast.Map{}
+	start := p.start()
+	p.next() // {
+	if !p.is("}") {
+		for p.err == nil {
+			e := &ast.MapEntry{}
+			estart := p.start()
+			e.Key = p.key()
+			if p.err != nil {
+				break
+			}
+			switch {
+			case p.is(":"):
+				p.next()
+			case p.is("::"):
+				p.fail(`map entries use ":"`, `Inside a map (a record used as a value) keys are followed by a single ":"; "::" is only allowed in records attached to patterns.`)
+			default:
+				p.unexpected(`":" after the key`)
+			}
+			if p.err != nil {
+				break
+			}
+			if p.is("{") || p.is("[") {
+				p.fail("maps hold scalars only",
+					"A map inside a record may only hold scalar values (numbers, strings, symbols, booleans, ranges), not maps or arrays. Promote the inner structure to a node or a named type.")
+				break
+			}
+			e.Value = p.scalar()
+			e.Span = p.span(estart)
+			m.Entries = append(m.Entries, e)
+			if !p.is(",") {
+				break
+			}
+			p.next()
+		}
+	}
+	if p.is("}") {
+		p.next()
+	} else {
+		p.unexpected(`"," or "}"`)
+	}
+	m.Span = p.span(start)
+	return m
+}
+
+// scalar parses a number, a range, a boolean, a symbol, a string or a
+// tagged string.
+func (p *hparser) scalar() ast.Value {
+	t := &p.tok
+	switch t.Type {
+	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
+		lower := number(t)
+		p.next()
+		if p.is("..") {
+			p.next()
+			r := &ast.RangeValue{Lower: lower}
+			if up := p.rangeBound(); up != nil {
+				r.Upper = up
+			}
+			r.Span = ast.Span{StartPos: lower.Pos(), EndPos: p.prevEnd}
+			return r
+		}
+		if p.is("...") {
+			p.next()
+			return &ast.RangeValue{Lower: lower, Span: ast.Span{StartPos: lower.Pos(), EndPos: p.prevEnd}}
+		}
+		return lower
+	case tSymbol, tSQString, tDQString, tBTString, tTagged, tFenced:
+		v := stringValue(t)
+		p.next()
+		return v
+	case tPunct:
+		if t.Value == "..." {
+			start := p.start()
+			p.next()
+			if up := p.rangeBound(); up != nil {
+				return &ast.RangeValue{Upper: up, Span: ast.Span{StartPos: start, EndPos: p.prevEnd}}
+			}
+			return nil
+		}
+	}
+	p.unexpected("a value (a number, range, string, symbol or boolean)")
+	return nil
+}
+
+// rangeBound parses the number after ".." or "...".
+func (p *hparser) rangeBound() *ast.Number {
+	switch p.tok.Type {
+	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
+		n := number(&p.tok)
+		p.next()
+		return n
+	}
+	p.unexpected("a number to bound the range")
+	return nil
+}
