@@ -394,6 +394,16 @@ func TestParseTarget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `did you mean "openai"?`) {
 		t.Errorf("ParseTarget(opneai): %v", err)
 	}
+	ts, err := ParseTargets("gemini, openai,gemini")
+	if err != nil || len(ts) != 2 || ts[0] != Gemini || ts[1] != OpenAI {
+		t.Errorf("ParseTargets: %v, %v", ts, err)
+	}
+	if ts, err := ParseTargets("all"); err != nil || len(ts) != len(Targets()) {
+		t.Errorf("ParseTargets(all): %v, %v", ts, err)
+	}
+	if _, err := ParseTargets("openai,antropic"); err == nil || !strings.Contains(err.Error(), `did you mean "anthropic"?`) {
+		t.Errorf("ParseTargets(openai,antropic): %v", err)
+	}
 	if _, err := Emit(nil, "nope"); err == nil {
 		t.Error("Emit accepted an unknown target")
 	}

@@ -77,6 +77,35 @@ func ParseTarget(s string) (Target, error) {
 	return "", fmt.Errorf("%s (targets: %s)", msg, strings.Join(names, ", "))
 }
 
+// ParseTargets parses a comma-separated list of targets (as `gramc check
+// --target openai,gemini` takes), in order and without duplicates. "all"
+// stands for every target.
+func ParseTargets(s string) ([]Target, error) {
+	var out []Target
+	seen := map[Target]bool{}
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "all" {
+			for _, t := range Targets() {
+				if !seen[t] {
+					seen[t] = true
+					out = append(out, t)
+				}
+			}
+			continue
+		}
+		t, err := ParseTarget(name)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
 // Diagnostic codes of Lint (and of the errors Emit and Entry return).
 // They are stable: see docs/schema.md for an example of each.
 const (
