@@ -49,8 +49,16 @@ type builder struct {
 	// inlining holds the records being inlined (Gemini), to detect
 	// recursion.
 	inlining map[*check.TypeDecl]bool
-	issues   diag.Diagnostics
+	// properties counts the properties built; inlining can grow a small
+	// package exponentially (a type using another twice, and so on).
+	properties int
+	tooLarge   bool
+	issues     diag.Diagnostics
 }
+
+// MaxInlinedProperties bounds the properties of one Gemini schema, where
+// named types are inlined at every use.
+const MaxInlinedProperties = 10000
 
 func newBuilder(m mode, target Target) *builder {
 	return &builder{mode: m, target: target, defs: jsonschema.Definitions{}, inlining: map[*check.TypeDecl]bool{}}
@@ -124,6 +132,7 @@ func (b *builder) output(t *check.Tool) *jsonschema.Schema {
 func (b *builder) object(params []*check.Param) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Properties: newProperties()}
 	var required []string
+	b.properties += len(params)
 	for _, p := range params {
 		s.Properties.Set(p.Name, b.param(p))
 		if p.Required() || b.mode == modeStrict {
@@ -209,6 +218,16 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 					"Gemini's schema has no $ref, so gramc inlines named types, and a type that contains itself cannot be inlined. Break the cycle (for example with an identifier field that refers to the other value), or use another target.",
 					diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
 				return &jsonschema.Schema{Type: "object", Description: d.Description}
+			}
+			if b.properties+len(d.Fields) > MaxInlinedProperties {
+				if !b.tooLarge {
+					b.tooLarge = true
+					b.report(diag.Error, CodeSchemaTooLarge, r,
+						fmt.Sprintf("%s would inline more than %d properties", b.target, MaxInlinedProperties),
+						"Gemini's schema has no $ref, so gramc copies a named type at every use; this tool's types use each other so often that the copies grow too large. Use fewer nested named types, or another target.",
+						diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
+				}
+				return &jsonschema.Schema{Type: "object"}
 			}
 			b.inlining[d] = true
 			s := b.record(d)

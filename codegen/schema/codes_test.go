@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
@@ -24,6 +26,7 @@ var codeExamples = []struct {
 	{CodeStrictLimit, OpenAIStrict, 1, "[pick:Tool {description: \"Picks\"} | (choice::Integer {enum: [" + enumList(1001) + "]})==>(::Boolean)]"},
 	{CodeKeywordInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {minLength: 1})==>(::String)]"},
 	{CodeDefaultInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {default: \"world\"})==>(::String)]"},
+	{CodeSchemaTooLarge, Gemini, 0, doubling(16)},
 	{CodeEnumInDescription, Gemini, 1, "[Level:Enum {values: [1, 2, 3]}]\n[log:Tool {description: \"Logs\"} | (level::Level)==>(::Boolean)]"},
 }
 
@@ -38,6 +41,18 @@ func enumList(n int) string {
 	return string(b)
 }
 
+// doubling declares T0..Tn, each with two fields of the type before: 2^n
+// copies when inlined.
+func doubling(n int) string {
+	var b strings.Builder
+	b.WriteString("[T0:Type | (leaf::String)]\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "[T%d:Type | (a%d::T%d), (b%d::T%d)]\n", i, i, i-1, i, i-1)
+	}
+	fmt.Fprintf(&b, "[big:Tool {description: \"Big\"} | (root::T%d)==>(::Boolean)]\n", n)
+	return b.String()
+}
+
 func TestCodeExamples(t *testing.T) {
 	seen := map[diag.Code]bool{}
 	for _, ex := range codeExamples {
@@ -48,7 +63,7 @@ func TestCodeExamples(t *testing.T) {
 		}
 		found := false
 		for _, d := range Lint(pkg, []Target{ex.target}) {
-			if d.Code == ex.code && d.Range.Start.Line == ex.line && d.Range.File == "example.gram" {
+			if d.Code == ex.code && (ex.line == 0 || d.Range.Start.Line == ex.line) && d.Range.File == "example.gram" {
 				found = true
 			}
 		}
@@ -59,7 +74,7 @@ func TestCodeExamples(t *testing.T) {
 	}
 	seen[CodeUnknownTarget] = true // TestLintCodes
 	for _, c := range []diag.Code{CodeInvalidName, CodeInvalidPropertyName, CodeRecursiveType, CodeStrictFreeFormObject,
-		CodeStrictLimit, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription, CodeUnknownTarget} {
+		CodeStrictLimit, CodeSchemaTooLarge, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription, CodeUnknownTarget} {
 		if !seen[c] {
 			t.Errorf("code %s has no example", c)
 		}

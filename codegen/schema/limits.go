@@ -40,7 +40,7 @@ func MeasureStrict(s *jsonschema.Schema) StrictStats {
 		st.StringLength += len([]rune(name))
 		count(d, &st)
 	}
-	st.Depth = depth(s, s.Definitions, map[string]bool{})
+	st.Depth = depth(s, s.Definitions, map[string]bool{}, map[string]int{})
 	return st
 }
 
@@ -80,8 +80,9 @@ func count(s *jsonschema.Schema, st *StrictStats) {
 }
 
 // depth is the deepest chain of object schemas under s; a $ref already on
-// the path (recursion) adds nothing more.
-func depth(s *jsonschema.Schema, defs jsonschema.Definitions, onPath map[string]bool) int {
+// the path (recursion) adds nothing more. Each definition's depth is
+// memoized (as first computed), so types that share types are walked once.
+func depth(s *jsonschema.Schema, defs jsonschema.Definitions, onPath map[string]bool, memo map[string]int) int {
 	if s == nil || s == jsonschema.FalseSchema || s == jsonschema.TrueSchema {
 		return 0
 	}
@@ -89,20 +90,24 @@ func depth(s *jsonschema.Schema, defs jsonschema.Definitions, onPath map[string]
 		if onPath[name] || defs[name] == nil {
 			return 0
 		}
+		if d, ok := memo[name]; ok {
+			return d
+		}
 		onPath[name] = true
-		d := depth(defs[name], defs, onPath)
+		d := depth(defs[name], defs, onPath, memo)
 		delete(onPath, name)
+		memo[name] = d
 		return d
 	}
 	deepest := 0
 	if s.Properties != nil {
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			deepest = max(deepest, depth(p.Value, defs, onPath))
+			deepest = max(deepest, depth(p.Value, defs, onPath, memo))
 		}
 	}
-	deepest = max(deepest, depth(s.Items, defs, onPath))
+	deepest = max(deepest, depth(s.Items, defs, onPath, memo))
 	for _, sub := range s.AnyOf {
-		deepest = max(deepest, depth(sub, defs, onPath))
+		deepest = max(deepest, depth(sub, defs, onPath, memo))
 	}
 	if s.Type == "object" || s.Properties != nil {
 		deepest++

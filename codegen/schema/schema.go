@@ -128,6 +128,9 @@ const (
 	// CodeEnumInDescription (warning): a non-string enum listed in the
 	// description (Gemini).
 	CodeEnumInDescription diag.Code = "target-enum-in-description"
+	// CodeSchemaTooLarge: inlining named types (Gemini) grows the schema
+	// beyond MaxInlinedProperties.
+	CodeSchemaTooLarge diag.Code = "target-schema-too-large"
 	// CodeUnknownTarget: Lint was asked about a target that does not exist.
 	CodeUnknownTarget diag.Code = "target-unknown"
 )
