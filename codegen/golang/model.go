@@ -67,18 +67,16 @@ type fieldModel struct {
 }
 
 type toolModel struct {
-	Doc          []string
-	MethodDoc    []string
-	Gram         string // the tool's name as a Go literal
-	Name         string // Go base name
-	Args         *structModel
-	ResultType   string
-	ResultName   string
-	FuncName     string
-	SpecName     string
-	NewName      string
-	ResultString bool // a String result is returned as plain text
-	ResultSlice  bool // an Array result: nil is sent as []
+	Doc        []string
+	MethodDoc  []string
+	Gram       string // the tool's name as a Go literal
+	Name       string // Go base name
+	Args       *structModel
+	ResultType string
+	ResultName string
+	FuncName   string
+	SpecName   string
+	NewName    string
 	// NotImplemented is the literal of the skeleton's error message.
 	NotImplemented string
 	Spec           specModel
@@ -104,17 +102,20 @@ type agentModel struct {
 
 // builder holds the state of one Generate call.
 type builder struct {
-	req     Request
-	pkg     *check.Package
-	report  func(*diag.Diagnostic)
-	names   *namer
-	decls   []*check.TypeDecl
-	enums   []*check.Enum
-	declGo  map[*check.TypeDecl]string
-	enumGo  map[*check.Enum]string
-	tools   []*check.Tool
-	toolGo  map[*check.Tool]*toolModel
-	reaches map[[2]*check.TypeDecl]bool
+	req    Request
+	pkg    *check.Package
+	report func(*diag.Diagnostic)
+	names  *namer
+	decls  []*check.TypeDecl
+	enums  []*check.Enum
+	declGo map[*check.TypeDecl]string
+	enumGo map[*check.Enum]string
+	tools  []*check.Tool
+	toolGo map[*check.Tool]*toolModel
+	// toolByName finds an agent's tool that is a different *check.Tool
+	// with the name of a generated one.
+	toolByName map[string]*toolModel
+	reaches    map[[2]*check.TypeDecl]bool
 }
 
 func buildModel(req Request) (*fileModel, error) {
@@ -542,8 +543,6 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)
 	tm.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", args, quote(t.Name)), "")
 	tm.ResultType = b.goType(t.Result)
-	tm.ResultString = t.Result != nil && t.Result.Kind == check.String
-	tm.ResultSlice = t.Result != nil && t.Result.Kind == check.Array
 	tm.Spec = specModel{
 		Name:        quote(t.Name),
 		Description: quote(t.Description),
@@ -576,14 +575,16 @@ func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
 			am.Temperature += ".0"
 		}
 	}
-	byName := map[string]*toolModel{}
-	for t, tm := range b.toolGo {
-		byName[t.Name] = tm
+	if b.toolByName == nil {
+		b.toolByName = map[string]*toolModel{}
+		for _, t := range b.tools {
+			b.toolByName[t.Name] = b.toolGo[t]
+		}
 	}
 	for _, t := range a.Tools {
 		tm, ok := b.toolGo[t]
 		if !ok {
-			tm = byName[t.Name]
+			tm = b.toolByName[t.Name]
 		}
 		if tm != nil {
 			am.ToolSpecs = append(am.ToolSpecs, tm.SpecName)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -77,9 +78,16 @@ var GetWeatherSpec = runtime.ToolSpecification{
 	Name:         "getWeather",
 	Description:  "Current weather for a city",
 	Signature:    "(city::String {description: \"City name, e.g. Paris\", minLength: 1})==>(unit::Unit {default: \"celsius\"})==>(::WeatherReport)",
-	Schema:       json.RawMessage("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"),
-	OutputSchema: json.RawMessage("{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\",\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"}}}"),
+	Schema:       json.RawMessage(gramcSchemaGetWeather),
+	OutputSchema: json.RawMessage(gramcOutputSchemaGetWeather),
 }
+
+// The JSON Schemas of GetWeatherSpec, as schema.Parameters and schema.Output
+// return them.
+const (
+	gramcSchemaGetWeather       = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"
+	gramcOutputSchemaGetWeather = "{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\",\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"}}}"
+)
 
 // NewGetWeatherTool binds a GetWeatherFunc to the gram tool "getWeather".
 // The runtime validates the model's arguments against GetWeatherSpec and applies
@@ -87,20 +95,7 @@ var GetWeatherSpec = runtime.ToolSpecification{
 //
 // Current weather for a city
 func NewGetWeatherTool(fn GetWeatherFunc) runtime.Tool {
-	return runtime.Tool{
-		Spec: GetWeatherSpec,
-		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
-			var args GetWeatherArgs
-			if err := gramcDecodeArgs(raw, &args); err != nil {
-				return nil, fmt.Errorf("tool %s: decoding arguments: %w", "getWeather", err)
-			}
-			result, err := fn(ctx, args)
-			if err != nil {
-				return nil, err
-			}
-			return gramcEncodeResult(result)
-		},
-	}
+	return gramcTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, fn)
 }
 
 // ---- tool "getForecast" ----
@@ -127,9 +122,16 @@ var GetForecastSpec = runtime.ToolSpecification{
 	Name:         "getForecast",
 	Description:  "Daily forecast for the next days",
 	Signature:    "(city::String {description: \"City name, e.g. Paris\", minLength: 1})==>(days::Integer {range: 1..14, default: 3})==>(unit::Unit {default: \"celsius\"})==>(::Array {elementType: WeatherReport})",
-	Schema:       json.RawMessage("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"days\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":14,\"default\":3},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"),
-	OutputSchema: json.RawMessage("{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/WeatherReport\"},\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"},\"WeatherReport\":{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\"}}}"),
+	Schema:       json.RawMessage(gramcSchemaGetForecast),
+	OutputSchema: json.RawMessage(gramcOutputSchemaGetForecast),
 }
+
+// The JSON Schemas of GetForecastSpec, as schema.Parameters and schema.Output
+// return them.
+const (
+	gramcSchemaGetForecast       = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"days\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":14,\"default\":3},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"
+	gramcOutputSchemaGetForecast = "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/WeatherReport\"},\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"},\"WeatherReport\":{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\"}}}"
+)
 
 // NewGetForecastTool binds a GetForecastFunc to the gram tool "getForecast".
 // The runtime validates the model's arguments against GetForecastSpec and applies
@@ -137,23 +139,7 @@ var GetForecastSpec = runtime.ToolSpecification{
 //
 // Daily forecast for the next days
 func NewGetForecastTool(fn GetForecastFunc) runtime.Tool {
-	return runtime.Tool{
-		Spec: GetForecastSpec,
-		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
-			var args GetForecastArgs
-			if err := gramcDecodeArgs(raw, &args); err != nil {
-				return nil, fmt.Errorf("tool %s: decoding arguments: %w", "getForecast", err)
-			}
-			result, err := fn(ctx, args)
-			if err != nil {
-				return nil, err
-			}
-			if result == nil {
-				result = GetForecastResult{}
-			}
-			return gramcEncodeResult(result)
-		},
-	}
+	return gramcTool[GetForecastArgs, GetForecastResult](GetForecastSpec, fn)
 }
 
 // Tools is implemented by a type with one method per gram tool of the
@@ -241,8 +227,42 @@ func gramcIntegral(v any) any {
 	return v
 }
 
-// gramcEncodeResult encodes a tool's result as JSON for the model.
+// gramcTool binds a typed function to spec: the runtime validates the
+// model's arguments and applies defaults, gramcTool decodes them into A and
+// encodes fn's result for the model.
+func gramcTool[A, R any](spec runtime.ToolSpecification, fn func(context.Context, A) (R, error)) runtime.Tool {
+	return runtime.Tool{
+		Spec: spec,
+		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			var args A
+			if err := gramcDecodeArgs(raw, &args); err != nil {
+				return nil, fmt.Errorf("tool %s: decoding arguments: %w", spec.Name, err)
+			}
+			result, err := fn(ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			return gramcEncodeResult(result)
+		},
+	}
+}
+
+// gramcEncodeResult encodes a tool's result for the model: a String result
+// as plain text, anything else as JSON (a nil slice as [], a nil map as {}).
 func gramcEncodeResult(v any) (any, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Slice:
+		if rv.IsNil() {
+			return json.RawMessage("[]"), nil
+		}
+	case reflect.Map:
+		if rv.IsNil() {
+			return json.RawMessage("{}"), nil
+		}
+	}
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encoding result: %w", err)
