@@ -387,8 +387,10 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	desc := p.Description
-	if b.mode == modeGemini && desc == "" {
-		desc = s.Description // an inlined type's own description
+	if b.mode == modeGemini && s.Description != "" && s.Description != desc {
+		// An inlined type's own description follows the parameter's: it
+		// may carry what Gemini cannot express (an integer enum's values).
+		desc = joinSentences(desc, s.Description)
 	}
 	desc = joinSentences(append([]string{desc}, notes...)...)
 	if b.mode != modeStrict {
