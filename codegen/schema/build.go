@@ -402,7 +402,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	// Strict: a $ref must stand alone, and an optional property is a
 	// union with null.
 	optional := !p.Required()
-	if s.Ref != "" {
+	if s.Ref != "" || s.Type == "" {
 		if optional || desc != "" {
 			alts := []*jsonschema.Schema{s}
 			if optional {
