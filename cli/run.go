@@ -230,23 +230,9 @@ func oneLine(s string) string {
 
 // runModel makes the OpenAI-compatible client for agent.
 func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
-	provider, _, hasProvider := strings.Cut(agent.Model, "/")
 	var copts []openai.Option
-	baseURL := opts.baseURL
-	if baseURL == "" {
-		baseURL = os.Getenv("OPENAI_BASE_URL")
-	}
-	if hasProvider && baseURL == "" {
-		switch strings.ToLower(provider) {
-		case "openai":
-		case "ollama":
-			baseURL = "http://localhost:11434/v1"
-		default:
-			return nil, usageErrorf("agent %s: model %q: provider %s has no built-in endpoint: pass --base-url of its OpenAI-compatible API (and its key in OPENAI_API_KEY)", agent.Name, agent.Model, provider)
-		}
-	}
-	if baseURL != "" {
-		copts = append(copts, openai.WithBaseURL(baseURL))
+	if opts.baseURL != "" {
+		copts = append(copts, openai.WithBaseURL(opts.baseURL))
 	}
 	if opts.model != "" {
 		copts = append(copts, openai.WithModel(opts.model))
@@ -257,10 +243,13 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	if opts.debug {
 		copts = append(copts, openai.WithDebugWriter(e.stderr))
 	}
-	c, err := openai.New(copts...)
+	c, err := openai.NewForModel(agent.Model, copts...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" {
 		return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
+	}
+	if errors.As(err, &ce) && ce.Setting == "base URL" {
+		return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
 	}
 	if err != nil {
 		return nil, &exitError{code: ExitUsage, err: err}

@@ -13,6 +13,9 @@ const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
 	RoleTool      Role = "tool"
+	// RoleSystem is an extra system message inside a conversation (the
+	// agent's instruction is always sent first and is not stored).
+	RoleSystem Role = "system"
 )
 
 // ToolCall is a model's request to call a tool.

@@ -208,6 +208,8 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 		switch m.Role {
 		case runtime.RoleUser:
 			cr.Messages = append(cr.Messages, wireMessage{Role: "user", Content: ptr(m.Content)})
+		case runtime.RoleSystem:
+			cr.Messages = append(cr.Messages, wireMessage{Role: "system", Content: ptr(m.Content)})
 		case runtime.RoleAssistant:
 			wm := wireMessage{Role: "assistant"}
 			if m.Content != "" || len(m.ToolCalls) == 0 {
@@ -340,7 +342,11 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 
 // post sends body to /chat/completions, retrying what may succeed later.
 func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
-	endpoint := strings.TrimRight(c.BaseURL, "/") + "/chat/completions"
+	base := c.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	endpoint := strings.TrimRight(base, "/") + "/chat/completions"
 	if c.Debug != nil {
 		head := "request POST " + endpoint
 		if c.APIKey != "" {
@@ -503,4 +509,31 @@ func (c *Client) redactString(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.APIKey, redacted)
+}
+
+// OllamaBaseURL is where Ollama serves its OpenAI-compatible API.
+const OllamaBaseURL = "http://localhost:11434/v1"
+
+// NewForModel is New for an agent's `Provider/model-name`: OpenAI (or no
+// provider) uses OpenAI or OPENAI_BASE_URL; Ollama defaults to
+// OllamaBaseURL. Any other provider needs a base URL (an option or
+// OPENAI_BASE_URL) of its OpenAI-compatible API; without one it is a
+// *runtime.ConfigurationError naming the provider.
+func NewForModel(model string, opts ...Option) (*Client, error) {
+	probe := &Client{BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	for _, o := range opts {
+		o(probe)
+	}
+	provider, _, ok := strings.Cut(model, "/")
+	if ok && probe.BaseURL == "" {
+		switch strings.ToLower(provider) {
+		case "openai":
+		case "ollama":
+			opts = append([]Option{WithBaseURL(OllamaBaseURL)}, opts...)
+		default:
+			return nil, &runtime.ConfigurationError{Setting: "base URL",
+				Message: fmt.Sprintf("model %q: provider %s has no built-in endpoint: give the base URL of its OpenAI-compatible API (and its key in OPENAI_API_KEY)", model, provider)}
+		}
+	}
+	return New(opts...)
 }

@@ -271,3 +271,22 @@ func TestLegacyInterleavesSeveralCalls(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestNewForModel(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	c, err := openai.NewForModel("Ollama/llama3.1")
+	if err != nil || c.BaseURL != openai.OllamaBaseURL {
+		t.Errorf("Ollama: %+v, %v", c, err)
+	}
+	var ce *runtime.ConfigurationError
+	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash"); !errors.As(err, &ce) || !strings.Contains(err.Error(), "provider Gemini") {
+		t.Errorf("Gemini without a base URL: %v", err)
+	}
+	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash", openai.WithBaseURL("https://generativelanguage.googleapis.com/v1beta/openai"), openai.WithAPIKey("k")); err != nil {
+		t.Errorf("Gemini with a base URL: %v", err)
+	}
+	if _, err := openai.NewForModel("OpenAI/gpt-4o-mini"); !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" {
+		t.Errorf("OpenAI without a key: %v", err)
+	}
+}
