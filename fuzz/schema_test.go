@@ -15,7 +15,8 @@ import (
 // FuzzSchema checks that any input that checks clean yields, for every
 // target, either valid JSON (an array of one entry per tool, ending in a
 // newline, the same bytes twice) or a *schema.Error whose diagnostics Lint
-// also reports — never a panic.
+// also reports — never a panic; and that Lint survives the partial model
+// of a package with errors.
 func FuzzSchema(f *testing.F) {
 	for _, pattern := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram", "../examples/*/*.gram", "../codegen/schema/testdata/examples/*/*.gram"} {
 		names, _ := filepath.Glob(pattern)
@@ -32,7 +33,13 @@ func FuzzSchema(f *testing.F) {
 	f.Add([]byte(`[E:Enum {values: [1, 2]}] [t:Tool {description: "d"} | (e::E {default: 2})==>(n::Number {exclusiveMinimum: 1e3})==>(::E)]`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		pkg, ds := check.LoadSource("fuzz.gram", src)
-		if pkg == nil || ds.HasErrors() {
+		if pkg == nil {
+			return
+		}
+		if ds.HasErrors() {
+			// gramc check --target lints packages with errors too: the
+			// partial model must not panic it.
+			schema.Lint(pkg, schema.Targets())
 			return
 		}
 		for _, target := range schema.Targets() {
