@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +21,10 @@ import (
 var formatSameTree = cmp.Options{
 	cmpopts.IgnoreTypes(ast.Span{}),
 	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),
+	// The formatter drops trailing white space in comments.
+	cmp.Comparer(func(a, b *ast.Comment) bool {
+		return strings.TrimRight(a.Text, " \t\r") == strings.TrimRight(b.Text, " \t\r")
+	}),
 }
 
 // formatSeeds returns the conformance corpus inputs (valid and invalid),

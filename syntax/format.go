@@ -60,7 +60,7 @@ const MaxLineWidth = 100
 //     line (after one space); any other comment gets its own line, indented
 //     like the element or property that follows it. At the top level, a
 //     blank line between a comment and what surrounds it is kept (at most
-//     one).
+//     one). Trailing white space in a comment is removed.
 func Format(f *ast.File) []byte {
 	p := &printer{comments: f.Comments}
 	if n := f.End().Offset; n > 0 {
@@ -299,12 +299,15 @@ func (p *printer) comment(c *ast.Comment) {
 		p.failed = true
 		return
 	}
+	// Trailing white space goes: a trailing carriage return would
+	// otherwise merge with the newline into a CRLF line end.
+	text := strings.TrimRight(c.Text, " \t\r")
 	if p.isTrailing(c) {
 		p.out = append(p.out, ' ')
-		p.out = append(p.out, c.Text...)
+		p.out = append(p.out, text...)
 	} else {
 		p.breakLine()
-		p.text(c.Text)
+		p.text(text)
 	}
 	p.needNL = true
 	if l := c.End().Line; l > c.StartPos.Line {

@@ -27,6 +27,10 @@ var update = os.Getenv("GRAMC_UPDATE") != ""
 var sameTree = cmp.Options{
 	cmpopts.IgnoreTypes(ast.Span{}),
 	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),
+	// The formatter drops trailing white space in comments.
+	cmp.Comparer(func(a, b *ast.Comment) bool {
+		return strings.TrimRight(a.Text, " \t\r") == strings.TrimRight(b.Text, " \t\r")
+	}),
 	cmpopts.IgnoreFields(ast.File{}, "Name"),
 }
 
@@ -254,5 +258,14 @@ func BenchmarkFormat(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Format(f)
+	}
+}
+
+// TestFormatGenerated checks the formatter's properties on large generated
+// documents and packages.
+func TestFormatGenerated(t *testing.T) {
+	checkFormat(t, "doc.gram", gramgen.Document(60))
+	for name, src := range gramgen.Package(40, 2) {
+		checkFormat(t, name, src)
 	}
 }
