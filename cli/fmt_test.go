@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,51 @@ func TestFmtUnifiedDiffLarge(t *testing.T) {
 	got := string(fmtUnifiedDiff("a", "b", []byte(a.String()), []byte(b.String())))
 	if !strings.HasPrefix(got, "--- a\n+++ b\n@@ -1,3000 +1,3000 @@\n-a0\n") || !strings.HasSuffix(got, "+b2999\n") {
 		t.Errorf("unexpected large diff: %.200s ... %s", got, got[len(got)-50:])
+	}
+}
+
+// TestFmtWriteFile checks the atomic write: the new contents and the old
+// permissions on success; on failure the original is intact and no
+// temporary file is left behind.
+func TestFmtWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "a.gram")
+	if err := os.WriteFile(name, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := fmtWriteFile(name, []byte("new\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(name)
+	if err != nil || string(got) != "new\n" {
+		t.Fatalf("after write: %q, %v", got, err)
+	}
+	if fi, err := os.Stat(name); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("permissions not kept: %v, %v", fi.Mode(), err)
+	}
+
+	// Renaming over a non-empty directory fails: nothing may be lost.
+	target := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(filepath.Join(target, "keep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := fmtWriteFile(target, []byte("x\n"), 0o644); err == nil {
+		t.Fatal("writing over a directory succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(target, "keep")); err != nil {
+		t.Fatalf("directory content lost: %v", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "a.gram" && e.Name() != "sub" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+
+	if err := fmtWriteFile(filepath.Join(dir, "missing.gram"), []byte("x\n"), 0o644); err == nil {
+		t.Error("writing a missing file succeeded")
 	}
 }
