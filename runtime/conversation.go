@@ -102,6 +102,19 @@ type Invocation struct {
 	Duration time.Duration `json:"duration"`
 }
 
+// MarshalJSON encodes the invocation with its error's message as "error".
+func (inv Invocation) MarshalJSON() ([]byte, error) {
+	type plain Invocation
+	out := struct {
+		plain
+		Error string `json:"error,omitempty"`
+	}{plain: plain(inv)}
+	if inv.Err != nil {
+		out.Error = inv.Err.Error()
+	}
+	return json.Marshal(out)
+}
+
 // Response is the outcome of Run.
 type Response struct {
 	// Content is the model's final text answer.

@@ -204,9 +204,14 @@ func TestRunConcurrentCallsInOrder(t *testing.T) {
 		calls = append(calls, runtimetest.Call("sayHello", fmt.Sprintf(`{"personName":"%dms"}`, i*5)))
 	}
 	model := runtimetest.NewScriptedModel(runtimetest.CallTools(calls...), runtimetest.Say("done"))
-	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "go", nil, runtime.WithConcurrency(2))
+	var observed []string // appended from concurrent calls: the observer is serialised
+	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "go", nil, runtime.WithConcurrency(2),
+		runtime.WithObserver(func(c runtime.ToolCall) { observed = append(observed, c.ID) }, func(inv runtime.Invocation) { observed = append(observed, inv.Result) }))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(observed) != 12 {
+		t.Errorf("observed %d events, want 12", len(observed))
 	}
 	for i, inv := range resp.Invocations {
 		if want := fmt.Sprintf("%dms", i*5); inv.Result != want {
@@ -278,6 +283,17 @@ func TestRunDoesNotModifyConversation(t *testing.T) {
 	}
 	if got := model.Requests()[0].Messages; len(got) != 3 || got[0].Content != "earlier" || got[2].Content != "now" {
 		t.Errorf("sent %+v", got)
+	}
+}
+
+func TestInvocationJSON(t *testing.T) {
+	inv := runtime.Invocation{CallID: "c1", Tool: "t", Args: json.RawMessage(`{"a":1}`), Err: errors.New("boom"), Duration: time.Millisecond}
+	data, err := json.Marshal(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"callId":"c1","tool":"t","args":{"a":1},"duration":1000000,"error":"boom"}`; string(data) != want {
+		t.Errorf("got %s\nwant %s", data, want)
 	}
 }
 

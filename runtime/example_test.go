@@ -1,0 +1,79 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http/httptest"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+// The seed's hello agent, loaded from its .gram file, run against a fake
+// OpenAI server (use openai.New() with OPENAI_API_KEY for the real one).
+func ExampleRun() {
+	agent, err := runtime.LoadAgent("../testdata/examples/seed/helloAgent.gram", "hello_world_agent")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lib := runtime.NewToolLibrary(runtime.Tool{
+		Spec: agent.Tools[0],
+		Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+			var a struct{ PersonName string } // validated, defaults applied
+			if err := json.Unmarshal(args, &a); err != nil {
+				return nil, err
+			}
+			return "Hello, " + a.PersonName + "!", nil
+		},
+	})
+
+	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
+	defer fake.Close()
+	model, err := openai.New(openai.WithBaseURL(fake.URL+"/v1"), openai.WithAPIKey("sk-example"))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	resp, err := runtime.Run(context.Background(), model, agent, lib, "Hi, I am Alice", nil,
+		runtime.WithObserver(
+			func(c runtime.ToolCall) { fmt.Println("call:", c.Name, c.Arguments) },
+			func(inv runtime.Invocation) { fmt.Println("result:", inv.Result) }))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("answer:", resp.Content)
+
+	// The conversation is plain JSON: store it, then continue.
+	stored, _ := json.Marshal(resp.Conversation)
+	var conv runtime.Conversation
+	json.Unmarshal(stored, &conv)
+	resp, err = runtime.Run(context.Background(), model, agent, lib, "And my friend Bob", &conv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("answer:", resp.Content, "after", len(resp.Conversation.Messages), "messages")
+	// Output:
+	// call: sayHello {"personName":"Alice"}
+	// result: Hello, Alice!
+	// answer: Hello, Alice!
+	// answer: Hello, Bob! after 8 messages
+}
+
+// Binding fails, naming the tool and the difference, when a library's
+// tool does not match the agent's specification.
+func ExampleBind() {
+	agent, err := runtime.LoadAgent("../testdata/examples/seed/helloAgent.gram", "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	spec := agent.Tools[0]
+	spec.Schema = json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"you"}},"additionalProperties":false}`)
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(context.Context, json.RawMessage) (any, error) { return "hi", nil }})
+	_, err = runtime.Bind(agent, lib)
+	fmt.Println(err)
+	// Output:
+	// agent hello_world_agent: tool sayHello: schema differs at /properties/personName/default: agent "world", library "you"
+}
