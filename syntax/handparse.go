@@ -19,8 +19,10 @@ import (
 type hparser struct {
 	sc      scanner
 	tok     lexer.Token // current token
+	tokEnd  ast.Pos     // end of the current token
 	prevEnd ast.Pos     // end of the last consumed token
 	err     *parseError
+	a       *arena
 }
 
 // parseError is a syntax error found by the hand-written parser.
@@ -30,17 +32,16 @@ type parseError struct {
 	detail     string
 }
 
-func (p *hparser) init(t *lexer.Token) {
+func (p *hparser) init(t *lexer.Token, a *arena) {
 	p.sc.initInner(t)
 	p.err = nil
+	p.a = a
 	p.next()
 }
 
 // next advances to the next token.
 func (p *hparser) next() {
-	if p.tok.Type != 0 {
-		p.prevEnd = tokEnd(&p.tok)
-	}
+	p.prevEnd = p.tokEnd
 	t, err := p.sc.Next()
 	if err != nil {
 		se := p.sc.err
@@ -48,7 +49,13 @@ func (p *hparser) next() {
 		return
 	}
 	p.tok = t
+	// The scanner stops right after the token (it skips the following
+	// space on the next call), so its position is the token's end.
+	p.tokEnd = astPos(p.sc.pos())
 }
+
+// tokSpan is the span of the current token.
+func (p *hparser) tokSpan() ast.Span { return ast.Span{StartPos: astPos(p.tok.Pos), EndPos: p.tokEnd} }
 
 // posInGroup computes the position of an absolute offset inside the
 // scanner's group (the error path only).
@@ -71,7 +78,7 @@ func (p *hparser) fail(summary, detail string) {
 	if p.err != nil {
 		return
 	}
-	p.failAt(astPos(p.tok.Pos), tokEnd(&p.tok), summary, detail)
+	p.failAt(astPos(p.tok.Pos), p.tokEnd, summary, detail)
 }
 
 // unexpected reports the current token as unexpected; want says what was
@@ -108,7 +115,7 @@ func (p *hparser) span(start ast.Pos) ast.Span { return ast.Span{StartPos: start
 
 // nodePattern parses `( subject )`.
 func (p *hparser) nodePattern() *ast.NodePattern {
-	n := &ast.NodePattern{}
+	n := p.a.nodes.new()
 	start := p.start()
 	p.expect("(", `"("`)
 	p.subject(&n.Subject)
@@ -142,23 +149,30 @@ func (p *hparser) subjectWant(s *ast.Subject, closer string) string {
 
 // subjectPattern parses `[ subject? ( | elements )? ]`.
 func (p *hparser) subjectPattern() *ast.SubjectPattern {
-	sp := &ast.SubjectPattern{}
+	sp := p.a.subjects.new()
 	start := p.start()
 	p.expect("[", `"["`)
 	p.subject(&sp.Subject)
 	if p.is("|") {
 		p.next()
-		sp.Elements = make([]ast.Pattern, 0, 4)
+		a := p.a
+		base := len(a.patStack)
 		for p.err == nil {
 			e := p.element()
 			if e != nil {
-				sp.Elements = append(sp.Elements, e)
+				a.patStack = append(a.patStack, e)
 			}
 			if !p.is(",") {
 				break
 			}
 			p.next()
 		}
+		sp.Elements = a.patterns.clone(a.patStack[base:])
+		if sp.Elements == nil {
+			sp.Elements = []ast.Pattern{}
+		}
+		clear(a.patStack[base:])
+		a.patStack = a.patStack[:base]
 	}
 	if !p.is("]") {
 		if sp.Elements == nil {
@@ -190,7 +204,9 @@ func (p *hparser) element() ast.Pattern {
 		}
 	case tSymbol, tBTString, tInteger:
 		id := p.identifier()
-		return &ast.PatternReference{Identifier: id, Span: id.Span}
+		r := p.a.refs.new()
+		*r = ast.PatternReference{Identifier: id, Span: id.Span}
+		return r
 	}
 	p.unexpected("a pattern element: [subject pattern], (node), a path or an identifier")
 	return nil
@@ -213,12 +229,12 @@ func (p *hparser) path() ast.Pattern {
 		}
 		nodes = append(nodes, p.nodePattern())
 	}
-	return buildPath(nodes, arrows)
+	return buildPath(p.a, nodes, arrows)
 }
 
 // buildPath builds the right-recursive relationship chain of nodes joined
 // by arrows (len(arrows) <= len(nodes)).
-func buildPath(nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
+func buildPath(a *arena, nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
 	if len(arrows) == 0 {
 		return nodes[0]
 	}
@@ -232,7 +248,8 @@ func buildPath(nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
 		end = right.End()
 	}
 	for i := n - 1; i >= 0; i-- {
-		rel := &ast.RelationshipPattern{Left: nodes[i], Arrow: arrows[i], Right: right,
+		rel := a.rels.new()
+		*rel = ast.RelationshipPattern{Left: nodes[i], Arrow: arrows[i], Right: right,
 			Span: ast.Span{StartPos: nodes[i].Pos(), EndPos: end}}
 		right = rel
 	}
@@ -240,38 +257,40 @@ func buildPath(nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
 }
 
 func (p *hparser) isArrowOpen() bool {
-	if p.tok.Type != tPunct {
-		return false
+	return p.tok.Type == tPunct && isArrowOpen(p.tok.Value)
+}
+
+// arrowSubject parses the [subject] group of an arrow.
+func (p *hparser) arrowSubject() *ast.Subject {
+	p.next() // [
+	s := &ast.Subject{}
+	p.subject(s)
+	if !p.is("]") {
+		if s.IsEmpty() && p.isAnnotation() {
+			p.fail("annotations cannot appear inside a relationship",
+				"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-[r]->(b). Inside an arrow, put the data in the record: -[r {desc: \"x\"}]->.")
+		}
+		p.unexpected(p.subjectWant(s, `"]"`))
+	} else {
+		p.next()
 	}
-	switch p.tok.Value {
-	case "-", "<-", "=", "<=", "~", "<~":
-		return true
-	}
-	return false
+	return s
 }
 
 // arrow parses one of the twelve arrows with an optional [subject].
 func (p *hparser) arrow() *ast.Arrow {
-	a := &ast.Arrow{}
+	a := p.a.arrows.new()
 	start := p.start()
 	open := p.tok.Value
 	p.next()
 	if p.is("[") {
-		p.next()
-		a.Subject = &ast.Subject{}
-		p.subject(a.Subject)
-		if !p.is("]") {
-			if a.Subject.IsEmpty() && p.isAnnotation() {
-				p.fail("annotations cannot appear inside a relationship",
-					"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-[r]->(b). Inside an arrow, put the data in the record: -[r {desc: \"x\"}]->.")
-			}
-			p.unexpected(p.subjectWant(a.Subject, `"]"`))
+		a.Subject = p.arrowSubject()
+		if p.err != nil {
 			a.Span = p.span(start)
 			return a
 		}
-		p.next()
 	}
-	closeTok := p.tok
+	closeTok, closeEnd := p.tok, p.tokEnd
 	switch {
 	case p.tok.Type == tPunct && (p.tok.Value == "-" || p.tok.Value == "->" || p.tok.Value == "=" || p.tok.Value == "=>" || p.tok.Value == "~" || p.tok.Value == "~>"):
 		p.next()
@@ -282,7 +301,7 @@ func (p *hparser) arrow() *ast.Arrow {
 	}
 	setArrowKind(a, open, closeTok.Value)
 	if closeTok.Value[0] != open[len(open)-1] {
-		p.failAt(astPos(closeTok.Pos), tokEnd(&closeTok), "arrow mixes line styles",
+		p.failAt(astPos(closeTok.Pos), closeEnd, "arrow mixes line styles",
 			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
 	}
 	a.Span = p.span(start)
@@ -330,7 +349,8 @@ func (p *hparser) subject(s *ast.Subject) {
 
 func (p *hparser) identifier() *ast.Identifier {
 	t := &p.tok
-	id := &ast.Identifier{Span: tokSpan(t)}
+	id := p.a.ids.new()
+	id.Span = p.tokSpan()
 	switch t.Type {
 	case tBTString:
 		id.Kind = ast.QuotedIdentifier
@@ -348,13 +368,16 @@ func (p *hparser) identifier() *ast.Identifier {
 
 // labels parses one or more `:Name` / `::Name`.
 func (p *hparser) labels() *ast.Labels {
-	ls := &ast.Labels{}
+	ls := p.a.labelSets.new()
 	start := p.start()
+	a := p.a
+	base := len(a.labelStack)
 	for p.err == nil && (p.is(":") || p.is("::")) {
 		lstart := p.start()
 		double := p.tok.Value == "::"
 		p.next()
-		lb := &ast.Label{DoubleColon: double}
+		lb := a.labels.new()
+		lb.DoubleColon = double
 		switch p.tok.Type {
 		case tSymbol:
 			lb.Name = p.tok.Value
@@ -367,25 +390,33 @@ func (p *hparser) labels() *ast.Labels {
 		}
 		p.next()
 		lb.Span = p.span(lstart)
-		ls.List = append(ls.List, lb)
+		a.labelStack = append(a.labelStack, lb)
 	}
+	ls.List = a.labelPtrs.clone(a.labelStack[base:])
+	clear(a.labelStack[base:])
+	a.labelStack = a.labelStack[:base]
 	ls.Span = p.span(start)
 	return ls
 }
 
 // record parses `{ key: value, ... }`.
 func (p *hparser) record() *ast.Record {
-	r := &ast.Record{}
+	r := p.a.records.new()
 	start := p.start()
 	p.next() // {
 	if !p.is("}") {
+		a := p.a
+		base := len(a.propStack)
 		for p.err == nil {
-			r.Properties = append(r.Properties, p.property())
+			a.propStack = append(a.propStack, p.property())
 			if !p.is(",") {
 				break
 			}
 			p.next()
 		}
+		r.Properties = a.propPtrs.clone(a.propStack[base:])
+		clear(a.propStack[base:])
+		a.propStack = a.propStack[:base]
 	}
 	if p.is("}") {
 		p.next()
@@ -404,14 +435,14 @@ func (p *hparser) key() *ast.Key {
 		p.unexpected("a key (a symbol, a `quoted name` or a \"double-quoted name\")")
 		return nil
 	}
-	k := key(t)
+	k := key(p.a, t, p.tokSpan())
 	p.next()
 	return k
 }
 
 // property parses `key: value` or `key:: value`.
 func (p *hparser) property() *ast.Property {
-	prop := &ast.Property{}
+	prop := p.a.props.new()
 	start := p.start()
 	prop.Key = p.key()
 	if p.err == nil {
@@ -447,10 +478,11 @@ func (p *hparser) array() ast.Value {
 	open := p.tok
 	p.next() // [
 	if p.is("]") {
-		p.failAt(astPos(open.Pos), tokEnd(&p.tok), "[] is an empty pattern, not an array",
+		p.failAt(astPos(open.Pos), p.tokEnd, "[] is an empty pattern, not an array",
 			"In gram, [] is an empty subject pattern, and arrays must not be empty. Leave the property out, or give at least one element: [\"a\"].")
 		return a
 	}
+	base := len(p.a.valStack)
 	for p.err == nil {
 		if p.is("{") {
 			p.fail("arrays hold scalars only",
@@ -463,13 +495,16 @@ func (p *hparser) array() ast.Value {
 			break
 		}
 		if v := p.scalar(); v != nil {
-			a.Elements = append(a.Elements, v)
+			p.a.valStack = append(p.a.valStack, v)
 		}
 		if !p.is(",") {
 			break
 		}
 		p.next()
 	}
+	a.Elements = p.a.values.clone(p.a.valStack[base:])
+	clear(p.a.valStack[base:])
+	p.a.valStack = p.a.valStack[:base]
 	if p.is("]") {
 		p.next()
 	} else {
@@ -532,7 +567,7 @@ func (p *hparser) scalar() ast.Value {
 	t := &p.tok
 	switch t.Type {
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
-		lower := number(t)
+		lower := number(p.a, t, p.tokSpan())
 		p.next()
 		if p.is("..") {
 			p.next()
@@ -549,7 +584,7 @@ func (p *hparser) scalar() ast.Value {
 		}
 		return lower
 	case tSymbol, tSQString, tDQString, tBTString, tTagged, tFenced:
-		v := stringValue(t)
+		v := stringValue(p.a, t, p.tokSpan())
 		p.next()
 		return v
 	case tPunct:
@@ -570,7 +605,7 @@ func (p *hparser) scalar() ast.Value {
 func (p *hparser) rangeBound() *ast.Number {
 	switch p.tok.Type {
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
-		n := number(&p.tok)
+		n := number(p.a, &p.tok, p.tokSpan())
 		p.next()
 		return n
 	}

@@ -38,10 +38,23 @@ func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 		})
 	}
 	if err != nil {
-		diags = append(diags, syntaxError(filename, text, err))
+		d := syntaxError(filename, text, err)
+		// A parser error after an error inside a group is most likely a
+		// consequence of it; report only the first.
+		if len(diags) == 0 || d.Range.Start.Offset < firstOffset(diags) {
+			diags = append(diags, d)
+		}
 	}
 	diags.Sort()
 	return f, diags
+}
+
+func firstOffset(ds diag.Diagnostics) int {
+	off := ds[0].Range.Start.Offset
+	for _, d := range ds[1:] {
+		off = min(off, d.Range.Start.Offset)
+	}
+	return off
 }
 
 // comments converts the scanner's comments to ast comments.

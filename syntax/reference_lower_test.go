@@ -224,7 +224,7 @@ func (l *lowerer) record(g *gRecord) *ast.Record {
 		if p == nil {
 			continue
 		}
-		prop := &ast.Property{Key: key(&p.Key), DoubleColon: p.Sep == "::", Span: span(p.Tokens)}
+		prop := &ast.Property{Key: key(nil, &p.Key, tokSpan(&p.Key)), DoubleColon: p.Sep == "::", Span: span(p.Tokens)}
 		if p.Value != nil {
 			prop.Value = l.value(p.Value)
 		}
@@ -256,7 +256,7 @@ func (l *lowerer) value(g *gValue) ast.Value {
 			if e == nil {
 				continue
 			}
-			me := &ast.MapEntry{Key: key(&e.Key), Span: span(e.Tokens)}
+			me := &ast.MapEntry{Key: key(nil, &e.Key, tokSpan(&e.Key)), Span: span(e.Tokens)}
 			if e.Value != nil {
 				me.Value = l.scalar(e.Value)
 			}
@@ -270,18 +270,18 @@ func (l *lowerer) value(g *gValue) ast.Value {
 func (l *lowerer) scalar(g *gScalar) ast.Value {
 	switch {
 	case g.UpperOnly.Type != 0:
-		return &ast.RangeValue{Upper: number(&g.UpperOnly), Span: span(g.Tokens)}
+		return &ast.RangeValue{Upper: number(nil, &g.UpperOnly, tokSpan(&g.UpperOnly)), Span: span(g.Tokens)}
 	case g.Num.Type != 0:
 		if g.Dots == "" && g.Upper.Value != "..." {
-			return number(&g.Num)
+			return number(nil, &g.Num, tokSpan(&g.Num))
 		}
-		r := &ast.RangeValue{Lower: number(&g.Num), Span: span(g.Tokens)}
+		r := &ast.RangeValue{Lower: number(nil, &g.Num, tokSpan(&g.Num)), Span: span(g.Tokens)}
 		if g.Dots == ".." && g.Upper.Type != 0 {
-			r.Upper = number(&g.Upper)
+			r.Upper = number(nil, &g.Upper, tokSpan(&g.Upper))
 		}
 		return r
 	case g.Other.Type != 0:
-		return stringValue(&g.Other)
+		return stringValue(nil, &g.Other, tokSpan(&g.Other))
 	}
 	return nil
 }

@@ -50,8 +50,15 @@ func span(toks []lexer.Token) ast.Span {
 	return ast.Span{StartPos: astPos(toks[0].Pos), EndPos: tokEnd(&toks[len(toks)-1])}
 }
 
-func key(t *lexer.Token) *ast.Key {
-	k := &ast.Key{Span: tokSpan(t)}
+// key lowers a key token with span sp; a (which may be nil) allocates.
+func key(a *arena, t *lexer.Token, sp ast.Span) *ast.Key {
+	var k *ast.Key
+	if a != nil {
+		k = a.keys.new()
+	} else {
+		k = new(ast.Key)
+	}
+	k.Span = sp
 	switch t.Type {
 	case tBTString:
 		k.Kind = ast.QuotedKey
@@ -66,8 +73,16 @@ func key(t *lexer.Token) *ast.Key {
 	return k
 }
 
-func number(t *lexer.Token) *ast.Number {
-	n := &ast.Number{Raw: t.Value, Span: tokSpan(t)}
+// number lowers a number token with span sp; a (which may be nil)
+// allocates.
+func number(a *arena, t *lexer.Token, sp ast.Span) *ast.Number {
+	var n *ast.Number
+	if a != nil {
+		n = a.numbers.new()
+	} else {
+		n = new(ast.Number)
+	}
+	n.Raw, n.Span = t.Value, sp
 	switch t.Type {
 	case tDecimal:
 		n.Kind = ast.Decimal
@@ -88,26 +103,34 @@ func number(t *lexer.Token) *ast.Number {
 	return n
 }
 
-// stringValue lowers a one-token scalar: a symbol, a boolean, a string or a
-// tagged string.
-func stringValue(t *lexer.Token) ast.Value {
-	sp := tokSpan(t)
+// stringValue lowers a one-token scalar (a symbol, a boolean, a string or a
+// tagged string) with span sp; a (which may be nil) allocates.
+func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 	v := t.Value
+	if a == nil {
+		a = &arena{} // the reference lowering only: one slab per value
+	}
 	switch t.Type {
 	case tSymbol:
 		switch v {
-		case "true":
-			return &ast.Boolean{Value: true, Span: sp}
-		case "false":
-			return &ast.Boolean{Value: false, Span: sp}
+		case "true", "false":
+			b := a.bools.new()
+			*b = ast.Boolean{Value: v == "true", Span: sp}
+			return b
 		}
-		return &ast.Symbol{Name: v, Span: sp}
-	case tSQString:
-		return &ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Raw: v, Span: sp}
-	case tDQString:
-		return &ast.String{Kind: ast.DoubleQuoted, Value: unquote(v), Raw: v, Span: sp}
-	case tBTString:
-		return &ast.String{Kind: ast.Backticked, Value: unquote(v), Raw: v, Span: sp}
+		s := a.symbols.new()
+		*s = ast.Symbol{Name: v, Span: sp}
+		return s
+	case tSQString, tDQString, tBTString:
+		s := a.strings.new()
+		*s = ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Raw: v, Span: sp}
+		switch t.Type {
+		case tDQString:
+			s.Kind = ast.DoubleQuoted
+		case tBTString:
+			s.Kind = ast.Backticked
+		}
+		return s
 	case tTagged:
 		i := strings.IndexByte(v, '`')
 		return &ast.TaggedString{Tag: v[:i], Value: unquote(v[i:]), Raw: v, Span: sp}
@@ -116,7 +139,9 @@ func stringValue(t *lexer.Token) ast.Value {
 		if tag != "" {
 			return &ast.TaggedString{Tag: tag, Fenced: true, Value: content, Raw: v, Span: sp}
 		}
-		return &ast.String{Kind: ast.Fenced, Value: content, Raw: v, Span: sp}
+		s := a.strings.new()
+		*s = ast.String{Kind: ast.Fenced, Value: content, Raw: v, Span: sp}
+		return s
 	}
 	return nil
 }

@@ -11,17 +11,23 @@ import (
 )
 
 // The document grammar: participle parses the top level of a gram document
-// (the header record, annotations, top-level subject patterns and paths)
+// (the header record, the sequence of top-level patterns, annotations)
 // over coarse tokens, in which every balanced (...), [...] and {...} group
-// is one token. Each group is parsed by the hand-written parser
+// is one token. Groups are parsed by the hand-written parser
 // (handparse.go) through participle.Parseable, so participle's reflection
-// runs once per top-level construct instead of once per token; this is what
-// makes large documents fast (see docs/performance.md).
+// runs a few times per top-level pattern instead of once per token; this is
+// what makes large documents fast (see docs/performance.md).
 //
 //	gram_pattern      = [ record ], { top_level_pattern } ;
-//	top_level_pattern = [ identified_annotation ], { property_annotation },
+//	top_level_pattern = annotated | subject_pattern | path ;
+//	annotated         = [ identified_annotation ], { property_annotation },
 //	                    ( subject_pattern | path ) ;
 //	path              = node_pattern, { arrow, node_pattern } ;
+//
+// Participle's reflection allocates for every struct and optional it
+// tries, so the un-annotated top-level pattern, by far the most common,
+// takes a hand-written fast path (docTop.Parse); annotated patterns are
+// parsed by the docAnnotated grammar.
 
 // docFile is gram_pattern.
 type docFile struct {
@@ -29,13 +35,37 @@ type docFile struct {
 	Patterns []*docTop    `parser:"@@*"`
 }
 
-// docTop is a top-level pattern with its optional annotations.
+// docTop is a top-level pattern.
 type docTop struct {
+	pattern ast.Pattern
+	errs    []*parseError
+}
+
+func (g *docTop) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
+		ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
+		if err != nil {
+			return err
+		}
+		var l topLowerer
+		g.pattern = l.annotated(ann)
+		g.errs = l.errs
+		return nil
+	}
+	var pg patternGroup
+	if err := pg.Parse(lex); err != nil {
+		return err
+	}
+	g.pattern, g.errs = pg.pattern, pg.errs
+	return nil
+}
+
+// docAnnotated is a top-level pattern with annotations.
+type docAnnotated struct {
 	Tokens  []lexer.Token
 	Ident   *docIdentAnnot  `parser:"@@?"`
 	Props   []*docPropAnnot `parser:"@@*"`
-	Subject *subjectGroup   `parser:"( @@"`
-	Path    *docPath        `parser:"| @@ )"`
+	Pattern *patternGroup   `parser:"@@"`
 }
 
 // docIdentAnnot is `@@id:Label`.
@@ -59,28 +89,6 @@ type docPropAnnot struct {
 	Value  *valueGroup `parser:"@@"`
 }
 
-// docPath is a node followed by zero or more arrow-node steps; it is a list
-// (not right-recursive) so that a long chain does not recurse.
-type docPath struct {
-	Left  *nodeGroup `parser:"@@"`
-	Steps []*docStep `parser:"@@*"`
-}
-
-// docStep is one arrow and the node after it.
-type docStep struct {
-	Arrow *docArrow  `parser:"@@"`
-	Node  *nodeGroup `parser:"@@"`
-}
-
-// docArrow is one of the twelve arrows; the scanner yields arrows in pieces
-// ("<-", "-", "->", ...) exactly as the reference grammar's tokens.
-type docArrow struct {
-	Tokens  []lexer.Token
-	Open    string      `parser:"@('<-' | '-' | '<=' | '=' | '<~' | '~')"`
-	Subject *arrowGroup `parser:"@@?"`
-	Close   string      `parser:"@('->' | '-' | '=>' | '=' | '~>' | '~')"`
-}
-
 // groupResult is what the hand-written parser produced for one group.
 type groupResult struct {
 	err *parseError
@@ -94,34 +102,124 @@ func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, res *groupResult, 
 		return participle.NextMatch
 	}
 	lex.Next()
+	a := arenaPool.Get().(*arena)
 	var p hparser
-	p.init(t)
+	p.init(t, a)
 	fn(&p)
 	if p.err == nil && p.tok.Type != lexer.EOF {
 		p.unexpected("the end of the group")
 	}
 	res.err = p.err
+	arenaPool.Put(a)
 	return nil
 }
 
-// nodeGroup is a (...) group parsed as a node pattern.
-type nodeGroup struct {
-	groupResult
-	node *ast.NodePattern
+// patternGroup is a top-level subject pattern or path, parsed by hand
+// from the coarse tokens: a [...] group, or a (...) group followed by
+// arrows (whose pieces are fine tokens, with an optional [...] group) and
+// further (...) groups.
+type patternGroup struct {
+	errs    []*parseError
+	pattern ast.Pattern
 }
 
-func (g *nodeGroup) Parse(lex *lexer.PeekingLexer) error {
-	return parseGroup(lex, tParenGroup, &g.groupResult, func(p *hparser) { g.node = p.nodePattern() })
+func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tBracketGroup && t.Type != tParenGroup {
+		return participle.NextMatch
+	}
+	a := arenaPool.Get().(*arena)
+	defer arenaPool.Put(a)
+	lex.Next()
+	if t.Type == tBracketGroup {
+		var p hparser
+		p.init(t, a)
+		g.pattern = p.subjectPattern()
+		g.note(&p)
+		return nil
+	}
+	var nb [8]*ast.NodePattern
+	var ab [8]*ast.Arrow
+	nodes, arrows := append(nb[:0], g.node(t, a)), ab[:0]
+	for {
+		t = lex.Peek()
+		if t.Type != tPunct || !isArrowOpen(t.Value) {
+			break
+		}
+		lex.Next()
+		arrow := a.arrows.new()
+		arrows = append(arrows, arrow)
+		open, start := t.Value, astPos(t.Pos)
+		arrow.Span = ast.Span{StartPos: start, EndPos: tokEnd(t)}
+		if t = lex.Peek(); t.Type == tBracketGroup {
+			lex.Next()
+			var p hparser
+			p.init(t, a)
+			arrow.Subject = p.arrowSubject()
+			g.note(&p)
+		}
+		c := lex.Peek()
+		if c.Type != tPunct || !isArrowClose(c.Value) {
+			g.fail(c, "unexpected "+describe(c), fmt.Sprintf("Expected the rest of the arrow (%q or %q) here.", open[len(open)-1:], open[len(open)-1:]+">"))
+			break
+		}
+		lex.Next()
+		arrow.Span.EndPos = tokEnd(c)
+		setArrowKind(arrow, open, c.Value)
+		if c.Value[0] != open[len(open)-1] {
+			g.fail(c, "arrow mixes line styles",
+				"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
+		}
+		t = lex.Peek()
+		if t.Type != tParenGroup {
+			g.fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
+			break
+		}
+		lex.Next()
+		nodes = append(nodes, g.node(t, a))
+	}
+	g.pattern = buildPath(a, nodes, arrows)
+	return nil
 }
 
-// subjectGroup is a [...] group parsed as a subject pattern.
-type subjectGroup struct {
-	groupResult
-	pattern *ast.SubjectPattern
+// node parses the (...) group t as a node pattern.
+func (g *patternGroup) node(t *lexer.Token, a *arena) *ast.NodePattern {
+	var p hparser
+	p.init(t, a)
+	n := p.nodePattern()
+	g.note(&p)
+	return n
 }
 
-func (g *subjectGroup) Parse(lex *lexer.PeekingLexer) error {
-	return parseGroup(lex, tBracketGroup, &g.groupResult, func(p *hparser) { g.pattern = p.subjectPattern() })
+// note records p's error, and reports a group that does not end where
+// its pattern does.
+func (g *patternGroup) note(p *hparser) {
+	if p.err == nil && p.tok.Type != lexer.EOF {
+		p.unexpected("the end of the group")
+	}
+	if p.err != nil {
+		g.errs = append(g.errs, p.err)
+	}
+}
+
+func (g *patternGroup) fail(t *lexer.Token, summary, detail string) {
+	g.errs = append(g.errs, &parseError{start: astPos(t.Pos), end: tokEnd(t), summary: summary, detail: detail})
+}
+
+func isArrowOpen(v string) bool {
+	switch v {
+	case "-", "<-", "=", "<=", "~", "<~":
+		return true
+	}
+	return false
+}
+
+func isArrowClose(v string) bool {
+	switch v {
+	case "-", "->", "=", "=>", "~", "~>":
+		return true
+	}
+	return false
 }
 
 // recordGroup is a {...} group parsed as a record.
@@ -132,32 +230,6 @@ type recordGroup struct {
 
 func (g *recordGroup) Parse(lex *lexer.PeekingLexer) error {
 	return parseGroup(lex, tBraceGroup, &g.groupResult, func(p *hparser) { g.record = p.record() })
-}
-
-// arrowGroup is the [...] group of an arrow, parsed as a subject.
-type arrowGroup struct {
-	groupResult
-	subject *ast.Subject
-	span    ast.Span
-}
-
-func (g *arrowGroup) Parse(lex *lexer.PeekingLexer) error {
-	return parseGroup(lex, tBracketGroup, &g.groupResult, func(p *hparser) {
-		start := p.start()
-		p.next() // [
-		g.subject = &ast.Subject{}
-		p.subject(g.subject)
-		if !p.is("]") {
-			if g.subject.IsEmpty() && p.isAnnotation() {
-				p.fail("annotations cannot appear inside a relationship",
-					"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-[r]->(b). Inside an arrow, put the data in the record: -[r {desc: \"x\"}]->.")
-			}
-			p.unexpected(p.subjectWant(g.subject, `"]"`))
-		} else {
-			p.next()
-		}
-		g.span = p.span(start)
-	})
 }
 
 // valueGroup is the (...) group of a property annotation: one value.
@@ -203,6 +275,12 @@ var topGrammar = participle.MustBuild[docFile](
 	participle.UseLookahead(2),
 )
 
+// annotatedGrammar parses one annotated top-level pattern.
+var annotatedGrammar = participle.MustBuild[docAnnotated](
+	participle.Lexer(lexDef{}),
+	participle.UseLookahead(2),
+)
+
 // topLowerer turns the document grammar's structs into the ast and collects
 // the errors the hand-written parser recorded in the groups.
 type topLowerer struct {
@@ -230,32 +308,31 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 		if t == nil {
 			continue
 		}
-		if p := l.top(t); p != nil {
-			f.Patterns = append(f.Patterns, p)
+		l.errs = append(l.errs, t.errs...)
+		if t.pattern != nil {
+			f.Patterns = append(f.Patterns, t.pattern)
 		}
 	}
 }
 
-func (l *topLowerer) top(g *docTop) ast.Pattern {
-	var inner ast.Pattern
-	switch {
-	case g.Subject != nil:
-		l.note(&g.Subject.groupResult)
-		if g.Subject.pattern != nil {
-			inner = g.Subject.pattern
-		}
-	case g.Path != nil:
-		inner = l.path(g.Path)
+func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
+	if g == nil {
+		return nil
 	}
-	if g.Ident == nil && len(g.Props) == 0 {
-		return inner
+	var inner ast.Pattern
+	if g.Pattern != nil {
+		l.errs = append(l.errs, g.Pattern.errs...)
+		inner = g.Pattern.pattern
 	}
 	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(g.Tokens)}
 	if g.Ident != nil {
 		ia := &ast.IdentifiedAnnotation{Span: span(g.Ident.Tokens)}
 		if g.Ident.Ident.Type != 0 {
 			var p hparser
+			p.a = arenaPool.Get().(*arena)
+			defer arenaPool.Put(p.a)
 			p.tok = g.Ident.Ident
+			p.tokEnd = tokEnd(&p.tok)
 			ia.Identifier = p.identifier()
 		}
 		if len(g.Ident.Labels) > 0 {
@@ -294,45 +371,4 @@ func (l *topLowerer) top(g *docTop) ast.Pattern {
 		ap.Annotations = append(ap.Annotations, pa)
 	}
 	return ap
-}
-
-func (l *topLowerer) path(g *docPath) ast.Pattern {
-	if g.Left == nil || g.Left.node == nil {
-		return nil
-	}
-	l.note(&g.Left.groupResult)
-	nodes := make([]*ast.NodePattern, 1, 1+len(g.Steps))
-	nodes[0] = g.Left.node
-	arrows := make([]*ast.Arrow, 0, len(g.Steps))
-	for _, s := range g.Steps {
-		if s == nil || s.Arrow == nil {
-			break
-		}
-		arrows = append(arrows, l.arrow(s.Arrow))
-		if s.Node == nil || s.Node.node == nil {
-			break
-		}
-		l.note(&s.Node.groupResult)
-		nodes = append(nodes, s.Node.node)
-	}
-	return buildPath(nodes, arrows)
-}
-
-func (l *topLowerer) arrow(g *docArrow) *ast.Arrow {
-	a := &ast.Arrow{Span: span(g.Tokens)}
-	if g.Subject != nil {
-		l.note(&g.Subject.groupResult)
-		a.Subject = g.Subject.subject
-	}
-	if g.Open == "" || g.Close == "" {
-		return a
-	}
-	setArrowKind(a, g.Open, g.Close)
-	if g.Close[0] != g.Open[len(g.Open)-1] && len(g.Tokens) > 0 {
-		t := &g.Tokens[len(g.Tokens)-1]
-		l.errs = append(l.errs, &parseError{start: astPos(t.Pos), end: tokEnd(t),
-			summary: "arrow mixes line styles",
-			detail:  "An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides."})
-	}
-	return a
 }
