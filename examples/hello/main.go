@@ -1,0 +1,58 @@
+// Command hello runs hello.gram's hello_world_agent with typed Go tools.
+//
+// hello.gram.go is generated from hello.gram (go generate keeps it fresh,
+// and `gramc gen --check` in the tests proves it is); tools_impl.go is the
+// implementation, started from `gramc gen --stubs`.
+//
+// Usage:
+//
+//	OPENAI_API_KEY=sk-... go run ./examples/hello "Hi, I'm Ada"
+//
+// OPENAI_BASE_URL points it at any OpenAI-compatible server instead.
+package main
+
+//go:generate go run github.com/gramc-dev/gramc/cmd/gramc gen .
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "hello:", err)
+		os.Exit(1)
+	}
+}
+
+// run sends the arguments (or a greeting) to the agent and prints its
+// answer and the tool calls it made.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	input := strings.Join(args, " ")
+	if strings.TrimSpace(input) == "" {
+		input = "Hello!"
+	}
+	model, err := openai.New() // OPENAI_API_KEY, OPENAI_BASE_URL
+	if err != nil {
+		return err
+	}
+	resp, err := runtime.Run(ctx, model, NewHelloWorldAgent(), NewToolLibrary(ToolsImpl{}), input, nil)
+	if err != nil {
+		return err
+	}
+	for _, inv := range resp.Invocations {
+		if inv.Err != nil {
+			fmt.Fprintf(out, "[tool %s %s failed: %v]\n", inv.Tool, inv.Args, inv.Err)
+		} else {
+			fmt.Fprintf(out, "[tool %s %s -> %s]\n", inv.Tool, inv.Args, inv.Result)
+		}
+	}
+	fmt.Fprintln(out, resp.Content)
+	return nil
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+// TestHello runs the example against the fake OpenAI server: the model
+// calls sayHello once with a name and once without (the default "world"
+// is filled in), then answers.
+func TestHello(t *testing.T) {
+	srv := runtimetest.NewServer(t, runtimetest.Script(
+		runtimetest.ToolCallsReply(
+			runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"Ada"}`},
+		),
+		runtimetest.ToolCallsReply(
+			runtimetest.FakeCall{Name: "sayHello", Arguments: `{}`},
+		),
+		runtimetest.TextReply("Hello, Ada!"),
+	))
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "test-key")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"Hi,", "I'm", "Ada"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		`[tool sayHello {"personName":"Ada"} -> Hello, Ada! Nice to meet you.]`,
+		`[tool sayHello {"personName":"world"} -> Hello, world! Nice to meet you.]`,
+		"Hello, Ada!\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) != 3 || reqs[0].Last().Content == nil || *reqs[0].Last().Content != "Hi, I'm Ada" {
+		t.Errorf("unexpected requests: %d", len(reqs))
+	}
+}
