@@ -151,11 +151,19 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 }
 
 // ensureCallIDs gives calls without an ID (legacy function calls, some
-// servers) a unique one so results can be matched.
+// servers) a unique one, and makes repeated IDs unique, so every result
+// answers exactly one call.
 func ensureCallIDs(calls []ToolCall, iter int) {
+	var seen map[string]bool
+	if len(calls) > 1 {
+		seen = make(map[string]bool, len(calls))
+	}
 	for i := range calls {
-		if calls[i].ID == "" {
+		if calls[i].ID == "" || seen[calls[i].ID] {
 			calls[i].ID = fmt.Sprintf("call_%d_%d", iter, i)
+		}
+		if seen != nil {
+			seen[calls[i].ID] = true
 		}
 	}
 }

@@ -286,6 +286,20 @@ func TestRunDoesNotModifyConversation(t *testing.T) {
 	}
 }
 
+func TestRepeatedCallIDs(t *testing.T) {
+	model := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtime.ToolCall{ID: "x", Name: "sayHello", Arguments: `{}`}, runtime.ToolCall{ID: "x", Name: "sayHello", Arguments: `{"personName":"B"}`}),
+		runtimetest.Say("ok"))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "hi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := resp.Conversation.Messages
+	if a, b := m[1].ToolCalls[0].ID, m[1].ToolCalls[1].ID; a == b || m[2].ToolCallID != a || m[3].ToolCallID != b || m[3].Content != "Hello, B!" {
+		t.Errorf("ids %q %q, results %+v %+v", a, b, m[2], m[3])
+	}
+}
+
 func TestInvocationJSON(t *testing.T) {
 	inv := runtime.Invocation{CallID: "c1", Tool: "t", Args: json.RawMessage(`{"a":1}`), Err: errors.New("boom"), Duration: time.Millisecond}
 	data, err := json.Marshal(inv)

@@ -313,6 +313,11 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 			Message: "malformed response: " + err.Error(), Err: err}
 	}
 	if len(cr.Choices) == 0 {
+		var eb errorBody
+		if json.Unmarshal(data, &eb) == nil && eb.Error != nil && eb.Error.Message != "" {
+			// Some servers report errors with status 200.
+			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.redactString(eb.Error.Message), Type: eb.Error.Type}
+		}
 		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "malformed response: no choices"}
 	}
 	ch := cr.Choices[0]

@@ -290,3 +290,18 @@ func TestNewForModel(t *testing.T) {
 		t.Errorf("OpenAI without a key: %v", err)
 	}
 }
+
+func TestErrorBodyWithStatus200(t *testing.T) {
+	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Body: `{"error":{"message":"model is loading","type":"server_error"}}`}))
+	c, _ := client(t, srv)
+	_, err := run(t, c, "hi", nil)
+	var ae *runtime.APIError
+	if !errors.As(err, &ae) || ae.Message != "model is loading" {
+		t.Errorf("err = %v", err)
+	}
+	srv = runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Body: `{"id":"x","choices":[]}`}))
+	c, _ = client(t, srv)
+	if _, err := run(t, c, "hi", nil); err == nil || !strings.Contains(err.Error(), "malformed response: no choices") {
+		t.Errorf("err = %v", err)
+	}
+}
