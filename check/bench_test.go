@@ -10,20 +10,24 @@ import (
 )
 
 // BenchmarkCheck loads (reads, parses concurrently and checks) generated
-// packages of 1k, 10k and 100k tools in 100 files, as `gramc check` does.
+// packages of 1k, 10k and 100k tools, as `gramc check` does. 10k tools are
+// in 100 files (about 5 MB); 1k tools in 10 files (gramgen writes one agent
+// per 100 tools and names them by tool index, so fewer than 100 tools per
+// file would declare an agent name twice); 100k tools in 100 files.
 // Run: go test ./check -run '^$' -bench BenchmarkCheck -benchtime 3x
 func BenchmarkCheck(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
+	for _, size := range []struct{ tools, files int }{{1000, 10}, {10000, 100}, {100000, 100}} {
+		n := size.tools
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			dir := b.TempDir()
-			var size int64
-			for name, src := range gramgen.Package(n, 100) {
+			var bytes int64
+			for name, src := range gramgen.Package(n, size.files) {
 				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 					b.Fatal(err)
 				}
-				size += int64(len(src))
+				bytes += int64(len(src))
 			}
-			b.SetBytes(size)
+			b.SetBytes(bytes)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -53,7 +53,8 @@ type declSite struct {
 // toolSite is the first declaration of a tool name.
 type toolSite struct {
 	tool     *Tool
-	key      string // canonical text, for the identity of repeated tools
+	sp       *ast.SubjectPattern
+	key      string // canonical text of sp, computed when the name repeats
 	inline   bool
 	rng      ast.Range
 	topLevel *ast.Range // the first top-level declaration, if any

@@ -153,7 +153,6 @@ func toolKey(sp *ast.SubjectPattern) string {
 func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 	name := sp.Identifier.Name
 	t := c.lowerTool(sp)
-	key := toolKey(sp)
 	site, seen := c.tools[name]
 	if !seen {
 		if prev, taken := c.names[name]; taken {
@@ -163,7 +162,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 			return
 		}
 		c.names[name] = &declSite{kind: labelTool, rng: t.NameRange}
-		site = &toolSite{tool: t, key: key, inline: inline, rng: t.NameRange}
+		site = &toolSite{tool: t, sp: sp, inline: inline, rng: t.NameRange}
 		if !inline {
 			site.topLevel = &t.NameRange
 		}
@@ -180,7 +179,11 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 	if !inline {
 		site.topLevel = &t.NameRange
 	}
-	if key != site.key {
+	// Canonical texts are computed only for repeated names.
+	if site.key == "" {
+		site.key = toolKey(site.sp)
+	}
+	if toolKey(sp) != site.key {
 		d := c.errorf(CodeToolConflict, sp.Identifier,
 			"An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.",
 			"tool %s differs from its other declaration", name)
