@@ -173,3 +173,27 @@ func TestSplitRunArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestRunFlags(t *testing.T) {
+	srv := fakeServer(t)
+	seed := filepath.Join(seedDir(), "helloAgent.gram")
+	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, "--functions", "--model", "llama3.1:8b", seed, "I am Hal")
+	if code != 0 || out != "Hello, Hal!\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	first := srv.Requests()[0]
+	if first.Model != "llama3.1:8b" || len(first.Functions) != 1 || len(first.Tools) != 0 {
+		t.Errorf("request: %s", first.Raw)
+	}
+
+	loop := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+		return runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "sayHello", Arguments: `{}`})
+	})
+	code, _, errs = runGramc(t, "", "run", "--base-url", loop.URL, "--max-iterations", "2", seed, "loop")
+	if code != 1 || !strings.Contains(errs, "iteration limit reached: the model still called tools after 2 requests (raise it with --max-iterations") {
+		t.Errorf("iteration limit: exit %d, stderr %q", code, errs)
+	}
+	if n := len(loop.Requests()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
+}
