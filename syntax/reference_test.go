@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -102,4 +104,41 @@ func TestReferenceGrammarAgrees(t *testing.T) {
 			t.Errorf("input %q: tree differs from the reference grammar's (-ref +got):\n%s", in, diff)
 		}
 	}
+}
+
+// FuzzReferenceAgrees checks on random input that ParseFile and the
+// declarative reference grammar accept the same documents and build the
+// same trees.
+func FuzzReferenceAgrees(f *testing.F) {
+	for _, in := range trickyInputs {
+		f.Add([]byte(in))
+	}
+	for _, path := range []string{filepath.Join("..", "testdata", "conformance", "gram-corpus.json"), filepath.Join("testdata", "conformance-extra.json")} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var cases []conformanceCase
+		if err := json.Unmarshal(b, &cases); err != nil {
+			f.Fatal(err)
+		}
+		for _, c := range cases {
+			f.Add([]byte(c.Input))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if bytes.Count(src, []byte("(")) > 200 || bytes.Count(src, []byte("[")) > 200 {
+			return // the reference grammar recurses per path step; keep it shallow
+		}
+		got, diags := ParseFile("x.gram", src)
+		want, ok := parseReference("x.gram", src)
+		if ok != !diags.HasErrors() {
+			t.Fatalf("input %q: ParseFile ok=%v (%v), reference grammar ok=%v", src, !diags.HasErrors(), diags.Err(), ok)
+		}
+		if ok {
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("input %q: tree differs (-ref +got):\n%s", src, diff)
+			}
+		}
+	})
 }

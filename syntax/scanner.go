@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -181,26 +182,100 @@ func (s *scanner) Next() (lexer.Token, error) {
 	default:
 		return s.fine()
 	}
-	// A group: lex it finely (so strings and comments are skipped exactly
-	// as the parser will see them) until its bracket closes.
-	start, pos, depth := s.off, s.pos(), s.depth
+	return s.group(typ)
+}
+
+// group scans a balanced group starting at s.off and returns it as one
+// token of type typ. It only looks at what decides where the group ends:
+// brackets (counted against MaxNesting), strings and comments (recorded);
+// everything else is checked when the group itself is parsed.
+func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
+	src := s.src
+	start, pos, depth0 := s.off, s.pos(), s.depth
 	var newPattern lexer.Position
-	for {
-		t, err := s.fine()
-		if err != nil {
-			return t, err
-		}
-		if t.Type == lexer.EOF {
-			return s.unclosed(newPattern)
-		}
-		if t.Type == tPunct && s.depth == depth && (t.Value == ")" || t.Value == "]" || t.Value == "}") {
-			break
-		}
-		if t.Pos.Column == 1 && t.Pos.Offset > pos.Offset && newPattern.Line == 0 && (t.Value == "[" || t.Value == "(" || t.Value == "@" || t.Value == "@@") {
-			newPattern = t.Pos
+	// Columns are computed lazily from a checkpoint on the current line.
+	line, cOff, cCol := s.line, s.off, s.col
+	colAt := func(i int) int {
+		cCol += runeCount(src[cOff:i])
+		cOff = i
+		return cCol
+	}
+	i := s.off
+	for i < len(src) {
+		c := src[i]
+		switch c {
+		case '\n':
+			line++
+			i++
+			cOff, cCol = i, 1
+		case '(', '[', '{':
+			col := colAt(i)
+			p := lexer.Position{Filename: s.filename, Offset: s.base + i, Line: line, Column: col}
+			s.depth++
+			s.opens = append(s.opens, p)
+			if s.depth > MaxNesting {
+				s.line, s.col = line, col
+				return s.fail(i, i+1, "nesting too deep",
+					"Brackets, parentheses and braces may nest at most 1000 levels deep. Flatten the structure, for example by naming inner patterns and referring to them by identifier.")
+			}
+			if col == 1 && i > start && newPattern.Line == 0 {
+				newPattern = p
+			}
+			i++
+		case ')', ']', '}':
+			i++
+			if s.depth > 0 {
+				s.depth--
+				s.opens = s.opens[:len(s.opens)-1]
+			}
+			if s.depth == depth0 {
+				s.off, s.line, s.col = i, line, colAt(i)
+				return lexer.Token{Type: typ, Value: src[start:i], Pos: pos}, nil
+			}
+		case '\'', '"', '`':
+			if c == '`' && hasPrefixAt(src, i, "```") {
+				end, ok := s.fenced(i)
+				if !ok {
+					return lexer.Token{}, s.err
+				}
+				if nl := strings.LastIndexByte(src[i:end], '\n'); nl >= 0 {
+					line += strings.Count(src[i:end], "\n")
+					cOff, cCol = i+nl+1, 1
+				}
+				i = end
+				continue
+			}
+			end, ok := s.quoted(i, c)
+			if !ok {
+				return lexer.Token{}, s.err
+			}
+			i = end
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				end := i
+				for end < len(src) && src[end] != '\n' {
+					end++
+				}
+				textEnd := end
+				if textEnd > i && src[textEnd-1] == '\r' {
+					textEnd--
+				}
+				s.comments = append(s.comments, comment{start: s.base + i, end: s.base + textEnd, line: line, col: colAt(i)})
+				i = end
+				continue
+			}
+			i++
+		case '@':
+			if newPattern.Line == 0 && i > start && colAt(i) == 1 {
+				newPattern = lexer.Position{Filename: s.filename, Offset: s.base + i, Line: line, Column: 1}
+			}
+			i++
+		default:
+			i++
 		}
 	}
-	return lexer.Token{Type: typ, Value: s.src[start:s.off], Pos: pos}, nil
+	s.off, s.line, s.col = i, line, colAt(i)
+	return s.unclosed(newPattern)
 }
 
 // unclosed reports the innermost bracket left open at the end of the file.
