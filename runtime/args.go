@@ -207,15 +207,66 @@ func lookupPointer(root any, ptr string) any {
 	return cur
 }
 
-// defaultOf returns a property schema's default: its own `default`, or
-// the default of the schema its $ref names.
+// defaultOf returns a property schema's default: its own `default`, the
+// default of the schema its $ref names, or, for a nullable property
+// without one (OpenAI's strict mode has no `default`), the value of the
+// "Default: <JSON>." note gramc's schema emitter writes in its
+// description.
 func defaultOf(root any, s map[string]any) (any, bool) {
 	if d, ok := s["default"]; ok {
 		return d, true
 	}
 	r := resolve(root, s, 0)
-	d, ok := r["default"]
-	return d, ok
+	if d, ok := r["default"]; ok {
+		return d, true
+	}
+	if desc, ok := s["description"].(string); ok && nullable(s) {
+		return describedDefault(desc)
+	}
+	return nil, false
+}
+
+// nullable reports whether a schema is a strict-mode union with null.
+func nullable(s map[string]any) bool {
+	switch t := s["type"].(type) {
+	case []any:
+		for _, x := range t {
+			if x == "null" {
+				return true
+			}
+		}
+	}
+	if branches, ok := s["anyOf"].([]any); ok {
+		for _, b := range branches {
+			if bm, ok := b.(map[string]any); ok && bm["type"] == "null" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describedDefault reads the last "Default: <JSON>." note of desc (notes
+// are separated by spaces, so the value ends at a "." followed by a space
+// or the end).
+func describedDefault(desc string) (any, bool) {
+	const note = "Default: "
+	for end := len(desc); ; {
+		i := strings.LastIndex(desc[:end], note)
+		if i < 0 {
+			return nil, false
+		}
+		rest := desc[i+len(note):]
+		for j := 0; j < len(rest); j++ {
+			if rest[j] != '.' || (j+1 < len(rest) && rest[j+1] != ' ') {
+				continue
+			}
+			if v, err := decodeJSON([]byte(rest[:j])); err == nil && j > 0 {
+				return v, true
+			}
+		}
+		end = i
+	}
 }
 
 // applyDefaults fills in missing (or null) object properties that have a

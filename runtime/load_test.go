@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -94,5 +95,49 @@ func TestLoadAgentErrors(t *testing.T) {
 	}
 	if _, err := runtime.LoadAgent(filepath.Join(dir, "missing.gram"), ""); !errors.As(err, &ce) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestStrictDefaults: OpenAI's strict schemas carry no `default`; the
+// runtime applies the defaults gramc notes in the descriptions when the
+// model sends null.
+func TestStrictDefaults(t *testing.T) {
+	dir := t.TempDir()
+	src := `[Unit:Enum {values: ["c", "f"]}]
+[P:Type | (x::Number {default: 1.5, description: "Default: 9. is not it"}), (label::String {optional: true})]
+[strictTool:Tool {description: "S", strict: true} |
+  (city::String)==>
+  (unit::Unit {default: "c"})==>
+  (days::Integer {default: 3, examples: [5]})==>
+  (where::P {optional: true})==>
+  (::String)
+]
+[a:Agent {model: "OpenAI/gpt-4o", instruction: "i"} | strictTool]
+`
+	path := filepath.Join(dir, "strict.gram")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	agent, err := runtime.LoadAgent(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !agent.Tools[0].Strict || strings.Contains(string(agent.Tools[0].Schema), `"default"`) {
+		t.Fatalf("not a strict schema: %s", agent.Tools[0].Schema)
+	}
+	var got string
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: agent.Tools[0], Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+		got = string(args)
+		return "ok", nil
+	}})
+	model := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("strictTool", `{"city":"x","unit":null,"days":null,"where":{"x":null,"label":null}}`)),
+		runtimetest.Say("done"))
+	resp, err := runtime.Run(context.Background(), model, agent, lib, "go", nil)
+	if err != nil || resp.Invocations[0].Err != nil {
+		t.Fatalf("%v %v", err, resp.Invocations[0].Err)
+	}
+	if want := `{"city":"x","days":3,"unit":"c","where":{"label":null,"x":1.5}}`; got != want {
+		t.Errorf("tool got %s, want %s", got, want)
 	}
 }
