@@ -64,6 +64,15 @@ func newBuilder(m mode, target Target) *builder {
 	return &builder{mode: m, target: target, defs: jsonschema.Definitions{}, inlining: map[*check.TypeDecl]bool{}}
 }
 
+// name is how diagnostics name the target: a strict-mode schema for the
+// openai or openai-responses target says so ("openai (strict: true)").
+func (b *builder) name() string {
+	if b.mode == modeStrict && b.target != OpenAIStrict {
+		return string(b.target) + " (strict: true)"
+	}
+	return string(b.target)
+}
+
 func (b *builder) report(sev diag.Severity, code diag.Code, r ast.Range, summary, detail string, related ...diag.Related) {
 	b.issues = append(b.issues, &diag.Diagnostic{
 		Severity: sev, Code: code, Summary: summary, Detail: detail, Range: r, Related: related,
@@ -74,8 +83,8 @@ func (b *builder) report(sev diag.Severity, code diag.Code, r ast.Range, summary
 // was moved into the description.
 func (b *builder) fallback(r ast.Range, keyword string) {
 	b.report(diag.Warning, CodeKeywordInDescription, r,
-		fmt.Sprintf("%s does not support %s; moved into the description", b.target, keyword),
-		fmt.Sprintf("The %s target cannot express %s in its schema, so gramc states it in the description instead and the provider will not enforce it. Validate the arguments in the tool, or drop the keyword.", b.target, keyword))
+		fmt.Sprintf("%s does not support %s; moved into the description", b.name(), keyword),
+		fmt.Sprintf("%s cannot express %s in its schema, so gramc states it in the description instead and the provider will not enforce it. Validate the arguments in the tool, or drop the keyword.", b.name(), keyword))
 }
 
 func newProperties() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
@@ -196,7 +205,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 	case check.Object:
 		if b.mode == modeStrict {
 			b.report(diag.Error, CodeStrictFreeFormObject, r,
-				fmt.Sprintf("%s does not accept a free-form Object", b.target),
+				fmt.Sprintf("%s does not accept a free-form Object", b.name()),
 				"OpenAI's strict mode requires every object to list its properties and set additionalProperties to false, so a free-form Object cannot be sent. Declare a :Type with the fields you expect, or use a non-strict target.")
 		}
 		return &jsonschema.Schema{Type: "object"}
@@ -364,7 +373,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		if b.mode == modeStrict {
 			notes = append(notes, "Default: "+jsonText(p.Default)+".")
 			b.report(diag.Warning, CodeDefaultInDescription, p.Range,
-				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.target, p.Name),
+				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.name(), p.Name),
 				"OpenAI's strict mode has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
 		} else {
 			s.Default = p.Default

@@ -116,14 +116,14 @@ func depth(s *jsonschema.Schema, defs jsonschema.Definitions, onPath map[string]
 }
 
 // checkStrictLimits reports every limit s exceeds as an error at t's name.
-func checkStrictLimits(t *check.Tool, target Target, s *jsonschema.Schema, b *builder) {
+func checkStrictLimits(t *check.Tool, s *jsonschema.Schema, b *builder) {
 	st := MeasureStrict(s)
 	limit := func(what string, got, max int) {
 		if got <= max {
 			return
 		}
 		b.report(diag.Error, CodeStrictLimit, t.NameRange,
-			fmt.Sprintf("%s allows at most %d %s; the schema of %s has %d", target, max, what, t.Name, got),
+			fmt.Sprintf("%s allows at most %d %s; the schema of %s has %d", b.name(), max, what, t.Name, got),
 			"OpenAI rejects strict-mode schemas beyond its documented size limits. Split the tool, flatten nested types or shorten the enums, or use a non-strict target.")
 	}
 	limit("object properties", st.Properties, StrictMaxProperties)

@@ -225,7 +225,7 @@ func parameters(t *check.Tool, target Target) (*jsonschema.Schema, bool, diag.Di
 	}
 	b := newBuilder(modeStrict, target)
 	s := b.input(t)
-	checkStrictLimits(t, target, s, b)
+	checkStrictLimits(t, s, b)
 	return s, true, b.issues
 }
 
