@@ -101,6 +101,14 @@ func runGen(e *env, opts genOptions, args []string) error {
 	}
 	stale := false
 	for _, pkg := range pkgs {
+		if pkg.Name == "" && pkg.Dir != "" {
+			// The checker leaves "." and ".." unnamed; name the package
+			// after the real directory so `gen .` (as go:generate runs it)
+			// writes the same file as `gen path/to/dir`.
+			if abs, err := filepath.Abs(pkg.Dir); err == nil {
+				pkg.Name = filepath.Base(abs)
+			}
+		}
 		dir := opts.out
 		if dir == "" {
 			dir = packageDir(pkg)

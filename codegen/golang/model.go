@@ -77,6 +77,8 @@ type toolModel struct {
 	FuncName   string
 	SpecName   string
 	NewName    string
+	// Defaults are the parameters' defaults (literals of name and JSON).
+	Defaults []constModel
 	// NotImplemented is the literal of the skeleton's error message.
 	NotImplemented string
 	Spec           specModel
@@ -542,6 +544,11 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	args := toolNames(tm.Name)[0]
 	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)
 	tm.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", args, quote(t.Name)), "")
+	for _, p := range t.Params {
+		if p.HasDefault {
+			tm.Defaults = append(tm.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonText(p.Default))})
+		}
+	}
 	tm.ResultType = b.goType(t.Result)
 	tm.Spec = specModel{
 		Name:        quote(t.Name),

@@ -177,3 +177,40 @@ func TestEnumValid(t *testing.T) {
 		t.Error("Unit.Valid is wrong")
 	}
 }
+
+// TestDefaultsWithoutRuntime calls a generated tool's Func directly, as the
+// runtime does for a strict tool whose optional parameters arrive as null:
+// absent and null arguments still get their defaults, and 2.0 decodes as an
+// integer.
+func TestDefaultsWithoutRuntime(t *testing.T) {
+	var got GetForecastArgs
+	tool := NewGetForecastTool(func(ctx context.Context, args GetForecastArgs) (GetForecastResult, error) {
+		got = args
+		return nil, nil
+	})
+	for _, tc := range []struct {
+		raw  string
+		want GetForecastArgs
+	}{
+		{`{"city":"Oslo"}`, GetForecastArgs{City: "Oslo", Days: 3, Unit: UnitCelsius}},
+		{`{"city":"Oslo","days":null,"unit":null}`, GetForecastArgs{City: "Oslo", Days: 3, Unit: UnitCelsius}},
+		{`{"city":"Oslo","days":5.0,"unit":"fahrenheit"}`, GetForecastArgs{City: "Oslo", Days: 5, Unit: UnitFahrenheit}},
+	} {
+		got = GetForecastArgs{}
+		res, err := tool.Func(context.Background(), json.RawMessage(tc.raw))
+		if err != nil {
+			t.Errorf("%s: %v", tc.raw, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s: fn got %+v, want %+v", tc.raw, got, tc.want)
+		}
+		// A nil slice result is sent as an empty array.
+		if raw, ok := res.(json.RawMessage); !ok || string(raw) != "[]" {
+			t.Errorf("%s: result %#v, want []", tc.raw, res)
+		}
+	}
+	if _, err := tool.Func(context.Background(), json.RawMessage(`{"city":`)); err == nil {
+		t.Error("malformed arguments: want an error")
+	}
+}

@@ -95,7 +95,9 @@ const (
 //
 // Current weather for a city
 func NewGetWeatherTool(fn GetWeatherFunc) runtime.Tool {
-	return gramcTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, fn)
+	return gramcTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, map[string]string{
+		"unit": "\"celsius\"",
+	}, fn)
 }
 
 // ---- tool "getForecast" ----
@@ -139,7 +141,10 @@ const (
 //
 // Daily forecast for the next days
 func NewGetForecastTool(fn GetForecastFunc) runtime.Tool {
-	return gramcTool[GetForecastArgs, GetForecastResult](GetForecastSpec, fn)
+	return gramcTool[GetForecastArgs, GetForecastResult](GetForecastSpec, map[string]string{
+		"days": "3",
+		"unit": "\"celsius\"",
+	}, fn)
 }
 
 // Tools is implemented by a type with one method per gram tool of the
@@ -230,12 +235,22 @@ func gramcIntegral(v any) any {
 // gramcTool binds a typed function to spec: the runtime validates the
 // model's arguments and applies defaults, gramcTool decodes them into A and
 // encodes fn's result for the model.
-func gramcTool[A, R any](spec runtime.ToolSpecification, fn func(context.Context, A) (R, error)) runtime.Tool {
+//
+// defaults maps parameter names to their defaults as JSON text. The runtime
+// has applied them already unless the tool is strict (OpenAI's strict mode
+// has no `default`: an optional parameter arrives as null); applying them
+// again here makes the arguments right in either case, and when Func is
+// called directly.
+func gramcTool[A, R any](spec runtime.ToolSpecification, defaults map[string]string, fn func(context.Context, A) (R, error)) runtime.Tool {
 	return runtime.Tool{
 		Spec: spec,
 		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var args A
-			if err := gramcDecodeArgs(raw, &args); err != nil {
+			raw, err := gramcApplyDefaults(raw, defaults)
+			if err == nil {
+				err = gramcDecodeArgs(raw, &args)
+			}
+			if err != nil {
 				return nil, fmt.Errorf("tool %s: decoding arguments: %w", spec.Name, err)
 			}
 			result, err := fn(ctx, args)
@@ -245,6 +260,33 @@ func gramcTool[A, R any](spec runtime.ToolSpecification, fn func(context.Context
 			return gramcEncodeResult(result)
 		},
 	}
+}
+
+// gramcApplyDefaults sets each absent or null argument that has a default.
+func gramcApplyDefaults(raw json.RawMessage, defaults map[string]string) (json.RawMessage, error) {
+	if len(defaults) == 0 {
+		return raw, nil
+	}
+	var m map[string]json.RawMessage
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	changed := false
+	for name, def := range defaults {
+		if v, ok := m[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			m[name] = json.RawMessage(def)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(m)
 }
 
 // gramcEncodeResult encodes a tool's result for the model: a String result
