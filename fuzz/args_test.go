@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -72,6 +76,53 @@ func FuzzArgs(f *testing.F) {
 			t.Fatalf("invocation %+v, tool got %s", inv, got)
 		}
 		// The conversation still encodes (for storing and resuming).
+		if _, err := json.Marshal(resp.Conversation); err != nil {
+			t.Fatalf("conversation does not encode: %v", err)
+		}
+	})
+}
+
+// FuzzServerResponse: whatever a server answers, the OpenAI client returns
+// a completion or an *runtime.APIError, and a run ends with an answer or an
+// error, never a panic.
+func FuzzServerResponse(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi","refusal":null},"finish_reason":"stop","logprobs":null}]}`,
+		`{"choices":[{"message":{"tool_calls":[{"id":"c","type":"function","function":{"name":"getWeather","arguments":"{\"city\":\"x\"}"}}]}}]}`,
+		`{"choices":[{"message":{"tool_calls":[{"function":{"name":"getWeather","arguments":{"city":"x"}}}]}}]}`,
+		`{"choices":[{"message":{"function_call":{"name":"getWeather","arguments":"{}"}}}]}`,
+		`{"choices":[]}`, `{"error":{"message":"nope"}}`, `{`, `null`, `[]`, ``,
+		`{"choices":[{"message":{"content":null,"tool_calls":null}}],"usage":{"total_tokens":-1}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	spec := runtime.ToolSpecification{Name: "getWeather", Description: "Weather", Schema: json.RawMessage(argsSchema)}
+	agent := runtime.Agent{Name: "fuzz", Model: "OpenAI/x", Tools: []runtime.ToolSpecification{spec}, MaxIterations: 2}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(context.Context, json.RawMessage) (any, error) { return "ok", nil }})
+	var body atomic.Value
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body.Load().([]byte))
+	}))
+	f.Cleanup(hs.Close)
+	model, err := openai.New(openai.WithBaseURL(hs.URL), openai.WithAPIKey("sk-fuzz"), openai.WithMaxRetries(-1))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		body.Store(data)
+		resp, err := runtime.Run(context.Background(), model, agent, lib, "weather?", nil)
+		if err != nil {
+			var ae *runtime.APIError
+			var ie *runtime.IterationLimitError
+			if !errors.As(err, &ae) && !errors.As(err, &ie) {
+				t.Fatalf("unexpected error type %T: %v", err, err)
+			}
+			if strings.Contains(err.Error(), "sk-fuzz") {
+				t.Fatal("the key leaked into an error")
+			}
+			return
+		}
 		if _, err := json.Marshal(resp.Conversation); err != nil {
 			t.Fatalf("conversation does not encode: %v", err)
 		}
