@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // repoRoot is the module root, two directories up from this package.
@@ -73,7 +75,8 @@ func TestCompile(t *testing.T) {
 			write(t, filepath.Join(dir, sanitizeDir(id), f.Name), f.Contents)
 		}
 	}
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+	write(t, filepath.Join(dir, "cmd", "gramcspecs", "main.go"), specsProgram(t, ids, pkgs))
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"run", "./cmd/gramcspecs"}} {
 		cmd := exec.Command(goCmd, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
@@ -106,4 +109,46 @@ func write(t testing.TB, path string, data []byte) {
 	}
 }
 
-var _ = bytes.Equal
+// specsProgram writes a program that checks, for every package generated
+// from gram source, that each <Tool>Spec and New<Agent>() equals what the
+// runtime builds from the checked source (runtime.SpecFromTool and
+// runtime.AgentFromCheck), compared as JSON.
+func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []byte {
+	var b bytes.Buffer
+	b.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n")
+	var body bytes.Buffer
+	n := 0
+	for _, id := range ids {
+		pkg := pkgs[id]
+		if !strings.HasPrefix(id, "example_") {
+			continue // hand-built models have no runtime counterpart to compare
+		}
+		m, err := buildModel(Request{Package: pkg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alias := fmt.Sprintf("p%d", n)
+		n++
+		fmt.Fprintf(&b, "\t%s %q\n", alias, "gramctest/"+sanitizeDir(id))
+		for i, tool := range pkg.Tools {
+			spec, err := runtime.SpecFromTool(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(spec)
+			fmt.Fprintf(&body, "\tcheck(%q, %s.%s, %q)\n", id+" "+tool.Name, alias, m.Tools[i].SpecName, want)
+		}
+		for i, a := range pkg.Agents {
+			agent, err := runtime.AgentFromCheck(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := json.Marshal(agent)
+			fmt.Fprintf(&body, "\tcheck(%q, %s.%s(), %q)\n", id+" "+a.Name, alias, m.Agents[i].FuncName, want)
+		}
+	}
+	b.WriteString(")\n\nvar failed bool\n\nfunc check(what string, v any, want string) {\n\tgot, err := json.Marshal(v)\n\tif err != nil || string(got) != want {\n\t\tfmt.Printf(\"%s: generated\\n\\t%s\\nruntime\\n\\t%s\\n\", what, got, want)\n\t\tfailed = true\n\t}\n}\n\nfunc main() {\n")
+	b.Write(body.Bytes())
+	b.WriteString("\tif failed {\n\t\tos.Exit(1)\n\t}\n}\n")
+	return b.Bytes()
+}
