@@ -32,7 +32,34 @@ import (
 // docFile is gram_pattern.
 type docFile struct {
 	Header   *recordGroup `parser:"@@?"`
-	Patterns []*docTop    `parser:"@@*"`
+	Patterns *docPatterns `parser:"@@?"`
+}
+
+// docPatterns is the sequence of top-level patterns. It loops over them by
+// hand: participle's repetition costs several allocations per iteration,
+// which for a document of 20,000 tools is more than the rest of the parse.
+// It stops at the first token that cannot start a pattern, where
+// participle then reports what it expected.
+type docPatterns struct {
+	list []*docTop
+}
+
+func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
+	for {
+		t := new(docTop)
+		err := t.Parse(lex)
+		if err == participle.NextMatch {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		g.list = append(g.list, t)
+	}
+	if len(g.list) == 0 {
+		return participle.NextMatch
+	}
+	return nil
 }
 
 // docTop is a top-level pattern.
@@ -301,10 +328,11 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 		l.note(&g.Header.groupResult)
 		f.Header = g.Header.record
 	}
-	if len(g.Patterns) > 0 {
-		f.Patterns = make([]ast.Pattern, 0, len(g.Patterns))
+	if g.Patterns == nil {
+		return
 	}
-	for _, t := range g.Patterns {
+	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list))
+	for _, t := range g.Patterns.list {
 		if t == nil {
 			continue
 		}
