@@ -185,16 +185,24 @@ func explain(d *diag.Diagnostic, text string, toks []lexer.Token, i int, pe part
 		d.Summary = fmt.Sprintf("missing %q to close this %q", closerOf(o.tok.Value), o.tok.Value)
 		d.Detail = fmt.Sprintf("A new pattern starts at line %d before the %q opened here is closed. Add %q after its last element.", t.Pos.Line, o.tok.Value, closerOf(o.tok.Value))
 		d.Range = tokenRange(o.tok)
+	case t.Type == tBraceGroup && len(stack) == 0:
+		d.Summary = "a record can only be the document header"
+		d.Detail = "Only the first thing in a file may be a bare record { ... } (the header). Attach other records to a node or subject pattern: (n {k: v}) or [s {k: v}]."
 	default:
 		if t.Type == lexer.EOF {
 			d.Summary = "unexpected end of file"
 		} else {
 			d.Summary = "unexpected " + what
 		}
-		if expect != "" {
+		switch {
+		case strings.Contains(expect, "patternGroup") || strings.Contains(pe.Message(), "patternGroup"):
+			d.Detail = "Expected the pattern the annotations apply to: a subject pattern [...], a node (...) or a path such as (a)-->(b)."
+		case len(stack) == 0:
+			d.Detail = "Expected a top-level pattern: a subject pattern [...], a node (...) or a path such as (a)-->(b), optionally preceded by annotations such as @key(value)."
+		case expect != "":
 			d.Detail = "Expected " + expect + " here."
-		} else if m := pe.Message(); m != "" {
-			d.Detail = strings.ToUpper(m[:1]) + m[1:] + "."
+		default:
+			d.Detail = "This token cannot appear here."
 		}
 	}
 }

@@ -42,7 +42,7 @@ func (p *hparser) init(t *lexer.Token, a *arena) {
 // next advances to the next token.
 func (p *hparser) next() {
 	p.prevEnd = p.tokEnd
-	t, err := p.sc.Next()
+	t, err := p.sc.fine()
 	if err != nil {
 		se := p.sc.err
 		p.failAt(posInGroup(&p.sc, se.offset), posInGroup(&p.sc, se.end), se.summary, se.detail)
