@@ -36,7 +36,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"annotation in subject pattern", `[ @a(1) x ]`, 1, 3, "annotations cannot appear", "before the whole pattern"},
 		{"missing value", "(a {k: })", 1, 8, `unexpected "}"`, "a value"},
 		{"half range", "(a {k: 1..})", 1, 11, `unexpected "}"`, "a number to bound the range"},
-		{"second record", "{a: 1} {b: 2}", 1, 9, "a record can only be the document header", "first thing in a file"},
+		{"second record", "{a: 1} {b: 2}", 1, 8, "a record can only be the document header", "first thing in a file"},
 		{"bare word at top level", "(a) b", 1, 5, `unexpected symbol "b"`, "Expected a top-level pattern"},
 		{"annotation without pattern", "@a(1)", 1, 6, "unexpected end of file", "the annotations apply to"},
 		{"arrow without node", "(a)-->", 1, 7, "unexpected end of file", `node "("`},
