@@ -62,8 +62,7 @@ type toolSite struct {
 
 // identitySite is the first use of a parameter or field name.
 type identitySite struct {
-	key  string
-	text string
+	node *ast.NodePattern
 	rng  ast.Range
 }
 
@@ -349,10 +348,10 @@ func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 
 // props indexes a record's properties by key, reporting duplicates.
 func (c *checker) props(r *ast.Record) map[string]*ast.Property {
-	m := map[string]*ast.Property{}
-	if r == nil {
-		return m
+	if r == nil || len(r.Properties) == 0 {
+		return nil // reads of a nil map find nothing
 	}
+	m := make(map[string]*ast.Property, len(r.Properties))
 	for _, p := range r.Properties {
 		k := keyName(p.Key)
 		if prev, ok := m[k]; ok {

@@ -151,7 +151,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		var names []string
 		for _, e := range en.Values {
-			if fmt.Sprint(e) == fmt.Sprint(x) {
+			if sameJSON(e, x) {
 				return x, true
 			}
 			names = append(names, fmt.Sprint(e))

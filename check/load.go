@@ -324,7 +324,7 @@ func gramType(t string) string {
 	if t == "Text" {
 		return "String"
 	}
-	if symbolRE.MatchString(t) {
+	if isSymbol(t) {
 		return t
 	}
 	return "String"

@@ -124,23 +124,131 @@ func labelText(n *ast.NodePattern) string {
 // identityCheck enforces the identity rule: a parameter or field name means
 // one node, with the same labels and properties, everywhere in the package.
 func (c *checker) identityCheck(n *ast.NodePattern, p *Param) {
-	anon := ast.Subject{Labels: n.Labels, Record: n.Record}
-	var kb strings.Builder
-	writeSubject(&kb, &anon, true)
-	key := kb.String()
 	prev, ok := c.identity[p.Name]
 	if !ok {
-		c.identity[p.Name] = &identitySite{key: key, rng: p.NameRange, text: nodeText(n)}
+		c.identity[p.Name] = &identitySite{node: n, rng: p.NameRange}
 		return
 	}
-	if prev.key == key {
+	if sameNode(prev.node, n) {
 		return
 	}
+	prevText := nodeText(prev.node)
 	d := c.errorf(CodeIdentityConflict, n.Identifier,
 		fmt.Sprintf("In gram an identifier names one node wherever it appears, so every use of %s must have the same labels and properties. Here it is %s; at %s it is %s. Make them identical, or rename one of them.",
-			p.Name, nodeText(n), prev.rng, prev.text),
+			p.Name, nodeText(n), prev.rng, prevText),
 		"%s is declared differently elsewhere in the package", p.Name)
-	d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here as " + prev.text}}
+	d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here as " + prevText}}
+}
+
+// sameNode reports whether two nodes have the same labels (as a set) and
+// the same properties (in any order), without allocating.
+func sameNode(a, b *ast.NodePattern) bool {
+	var la, lb []*ast.Label
+	if a.Labels != nil {
+		la = a.Labels.List
+	}
+	if b.Labels != nil {
+		lb = b.Labels.List
+	}
+	if len(la) != len(lb) {
+		return false
+	}
+	for _, x := range la {
+		found := false
+		for _, y := range lb {
+			if !isNil(x) && !isNil(y) && x.Name == y.Name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	var pa, pb []*ast.Property
+	if a.Record != nil {
+		pa = a.Record.Properties
+	}
+	if b.Record != nil {
+		pb = b.Record.Properties
+	}
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i, x := range pa {
+		// Usually the properties are in the same order.
+		y := pb[i]
+		if keyName(x.Key) != keyName(y.Key) {
+			y = nil
+			for _, z := range pb {
+				if keyName(z.Key) == keyName(x.Key) {
+					y = z
+					break
+				}
+			}
+			if y == nil {
+				return false
+			}
+		}
+		if !sameValue(x.Value, y.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue compares two values as written (numbers by their text).
+func sameValue(a, b ast.Value) bool {
+	switch x := a.(type) {
+	case *ast.Number:
+		y, ok := b.(*ast.Number)
+		return ok && x.Raw == y.Raw
+	case *ast.RangeValue:
+		y, ok := b.(*ast.RangeValue)
+		return ok && sameNumber(x.Lower, y.Lower) && sameNumber(x.Upper, y.Upper)
+	case *ast.Boolean:
+		y, ok := b.(*ast.Boolean)
+		return ok && x.Value == y.Value
+	case *ast.String:
+		y, ok := b.(*ast.String)
+		return ok && x.Value == y.Value
+	case *ast.TaggedString:
+		y, ok := b.(*ast.TaggedString)
+		return ok && x.Tag == y.Tag && x.Value == y.Value
+	case *ast.Symbol:
+		y, ok := b.(*ast.Symbol)
+		return ok && x.Name == y.Name
+	case *ast.Array:
+		y, ok := b.(*ast.Array)
+		if !ok || len(x.Elements) != len(y.Elements) {
+			return false
+		}
+		for i := range x.Elements {
+			if !sameValue(x.Elements[i], y.Elements[i]) {
+				return false
+			}
+		}
+		return true
+	case *ast.Map:
+		y, ok := b.(*ast.Map)
+		if !ok || len(x.Entries) != len(y.Entries) {
+			return false
+		}
+		for i := range x.Entries {
+			if keyName(x.Entries[i].Key) != keyName(y.Entries[i].Key) || !sameValue(x.Entries[i].Value, y.Entries[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return isNil(a) && isNil(b)
+}
+
+func sameNumber(a, b *ast.Number) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Raw == b.Raw
 }
 
 func nodeText(n *ast.NodePattern) string {
@@ -176,14 +284,11 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		p.Optional, optionalGiven = c.boolProp(q, what)
 	}
 	// Applicability of constraint properties.
-	ok := map[string]bool{}
-	for k, kinds := range applies {
-		q := props[k]
-		if q == nil {
-			continue
-		}
-		if t == nil {
-			continue // the type is already wrong
+	var ok map[string]bool
+	for k, q := range props {
+		kinds, constrained := applies[k]
+		if !constrained || t == nil {
+			continue // not a constraint, or the type is already wrong
 		}
 		if !kindIn(t.Kind, kinds) {
 			detail := fmt.Sprintf("%s applies to %s; %s is %s.", k, kindNames(kinds), what, articleType(t))
@@ -192,6 +297,9 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			}
 			c.errorf(CodeInapplicableProperty, q.Key, detail, "%s does not apply to %s", k, articleType(t))
 			continue
+		}
+		if ok == nil {
+			ok = map[string]bool{}
 		}
 		ok[k] = true
 	}
@@ -438,7 +546,7 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 	if len(cons.Enum) > 0 {
 		found := false
 		for _, e := range cons.Enum {
-			if fmt.Sprint(e) == fmt.Sprint(v) {
+			if sameJSON(e, v) {
 				found = true
 				break
 			}

@@ -79,6 +79,17 @@ func isIntegral(n json.Number) bool {
 
 // cmpNumbers compares two json.Numbers exactly (-1, 0, 1).
 func cmpNumbers(a, b json.Number) int {
+	if x, err := strconv.ParseInt(string(a), 10, 64); err == nil {
+		if y, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}
+	}
 	ra, ok1 := new(big.Rat).SetString(string(a))
 	rb, ok2 := new(big.Rat).SetString(string(b))
 	if !ok1 || !ok2 {
@@ -133,19 +144,37 @@ func stringValue(v ast.Value) (string, bool) {
 	return "", false
 }
 
-// symbolRE matches a gram symbol.
-var symbolRE = regexp.MustCompile(`^[a-zA-Z_][0-9a-zA-Z_.\-@]*$`)
 
 // canonicalName writes a name as a symbol when it is one, else in backticks.
 func canonicalName(s string) string {
-	if symbolRE.MatchString(s) {
+	if isSymbol(s) {
 		return s
 	}
 	return "`" + escapeString(s, '`') + "`"
 }
 
+// isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
+func isSymbol(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '@'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // escapeString escapes s for a gram string quoted with q.
 func escapeString(s string, q rune) string {
+	if !strings.ContainsAny(s, "\\\n\r\t\b\f") && !strings.ContainsRune(s, q) {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -322,4 +351,21 @@ func signatureText(nodes []*ast.NodePattern) string {
 		writeNode(&b, n, false)
 	}
 	return b.String()
+}
+
+// sameJSON reports whether two JSON-ready scalars are equal (numbers by
+// value).
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && (x == y || cmpNumbers(x, y) == 0)
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	}
+	return jsonText(a) == jsonText(b)
 }
