@@ -92,7 +92,7 @@ func (n *TreeNode) insertComment(c *TreeNode) {
 	off := c.Start.Offset
 	at := len(n.Children)
 	for i, ch := range n.Children {
-		if ch.Start.Offset <= off && off < ch.End.Offset && len(ch.Children) > 0 && ch.Type != "comment" {
+		if ch.Start.Offset <= off && off < ch.End.Offset && !isToken(ch.Type) {
 			ch.insertComment(c)
 			return
 		}
@@ -104,6 +104,17 @@ func (n *TreeNode) insertComment(c *TreeNode) {
 	n.Children = append(n.Children, nil)
 	copy(n.Children[at+1:], n.Children[at:])
 	n.Children[at] = c
+}
+
+// isToken reports whether nodes of type typ are single tokens, which a
+// comment can never be inside.
+func isToken(typ string) bool {
+	switch typ {
+	case "comment", "string_literal", "quoted_name", "double_quoted_name", "tagged_string", "string_content",
+		"symbol", "integer", "decimal", "hexadecimal", "octal", "measurement", "boolean_literal":
+		return true
+	}
+	return false
 }
 
 func node(typ string, x ast.Node) *TreeNode {
@@ -245,20 +256,34 @@ func labels(ls *ast.Labels) *TreeNode {
 	n := node("labels", ls)
 	for _, l := range ls.List {
 		if l.Quoted {
-			// The label's span includes its ":" or "::".
-			sep := 1
-			if l.DoubleColon {
-				sep = 2
-			}
-			start := l.Pos()
-			start.Offset += sep
-			start.Column += sep
+			// The label's span includes its ":" or "::" and any space
+			// after it; the quoted name is the backtick string that ends
+			// the label.
+			bytes, runes := quotedLen(l.Name)
+			start := l.End()
+			start.Offset -= bytes
+			start.Column -= runes
 			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name))
 		} else {
 			n.add("", spanNode("symbol", l.Pos(), l.End()))
 		}
 	}
 	return n
+}
+
+// quotedLen is the length in bytes and runes of the backtick string that
+// decodes to name, written with the escapes the parser accepts (a "/" is
+// assumed to have been written unescaped).
+func quotedLen(name string) (bytes, runes int) {
+	bytes, runes = len(name)+2, runeCount(name)+2
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '`', '\\', '\b', '\f', '\n', '\r', '\t':
+			bytes++
+			runes++
+		}
+	}
+	return bytes, runes
 }
 
 type spanned struct{ ast.Span }

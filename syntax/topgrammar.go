@@ -16,7 +16,7 @@ import (
 // is one token. Groups are parsed by the hand-written parser
 // (handparse.go) through participle.Parseable, so participle's reflection
 // runs a few times per top-level pattern instead of once per token; this is
-// what makes large documents fast (see docs/performance.md).
+// what makes large documents fast (see BenchmarkParse).
 //
 //	gram_pattern      = [ record ], { top_level_pattern } ;
 //	top_level_pattern = annotated | subject_pattern | path ;

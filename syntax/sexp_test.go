@@ -1,0 +1,77 @@
+package syntax
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestSexpComments checks where comments land in the tree: in the
+// innermost node whose first and last tokens surround them, as
+// tree-sitter places extras.
+func TestSexpComments(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"( // c\n a )", "(gram_pattern (node_pattern (comment) identifier: (symbol)))"},
+		{"(a // c\n )", "(gram_pattern (node_pattern identifier: (symbol) (comment)))"},
+		{"(a:B // c\n :C)", "(gram_pattern (node_pattern identifier: (symbol) labels: (labels (symbol) (comment) (symbol))))"},
+		{"({k: // c\n 1})", "(gram_pattern (node_pattern record: (record (record_property key: (symbol) (comment) value: (integer)))))"},
+		{"[a | b, // c\n c]", "(gram_pattern (subject_pattern identifier: (symbol) elements: (subject_pattern_elements (pattern_reference identifier: (symbol)) (comment) (pattern_reference identifier: (symbol)))))"},
+		{"[a | b // c\n ]", "(gram_pattern (subject_pattern identifier: (symbol) elements: (subject_pattern_elements (pattern_reference identifier: (symbol))) (comment)))"},
+		{"(a)- // c\n ->(b)", "(gram_pattern (relationship_pattern left: (node_pattern identifier: (symbol)) kind: (right_arrow (comment)) right: (node_pattern identifier: (symbol))))"},
+		{"(a) // c\n -->(b)-->(c)", "(gram_pattern (relationship_pattern left: (node_pattern identifier: (symbol)) (comment) kind: (right_arrow) right: (relationship_pattern left: (node_pattern identifier: (symbol)) kind: (right_arrow) right: (node_pattern identifier: (symbol)))))"},
+		{"(a)-->(b) // c\n -->(c)", "(gram_pattern (relationship_pattern left: (node_pattern identifier: (symbol)) kind: (right_arrow) right: (relationship_pattern left: (node_pattern identifier: (symbol)) (comment) kind: (right_arrow) right: (node_pattern identifier: (symbol)))))"},
+		{"@a(1) // c\n @b(2) ()", "(gram_pattern (annotated_pattern annotations: (annotations (property_annotation key: (symbol) value: (integer)) (comment) (property_annotation key: (symbol) value: (integer))) elements: (node_pattern)))"},
+		{"@a( // c\n 1) ()", "(gram_pattern (annotated_pattern annotations: (annotations (property_annotation key: (symbol) (comment) value: (integer))) elements: (node_pattern)))"},
+		{"(a: // c\n `x y`)", "(gram_pattern (node_pattern identifier: (symbol) labels: (labels (comment) (quoted_name content: (string_content)))))"},
+		{"({k: \"\", q: ``})", "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: (string_literal)) (record_property key: (symbol) value: (string_literal)))))"},
+	}
+	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tt.src, diags.Err())
+			continue
+		}
+		if got := Sexp(f); got != tt.want {
+			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestJSONTree checks the JSON form of the tree: types, fields and
+// 1-based positions.
+func TestJSONTree(t *testing.T) {
+	f, diags := ParseFile("x.gram", []byte("// hi\n(a:B)"))
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	b, err := JSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct {
+		Type     string
+		Children []struct {
+			Type     string
+			Field    string
+			Start    struct{ Offset, Line, Column int }
+			Children []struct {
+				Type  string
+				Field string
+				Start struct{ Offset, Line, Column int }
+				End   struct{ Offset, Line, Column int }
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	if root.Type != "gram_pattern" || len(root.Children) != 2 || root.Children[0].Type != "comment" {
+		t.Fatalf("unexpected tree:\n%s", b)
+	}
+	n := root.Children[1]
+	if n.Type != "node_pattern" || n.Start.Line != 2 || n.Start.Column != 1 || n.Start.Offset != 6 {
+		t.Errorf("node: %+v", n)
+	}
+	if id := n.Children[0]; id.Field != "identifier" || id.Type != "symbol" || id.Start.Column != 2 || id.End.Column != 3 {
+		t.Errorf("identifier: %+v", id)
+	}
+}
