@@ -144,7 +144,6 @@ func stringValue(v ast.Value) (string, bool) {
 	return "", false
 }
 
-
 // canonicalName writes a name as a symbol when it is one, else in backticks.
 func canonicalName(s string) string {
 	if isSymbol(s) {
