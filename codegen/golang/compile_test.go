@@ -118,6 +118,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 	b.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n")
 	var body bytes.Buffer
 	n := 0
+	needContext := false
 	for _, id := range ids {
 		pkg := pkgs[id]
 		if !strings.HasPrefix(id, "example_") {
@@ -138,6 +139,32 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 			want, _ := json.Marshal(spec)
 			fmt.Fprintf(&body, "\tcheck(%q, %s.%s, %q)\n", id+" "+tool.Name, alias, m.Tools[i].SpecName, want)
 		}
+		if id == "example_testdata_hostile_names" {
+			// Property names no struct tag can hold round-trip through the
+			// generated JSON methods; hostile defaults reach the function
+			// intact.
+			fmt.Fprintf(&body, `	{
+		in := %q
+		var v %[2]s.FooBar
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			fmt.Println("FooBar:", err)
+			failed = true
+		}
+		out, _ := json.Marshal(v)
+		if string(out) != in {
+			fmt.Printf("FooBar round trip:\n\t%%s\n\t%%s\n", in, out)
+			failed = true
+		}
+		var got %[2]s.GoToolArgs
+		tool := %[2]s.NewGoToolTool(func(ctx context.Context, args %[2]s.GoToolArgs) (%[2]s.FooBar, error) { got = args; return v, nil })
+		if _, err := tool.Func(context.Background(), json.RawMessage("{}")); err != nil || got.WithSpace != %[3]q || got.Lvl != %[2]s.LevelValue6 {
+			fmt.Printf("GoTool defaults: %%q %%q %%v\n", got.WithSpace, got.Lvl, err)
+			failed = true
+		}
+	}
+`, `{"type":"t","func":3,"my name":"n","a-b":2.5,"a.b":"x","aB":"y"}`, alias, "`backtick` */ \n //go:generate x")
+			needContext = true
+		}
 		for i, a := range pkg.Agents {
 			agent, err := runtime.AgentFromCheck(a)
 			if err != nil {
@@ -146,6 +173,9 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 			want, _ := json.Marshal(agent)
 			fmt.Fprintf(&body, "\tcheck(%q, %s.%s(), %q)\n", id+" "+a.Name, alias, m.Agents[i].FuncName, want)
 		}
+	}
+	if needContext {
+		b.WriteString("\t\"context\"\n")
 	}
 	b.WriteString(")\n\nvar failed bool\n\nfunc check(what string, v any, want string) {\n\tgot, err := json.Marshal(v)\n\tif err != nil || string(got) != want {\n\t\tfmt.Printf(\"%s: generated\\n\\t%s\\nruntime\\n\\t%s\\n\", what, got, want)\n\t\tfailed = true\n\t}\n}\n\nfunc main() {\n")
 	b.Write(body.Bytes())
