@@ -165,13 +165,19 @@ func strict(t *check.Tool, target Target) bool {
 func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
 	var issues diag.Diagnostics
 	checkName(t, target, &issues)
+	// Every builder's issues count, whatever the target.
+	var builders []*builder
+	build := func(m mode) *builder {
+		b := newBuilder(m, target)
+		builders = append(builders, b)
+		return b
+	}
 	var e object
 	switch target {
 	case JSONSchema:
-		in, out := newBuilder(modeStandard, target), newBuilder(modeStandard, target)
-		is, os := in.input(t), out.output(t)
-		is.Version, os.Version = jsonschema.Version, jsonschema.Version
-		e = object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", is}, {"outputSchema", os}}
+		in, out := build(modeStandard).input(t), build(modeStandard).output(t)
+		in.Version, out.Version = jsonschema.Version, jsonschema.Version
+		e = object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", in}, {"outputSchema", out}}
 	case OpenAI, OpenAIStrict, OpenAIResponses:
 		s, st, more := parameters(t, target)
 		issues = append(issues, more...)
@@ -181,34 +187,32 @@ func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
 			e = object{{"type", "function"}, {"function", object{{"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}}}
 		}
 	case OpenAIFunctions:
-		b := newBuilder(modeStandard, target)
-		e = object{{"name", t.Name}, {"description", t.Description}, {"parameters", b.input(t)}}
+		e = object{{"name", t.Name}, {"description", t.Description}, {"parameters", build(modeStandard).input(t)}}
 	case Anthropic:
-		b := newBuilder(modeStandard, target)
-		e = object{{"name", t.Name}, {"description", t.Description}, {"input_schema", b.input(t)}}
+		e = object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(modeStandard).input(t)}}
 	case MCP:
-		b := newBuilder(modeStandard, target)
 		e = object{{"name", t.Name}}
 		if t.Title != "" {
 			e = append(e, member{"title", t.Title})
 		}
-		e = append(e, member{"description", t.Description}, member{"inputSchema", b.input(t)})
+		e = append(e, member{"description", t.Description}, member{"inputSchema", build(modeStandard).input(t)})
 		// MCP restricts outputSchema to `type: object` at the root.
 		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
-			e = append(e, member{"outputSchema", newBuilder(modeStandard, target).output(t)})
+			e = append(e, member{"outputSchema", build(modeStandard).output(t)})
 		}
 	case Gemini:
-		b := newBuilder(modeGemini, target)
 		e = object{{"name", t.Name}, {"description", t.Description}}
 		// "For function with no parameters, this can be left unset": an
 		// OBJECT with no properties is rejected.
 		if len(t.Params) > 0 {
-			e = append(e, member{"parameters", b.input(t)})
+			e = append(e, member{"parameters", build(modeGemini).input(t)})
 		}
-		issues = append(issues, b.issues...)
 	default:
 		_, err := ParseTarget(string(target))
 		return nil, nil, err
+	}
+	for _, b := range builders {
+		issues = append(issues, b.issues...)
 	}
 	if issues.HasErrors() {
 		return nil, issues, nil
