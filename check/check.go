@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -151,7 +152,11 @@ func (c *checker) check() {
 		c.lowerAgent(a.sp, a.agent)
 	}
 	if c.pkg.Name == "" {
-		c.pkg.Name = packageNameFromDir(c.pkg.Dir)
+		dir := c.pkg.Dir
+		if dir == "" && len(c.pkg.Files) > 0 {
+			dir = filepath.Dir(c.pkg.Files[0].Name) // files named together
+		}
+		c.pkg.Name = packageNameFromDir(dir)
 	}
 }
 

@@ -79,9 +79,16 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		return usageErrorf("%s", msg)
 	}
-	_, diags, err := check.Load(args)
+	pkgs, diags, err := check.Load(args)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
+	}
+	if len(pkgs) == 0 {
+		patterns := args
+		if len(patterns) == 0 {
+			patterns = []string{"./..."}
+		}
+		fmt.Fprintf(e.stderr, "gramc: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
 	}
 	// TARGET FLAG: when --target is given, append
 	// schema.Lint(pkg, targets) for each package here, then diags.Sort().
