@@ -267,6 +267,10 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 			continue
 		}
 		line := lineAt(src, d.Range.Start.Offset)
+		// A signature split after its arrow puts the error on the next line.
+		if ls := lineStart(src, d.Range.Start.Offset); ls > 0 {
+			line = strings.TrimRight(lineAt(src, ls-1), " \t\r") + " " + strings.TrimSpace(line)
+		}
 		switch {
 		case inlineFieldsRE.MatchString(line):
 			d.Code = CodeInlineRecord
@@ -328,6 +332,17 @@ func gramType(t string) string {
 		return t
 	}
 	return "String"
+}
+
+// lineStart returns the offset of the start of the line holding off.
+func lineStart(src []byte, off int) int {
+	if off > len(src) {
+		off = len(src)
+	}
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
 }
 
 // lineAt returns the source line holding byte offset off.
