@@ -69,6 +69,12 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
+func mustFail(t *testing.T, src string) diag.Diagnostics {
+	t.Helper()
+	_, diags := ParseFile("x.gram", []byte(src))
+	return diags
+}
+
 func firstError(t *testing.T, diags diag.Diagnostics) *diag.Diagnostic {
 	t.Helper()
 	errs := diags.Errors()
@@ -98,6 +104,20 @@ func TestNestingLimit(t *testing.T) {
 			t.Errorf("%.10s...: position %v not inside the input", src, d.Range.Start)
 		}
 		t.Logf("%.10s... (%d bytes): %v", src, len(src), elapsed)
+	}
+	// Long paths nest relationships: they count against the same limit.
+	for _, src := range []string{
+		strings.Repeat("()-->", 100_000) + "()",
+		"[a | " + strings.Repeat("()-->", 100_000) + "()]",
+	} {
+		d := firstError(t, mustFail(t, src))
+		if d.Summary != "path too long" || d.Range.Start.Offset != 5*MaxNesting+2 && d.Range.Start.Offset != 5*MaxNesting+2+5 {
+			t.Errorf("%.10s...: got %s at offset %d", src, d.Error(), d.Range.Start.Offset)
+		}
+	}
+	okPath := strings.Repeat("()-->", MaxNesting) + "()"
+	if _, diags := ParseFile("ok.gram", []byte(okPath)); diags.HasErrors() {
+		t.Errorf("path of %d relationships rejected: %v", MaxNesting, diags.Err())
 	}
 	// Exactly MaxNesting levels are accepted.
 	ok := strings.Repeat("[|", MaxNesting) + "x" + strings.Repeat("]", MaxNesting)

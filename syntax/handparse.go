@@ -222,6 +222,10 @@ func (p *hparser) path() ast.Pattern {
 	nodes := []*ast.NodePattern{first}
 	var arrows []*ast.Arrow
 	for p.err == nil && p.isArrowOpen() {
+		if len(arrows) == MaxNesting {
+			p.fail("path too long", pathTooLong)
+			break
+		}
 		arrows = append(arrows, p.arrow())
 		if !p.is("(") {
 			p.unexpected(`a node "(" after the arrow`)
@@ -231,6 +235,11 @@ func (p *hparser) path() ast.Pattern {
 	}
 	return buildPath(p.a, nodes, arrows)
 }
+
+// pathTooLong explains the limit on relationships in one path: a path is
+// a chain of relationships nested in one another, so it counts against
+// MaxNesting like brackets do.
+const pathTooLong = "A path may chain at most 1000 relationships: each relationship nests the rest of the path, and deeper trees are rejected like deeply nested brackets. Split the path into several patterns that share node identifiers, e.g. (a)-->(b) and (b)-->(c)."
 
 // buildPath builds the right-recursive relationship chain of nodes joined
 // by arrows (len(arrows) <= len(nodes)).

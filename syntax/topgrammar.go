@@ -173,6 +173,10 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 		if t.Type != tPunct || !isArrowOpen(t.Value) {
 			break
 		}
+		if len(arrows) == MaxNesting {
+			g.fail(t, "path too long", pathTooLong)
+			break
+		}
 		lex.Next()
 		arrow := a.arrows.new()
 		arrows = append(arrows, arrow)
