@@ -246,7 +246,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		}
 		if a.Kind != ast.RightArrow {
 			c.errorf(CodeArrowDirection, a, "Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.",
-				"a signature uses right arrows only, not a %s", strings.ReplaceAll(a.Kind.String(), "_", " "))
+				"a signature uses right arrows only, not %s", arrowName(a.Kind))
 		}
 		if a.Subject != nil {
 			c.warnf(CodeArrowSubject, a, "gramc ignores what is written inside a signature's arrows; write ==>.", "arrow subject is ignored")
@@ -306,7 +306,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		f, ferr := v.Float64()
 		if !ok || err != nil || ferr != nil || f < 0 || f > 2 || math.IsNaN(f) {
 			c.errorf(CodeInvalidTemperature, q.Value, "temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.",
-				"temperature must be a number from 0 to 2, not %s", strings.TrimPrefix(describeValue(q.Value), "the "))
+				"temperature must be a number from 0 to 2, not %s", canonicalValue(q.Value))
 		} else {
 			a.Temperature = &f
 		}
@@ -323,7 +323,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		}
 		if i < 1 || i > math.MaxInt32 {
 			c.errorf(CodeInvalidMaxIterations, q.Value, "maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).",
-				"maxIterations must be a positive integer, not %s", strings.TrimPrefix(describeValue(q.Value), "the "))
+				"maxIterations must be a positive integer, not %s", canonicalValue(q.Value))
 		} else {
 			a.MaxIterations = int(i)
 		}
@@ -457,4 +457,16 @@ func (c *checker) toolNames() []string {
 		sortStrings(c.toolList)
 	}
 	return c.toolList
+}
+
+func arrowName(k ast.ArrowKind) string {
+	switch k {
+	case ast.LeftArrow:
+		return "a left arrow"
+	case ast.UndirectedArrow:
+		return "an undirected arrow"
+	case ast.BidirectionalArrow:
+		return "a bidirectional arrow"
+	}
+	return "a right arrow"
 }

@@ -468,8 +468,12 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 		cmp := cmpNumbers(*a, *b)
 		if cmp > 0 || (strict && cmp == 0) {
 			if n := at(keys...); n != nil {
+				rel := "is above"
+				if strict {
+					rel = "is not below"
+				}
 				c.errorf(CodeContradiction, n, "No value satisfies both bounds; swap them or fix one.",
-					"%s %s is above %s %s", la, *a, lb, *b)
+					"%s %s %s %s %s", la, *a, rel, lb, *b)
 			}
 		}
 	}
