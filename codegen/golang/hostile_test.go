@@ -24,6 +24,9 @@ func hostileModels() map[string]*check.Package {
 	words := &check.Enum{Name: "words", Description: hostileText, ValueKind: check.String,
 		Values: []any{"celsius", "Celsius", "", "a b", "1st", "-", "*/", "\n", "type", "go:generate"}}
 	ints := &check.Enum{Name: "1levels", ValueKind: check.Integer, Values: []any{json.Number("-1"), json.Number("0"), json.Number("1"), json.Number("9223372036854775807")}}
+	// Integers beyond int64 (JSON allows them): a float64 enum; two
+	// values round to the same float.
+	huge := &check.Enum{Name: "huge", ValueKind: check.Integer, Values: []any{json.Number("1"), json.Number("99999999999999999999"), json.Number("100000000000000000000"), json.Number("-99999999999999999999")}}
 	fooBar := &check.TypeDecl{Name: "foo_bar", Description: hostileText, Fields: []*check.Param{
 		{Name: "type", Type: str()},
 		{Name: "func", Type: integer(), Optional: true},
@@ -62,7 +65,7 @@ func hostileModels() map[string]*check.Package {
 	models["names"] = &check.Package{
 		Name:  "type",
 		Types: []*check.TypeDecl{fooBar, fooBar2, toolsType, getArgs},
-		Enums: []*check.Enum{words, ints},
+		Enums: []*check.Enum{words, ints, huge},
 		Tools: []*check.Tool{t1, t2, t3, t4, t5, t6},
 		Agents: []*check.Agent{
 			{Name: "agent", Description: hostileText, Instruction: hostileText, Model: "OpenAI/x\n*/", Temperature: &temp, ToolChoice: hostileText, Tools: []*check.Tool{t1, t3}},

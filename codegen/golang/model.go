@@ -3,8 +3,10 @@ package golang
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -42,6 +44,7 @@ type enumModel struct {
 
 type constModel struct {
 	Name, Value string
+	Dup         bool // an earlier constant has the same value
 }
 
 type structModel struct {
@@ -294,18 +297,35 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 	em.Underlying = "string"
 	if e.ValueKind == check.Integer {
 		em.Underlying = "int64"
+		// JSON integers may exceed int64; such an enum is a float64
+		// (the nearest float of each value), like a JSON decoder would
+		// read it.
+		for _, v := range e.Values {
+			if _, err := strconv.ParseInt(fmt.Sprint(v), 10, 64); err != nil {
+				em.Underlying = "float64"
+			}
+		}
 	}
+	seen := map[string]bool{}
 	for i, v := range e.Values {
 		var lit, word string
 		switch e.ValueKind {
 		case check.Integer:
 			s := fmt.Sprint(v)
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("golang: enum %s: value %q is not a 64-bit integer: %w", e.Name, s, err)
+			if em.Underlying == "int64" {
+				n, _ := strconv.ParseInt(s, 10, 64)
+				lit = strconv.FormatInt(n, 10)
+			} else {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil && !errors.Is(err, strconv.ErrRange) {
+					return nil, fmt.Errorf("golang: enum %s: value %q is not a number: %w", e.Name, s, err)
+				}
+				if math.IsInf(f, 0) {
+					return nil, fmt.Errorf("golang: enum %s: value %q is out of the range of float64", e.Name, s)
+				}
+				lit = strconv.FormatFloat(f, 'g', -1, 64)
 			}
-			lit = strconv.FormatInt(n, 10)
-			word = strings.Replace(lit, "-", "Minus", 1)
+			word = strings.Replace(s, "-", "Minus", 1)
 		default:
 			s, ok := v.(string)
 			if !ok {
@@ -321,7 +341,10 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 			word = "Value" + strconv.Itoa(i+1)
 		}
 		name := b.names.takeBase(fmt.Sprint(v), goName+word, e.NameRange, one)
-		em.Consts = append(em.Consts, constModel{Name: name, Value: lit})
+		// Values that are equal in Go (rounded floats) share one case in
+		// Valid's switch.
+		em.Consts = append(em.Consts, constModel{Name: name, Value: lit, Dup: seen[lit]})
+		seen[lit] = true
 	}
 	return em, nil
 }
