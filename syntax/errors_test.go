@@ -125,3 +125,21 @@ func TestNestingLimit(t *testing.T) {
 		t.Errorf("%d levels rejected: %v", MaxNesting, diags.Err())
 	}
 }
+
+// TestPartialFile checks that a file with a syntax error still yields the
+// patterns that parsed.
+func TestPartialFile(t *testing.T) {
+	for _, src := range []string{
+		"{h: 1}\n(a)\n[b | c]\n(d {s: \"unterminated})\n(e)",
+		"{h: 1}\n(a)\n[b | c]\n(d {k: [{x: 1}]})\n(e)",
+		"{h: 1}\n(a)\n[b | c]\n(d)-->(e), (f)",
+	} {
+		f, diags := ParseFile("x.gram", []byte(src))
+		if !diags.HasErrors() {
+			t.Fatalf("%q: no error", src)
+		}
+		if f.Header == nil || len(f.Patterns) < 2 {
+			t.Errorf("%q: partial file has header %v and %d patterns, want the header and at least 2", src, f.Header, len(f.Patterns))
+		}
+	}
+}

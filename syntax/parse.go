@@ -15,13 +15,21 @@ const codeSyntax = diag.Code("syntax")
 // (code "syntax") say what is wrong and how to fix it. Comments are kept in
 // File.Comments in source order.
 func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
-	text := string(src)
+	return parseText(filename, string(src), true)
+}
+
+// parseText parses text; with partial, a lexical error (which stops the
+// scanner) still yields the patterns before the construct it is in.
+func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics) {
 	f := &ast.File{Name: filename}
 	sc := newCoarseScanner(filename, text)
 	peek, err := lexer.Upgrade(sc)
 	var g *docFile
 	if err == nil {
 		g, err = topGrammar.ParseFromLexer(peek)
+	} else if partial && sc.tokStart > 0 {
+		prefix, _ := parseText(filename, text[:sc.tokStart], false)
+		f.Header, f.Patterns = prefix.Header, prefix.Patterns
 	}
 	var l topLowerer
 	l.file(g, f)

@@ -96,6 +96,7 @@ type scanner struct {
 	inner    bool // scanning inside a group: no comments, no opener stack
 
 	startLine, startCol int              // position of src[0]
+	tokStart            int              // coarse scanners: offset of the token being scanned
 	opens               []lexer.Position // open brackets, innermost last
 	comments            []comment
 	err                 *scanError
@@ -168,6 +169,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 	if s.err != nil {
 		return lexer.Token{}, s.err
 	}
+	s.tokStart = s.off
 	if s.off >= len(s.src) {
 		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
 	}
