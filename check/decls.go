@@ -440,7 +440,8 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 		}
 		if sg != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", sg)
-			d.Suggestion = sg + "/" + model
+			d.Suggestion = sg
+			d.Detail += fmt.Sprintf(" Write model: %q.", sg+"/"+model)
 		}
 		return
 	}
