@@ -94,13 +94,24 @@ func Load(paths []string) ([]*Package, diag.Diagnostics, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var pkgs []*Package
+	// Check the packages concurrently too; each checker has its own state.
+	pkgs := make([]*Package, len(units))
+	pkgDiags := make([]diag.Diagnostics, len(units))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	i := 0
-	for _, u := range units {
+	for k, u := range units {
 		files := parsed[i : i+len(u.files)]
 		i += len(u.files)
-		pkg, ds := checkParsed(u.dir, files)
-		pkgs = append(pkgs, pkg)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			pkgs[k], pkgDiags[k] = checkParsed(u.dir, files)
+		}()
+	}
+	wg.Wait()
+	for _, ds := range pkgDiags {
 		diags = append(diags, ds...)
 	}
 	diags.Sort()
