@@ -447,6 +447,9 @@ func fieldDoc(f *check.Param) []string {
 		parts = append(parts, f.Description)
 	}
 	var notes []string
+	if c := constraintText(f.Constraints); c != "" {
+		notes = append(notes, "Constraints: "+c+".")
+	}
 	switch {
 	case f.HasDefault:
 		notes = append(notes, "Default: "+jsonText(f.Default)+" (filled in by the runtime when absent).")
@@ -467,6 +470,43 @@ func fieldDoc(f *check.Param) []string {
 		lines = append(lines, commentLines(p)...)
 	}
 	return lines
+}
+
+// constraintText summarises JSON Schema validation keywords for a doc
+// comment ("minimum 1, maximum 14"); the runtime enforces them.
+func constraintText(c check.Constraints) string {
+	var parts []string
+	num := func(name string, n *json.Number) {
+		if n != nil {
+			parts = append(parts, name+" "+n.String())
+		}
+	}
+	integer := func(name string, n *int64) {
+		if n != nil {
+			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
+		}
+	}
+	if len(c.Enum) > 0 {
+		parts = append(parts, "one of "+jsonText(c.Enum))
+	}
+	num("minimum", c.Minimum)
+	num("maximum", c.Maximum)
+	num("exclusiveMinimum", c.ExclusiveMinimum)
+	num("exclusiveMaximum", c.ExclusiveMaximum)
+	integer("minLength", c.MinLength)
+	integer("maxLength", c.MaxLength)
+	if c.Pattern != "" {
+		parts = append(parts, "pattern "+quote(c.Pattern))
+	}
+	if c.Format != "" {
+		parts = append(parts, "format "+c.Format)
+	}
+	integer("minItems", c.MinItems)
+	integer("maxItems", c.MaxItems)
+	if c.UniqueItems {
+		parts = append(parts, "unique items")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // jsonText is v as compact JSON without HTML escaping.

@@ -39,7 +39,9 @@ func (v Unit) Valid() bool {
 //
 // A point on Earth
 type Coordinates struct {
-	Latitude  float64 `json:"latitude"`
+	// Constraints: minimum -90, maximum 90.
+	Latitude float64 `json:"latitude"`
+	// Constraints: minimum -180, maximum 180.
 	Longitude float64 `json:"longitude"`
 }
 
@@ -52,6 +54,8 @@ type WeatherReport struct {
 	// Short description, e.g. light rain
 	Conditions string `json:"conditions"`
 	// Relative humidity in percent
+	//
+	// Constraints: minimum 0, maximum 100.
 	Humidity int64       `json:"humidity"`
 	Position Coordinates `json:"position"`
 }
@@ -61,6 +65,8 @@ type WeatherReport struct {
 // GetWeatherArgs are the arguments of the gram tool "getWeather".
 type GetWeatherArgs struct {
 	// City name, e.g. Paris
+	//
+	// Constraints: minLength 1.
 	City string `json:"city"`
 	// Default: "celsius" (filled in by the runtime when absent).
 	Unit Unit `json:"unit"`
@@ -105,8 +111,10 @@ func NewGetWeatherTool(fn GetWeatherFunc) runtime.Tool {
 // GetForecastArgs are the arguments of the gram tool "getForecast".
 type GetForecastArgs struct {
 	// City name, e.g. Paris
+	//
+	// Constraints: minLength 1.
 	City string `json:"city"`
-	// Default: 3 (filled in by the runtime when absent).
+	// Constraints: minimum 1, maximum 14. Default: 3 (filled in by the runtime when absent).
 	Days int64 `json:"days"`
 	// Default: "celsius" (filled in by the runtime when absent).
 	Unit Unit `json:"unit"`
