@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 
@@ -32,8 +33,10 @@ file:line:col: error: message [syntax], with the number of further errors.
 --sexp prints, for each file that parses, one line with its syntax tree in
 the reference grammar's (tree-sitter-gram's) S-expression vocabulary, e.g.
 (gram_pattern (node_pattern identifier: (symbol))).
---json prints each file's tree as JSON (node type, field, start and end
-positions, children).
+--json prints, for each file that parses, a JSON object {"file", "tree"}
+whose tree has the same nodes with their field names, start and end
+positions ({"offset", "line", "column"}; 1-based lines and columns in
+characters) and children.
 
 Exit status: 0 when every file parses, 1 when a file has syntax errors,
 2 for usage or I/O errors.`,
@@ -73,7 +76,10 @@ func runParse(e *env, opts parseOptions, paths []string) error {
 		case opts.sexp:
 			fmt.Fprintln(e.stdout, syntax.Sexp(r.File))
 		case opts.json:
-			b, err := syntax.JSON(r.File)
+			b, err := json.MarshalIndent(struct {
+				File string           `json:"file"`
+				Tree *syntax.TreeNode `json:"tree"`
+			}{r.File.Name, syntax.Tree(r.File)}, "", "  ")
 			if err != nil {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("parse: %s: %w", r.File.Name, err)}
 			}
