@@ -1,9 +1,47 @@
 // Package syntax reads gram notation into the public syntax tree (package
-// ast) exactly as the reference parser, tree-sitter-gram, does.
+// ast) exactly as the reference parser, tree-sitter-gram, does, and prints
+// trees in the reference parser's vocabulary.
 //
-// ParseFile is the entry point. A hand-written scanner (scanner.go) feeds
-// participle, whose grammar is a set of private structs (grammar.go) that
-// lower.go turns into ast nodes. Sexp prints a tree in the reference
-// parser's S-expression vocabulary, which the conformance tests compare
-// with the reference corpus.
+// # Entry points
+//
+// ParseFile parses one document and always returns a file, with syntax
+// errors (code "syntax") as diagnostics; ParseFiles parses many files
+// concurrently. Sexp prints a tree as the reference parser's S-expression
+// (what the conformance corpus records); Tree and JSON give the same tree
+// with positions.
+//
+// # How it parses
+//
+// A hand-written scanner (scanner.go) produces tokens with the reference
+// grammar's lexical rules: longest match between the overlapping number
+// forms (10kg, 0x1F, 017, 2.5), symbols [a-zA-Z_][0-9a-zA-Z_.\-@]*, arrows
+// in pieces ("-" "->", "<=" "=", ...), strings as single tokens. For the
+// document level it runs in a coarse mode that yields each balanced (...),
+// [...] or {...} group as one token, checking nesting (MaxNesting) and
+// recording comments on the way.
+//
+// Participle parses the document level over those tokens (topgrammar.go:
+// the header record, the sequence of top-level patterns, annotations);
+// groups are parsed by a hand-written recursive-descent parser
+// (handparse.go) through participle.Parseable, which builds ast nodes
+// directly from pooled slab arenas (arena.go). The whole notation is also
+// written as a declarative participle grammar (reference_grammar_test.go);
+// the tests and FuzzReferenceAgrees parse every input with both and require
+// identical trees.
+//
+// # Values
+//
+// Number.Raw is the exact source text. String.Value is decoded (escapes
+// \\ \/ \b \f \n \r \t and the string's own quote); String.Raw is the exact
+// source. A fenced string's Value is the text between the newline that
+// follows the opening ``` (or ```tag) and the closing ```, so it normally
+// ends with a newline; escapes are not decoded in fenced strings.
+//
+// # Limits
+//
+// Brackets, parentheses and braces nest at most MaxNesting (1000) levels,
+// and a path chains at most MaxNesting relationships (each relationship
+// nests the rest of the path). Deeper input is rejected with a positioned
+// error in linear time, so no input can exhaust the stack here or in the
+// recursive walkers downstream.
 package syntax
