@@ -41,6 +41,7 @@ func TestSyntaxErrors(t *testing.T) {
 		{"annotation without pattern", "@a(1)", 1, 6, "unexpected end of file", "the annotations apply to"},
 		{"arrow without node", "(a)-->", 1, 7, "unexpected end of file", `node "("`},
 		{"unclosed node before next line", "(a)\n(b {k: 1}\n(c)\n", 2, 1, `missing ")"`, "line 3"},
+		{"mismatched closer", "[a | (b]\n(c)", 1, 6, `missing ")" to close this "("`, `"]" at line 1, column 8`},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
 	}
 	for _, tt := range tests {

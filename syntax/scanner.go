@@ -225,11 +225,20 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			}
 			i++
 		case ')', ']', '}':
-			i++
-			if s.depth > 0 {
-				s.depth--
-				s.opens = s.opens[:len(s.opens)-1]
+			o := s.opens[len(s.opens)-1]
+			open := src[o.Offset-s.base]
+			if want := closerByte(open); c != want {
+				col := colAt(i)
+				s.line, s.col = line, col
+				w, op, cl := string(want), string(open), string(c)
+				s.fail(o.Offset-s.base, o.Offset-s.base+1, fmt.Sprintf("missing %q to close this %q", w, op),
+					fmt.Sprintf("A %q at line %d, column %d closes a bracket before this %q is closed. Add %q where this %q should end, or remove the stray %q.", cl, line, col, op, w, op, cl))
+				s.err.line, s.err.col = o.Line, o.Column
+				return lexer.Token{}, s.err
 			}
+			i++
+			s.depth--
+			s.opens = s.opens[:len(s.opens)-1]
 			if s.depth == depth0 {
 				s.off, s.line, s.col = i, line, colAt(i)
 				return lexer.Token{Type: typ, Value: src[start:i], Pos: pos}, nil
@@ -605,6 +614,17 @@ func (s *scanner) fenced(start int) (int, bool) {
 func (s *scanner) failFalse(off, end int, summary, detail string) bool {
 	s.fail(off, end, summary, detail)
 	return false
+}
+
+// closerByte returns the bracket that closes open.
+func closerByte(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	}
+	return '}'
 }
 
 func hasPrefixAt(s string, i int, p string) bool {
