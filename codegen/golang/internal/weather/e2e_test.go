@@ -214,3 +214,19 @@ func TestDefaultsWithoutRuntime(t *testing.T) {
 		t.Error("malformed arguments: want an error")
 	}
 }
+
+// TestBindsToLoadedAgent binds the generated library to the agent loaded
+// from the .gram file at run time: the specs match, so gram-defined agents
+// run on typed Go implementations.
+func TestBindsToLoadedAgent(t *testing.T) {
+	agent, err := runtime.LoadAgent("../../../../testdata/examples/weather.gram", "weather_agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runtime.Bind(agent, NewToolLibrary(&station{})); err != nil {
+		t.Fatalf("binding the loaded agent to the generated library: %v", err)
+	}
+	if !reflect.DeepEqual(agent, NewWeatherAgent()) {
+		t.Errorf("loaded agent differs from the generated one:\n%+v\n%+v", agent, NewWeatherAgent())
+	}
+}
