@@ -42,6 +42,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"arrow without node", "(a)-->", 1, 7, "unexpected end of file", `node "("`},
 		{"unclosed node before next line", "(a)\n(b {k: 1}\n(c)\n", 2, 1, `missing ")"`, "line 3"},
 		{"mismatched closer", "[a | (b]\n(c)", 1, 6, `missing ")" to close this "("`, `"]" at line 1, column 8`},
+		{"old signature form", "(name: Text) --> IO Text", 1, 18, `expected a node after the arrow, found symbol "IO"`, "(name::String)==>(::String)"},
+		{"old signature form in a tool", "[t:Tool | (name: Text) --> IO Text]", 1, 28, `expected a node after the arrow, found symbol "IO"`, "is not gram"},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
 	}
 	for _, tt := range tests {

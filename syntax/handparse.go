@@ -228,6 +228,9 @@ func (p *hparser) path() ast.Pattern {
 		}
 		arrows = append(arrows, p.arrow())
 		if !p.is("(") {
+			if p.tok.Type == tSymbol {
+				p.fail("expected a node after the arrow, found "+describe(&p.tok), nodeAfterArrow)
+			}
 			p.unexpected(`a node "(" after the arrow`)
 			break
 		}
@@ -235,6 +238,10 @@ func (p *hparser) path() ast.Pattern {
 	}
 	return buildPath(p.a, nodes, arrows)
 }
+
+// nodeAfterArrow explains the most common mistake after an arrow: the
+// older textual signature form "(name: Text) --> IO Text".
+const nodeAfterArrow = "A path joins nodes: (a)-->(b). A tool signature writes each parameter and the result as a node, e.g. (name::String)==>(::String); the form (name: Text) --> IO Text is not gram."
 
 // pathTooLong explains the limit on relationships in one path: a path is
 // a chain of relationships nested in one another, so it counts against

@@ -203,7 +203,11 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 		}
 		t = lex.Peek()
 		if t.Type != tParenGroup {
-			g.fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
+			if t.Type == tSymbol {
+				g.fail(t, "expected a node after the arrow, found "+describe(t), nodeAfterArrow)
+			} else {
+				g.fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
+			}
 			break
 		}
 		lex.Next()
