@@ -22,6 +22,9 @@ func syntaxError(filename, text string, err error) *diag.Diagnostic {
 	if errors.As(err, &se) {
 		d.Summary, d.Detail = se.summary, se.detail
 		d.Range = pt.rangeOf(filename, se.offset, se.end)
+		if se.relatedMsg != "" {
+			d.Related = []diag.Related{{Range: pt.rangeOf(filename, se.related, se.related+1), Message: se.relatedMsg}}
+		}
 		return d
 	}
 	var pe participle.Error

@@ -129,6 +129,24 @@ func TestNestingLimit(t *testing.T) {
 	}
 }
 
+// TestRelated checks that bracket errors point at the other place that
+// explains them.
+func TestRelated(t *testing.T) {
+	for _, tt := range []struct {
+		src       string
+		line, col int
+	}{
+		{"[a | (b]\n(c)", 1, 8},
+		{"[a | b, c\n\n(d)\n", 3, 1},
+	} {
+		_, diags := ParseFile("x.gram", []byte(tt.src))
+		d := firstError(t, diags)
+		if len(d.Related) != 1 || d.Related[0].Range.Start.Line != tt.line || d.Related[0].Range.Start.Column != tt.col || d.Related[0].Message == "" {
+			t.Errorf("%q: related %+v, want one at %d:%d", tt.src, d.Related, tt.line, tt.col)
+		}
+	}
+}
+
 // TestPartialFile checks that a file with a syntax error still yields the
 // patterns that parsed.
 func TestPartialFile(t *testing.T) {

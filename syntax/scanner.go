@@ -69,6 +69,10 @@ type scanError struct {
 	col     int
 	summary string
 	detail  string
+	// related, when relatedMsg is set, is the offset of another place
+	// that explains the error (a stray closer, where a new pattern starts).
+	related    int
+	relatedMsg string
 }
 
 func (e *scanError) Error() string { return e.summary }
@@ -234,6 +238,7 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 				s.fail(o.Offset-s.base, o.Offset-s.base+1, fmt.Sprintf("missing %q to close this %q", w, op),
 					fmt.Sprintf("A %q at line %d, column %d closes a bracket before this %q is closed. Add %q where this %q should end, or remove the stray %q.", cl, line, col, op, w, op, cl))
 				s.err.line, s.err.col = o.Line, o.Column
+				s.err.related, s.err.relatedMsg = s.base+i, fmt.Sprintf("this %q closes the bracket", cl)
 				return lexer.Token{}, s.err
 			}
 			i++
@@ -303,6 +308,9 @@ func (s *scanner) unclosed(newPattern lexer.Position) (lexer.Token, error) {
 	}
 	s.err = &scanError{offset: o.Offset, end: o.Offset + 1, line: o.Line, col: o.Column,
 		summary: fmt.Sprintf("missing %q to close this %q", close, open), detail: detail}
+	if newPattern.Line > 0 {
+		s.err.related, s.err.relatedMsg = newPattern.Offset, "a new pattern starts here"
+	}
 	return lexer.Token{}, s.err
 }
 
