@@ -76,6 +76,12 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			return c.jsonValue(v, what)
 		}
 	case *ast.Symbol:
+		switch x.Name {
+		case "null", "nil", "None", "undefined":
+			c.errorf(code, v, "gram has no null value. Leave the property out; a parameter without a default can be made optional with optional: true.",
+				"%s cannot be %s: gram has no null", what, x.Name)
+			return nil, false
+		}
 		if t.Kind == EnumKind || t.Kind == String {
 			c.unquoted(x, what)
 			return nil, false
