@@ -96,6 +96,8 @@ type checker struct {
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
+	suggestSpent int // candidates compared by suggest so far
+
 	typeSrc  []pending
 	enumSrc  []pending
 	toolSrc  []pendingTool
@@ -258,7 +260,7 @@ func (c *checker) collect(p ast.Pattern) {
 			"top-level pattern is not a gramc declaration and is ignored")
 		if sp.Labels != nil {
 			for _, l := range sp.Labels.List {
-				if s := diag.Suggest(l.Name, kindLabels); s != "" {
+				if s := c.suggest(l.Name, kindLabels); s != "" {
 					d.Summary = fmt.Sprintf("unknown declaration label %q is ignored; did you mean %q?", l.Name, s)
 					d.Suggestion = s
 					d.Range = c.rng(l)
@@ -385,7 +387,7 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 		}
 		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
 		d := c.warnf(CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
-		if s := diag.Suggest(k, known); s != "" {
+		if s := c.suggest(k, known); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %s?", s)
 			d.Suggestion = s
 		}
@@ -440,3 +442,17 @@ func (c *checker) boolProp(p *ast.Property, what string) (bool, bool) {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// suggestBudget bounds the candidate comparisons "did you mean" may spend
+// on one package, so that a file with thousands of unknown names among
+// thousands of declarations cannot make the checker crawl.
+const suggestBudget = 2_000_000
+
+// suggest is diag.Suggest within the package's budget.
+func (c *checker) suggest(name string, cands []string) string {
+	if c.suggestSpent+len(cands) > suggestBudget {
+		return ""
+	}
+	c.suggestSpent += len(cands)
+	return diag.Suggest(name, cands)
+}

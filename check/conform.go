@@ -163,7 +163,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			names = append(names, fmt.Sprint(e))
 		}
 		d := c.errorf(code, v, "Use one of: "+enumText(en.Values)+".", "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name)
-		if s := diag.Suggest(fmt.Sprint(x), names); s != "" {
+		if s := c.suggest(fmt.Sprint(x), names); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", s)
 			d.Suggestion = s
 		}
@@ -191,7 +191,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			if !ok {
 				d := c.errorf(code, e.Key, fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")),
 					"%s: %s has no field %s", what, td.Name, k)
-				if s := diag.Suggest(k, fieldNames); s != "" {
+				if s := c.suggest(k, fieldNames); s != "" {
 					d.Summary += fmt.Sprintf("; did you mean %s?", s)
 					d.Suggestion = s
 				}

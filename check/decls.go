@@ -355,7 +355,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			}
 			d := c.errorf(CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
 				"unknown tool %s", name)
-			if s := diag.Suggest(name, c.toolNames()); s != "" {
+			if s := c.suggest(name, c.toolNames()); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s?", s)
 				d.Suggestion = s
 			}
@@ -400,7 +400,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			} else {
 				d := c.errorf(CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
 					"toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name)
-				if sg := diag.Suggest(s, append(choices, names...)); sg != "" {
+				if sg := c.suggest(s, append(choices, names...)); sg != "" {
 					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
 					d.Suggestion = sg
 				}
@@ -436,7 +436,7 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 			}
 		}
 		if sg == "" {
-			sg = diag.Suggest(provider, Providers)
+			sg = c.suggest(provider, Providers)
 		}
 		if sg != "" {
 			d.Summary += fmt.Sprintf("; did you mean %q?", sg)

@@ -389,7 +389,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				cons.Format = s
 			} else {
 				d := c.errorf(CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
-				if sg := diag.Suggest(s, Formats); sg != "" {
+				if sg := c.suggest(s, Formats); sg != "" {
 					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
 					d.Suggestion = sg
 				}

@@ -125,7 +125,7 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
 	}
 	d := c.report(diag.Error, CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
-	if s := diag.Suggest(name, cands); s != "" && !isKind {
+	if s := c.suggest(name, cands); s != "" && !isKind {
 		d.Summary += fmt.Sprintf("; did you mean %s?", s)
 		d.Suggestion = s
 	}
