@@ -96,7 +96,9 @@ type checker struct {
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
-	suggestSpent int // candidates compared by suggest so far
+	suggestSpent int      // candidates compared by suggest so far
+	typeCands    []string // type names for "did you mean", computed on demand
+	typeDetail   string
 
 	typeSrc  []pending
 	enumSrc  []pending

@@ -115,11 +115,16 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 		c.report(diag.Error, CodeNonJSONType, r, fmt.Sprintf("%s is not a JSON type", name), expl+" "+typeListDetail)
 		return nil
 	}
-	cands := append(append([]string(nil), builtinNames...), c.declaredNames()...)
-	detail := typeListDetail
-	if d := c.declaredNames(); len(d) > 0 {
-		detail += " Declared in this package: " + strings.Join(d, ", ") + "."
+	if c.typeCands == nil {
+		c.typeCands = append(append([]string(nil), builtinNames...), c.declaredNames()...)
+		c.typeDetail = typeListDetail
+		if d := c.declaredNames(); len(d) > 20 {
+			c.typeDetail += fmt.Sprintf(" Declared in this package: %s and %d more.", strings.Join(d[:20], ", "), len(d)-20)
+		} else if len(d) > 0 {
+			c.typeDetail += " Declared in this package: " + strings.Join(d, ", ") + "."
+		}
 	}
+	cands, detail := c.typeCands, c.typeDetail
 	isKind := contains(kindLabels, name)
 	if isKind {
 		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
