@@ -280,7 +280,10 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 		line := lineAt(src, d.Range.Start.Offset)
 		// A signature split after its arrow puts the error on the next line.
 		if ls := lineStart(src, d.Range.Start.Offset); ls > 0 {
-			line = strings.TrimRight(lineAt(src, ls-1), " \t\r") + " " + strings.TrimSpace(line)
+			prev := strings.TrimRight(lineAt(src, ls-1), " \t\r")
+			if strings.HasSuffix(prev, ">") || strings.HasSuffix(prev, "→") {
+				line = prev + " " + strings.TrimSpace(line)
+			}
 		}
 		switch {
 		case inlineFieldsRE.MatchString(line):
