@@ -94,13 +94,13 @@ func Generate(req Request) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	main, err := render("package.go.tmpl", m)
+	main, err := render(templates, "package.go.tmpl", m)
 	if err != nil {
 		return nil, err
 	}
 	files := []File{{Name: FileName(req.Package), Contents: main}}
 	if req.Stubs {
-		stubs, err := render("stubs.go.tmpl", m)
+		stubs, err := render(templates, "stubs.go.tmpl", m)
 		if err != nil {
 			return nil, err
 		}
@@ -123,9 +123,9 @@ func (e *FormatError) Error() string {
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
-func render(name string, m *fileModel) ([]byte, error) {
+func render(tmpl *template.Template, name string, m *fileModel) ([]byte, error) {
 	var buf bytes.Buffer
-	if err := templates.ExecuteTemplate(&buf, name, m); err != nil {
+	if err := tmpl.ExecuteTemplate(&buf, name, m); err != nil {
 		return nil, fmt.Errorf("golang: executing %s: %w", name, err)
 	}
 	out, err := format.Source(buf.Bytes())

@@ -2,11 +2,13 @@ package golang
 
 import (
 	"bytes"
+	"errors"
 	goast "go/ast"
 	"go/parser"
 	"go/token"
 	"strings"
 	"testing"
+	"text/template"
 
 	"github.com/gramc-dev/gramc/diag"
 )
@@ -164,5 +166,19 @@ func TestInvalidPackageName(t *testing.T) {
 	}
 	if _, err := Generate(Request{}); err == nil {
 		t.Error("want an error without a package")
+	}
+}
+
+// TestFormatError shows that source go/format rejects is reported as a
+// *FormatError carrying the offending source, never written.
+func TestFormatError(t *testing.T) {
+	bad := template.Must(template.Must(templates.Clone()).New("bad.go.tmpl").Parse("package {{.PackageName}}\n\nfunc broken( {\n"))
+	_, err := render(bad, "bad.go.tmpl", &fileModel{PackageName: "x"})
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("err = %v, want a *FormatError", err)
+	}
+	if !strings.Contains(err.Error(), "func broken(") || !strings.Contains(err.Error(), "BUG") {
+		t.Errorf("error does not show the source: %v", err)
 	}
 }
