@@ -71,6 +71,9 @@ func explain(d *diag.Diagnostic, t *lexer.Token, pe participle.Error) {
 	case t.Type == tPunct && t.Value == ",":
 		d.Summary = "top-level patterns are not comma-separated"
 		d.Detail = "Write each top-level pattern on its own, without a comma between them, or group them as elements of a subject pattern: [ | (a), (b) ]."
+	case t.Type == tPunct && t.Value == "@@":
+		d.Summary = "@@ must be the first annotation"
+		d.Detail = "A pattern has at most one identified annotation (@@id:Label), and it comes before any @key(value) annotations: @@id @key(value) (a)."
 	case t.Type == tBraceGroup:
 		d.Summary = "a record can only be the document header"
 		d.Detail = "Only the first thing in a file may be a bare record { ... } (the header). Attach other records to a node or subject pattern: (n {k: v}) or [s {k: v}]."

@@ -44,6 +44,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"mismatched closer", "[a | (b]\n(c)", 1, 6, `missing ")" to close this "("`, `"]" at line 1, column 8`},
 		{"old signature form", "(name: Text) --> IO Text", 1, 18, `expected a node after the arrow, found symbol "IO"`, "(name::String)==>(::String)"},
 		{"old signature form in a tool", "[t:Tool | (name: Text) --> IO Text]", 1, 28, `expected a node after the arrow, found symbol "IO"`, "is not gram"},
+		{"@@ after @", "(a)\n@x(1) @@y (f)\n(g)", 2, 7, "@@ must be the first annotation", "before any @key(value)"},
+		{"two @@", "@@a @@b (f)", 1, 5, "@@ must be the first annotation", "at most one"},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
 	}
 	for _, tt := range tests {
@@ -154,6 +156,7 @@ func TestPartialFile(t *testing.T) {
 		"{h: 1}\n(a)\n[b | c]\n(d {s: \"unterminated})\n(e)",
 		"{h: 1}\n(a)\n[b | c]\n(d {k: [{x: 1}]})\n(e)",
 		"{h: 1}\n(a)\n[b | c]\n(d)-->(e), (f)",
+		"{h: 1}\n(a)\n[b | c]\n@x(1) @@y (f)\n(g)",
 	} {
 		f, diags := ParseFile("x.gram", []byte(src))
 		if !diags.HasErrors() {

@@ -31,6 +31,11 @@ func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics
 		prefix, _ := parseText(filename, text[:sc.tokStart], false)
 		f.Header, f.Patterns = prefix.Header, prefix.Patterns
 	}
+	if g != nil && g.Patterns != nil && g.Patterns.err != nil {
+		// An annotated pattern failed; whatever participle reports after
+		// it follows from that.
+		err = g.Patterns.err
+	}
 	var l topLowerer
 	l.file(g, f)
 	f.Comments = comments(text, sc.comments)

@@ -42,6 +42,7 @@ type docFile struct {
 // participle then reports what it expected.
 type docPatterns struct {
 	list []*docTop
+	err  error // the annotated pattern that failed to parse, if any
 }
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
@@ -52,11 +53,14 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 			break
 		}
 		if err != nil {
-			return err
+			// Keep the patterns parsed so far (a partial file) and stop;
+			// ParseFile reports err.
+			g.err = err
+			break
 		}
 		g.list = append(g.list, t)
 	}
-	if len(g.list) == 0 {
+	if len(g.list) == 0 && g.err == nil {
 		return participle.NextMatch
 	}
 	return nil
