@@ -72,7 +72,9 @@ func writeFile(b *bytes.Buffer, first, n int, withTypes bool, extra string) {
 		if lo >= hi {
 			continue
 		}
-		fmt.Fprintf(b, "[agent_%d:Agent {\n  description: \"Agent %d\",\n  instruction: ```\n  Use the tools to answer questions about the weather.\n  ```,\n  model: \"OpenAI/gpt-4o-mini\",\n  temperature: 0.2\n} |\n", a, a)
+		// Named by its first tool, so agents stay unique however the
+		// tools are split over files.
+		fmt.Fprintf(b, "[agent_%d:Agent {\n  description: \"Agent for tools %d to %d\",\n  instruction: ```\n  Use the tools to answer questions about the weather.\n  ```,\n  model: \"OpenAI/gpt-4o-mini\",\n  temperature: 0.2\n} |\n", lo, lo, hi-1)
 		for i := lo; i < hi; i++ {
 			b.WriteString("  ")
 			b.WriteString(toolName(i))

@@ -38,3 +38,22 @@ func TestPackageSplitsTools(t *testing.T) {
 		t.Fatal("shared types must be declared exactly once, in the first file")
 	}
 }
+
+func TestPackageAgentsUnique(t *testing.T) {
+	// Fewer than 100 tools a file used to repeat agent names across files.
+	seen := map[string]string{}
+	for name, src := range Package(1000, 100) {
+		for _, line := range strings.Split(string(src), "\n") {
+			if i := strings.Index(line, ":Agent {"); i > 0 {
+				agent := strings.TrimPrefix(line[:i], "[")
+				if prev, ok := seen[agent]; ok {
+					t.Fatalf("agent %s declared in %s and %s", agent, prev, name)
+				}
+				seen[agent] = name
+			}
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("no agents generated")
+	}
+}
