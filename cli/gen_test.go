@@ -13,6 +13,7 @@ import (
 func TestGenCheck(t *testing.T) {
 	cases := [][]string{
 		{"-o", "../codegen/golang/internal/weather", "--package", "weather", "../testdata/examples/weather.gram"},
+		{"../codegen/golang/internal/notes"},
 	}
 	if _, err := os.Stat(filepath.Join("..", "examples", "hello", "main.go")); err == nil {
 		cases = append(cases, []string{"../examples/hello"})
