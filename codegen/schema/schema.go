@@ -314,7 +314,7 @@ func Emit(tools []*check.Tool, target Target) ([]byte, error) {
 	if _, err := ParseTarget(string(target)); err != nil {
 		return nil, err
 	}
-	e := encoder{buf: make([]byte, 0, 1024*len(tools)+2)}
+	e := encoder{buf: make([]byte, 0, 2048*len(tools)+2)}
 	e.buf = append(e.buf, '[')
 	for i, t := range tools {
 		v, issues, err := entry(t, target)
@@ -333,7 +333,7 @@ func Emit(tools []*check.Tool, target Target) ([]byte, error) {
 	}
 	e.buf = append(e.buf, ']')
 	var out bytes.Buffer
-	out.Grow(len(e.buf) * 2)
+	out.Grow(len(e.buf) * 3) // indentation can more than double the size
 	if err := json.Indent(&out, e.buf, "", "  "); err != nil {
 		return nil, fmt.Errorf("indenting %s output: %w", target, err)
 	}
