@@ -235,9 +235,9 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // genPrintDiagnostics prints diagnostics to standard error with source
-// excerpts.
+// excerpts, as gramc check does.
 func genPrintDiagnostics(e *env, ds diag.Diagnostics) {
 	if len(ds) > 0 {
-		diag.WriteText(e.stderr, ds, diag.TextOptions{})
+		writeDiagnostics(e, ds, "text")
 	}
 }
