@@ -652,6 +652,9 @@ func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
 		}
 	}
 	for _, t := range a.Tools {
+		if t == nil {
+			continue
+		}
 		tm, ok := b.toolGo[t]
 		if !ok {
 			tm = b.toolByName[t.Name]
