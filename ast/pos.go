@@ -8,11 +8,13 @@ package ast
 
 import "fmt"
 
-// Pos is a position in a source file.
+// Pos is a position in a source file. The fields are 32-bit because every
+// node carries two positions: this keeps a parsed tree near 10x its source
+// (files are limited to 2 GiB, far beyond any gram document).
 type Pos struct {
-	Offset int // byte offset, 0-based
-	Line   int // 1-based
-	Column int // 1-based, counted in characters (runes)
+	Offset int32 // byte offset, 0-based
+	Line   int32 // 1-based
+	Column int32 // 1-based, counted in characters (runes)
 }
 
 // IsValid reports whether p is a real position (Line >= 1).

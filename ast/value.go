@@ -112,7 +112,7 @@ type MapEntry struct {
 }
 
 func (*Number) valueNode()       {}
-func (*RangeValue) valueNode()        {}
+func (*RangeValue) valueNode()   {}
 func (*Boolean) valueNode()      {}
 func (*String) valueNode()       {}
 func (*TaggedString) valueNode() {}

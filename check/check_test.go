@@ -58,7 +58,7 @@ func matchAnnotations(t *testing.T, exps []*expectation, ds diag.Diagnostics) {
 		text := fmt.Sprintf("%s [%s]", d.Summary, d.Code)
 		found := false
 		for _, e := range exps {
-			if filepath.Clean(e.file) == filepath.Clean(d.Range.File) && e.line == d.Range.Start.Line && e.sev == d.Severity && strings.Contains(text, e.substr) {
+			if filepath.Clean(e.file) == filepath.Clean(d.Range.File) && e.line == int(d.Range.Start.Line) && e.sev == d.Severity && strings.Contains(text, e.substr) {
 				e.matched, found = true, true
 			}
 		}

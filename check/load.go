@@ -277,9 +277,9 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 		if d.Code != CodeSyntax {
 			continue
 		}
-		line := lineAt(src, d.Range.Start.Offset)
+		line := lineAt(src, int(d.Range.Start.Offset))
 		// A signature split after its arrow puts the error on the next line.
-		if ls := lineStart(src, d.Range.Start.Offset); ls > 0 {
+		if ls := lineStart(src, int(d.Range.Start.Offset)); ls > 0 {
 			prev := strings.TrimRight(lineAt(src, ls-1), " \t\r")
 			if strings.HasSuffix(prev, ">") || strings.HasSuffix(prev, "→") {
 				line = prev + " " + strings.TrimSpace(line)

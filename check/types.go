@@ -79,11 +79,11 @@ func (c *checker) labelNameRange(l *ast.Label) ast.Range {
 	if isNil(l) || l.Quoted || r.Start.Line != r.End.Line {
 		return r
 	}
-	n := utf8.RuneCountInString(l.Name)
-	if r.End.Offset-len(l.Name) < r.Start.Offset || r.End.Column-n < r.Start.Column {
+	n, nb := int32(utf8.RuneCountInString(l.Name)), int32(len(l.Name))
+	if r.End.Offset-nb < r.Start.Offset || r.End.Column-n < r.Start.Column {
 		return r
 	}
-	r.Start = ast.Pos{Offset: r.End.Offset - len(l.Name), Line: r.End.Line, Column: r.End.Column - n}
+	r.Start = ast.Pos{Offset: r.End.Offset - nb, Line: r.End.Line, Column: r.End.Column - n}
 	return r
 }
 

@@ -35,8 +35,8 @@ type jsonRelated struct {
 // exclusive (the column just after the last character) and falls back to
 // the start when r has no end.
 func bounds(r ast.Range) (line, col, endLine, endCol int) {
-	line, col = max(r.Start.Line, 1), max(r.Start.Column, 1)
-	endLine, endCol = r.End.Line, r.End.Column
+	line, col = int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1))
+	endLine, endCol = int(r.End.Line), int(r.End.Column)
 	if !r.End.IsValid() || endLine < line || (endLine == line && endCol < col) {
 		endLine, endCol = line, col
 	}

@@ -93,7 +93,7 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 // underlining r (to the end of the line when r spans lines). Tabs in the
 // line are kept in the caret line so the underline stays aligned.
 func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
-	off := r.Start.Offset
+	off := int(r.Start.Offset)
 	if src == nil || off < 0 || off > len(src) || !r.Start.IsValid() {
 		return "", "", false
 	}
@@ -118,7 +118,7 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 			b.WriteByte(' ')
 		}
 	}
-	stop := r.End.Offset
+	stop := int(r.End.Offset)
 	if stop > end || stop < off || r.End.Line != r.Start.Line {
 		stop = end
 	}

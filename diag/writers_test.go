@@ -12,8 +12,8 @@ import (
 
 func rangeOf(file string, line, col, endCol, off int) ast.Range {
 	return ast.Range{File: file,
-		Start: ast.Pos{Offset: off, Line: line, Column: col},
-		End:   ast.Pos{Offset: off + endCol - col, Line: line, Column: endCol}}
+		Start: ast.Pos{Offset: int32(off), Line: int32(line), Column: int32(col)},
+		End:   ast.Pos{Offset: int32(off + endCol - col), Line: int32(line), Column: int32(endCol)}}
 }
 
 // sample: "a.gram" line 2 is "\t(city::Strng)"; Strng is at columns 9..14.

@@ -53,7 +53,7 @@ func inside(file, r ast.Range) bool {
 }
 
 func endOf(src []byte) ast.Pos {
-	p := ast.Pos{Offset: len(src), Line: 1, Column: 1}
+	p := ast.Pos{Offset: int32(len(src)), Line: 1, Column: 1}
 	for len(src) > 0 {
 		r, n := utf8.DecodeRune(src)
 		src = src[n:]

@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 				t.Errorf("diagnostic %q names file %q", d.Summary, d.Range.File)
 			}
 			s, e := d.Range.Start, d.Range.End
-			if s.Offset < 0 || s.Offset > len(src) || e.Offset < s.Offset || e.Offset > len(src) || s.Line < 1 || s.Column < 1 {
+			if s.Offset < 0 || int(s.Offset) > len(src) || e.Offset < s.Offset || int(e.Offset) > len(src) || s.Line < 1 || s.Column < 1 {
 				t.Errorf("diagnostic %q at %+v..%+v outside the input (%d bytes)", d.Summary, s, e, len(src))
 			}
 		}
@@ -49,7 +49,7 @@ func FuzzParse(f *testing.F) {
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
 			p, e := n.Pos(), n.End()
-			if p.Offset < 0 || e.Offset > len(src) || p.Offset > e.Offset || p.Line < 1 || p.Column < 1 || e.Line < p.Line {
+			if p.Offset < 0 || int(e.Offset) > len(src) || p.Offset > e.Offset || p.Line < 1 || p.Column < 1 || e.Line < p.Line {
 				t.Errorf("%T at %+v..%+v outside the input or out of order (%d bytes)", n, p, e, len(src))
 			}
 			return true

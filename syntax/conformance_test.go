@@ -72,7 +72,7 @@ func checkCase(t *testing.T, c conformanceCase) {
 		if d.Code != codeSyntax {
 			t.Errorf("code %q, want %q", d.Code, codeSyntax)
 		}
-		if d.Range.File != "case.gram" || !d.Range.Start.IsValid() || d.Range.Start.Offset < 0 || d.Range.Start.Offset > len(c.Input) {
+		if d.Range.File != "case.gram" || !d.Range.Start.IsValid() || d.Range.Start.Offset < 0 || int(d.Range.Start.Offset) > len(c.Input) {
 			t.Errorf("diagnostic %v has a position outside the input", d)
 		}
 	}

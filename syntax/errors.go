@@ -161,7 +161,7 @@ func (pt *posTable) pos(off int) ast.Pos {
 			hi = mid - 1
 		}
 	}
-	return ast.Pos{Offset: off, Line: lo + 1, Column: 1 + runeCount(pt.text[pt.lines[lo]:off])}
+	return ast.Pos{Offset: int32(off), Line: int32(lo + 1), Column: int32(1 + runeCount(pt.text[pt.lines[lo]:off]))}
 }
 
 func (pt *posTable) rangeOf(file string, start, end int) ast.Range {

@@ -55,7 +55,7 @@ func TestSyntaxErrors(t *testing.T) {
 				t.Fatal("nil file")
 			}
 			d := firstError(t, diags)
-			if d.Range.Start.Line != tt.line || d.Range.Start.Column != tt.col {
+			if int(d.Range.Start.Line) != tt.line || int(d.Range.Start.Column) != tt.col {
 				t.Errorf("at %d:%d, want %d:%d (%s)", d.Range.Start.Line, d.Range.Start.Column, tt.line, tt.col, d.Error())
 			}
 			if !strings.Contains(d.Summary, tt.summary) {
@@ -105,7 +105,7 @@ func TestNestingLimit(t *testing.T) {
 		if d.Summary != "nesting too deep" {
 			t.Errorf("%.10s...: got %s", src, d.Error())
 		}
-		if d.Range.Start.Offset <= 0 || d.Range.Start.Offset >= len(src) {
+		if d.Range.Start.Offset <= 0 || int(d.Range.Start.Offset) >= len(src) {
 			t.Errorf("%.10s...: position %v not inside the input", src, d.Range.Start)
 		}
 		t.Logf("%.10s... (%d bytes): %v", src, len(src), elapsed)
@@ -143,7 +143,7 @@ func TestRelated(t *testing.T) {
 	} {
 		_, diags := ParseFile("x.gram", []byte(tt.src))
 		d := firstError(t, diags)
-		if len(d.Related) != 1 || d.Related[0].Range.Start.Line != tt.line || d.Related[0].Range.Start.Column != tt.col || d.Related[0].Message == "" {
+		if len(d.Related) != 1 || int(d.Related[0].Range.Start.Line) != tt.line || int(d.Related[0].Range.Start.Column) != tt.col || d.Related[0].Message == "" {
 			t.Errorf("%q: related %+v, want one at %d:%d", tt.src, d.Related, tt.line, tt.col)
 		}
 	}

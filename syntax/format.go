@@ -84,7 +84,7 @@ func Format(f *ast.File) []byte {
 		p.pattern(pat, topLevel)
 		first = false
 	}
-	p.flush(math.MaxInt)
+	p.flush(math.MaxInt32)
 	p.breakLine()
 	return p.out
 }
@@ -119,7 +119,7 @@ type printer struct {
 
 	// lastLine is the source line on which the last printed node or
 	// comment ended; a comment on that line is an end-of-line comment.
-	lastLine int
+	lastLine int32
 	// lineStart is true when out is empty or ends in a newline.
 	lineStart bool
 	// needNL is true after a line comment: a newline must come before any
@@ -251,7 +251,7 @@ func (p *printer) hasComments(n ast.Node) bool {
 }
 
 // flush prints the comments that start before offset off.
-func (p *printer) flush(off int) {
+func (p *printer) flush(off int32) {
 	for p.next < len(p.comments) && p.comments[p.next].StartPos.Offset < off {
 		p.comment(p.comments[p.next])
 		p.next++
@@ -260,7 +260,7 @@ func (p *printer) flush(off int) {
 
 // flushTrailing prints the end-of-line comments of the current line that
 // start before off.
-func (p *printer) flushTrailing(off int) {
+func (p *printer) flushTrailing(off int32) {
 	for p.next < len(p.comments) {
 		c := p.comments[p.next]
 		if c.StartPos.Offset >= off || !p.isTrailing(c) {

@@ -1,6 +1,9 @@
 package syntax
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -15,8 +18,21 @@ const codeSyntax = diag.Code("syntax")
 // (code "syntax") say what is wrong and how to fix it. Comments are kept in
 // File.Comments in source order.
 func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
+	if len(src) > MaxFileSize {
+		return &ast.File{Name: filename}, diag.Diagnostics{{
+			Severity: diag.Error,
+			Code:     codeSyntax,
+			Summary:  "file too large",
+			Detail:   fmt.Sprintf("A gram file may hold at most %d bytes (positions are 32-bit); this one has %d. Split it into several files of one package.", MaxFileSize, len(src)),
+			Range:    ast.Range{File: filename, Start: ast.Pos{Line: 1, Column: 1}, End: ast.Pos{Line: 1, Column: 1}},
+		}}
+	}
 	return parseText(filename, string(src), true)
 }
+
+// MaxFileSize is the largest source ParseFile accepts: ast positions are
+// 32-bit.
+const MaxFileSize = math.MaxInt32
 
 // parseText parses text; with partial, a lexical error (which stops the
 // scanner) still yields the patterns before the construct it is in.
@@ -62,7 +78,7 @@ func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics
 	return f, diags
 }
 
-func firstOffset(ds diag.Diagnostics) int {
+func firstOffset(ds diag.Diagnostics) int32 {
 	off := ds[0].Range.Start.Offset
 	for _, d := range ds[1:] {
 		off = min(off, d.Range.Start.Offset)
@@ -78,8 +94,8 @@ func comments(text string, cs []comment) []*ast.Comment {
 		nodes[i] = ast.Comment{
 			Text: text[c.start:c.end],
 			Span: ast.Span{
-				StartPos: ast.Pos{Offset: c.start, Line: c.line, Column: c.col},
-				EndPos:   ast.Pos{Offset: c.end, Line: c.line, Column: c.col + runeCount(text[c.start:c.end])},
+				StartPos: ast.Pos{Offset: int32(c.start), Line: int32(c.line), Column: int32(c.col)},
+				EndPos:   ast.Pos{Offset: int32(c.end), Line: int32(c.line), Column: int32(c.col + runeCount(text[c.start:c.end]))},
 			},
 		}
 		out[i] = &nodes[i]

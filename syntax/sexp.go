@@ -55,6 +55,10 @@ type jsonPos struct {
 	Column int `json:"column"`
 }
 
+func toJSONPos(p ast.Pos) jsonPos {
+	return jsonPos{Offset: int(p.Offset), Line: int(p.Line), Column: int(p.Column)}
+}
+
 // MarshalJSON encodes the node with its positions as
 // {"offset", "line", "column"} objects.
 func (n *TreeNode) MarshalJSON() ([]byte, error) {
@@ -63,7 +67,7 @@ func (n *TreeNode) MarshalJSON() ([]byte, error) {
 		*plain
 		Start jsonPos `json:"start"`
 		End   jsonPos `json:"end"`
-	}{(*plain)(n), jsonPos(n.Start), jsonPos(n.End)})
+	}{(*plain)(n), toJSONPos(n.Start), toJSONPos(n.End)})
 }
 
 func (n *TreeNode) writeSexp(b *strings.Builder) {
@@ -261,8 +265,8 @@ func labels(ls *ast.Labels) *TreeNode {
 			// the label.
 			bytes, runes := quotedLen(l.Name)
 			start := l.End()
-			start.Offset -= bytes
-			start.Column -= runes
+			start.Offset -= int32(bytes)
+			start.Column -= int32(runes)
 			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name))
 		} else {
 			n.add("", spanNode("symbol", l.Pos(), l.End()))
@@ -345,8 +349,8 @@ func value(v ast.Value) *TreeNode {
 			start.Column += 3
 		}
 		end := start
-		end.Offset += len(v.Tag)
-		end.Column += len(v.Tag)
+		end.Offset += int32(len(v.Tag))
+		end.Column += int32(len(v.Tag))
 		n.add("tag", spanNode("symbol", start, end))
 		if v.Value != "" {
 			n.add("content", contentNode(v, v.Raw, v.Fenced))
@@ -378,7 +382,7 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 	start, end := x.Pos(), x.End()
 	if fenced {
 		nl := strings.IndexByte(raw, '\n')
-		start.Offset += nl + 1
+		start.Offset += int32(nl + 1)
 		start.Line++
 		start.Column = 1
 		end.Offset -= 3
@@ -386,8 +390,8 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 		return spanNode("string_content", start, end)
 	}
 	q := strings.IndexByte(raw, raw[len(raw)-1]) // opening quote (after a tag)
-	start.Offset += q + 1
-	start.Column += runeCount(raw[:q+1])
+	start.Offset += int32(q + 1)
+	start.Column += int32(runeCount(raw[:q+1]))
 	end.Offset--
 	end.Column--
 	return spanNode("string_content", start, end)

@@ -63,7 +63,7 @@ func TestCodeExamples(t *testing.T) {
 		}
 		found := false
 		for _, d := range Lint(pkg, []Target{ex.target}) {
-			if d.Code == ex.code && (ex.line == 0 || d.Range.Start.Line == ex.line) && d.Range.File == "example.gram" {
+			if d.Code == ex.code && (ex.line == 0 || int(d.Range.Start.Line) == ex.line) && d.Range.File == "example.gram" {
 				found = true
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // rng is a fake one-line range at line:col of file.
 func rng(file string, line, col, width int) ast.Range {
 	off := line*100 + col
-	return ast.Range{File: file, Start: ast.Pos{Offset: off, Line: line, Column: col}, End: ast.Pos{Offset: off + width, Line: line, Column: col + width}}
+	return ast.Range{File: file, Start: ast.Pos{Offset: int32(off), Line: int32(line), Column: int32(col)}, End: ast.Pos{Offset: int32(off + width), Line: int32(line), Column: int32(col + width)}}
 }
 
 func num(s string) *json.Number { n := json.Number(s); return &n }

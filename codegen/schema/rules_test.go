@@ -433,7 +433,7 @@ func TestLintCodes(t *testing.T) {
 	for _, w := range want {
 		found := false
 		for _, d := range ds {
-			if d.Code == w.code && d.Range.Start.Line == w.line && d.Severity == w.sev && strings.Contains(d.Summary, w.sub) {
+			if d.Code == w.code && int(d.Range.Start.Line) == w.line && d.Severity == w.sev && strings.Contains(d.Summary, w.sub) {
 				found = d.Detail != ""
 			}
 		}
