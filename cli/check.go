@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 )
 
@@ -19,8 +20,9 @@ func init() { register(newCheckCmd) }
 type checkOptions struct {
 	format string // text, json or github
 	werror bool   // treat warnings as errors
-	// --target (provider lint via schema.Lint) is added by the lead; see
-	// the TARGET FLAG marks below.
+	// targets is --target: a comma-separated list of providers whose
+	// rules are linted too (schema.Lint).
+	targets string
 }
 
 // diagFormats are the values of --format.
@@ -29,7 +31,7 @@ var diagFormats = []string{"text", "json", "github"}
 func newCheckCmd(e *env) *cobra.Command {
 	var opts checkOptions
 	cmd := &cobra.Command{
-		Use:   "check [--format text|json|github] [--werror] [path ...]",
+		Use:   "check [--format text|json|github] [--werror] [--target T[,T...]] [path ...]",
 		Short: "Type-check gram packages and report every problem",
 		Long: `Check loads gram packages, checks every rule of the language (tools,
 parameters, types, enums, agents) and reports all problems of all files in
@@ -51,6 +53,13 @@ Formats:
   github  GitHub Actions annotations (::error file=...::message) on
           standard output
 
+With --target, check also reports what the named providers would reject
+or what gramc has to adapt for them (provider compatibility lint): tool
+names outside a provider's rules, recursion for Gemini, OpenAI strict-mode
+limits, keywords or formats a target does not support (with the fallback
+taken, as a warning). Targets: jsonschema, openai, openai-strict,
+openai-functions, openai-responses, anthropic, mcp, gemini, or "all".
+
 Every code is explained, with an example, in docs/diagnostics.md.
 
 Exit status: 0 when there is no error, 1 when there is one (or a warning
@@ -59,7 +68,8 @@ with --werror), 2 for usage or I/O errors.`,
   gramc check ./examples/...
   gramc check weather.gram units.gram
   gramc check --format json ./... > diagnostics.json
-  gramc check --format github --werror ./...`,
+  gramc check --format github --werror ./...
+  gramc check --target openai-strict,gemini ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(e, opts, args)
 		},
@@ -67,7 +77,7 @@ with --werror), 2 for usage or I/O errors.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diagFormats, ", "))
 	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
-	// TARGET FLAG: register --target here (provider lint via schema.Lint).
+	f.StringVar(&opts.targets, "target", "", "also lint for these providers (comma-separated; see above)")
 	return cmd
 }
 
@@ -78,6 +88,14 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return usageErrorf("%s", msg)
+	}
+	var targets []schema.Target
+	if opts.targets != "" {
+		ts, err := schema.ParseTargets(opts.targets)
+		if err != nil {
+			return usageErrorf("--target: %v", err)
+		}
+		targets = ts
 	}
 	pkgs, diags, err := check.Load(args)
 	if err != nil {
@@ -90,8 +108,12 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "gramc: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
 	}
-	// TARGET FLAG: when --target is given, append
-	// schema.Lint(pkg, targets) for each package here, then diags.Sort().
+	if len(targets) > 0 {
+		for _, pkg := range pkgs {
+			diags = append(diags, schema.Lint(pkg, targets)...)
+		}
+		diags.Sort()
+	}
 	if err := writeDiagnostics(e, diags, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
