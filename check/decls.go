@@ -35,7 +35,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "enum", enumProps, nil)
 	if q := props["description"]; q != nil {
-		en.Description, _ = c.stringProp(q, "enum")
+		en.Description, _ = c.proseProp(q, "enum")
 	}
 	if len(sp.Elements) > 0 {
 		c.errorf(CodeInvalidEnum, sp.Elements[0], `List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`,
@@ -105,7 +105,7 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "type", typeProps, map[string]string{"fields": paramHints["fields"]})
 	if q := props["description"]; q != nil {
-		td.Description, _ = c.stringProp(q, "type")
+		td.Description, _ = c.proseProp(q, "type")
 	}
 	seen := map[string]*Param{}
 	for _, e := range sp.Elements {
@@ -203,14 +203,14 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	if q := props["description"]; q == nil {
 		c.errorf(CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, canonicalName(t.Name)),
 			"tool %s has no description", t.Name)
-	} else if s, ok := c.stringProp(q, "tool"); ok {
+	} else if s, ok := c.proseProp(q, "tool"); ok {
 		if strings.TrimSpace(s) == "" {
 			c.errorf(CodeMissingDescription, q.Value, "The model chooses tools by their description; say what the tool does.", "tool %s has an empty description", t.Name)
 		}
 		t.Description = s
 	}
 	if q := props["title"]; q != nil {
-		t.Title, _ = c.stringProp(q, "tool")
+		t.Title, _ = c.proseProp(q, "tool")
 	}
 	if q := props["strict"]; q != nil {
 		if b, ok := c.boolProp(q, "tool"); ok {
@@ -285,11 +285,11 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "agent", agentProps, agentHints)
 	if q := props["description"]; q != nil {
-		a.Description, _ = c.stringProp(q, "agent")
+		a.Description, _ = c.proseProp(q, "agent")
 	}
 	if q := props["instruction"]; q == nil {
 		c.errorf(CodeMissingInstruction, sp.Identifier, "Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.", "agent %s has no instruction", a.Name)
-	} else if s, ok := c.stringProp(q, "agent"); ok {
+	} else if s, ok := c.proseProp(q, "agent"); ok {
 		if strings.TrimSpace(s) == "" {
 			c.errorf(CodeMissingInstruction, q.Value, "Write the system prompt the model follows.", "agent %s has an empty instruction", a.Name)
 		}

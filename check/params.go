@@ -272,7 +272,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		}
 	}
 	if q := props["description"]; q != nil {
-		if s, ok := c.stringProp(q, what); ok {
+		if s, ok := c.proseProp(q, what); ok {
 			p.Description = s
 		}
 	}

@@ -82,7 +82,7 @@ func NewHelloWorldAgent() runtime.Agent {
 		Name:        "hello_world_agent",
 		Description: "A friendly agent that uses the sayHello tool to greet users",
 		Model:       "OpenAI/gpt-4o-mini",
-		Instruction: "  You are a friendly assistant. Have friendly conversations with the user.\n  When the user greets you or says hello, use the `sayHello` tool to respond with a personalized greeting.\n  ",
+		Instruction: "You are a friendly assistant. Have friendly conversations with the user.\nWhen the user greets you or says hello, use the `sayHello` tool to respond with a personalized greeting.",
 		Tools: []runtime.ToolSpecification{
 			SayHelloSpec,
 		},

@@ -185,7 +185,7 @@ func NewWeatherAgent() runtime.Agent {
 		Name:        "weather_agent",
 		Description: "Answers questions about the weather",
 		Model:       "OpenAI/gpt-4o-mini",
-		Instruction: "  You answer questions about the weather. Use getWeather for the current\n  weather and getForecast for the coming days. Say which unit you used.\n  ",
+		Instruction: "You answer questions about the weather. Use getWeather for the current\nweather and getForecast for the coming days. Say which unit you used.",
 		Tools: []runtime.ToolSpecification{
 			GetWeatherSpec,
 			GetForecastSpec,
