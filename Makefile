@@ -26,6 +26,7 @@ lint:
 	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); fi
 
 test: lint
+	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) test -count=1 $(PKGS)
 
 bench:

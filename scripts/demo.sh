@@ -1,7 +1,44 @@
 #!/usr/bin/env bash
-# make demo: the main job of gramc on the bundled examples.
+# make demo: gramc's main job on the bundled examples — parse, format, check
+# (including a broken package's diagnostics), emit provider schemas, generate
+# Go, and run the hello agent (against OpenAI when OPENAI_API_KEY is set, else
+# against the bundled fake OpenAI server).
 set -u
 cd "$(dirname "$0")/.."
 G=bin/gramc
+bold() { printf '\n\033[1m%s\033[0m\n' "$*"; }
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+
 step $G version
+step $G parse --sexp examples/hello/hello.gram
+bold "# gramc fmt prints a seed file in the canonical layout; fmt -l lists files that are not (none of the examples):"
+step $G fmt testdata/examples/seed/sayHello.gram
+step $G fmt -l ./examples/hello ./examples/hellogoodbye ./examples/weather
+step $G check ./examples/hello ./examples/hellogoodbye ./examples/weather && echo "ok: no problems"
+bold "# a broken package: every mistake, positioned, with the fix (exit status 1 is expected)"
+step $G check ./examples/broken
+bold "# provider compatibility lint: what Gemini cannot express, and the fallback gramc takes"
+step $G check --target gemini ./examples/weather
+step $G schema --target openai --tool getWeather ./examples/weather
+step $G schema --target mcp --tool getForecast ./examples/weather
+out=$(mktemp -d)
+trap 'rm -rf "$out"; [ -n "${fake:-}" ] && kill "$fake" 2>/dev/null' EXIT
+step $G gen -o "$out" ./examples/weather
+bold "# generated Go ($(ls "$out")): the getWeather tool's typed arguments and constructor"
+grep -n -A12 '^type GetWeatherArgs struct' "$out"/*.go
+grep -n -B2 -A3 '^func NewGetWeatherTool' "$out"/*.go
+
+if [ -n "${OPENAI_API_KEY:-}" ]; then
+  bold "# running the hello agent against OpenAI"
+  step $G run examples/hello/hello.gram "Hello! My name is Ada."
+else
+  bold "# OPENAI_API_KEY is not set: running the hello agent against the bundled fake OpenAI server"
+  go build -o bin/fakeopenai ./runtime/runtimetest/fakeopenai
+  urlfile="$out/url"
+  bin/fakeopenai -urlfile "$urlfile" >/dev/null 2>&1 &
+  fake=$!
+  for _ in $(seq 50); do [ -s "$urlfile" ] && break; sleep 0.1; done
+  OPENAI_API_KEY=demo step $G run --base-url "$(cat "$urlfile")" examples/hello/hello.gram "Ada"
+  bold "# the same agent from Go, through generated code (examples/hello):"
+  OPENAI_API_KEY=demo OPENAI_BASE_URL="$(cat "$urlfile")" step go run ./examples/hello "Ada"
+fi
