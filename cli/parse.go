@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -58,11 +57,11 @@ Exit status: 0 when every file parses, 1 when a file has syntax errors,
 func runParse(e *env, opts parseOptions, paths []string) error {
 	srcs := make([]syntax.Source, 0, len(paths))
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		text, err := syntax.ReadFile(p)
 		if err != nil {
 			return &exitError{code: ExitUsage, err: fmt.Errorf("parse: %w", err)}
 		}
-		srcs = append(srcs, syntax.Source{Name: p, Src: b})
+		srcs = append(srcs, syntax.Source{Name: p, Text: text})
 	}
 	results := syntax.ParseFiles(srcs)
 	failed := false

@@ -1,17 +1,28 @@
 package syntax
 
 import (
+	"io"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 )
 
-// Source is one named file to parse.
+// Source is one named file to parse: Src, or Text when Src is nil.
 type Source struct {
 	Name string
 	Src  []byte
+	Text string
+}
+
+func (s Source) parse() (*ast.File, diag.Diagnostics) {
+	if s.Src == nil {
+		return ParseString(s.Name, s.Text)
+	}
+	return ParseFile(s.Name, s.Src)
 }
 
 // Result is the outcome of parsing one Source.
@@ -27,7 +38,7 @@ func ParseFiles(srcs []Source) []Result {
 	workers := min(runtime.GOMAXPROCS(0), len(srcs))
 	if workers <= 1 {
 		for i, s := range srcs {
-			results[i].File, results[i].Diags = ParseFile(s.Name, s.Src)
+			results[i].File, results[i].Diags = s.parse()
 		}
 		return results
 	}
@@ -38,7 +49,7 @@ func ParseFiles(srcs []Source) []Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i].File, results[i].Diags = ParseFile(srcs[i].Name, srcs[i].Src)
+				results[i].File, results[i].Diags = srcs[i].parse()
 			}
 		}()
 	}
@@ -48,4 +59,23 @@ func ParseFiles(srcs []Source) []Result {
 	close(next)
 	wg.Wait()
 	return results
+}
+
+// ReadFile reads a source file straight into a string, without the extra
+// copy that converting an os.ReadFile result would make; pass the result to
+// ParseString.
+func ReadFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= MaxFileSize {
+		b.Grow(int(fi.Size()) + 1) // +1 lets io.Copy see EOF without growing
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

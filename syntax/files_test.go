@@ -2,6 +2,8 @@ package syntax
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -35,5 +37,33 @@ func TestParseFiles(t *testing.T) {
 	}
 	if got := ParseFiles(nil); len(got) != 0 {
 		t.Errorf("ParseFiles(nil) = %v", got)
+	}
+}
+
+func TestReadFileAndParseString(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.gram")
+	src := "// greeting\n(hello)-->(world)\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, err := ReadFile(path)
+	if err != nil || text != src {
+		t.Fatalf("ReadFile = %q, %v; want %q", text, err, src)
+	}
+	fromString, ds1 := ParseString(path, text)
+	fromBytes, ds2 := ParseFile(path, []byte(src))
+	if len(ds1) != 0 || len(ds2) != 0 {
+		t.Fatalf("unexpected diagnostics: %v %v", ds1, ds2)
+	}
+	if a, b := Sexp(fromString), Sexp(fromBytes); a != b {
+		t.Fatalf("ParseString and ParseFile disagree:\n%s\n%s", a, b)
+	}
+	res := ParseFiles([]Source{{Name: "t.gram", Text: text}, {Name: "b.gram", Src: []byte("(x")}})
+	if len(res[0].Diags) != 0 || !res[1].Diags.HasErrors() {
+		t.Fatalf("ParseFiles: %v / %v", res[0].Diags, res[1].Diags)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing.gram")); err == nil {
+		t.Fatal("ReadFile of a missing file succeeded")
 	}
 }

@@ -19,15 +19,30 @@ const codeSyntax = diag.Code("syntax")
 // File.Comments in source order.
 func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 	if len(src) > MaxFileSize {
-		return &ast.File{Name: filename}, diag.Diagnostics{{
-			Severity: diag.Error,
-			Code:     codeSyntax,
-			Summary:  "file too large",
-			Detail:   fmt.Sprintf("A gram file may hold at most %d bytes (positions are 32-bit); this one has %d. Split it into several files of one package.", MaxFileSize, len(src)),
-			Range:    ast.Range{File: filename, Start: ast.Pos{Line: 1, Column: 1}, End: ast.Pos{Line: 1, Column: 1}},
-		}}
+		return tooLarge(filename, len(src))
 	}
 	return parseText(filename, string(src), true)
+}
+
+// ParseString is ParseFile for source held in a string. The tree's strings
+// share text's memory, so a caller that reads a file straight into a
+// string (see ReadFile) holds one copy of the source rather than two.
+func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
+	if len(text) > MaxFileSize {
+		return tooLarge(filename, len(text))
+	}
+	return parseText(filename, text, true)
+}
+
+// tooLarge is the result for a source over MaxFileSize bytes.
+func tooLarge(filename string, size int) (*ast.File, diag.Diagnostics) {
+	return &ast.File{Name: filename}, diag.Diagnostics{{
+		Severity: diag.Error,
+		Code:     codeSyntax,
+		Summary:  "file too large",
+		Detail:   fmt.Sprintf("A gram file may hold at most %d bytes (positions are 32-bit); this one has %d. Split it into several files of one package.", MaxFileSize, size),
+		Range:    ast.Range{File: filename, Start: ast.Pos{Line: 1, Column: 1}, End: ast.Pos{Line: 1, Column: 1}},
+	}}
 }
 
 // MaxFileSize is the largest source ParseFile accepts: ast positions are
