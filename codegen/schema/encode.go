@@ -41,7 +41,7 @@ type encoder struct {
 }
 
 func (e *encoder) str(s string) {
-	e.buf = appendString(e.buf, s)
+	e.buf = AppendString(e.buf, s)
 }
 
 func (e *encoder) key(first *bool, k string) {
@@ -328,10 +328,12 @@ func (e *encoder) schema(s *jsonschema.Schema) error {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. Unlike encoding/json it does not
-// escape <, > and &, which providers and readers see literally; like it, it
-// escapes U+2028 and U+2029 and replaces invalid UTF-8 with U+FFFD.
-func appendString(buf []byte, s string) []byte {
+// AppendString appends s to buf as a JSON string, exactly as the emitters
+// write strings (the runtime uses it to build byte-identical payloads).
+// Unlike encoding/json it does not escape <, > and &, which providers and
+// readers see literally; like it, it escapes U+2028 and U+2029 and replaces
+// invalid UTF-8 with U+FFFD.
+func AppendString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {

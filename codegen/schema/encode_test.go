@@ -11,7 +11,7 @@ import (
 func TestAppendString(t *testing.T) {
 	for _, s := range []string{"", "plain", `quote " and \ backslash`, "<tag> & amp", "tab\tnew\nline\rcr\b\f",
 		"\x00\x01\x1f\x7f", "é ü 日本", "line\u2028sep\u2029", "bad \xff utf-8 \xc3", "emoji 🌧"} {
-		got := appendString(nil, s)
+		got := AppendString(nil, s)
 		var back string
 		if err := json.Unmarshal(got, &back); err != nil {
 			t.Errorf("%q: invalid JSON %s: %v", s, got, err)
