@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // Declaration kinds: the labels gramc gives a meaning to.
@@ -424,7 +425,7 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 
 // unquoted reports a symbol used where a string is expected.
 func (c *checker) unquoted(sym *ast.Symbol, where string) {
-	q := `"` + escapeString(sym.Name, '"') + `"`
+	q := syntax.Quote(sym.Name, '"')
 	d := c.errorf(CodeUnquotedString, sym, fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q),
 		"%s must be a string; did you mean %s?", where, q)
 	d.Suggestion = q

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // jsonNumberRE is the JSON number grammar.
@@ -149,7 +150,7 @@ func canonicalName(s string) string {
 	if isSymbol(s) {
 		return s
 	}
-	return "`" + escapeString(s, '`') + "`"
+	return syntax.Quote(s, '`')
 }
 
 // isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
@@ -167,36 +168,6 @@ func isSymbol(s string) bool {
 		}
 	}
 	return true
-}
-
-// escapeString escapes s for a gram string quoted with q.
-func escapeString(s string, q rune) string {
-	if !strings.ContainsAny(s, "\\\n\r\t\b\f") && !strings.ContainsRune(s, q) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case q:
-			b.WriteRune('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // canonicalValue is the one-line gram text of a value.
@@ -227,14 +198,10 @@ func writeValue(b *strings.Builder, v ast.Value) {
 	case *ast.Boolean:
 		b.WriteString(strconv.FormatBool(v.Value))
 	case *ast.String:
-		b.WriteByte('"')
-		b.WriteString(escapeString(v.Value, '"'))
-		b.WriteByte('"')
+		b.WriteString(syntax.Quote(v.Value, '"'))
 	case *ast.TaggedString:
 		b.WriteString(v.Tag)
-		b.WriteByte('`')
-		b.WriteString(escapeString(v.Value, '`'))
-		b.WriteByte('`')
+		b.WriteString(syntax.Quote(v.Value, '`'))
 	case *ast.Symbol:
 		b.WriteString(v.Name)
 	case *ast.Array:

@@ -615,7 +615,7 @@ func (p *printer) identifier(id *ast.Identifier) {
 	case id.Kind == ast.IntegerIdentifier:
 		p.text(id.Name)
 	case id.Kind == ast.QuotedIdentifier || !isSymbol(id.Name):
-		p.text(quote(id.Name, '`'))
+		p.text(Quote(id.Name, '`'))
 	default:
 		p.text(id.Name)
 	}
@@ -631,7 +631,7 @@ func (p *printer) labels(ls *ast.Labels, double bool) {
 			p.text(":")
 		}
 		if l.Quoted || !isSymbol(l.Name) {
-			p.text(quote(l.Name, '`'))
+			p.text(Quote(l.Name, '`'))
 		} else {
 			p.text(l.Name)
 		}
@@ -646,9 +646,9 @@ func (p *printer) key(k *ast.Key) {
 	p.flush(k.Pos().Offset)
 	switch {
 	case k.Kind == ast.DoubleQuotedKey:
-		p.text(quote(k.Name, '"'))
+		p.text(Quote(k.Name, '"'))
 	case k.Kind == ast.QuotedKey || !isSymbol(k.Name):
-		p.text(quote(k.Name, '`'))
+		p.text(Quote(k.Name, '`'))
 	default:
 		p.text(k.Name)
 	}
@@ -802,13 +802,13 @@ func stringText(s *ast.String) string {
 	}
 	switch s.Kind {
 	case ast.SingleQuoted:
-		return quote(s.Value, '\'')
+		return Quote(s.Value, '\'')
 	case ast.Backticked:
-		return quote(s.Value, '`')
+		return Quote(s.Value, '`')
 	case ast.Fenced:
 		return fence("", s.Value)
 	}
-	return quote(s.Value, '"')
+	return Quote(s.Value, '"')
 }
 
 func taggedText(t *ast.TaggedString) string {
@@ -818,7 +818,7 @@ func taggedText(t *ast.TaggedString) string {
 	if t.Fenced {
 		return fence(t.Tag, t.Value)
 	}
-	return t.Tag + quote(t.Value, '`')
+	return t.Tag + Quote(t.Value, '`')
 }
 
 func fence(tag, content string) string {
@@ -828,8 +828,9 @@ func fence(tag, content string) string {
 	return "```" + tag + "\n" + content + "```"
 }
 
-// quote writes s between q quotes with gram's escapes.
-func quote(s string, q byte) string {
+// Quote returns s between q quotes (', " or `) with gram's escapes, as
+// the formatter prints it and as diagnostics suggest it.
+func Quote(s string, q byte) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte(q)
@@ -864,7 +865,7 @@ func symbolText(name string) string {
 	if isSymbol(name) {
 		return name
 	}
-	return quote(name, '`')
+	return Quote(name, '`')
 }
 
 // isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.

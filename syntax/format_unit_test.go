@@ -27,7 +27,7 @@ func tRecord(kv ...any) *ast.Record {
 }
 
 func tStr(s string) *ast.String {
-	return &ast.String{Kind: ast.DoubleQuoted, Value: s, Raw: quote(s, '"')}
+	return &ast.String{Kind: ast.DoubleQuoted, Value: s, Raw: Quote(s, '"')}
 }
 
 func tNum(raw string) *ast.Number { return &ast.Number{Raw: raw} }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -35,9 +35,9 @@ func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 
 func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool) error {
 	b.WriteString(`{"name":`)
-	writeString(b, spec.Name)
+	b.Write(schema.AppendString(b.AvailableBuffer(), spec.Name))
 	b.WriteString(`,"description":`)
-	writeString(b, spec.Description)
+	b.Write(schema.AppendString(b.AvailableBuffer(), spec.Description))
 	b.WriteString(`,"parameters":`)
 	params := bytes.TrimSpace(spec.Schema)
 	if len(params) == 0 {
@@ -59,66 +59,6 @@ func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool)
 	}
 	b.WriteByte('}')
 	return nil
-}
-
-// writeString writes s as a JSON string the way gramc's schema emitter
-// does: no HTML escaping, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped.
-func writeString(b *bytes.Buffer, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b.WriteString(s[start:i])
-			b.WriteString(`\u202`)
-			b.WriteByte(hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
 }
 
 // Wire types of the Chat Completions API (only what gramc sends and reads).
