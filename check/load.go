@@ -41,12 +41,15 @@ func Load(paths []string) ([]*Package, diag.Diagnostics, error) {
 	}
 	var units []unit
 	var named []string
+	// A directory or file named twice, however spelt (dir, ./dir/,
+	// dir/...), is loaded once: twice would declare everything twice.
 	seenDir := map[string]bool{}
+	seenFile := map[string]bool{}
 	addDir := func(dir string, files []string) {
-		if seenDir[dir] || len(files) == 0 {
+		if seenDir[filepath.Clean(dir)] || len(files) == 0 {
 			return
 		}
-		seenDir[dir] = true
+		seenDir[filepath.Clean(dir)] = true
 		units = append(units, unit{dir: dir, files: files})
 	}
 	for _, p := range paths {
@@ -69,7 +72,10 @@ func Load(paths []string) ([]*Package, diag.Diagnostics, error) {
 			return nil, nil, fmt.Errorf("cannot load %s: %w", p, err)
 		}
 		if !fi.IsDir() {
-			named = append(named, p)
+			if !seenFile[filepath.Clean(p)] {
+				seenFile[filepath.Clean(p)] = true
+				named = append(named, p)
+			}
 			continue
 		}
 		files, err := gramFiles(p)

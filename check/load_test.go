@@ -61,6 +61,14 @@ func TestLoadPatterns(t *testing.T) {
 	if p, n, err := count(filepath.Join(dir, "a/one.gram"), filepath.Join(dir, "a/b/three.gram")); err != nil || p != 1 || n != 2 {
 		t.Errorf("named files: %d packages, %d tools, %v", p, n, err)
 	}
+	// The same package or file named twice, spelt differently, is loaded
+	// once (not reported as declaring everything twice).
+	if p, n, err := count(filepath.Join(dir, "a"), filepath.Join(dir, "a")+"/", filepath.Join(dir, "a")+"/./..."); err != nil || p != 2 || n != 3 {
+		t.Errorf("dir twice: %d packages, %d tools, %v", p, n, err)
+	}
+	if p, n, err := count(filepath.Join(dir, "a/one.gram"), filepath.Join(dir, "a/./one.gram")); err != nil || p != 1 || n != 1 {
+		t.Errorf("file twice: %d packages, %d tools, %v", p, n, err)
+	}
 	if _, _, err := Load([]string{filepath.Join(dir, "nosuch")}); err == nil || !os.IsNotExist(unwrapAll(err)) {
 		t.Errorf("missing path: err = %v", err)
 	}
