@@ -333,10 +333,12 @@ func greeting(word string) runtime.ToolFunc {
 
 // commandTool runs `sh -c command` with the arguments on standard input;
 // standard output is the result, a non-zero exit an error with standard
-// error's text. The context (the per-tool timeout) kills it.
+// error's text. The context (the per-tool timeout) kills it and every
+// process it started.
 func commandTool(command string) runtime.ToolFunc {
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		killProcessGroup(cmd)
 		cmd.Stdin = bytes.NewReader(append(args, '\n'))
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -195,5 +198,24 @@ func TestRunFlags(t *testing.T) {
 	}
 	if n := len(loop.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
+	}
+}
+
+// TestCommandToolTimeoutKillsChildren: when a tool command times out, the
+// processes it started die with it instead of running on in the background.
+func TestCommandToolTimeoutKillsChildren(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("needs sh and process groups")
+	}
+	leak := filepath.Join(t.TempDir(), "leak")
+	f := commandTool("(sleep 0.5; touch '" + leak + "') & wait")
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := f(ctx, []byte(`{}`)); err == nil {
+		t.Fatal("commandTool: no error after the timeout")
+	}
+	time.Sleep(time.Second)
+	if _, err := os.Stat(leak); err == nil {
+		t.Error("a child of the timed-out tool command kept running (it created its file)")
 	}
 }
