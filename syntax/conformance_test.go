@@ -15,6 +15,9 @@ type conformanceCase struct {
 	Input string `json:"input"`
 	Valid bool   `json:"valid"`
 	Tree  string `json:"tree"`
+	// Note records where a case came from (file and commit of the
+	// reference corpus) and any translation from older vocabulary.
+	Note string `json:"note,omitempty"`
 }
 
 func loadCases(t *testing.T, path string) []conformanceCase {
