@@ -343,12 +343,20 @@ func (c *checker) reserved(name string, id *ast.Identifier) bool {
 	return false
 }
 
+// withArticle puts "a" or "an" before a kind: "a type", "an agent".
+func withArticle(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
 // declare enters a name into the package namespace; a second declaration
 // is an error pointing at the first.
 func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 	if prev, ok := c.names[name]; ok {
 		d := c.errorf(CodeDuplicateDecl, id, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
-			"%s is already declared as a %s", name, strings.ToLower(prev.kind))
+			"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
 		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 		return false
 	}

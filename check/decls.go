@@ -157,7 +157,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 	if !seen {
 		if prev, taken := c.names[name]; taken {
 			d := c.errorf(CodeDuplicateDecl, sp.Identifier, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
-				"%s is already declared as a %s", name, strings.ToLower(prev.kind))
+				"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
 			d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 			return
 		}
