@@ -89,9 +89,16 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 	return bw.Flush()
 }
 
+// excerptWidth is how many characters of a source line an excerpt shows at
+// most: a longer line (minified or generated input) is cut to a window
+// around the range, marked with "...", instead of flooding the terminal.
+const excerptWidth = 160
+
 // excerpt returns the source line holding r's start and a caret line
 // underlining r (to the end of the line when r spans lines). Tabs in the
-// line are kept in the caret line so the underline stays aligned.
+// line are kept in the caret line so the underline stays aligned; bytes
+// that are not UTF-8 show as U+FFFD, one per byte, so the caret stays
+// aligned with them too.
 func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	off := int(r.Start.Offset)
 	if src == nil || off < 0 || off > len(src) || !r.Start.IsValid() {
@@ -105,27 +112,44 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	for end < len(src) && src[end] != '\n' {
 		end++
 	}
-	text := strings.TrimSuffix(string(src[start:end]), "\r")
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
+	text := []rune(strings.TrimSuffix(string(src[start:end]), "\r"))
+	col := utf8.RuneCount(src[start:off]) // the range's start in text
+	stop := int(r.End.Offset)
+	if stop > end || stop < off || r.End.Line != r.Start.Line {
+		stop = end
 	}
-	prefix := string(src[start:off])
-	var b strings.Builder
-	for _, c := range prefix {
+	width := max(utf8.RuneCount(src[off:stop]), 1)
+
+	// The window of text shown: all of it, or excerptWidth characters
+	// starting a little before the range.
+	from, to := 0, len(text)
+	if len(text) > excerptWidth {
+		from = max(0, min(col-excerptWidth/4, len(text)-excerptWidth))
+		to = from + excerptWidth
+	}
+	var l, b strings.Builder
+	if from > 0 {
+		l.WriteString("...")
+		b.WriteString("   ")
+	}
+	l.WriteString(string(text[from:to]))
+	if to < len(text) {
+		l.WriteString("...")
+	}
+	for _, c := range text[from:min(col, to)] {
 		if c == '\t' {
 			b.WriteByte('\t')
 		} else {
 			b.WriteByte(' ')
 		}
 	}
-	stop := int(r.End.Offset)
-	if stop > end || stop < off || r.End.Line != r.Start.Line {
-		stop = end
+	if col > to {
+		// The range starts past the window (in a trailing "\r").
+		width = 1
+	} else {
+		width = min(width, max(to-col, 1))
 	}
-	width := utf8.RuneCount(src[off:stop])
 	b.WriteByte('^')
-	if width > 1 {
-		b.WriteString(strings.Repeat("~", width-1))
-	}
-	return text, b.String(), true
+	b.WriteString(strings.Repeat("~", width-1))
+	return l.String(), b.String(), true
 }

@@ -133,3 +133,38 @@ func TestWriteGitHub(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", lines[1], want1)
 	}
 }
+
+// TestExcerptLongLine: a very long source line (minified or generated
+// input) is shown as a window around the range, not in full.
+func TestExcerptLongLine(t *testing.T) {
+	src := []byte(strings.Repeat("a", 100000) + "Strng" + strings.Repeat("b", 100000))
+	r := ast.Range{File: "x", Start: ast.Pos{Offset: 100000, Line: 1, Column: 100001}, End: ast.Pos{Offset: 100005, Line: 1, Column: 100006}}
+	line, caret, ok := excerpt(src, r)
+	if !ok || len(line) > 2*excerptWidth {
+		t.Fatalf("excerpt of a 200,000-character line is %d bytes long (ok %v)", len(line), ok)
+	}
+	if !strings.HasPrefix(line, "...") || !strings.HasSuffix(line, "...") {
+		t.Errorf("a cut line is not marked with ...: %q", line)
+	}
+	i := strings.Index(caret, "^~~~~")
+	if i < 0 || line[i:i+5] != "Strng" {
+		t.Errorf("caret not under the range:\n%s\n%s", line, caret)
+	}
+	// A range starting near the end of a long line keeps the window inside it.
+	r = ast.Range{File: "x", Start: ast.Pos{Offset: 200004, Line: 1, Column: 200005}, End: ast.Pos{Offset: 200005, Line: 1, Column: 200006}}
+	line, caret, ok = excerpt(src, r)
+	if !ok || !strings.HasPrefix(line, "...") || strings.HasSuffix(line, "...") || len(caret) != len(line) {
+		t.Errorf("excerpt at the end of a long line:\n%q\n%q", line, caret)
+	}
+}
+
+// TestExcerptInvalidUTF8: each byte that is not UTF-8 is one character
+// wide in the line as in the column count, so the caret stays aligned.
+func TestExcerptInvalidUTF8(t *testing.T) {
+	src := []byte("\"\xff\xfe\" (::Strng)")
+	r := ast.Range{File: "x", Start: ast.Pos{Offset: 8, Line: 1, Column: 9}, End: ast.Pos{Offset: 13, Line: 1, Column: 14}}
+	line, caret, ok := excerpt(src, r)
+	if !ok || line != "\"\uFFFD\uFFFD\" (::Strng)" || caret != "        ^~~~~" {
+		t.Errorf("excerpt = %q %q %v", line, caret, ok)
+	}
+}
