@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -107,7 +108,9 @@ func splitRunArgs(args []string, dash int) (files, messages []string) {
 }
 
 func looksLikeGramPath(a string) bool {
-	if strings.HasSuffix(a, ".gram") || strings.HasSuffix(a, "...") {
+	// A pattern is "..." or "dir/...": a message that merely ends in an
+	// ellipsis ("Tell me more...") is a message.
+	if strings.HasSuffix(a, ".gram") || a == "..." || strings.HasSuffix(filepath.ToSlash(a), "/...") {
 		return true
 	}
 	fi, err := os.Stat(a)

@@ -169,6 +169,7 @@ func TestSplitRunArgs(t *testing.T) {
 		{[]string{"a.gram", "b.gram", "hi there"}, -1, "a.gram b.gram"},
 		{[]string{dir, "./x/...", "hello", "c.gram"}, -1, dir + " ./x/..."},
 		{[]string{"a.gram", "b.gram"}, 1, "a.gram"},
+		{[]string{"a.gram", "...", "Hmm...", "I am Ann..."}, -1, "a.gram ..."},
 	} {
 		files, msgs := splitRunArgs(tt.args, tt.dash)
 		if got := strings.Join(files, " "); got != tt.files || len(files)+len(msgs) != len(tt.args) {
