@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -218,5 +219,20 @@ func TestCommandToolTimeoutKillsChildren(t *testing.T) {
 	time.Sleep(time.Second)
 	if _, err := os.Stat(leak); err == nil {
 		t.Error("a child of the timed-out tool command kept running (it created its file)")
+	}
+}
+
+// TestOneLineCutsAtACharacter: a long tool result shown on stderr is cut
+// between characters, never inside one (no invalid UTF-8 on the terminal).
+func TestOneLineCutsAtACharacter(t *testing.T) {
+	for pad := 0; pad < 4; pad++ {
+		s := strings.Repeat("a", pad) + strings.Repeat("é€😀", 100)
+		got := oneLine(s)
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, "...") || len(got) > 200 {
+			t.Errorf("oneLine(%d a's + text) = %q (%d bytes)", pad, got, len(got))
+		}
+	}
+	if got := oneLine("short\n  result"); got != "short result" {
+		t.Errorf("oneLine = %q", got)
 	}
 }
