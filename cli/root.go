@@ -118,5 +118,15 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 	for _, newCmd := range commands {
 		root.AddCommand(newCmd(e))
 	}
+	// cobra's completion command only groups the shells: without a shell
+	// (or with an unknown one) it would print its help and exit 0.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" && !c.Runnable() {
+			c.RunE = func(*cobra.Command, []string) error {
+				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")
+			}
+		}
+	}
 	return root
 }
