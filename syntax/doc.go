@@ -37,6 +37,14 @@
 // follows the opening ``` (or ```tag) and the closing ```, so it normally
 // ends with a newline; escapes are not decoded in fenced strings.
 //
+// As in the reference grammar, a few things that look like one token are
+// several: spaces, tabs and carriage returns may follow the opening fence
+// and its tag before the line break (```md\r\n opens a fence), and any
+// whitespace may separate a tag from its backtick string (date `x`); "true"
+// and "false" are never tags. The reference grammar also allows a comment
+// in those places; gramc rejects it, because the formatter could not keep
+// it there.
+//
 // # Limits
 //
 // Brackets, parentheses and braces nest at most MaxNesting (1000) levels,

@@ -112,8 +112,10 @@ func describe(t *lexer.Token) string {
 		return "end of file"
 	case tSymbol:
 		return fmt.Sprintf("symbol %q", t.Value)
-	case tSQString, tDQString, tBTString, tFenced, tTagged:
+	case tSQString, tDQString, tBTString, tFenced:
 		return "string " + abbreviate(t.Value)
+	case tTagged:
+		return "tagged string " + abbreviate(t.Value)
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
 		return fmt.Sprintf("number %s", t.Value)
 	case tParenGroup, tBracketGroup, tBraceGroup:

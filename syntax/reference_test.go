@@ -68,6 +68,10 @@ var trickyInputs = []string{
 	"@@x",
 	"(a {x:: 1})",
 	"(a {x: {y:: 1}})",
+	"({t: date `x`, u: d\n`y`, f: ``` md \r\nz\r\n```, g: ```\r\n```})",
+	"({b: true`x`})",
+	"({c: x // c\n`y`})",
+	"({d: ```md // c\nx```})",
 }
 
 // TestReferenceGrammarAgrees parses every corpus input, the examples and

@@ -402,14 +402,19 @@ func (s *scanner) fine() (lexer.Token, error) {
 			n++
 		}
 		typ = tSymbol
-		if start+n < len(src) && src[start+n] == '`' && !hasPrefixAt(src, start+n, "```") {
-			// tag`content`: a tagged string.
-			end, ok := s.quoted(start+n, '`')
-			if !ok {
-				return lexer.Token{}, s.err
+		// tag`content`: a tagged string. As in the reference grammar the
+		// opening backtick is a token of its own, so whitespace (line
+		// breaks included) may separate it from the tag; "true" and
+		// "false" are booleans there, never tags.
+		if start+n < len(src) && (src[start+n] == '`' || src[start+n] <= ' ') {
+			if q := skipGap(src, start+n, true); q < len(src) && src[q] == '`' && !hasPrefixAt(src, q, "```") && !isBoolWord(src[start:start+n]) {
+				end, ok := s.quoted(q, '`')
+				if !ok {
+					return lexer.Token{}, s.err
+				}
+				typ = tTagged
+				n = end - start
 			}
-			typ = tTagged
-			n = end - start
 		}
 	case c == '\'' || c == '"' || c == '`':
 		if c == '`' && hasPrefixAt(src, start, "```") {
@@ -595,20 +600,19 @@ func (s *scanner) unterminated(start int, q byte) {
 }
 
 // fenced scans a fenced string (```\n...``` or ```tag\n...```) starting at
-// start and returns the offset just past the closing fence.
+// start and returns the offset just past the closing fence. As in the
+// reference grammar the opening fence, the tag and the line break are
+// separate tokens: spaces, tabs and carriage returns may stand between them
+// (so ```md\r\n opens a fence), but the line break itself may not be
+// skipped.
 func (s *scanner) fenced(start int) (int, bool) {
 	src := s.src
-	i := start + 3
-	if i < len(src) && isSymbolStart(src[i]) {
-		for i < len(src) && isSymbolChar(src[i]) {
-			i++
-		}
-	}
-	if i >= len(src) || src[i] != '\n' {
+	_, nl := fenceHeader(src, start)
+	if nl < 0 {
 		return 0, s.failFalse(start, start+3, "fenced string must start a new line",
 			"After the opening ``` (and an optional tag such as ```md) the text of a fenced string starts on the next line. Put a line break after the opening fence.")
 	}
-	i++
+	i := nl + 1
 	for i < len(src) {
 		if src[i] == '`' && hasPrefixAt(src, i, "```") {
 			return i + 3, true
@@ -618,6 +622,55 @@ func (s *scanner) fenced(start int) (int, bool) {
 	return 0, s.failFalse(start, start+3, "unterminated fenced string",
 		"This fenced string has no closing ```. End it with ``` after its last line.")
 }
+
+// fenceHeader reads the header of a fenced string opening at start
+// (src[start:] begins with ```): optional space, an optional tag symbol,
+// optional space, then the line break. It returns the end of the tag (-1
+// without a tag) and the offset of the line break (-1 when the header is
+// malformed). Space here is a space, tab, carriage return, form feed or
+// vertical tab, never a line break.
+func fenceHeader(src string, start int) (tagEnd, nl int) {
+	i := skipGap(src, start+3, false)
+	tagEnd = -1
+	if i < len(src) && isSymbolStart(src[i]) {
+		for i < len(src) && isSymbolChar(src[i]) {
+			i++
+		}
+		tagEnd = i
+		i = skipGap(src, i, false)
+	}
+	if i >= len(src) || src[i] != '\n' {
+		return tagEnd, -1
+	}
+	return tagEnd, i
+}
+
+// skipGap returns the offset of the first byte at or after i that is not
+// whitespace; line breaks count as whitespace only when nl is set.
+//
+// The reference grammar also allows a comment in such a gap (between a tag
+// and its string, or after the opening fence), placing it inside the
+// string's node; gram.Format cannot keep a comment there, so gramc rejects
+// it (known difference, see doc.go).
+func skipGap(src string, i int, nl bool) int {
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\r', '\f', '\v':
+			i++
+		case '\n':
+			if !nl {
+				return i
+			}
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// isBoolWord reports whether a symbol-shaped word is a boolean literal.
+func isBoolWord(w string) bool { return w == "true" || w == "false" }
 
 func (s *scanner) failFalse(off, end int, summary, detail string) bool {
 	s.fail(off, end, summary, detail)

@@ -111,7 +111,8 @@ func (n *TreeNode) insertComment(c *TreeNode) {
 }
 
 // isToken reports whether nodes of type typ are single tokens, which a
-// comment can never be inside.
+// comment can never be inside (gramc rejects comments between a tag and
+// its string and in a fence's header).
 func isToken(typ string) bool {
 	switch typ {
 	case "comment", "string_literal", "quoted_name", "double_quoted_name", "tagged_string", "string_content",
@@ -345,8 +346,12 @@ func value(v ast.Value) *TreeNode {
 		n := node("tagged_string", v)
 		start := v.Pos()
 		if v.Fenced {
-			start.Offset += 3
-			start.Column += 3
+			// The tag follows the fence and any space before it (ASCII,
+			// on the fence's line).
+			tagEnd, _ := fenceHeader(v.Raw, 0)
+			d := int32(tagEnd - len(v.Tag))
+			start.Offset += d
+			start.Column += d
 		}
 		end := start
 		end.Offset += int32(len(v.Tag))
@@ -389,10 +394,24 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 		end.Column -= 3
 		return spanNode("string_content", start, end)
 	}
-	q := strings.IndexByte(raw, raw[len(raw)-1]) // opening quote (after a tag)
-	start.Offset += int32(q + 1)
-	start.Column += int32(runeCount(raw[:q+1]))
+	q := 0 // opening quote
+	if raw[0] != raw[len(raw)-1] {
+		_, q = taggedSplit(raw) // after a tag and whitespace
+	}
+	start = advancePos(start, raw[:q+1])
 	end.Offset--
 	end.Column--
 	return spanNode("string_content", start, end)
+}
+
+// advancePos returns the position just after text that starts at p.
+func advancePos(p ast.Pos, text string) ast.Pos {
+	p.Offset += int32(len(text))
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		p.Line += int32(strings.Count(text, "\n"))
+		p.Column = int32(1 + runeCount(text[i+1:]))
+		return p
+	}
+	p.Column += int32(runeCount(text))
+	return p
 }

@@ -132,8 +132,8 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 		}
 		return s
 	case tTagged:
-		i := strings.IndexByte(v, '`')
-		return &ast.TaggedString{Tag: v[:i], Value: unquote(v[i:]), Raw: v, Span: sp}
+		tagEnd, q := taggedSplit(v)
+		return &ast.TaggedString{Tag: v[:tagEnd], Value: unquote(v[q:]), Raw: v, Span: sp}
 	case tFenced:
 		tag, content := splitFence(v)
 		if tag != "" {
@@ -147,11 +147,24 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 }
 
 // splitFence splits a fenced string token "```tag\ncontent```" into its tag
-// and content. The content starts after the newline that follows the
-// opening fence and ends before the closing fence.
+// and content. The content starts after the line break that ends the
+// opening fence's header and ends before the closing fence.
 func splitFence(v string) (tag, content string) {
-	nl := strings.IndexByte(v, '\n')
-	return v[3:nl], v[nl+1 : len(v)-3]
+	tagEnd, nl := fenceHeader(v, 0)
+	if tagEnd >= 0 {
+		tag = strings.TrimLeft(v[3:tagEnd], " \t\r\f\v")
+	}
+	return tag, v[nl+1 : len(v)-3]
+}
+
+// taggedSplit returns, for a tagged string token "tag`content`" (the tag
+// and the string may be separated by whitespace and comments), the end of
+// the tag and the offset of the opening backtick.
+func taggedSplit(v string) (tagEnd, quote int) {
+	for tagEnd < len(v) && isSymbolChar(v[tagEnd]) {
+		tagEnd++
+	}
+	return tagEnd, skipGap(v, tagEnd, true)
 }
 
 // unquote removes the quotes of a single-line string token and decodes its

@@ -1,0 +1,109 @@
+package syntax
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gramc-dev/gramc/ast"
+)
+
+// TestTokenGaps checks the places where the reference grammar splits what
+// looks like one token into several, so that whitespace may stand between
+// the parts: a tag and its backtick string (tag `x`), and the opening
+// fence, its tag and the line break of a fenced string (``` md \r\n).
+// "true" and "false" are booleans before a backtick, never tags.
+func TestTokenGaps(t *testing.T) {
+	tests := []struct {
+		src   string
+		ok    bool
+		tag   string // tag of the value of the record property k
+		value string // decoded value of that property
+	}{
+		{"({k: date `2024`})", true, "date", "2024"},
+		{"({k: date\n  `2024`})", true, "date", "2024"},
+		{"({k: date \t\r\n``})", true, "date", ""},
+		{"({k: [a `x`, b`y`]})", true, "", ""},
+		{"@k(t `v`) ()", true, "", ""},
+		{"({k: ```\r\nline\r\n```})", true, "", "line\r\n"},
+		{"({k: ```  \t\nline\n```})", true, "", "line\n"},
+		{"({k: ``` md \r\n# t\n```})", true, "md", "# t\n"},
+		{"({k: ```md\r\n```})", true, "md", ""},
+		{"({k: true`x`})", false, "", ""},
+		{"({k: false `x`})", false, "", ""},
+		{"({k: date // c\n `x`})", false, "", ""},
+		{"({k: ``` // c\nx```})", false, "", ""},
+		{"({k: ```md x\ny```})", false, "", ""},
+		{"({k: ```\n\r```})", true, "", "\r"},
+		{"(a `x`)", false, "", ""},
+		{"[a | b `x`]", false, "", ""},
+	}
+	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if got := !diags.HasErrors(); got != tt.ok {
+			t.Errorf("%q: ok=%v, want %v (%v)", tt.src, got, tt.ok, diags.Err())
+			continue
+		}
+		ref, refOK := parseReference("x.gram", []byte(tt.src))
+		if refOK != tt.ok {
+			t.Errorf("%q: reference grammar ok=%v, want %v", tt.src, refOK, tt.ok)
+		}
+		if !tt.ok || tt.tag == "" && tt.value == "" {
+			continue
+		}
+		if Sexp(ref) != Sexp(f) {
+			t.Errorf("%q: reference grammar tree %s, ParseFile %s", tt.src, Sexp(ref), Sexp(f))
+		}
+		n := f.Patterns[0].(*ast.NodePattern)
+		v := n.Subject.Record.Properties[0].Value
+		switch v := v.(type) {
+		case *ast.TaggedString:
+			if v.Tag != tt.tag || v.Value != tt.value {
+				t.Errorf("%q: tag %q value %q, want %q %q", tt.src, v.Tag, v.Value, tt.tag, tt.value)
+			}
+		case *ast.String:
+			if tt.tag != "" || v.Value != tt.value {
+				t.Errorf("%q: string %q, want tag %q value %q", tt.src, v.Value, tt.tag, tt.value)
+			}
+		default:
+			t.Errorf("%q: value %T", tt.src, v)
+		}
+	}
+}
+
+// TestTokenGapPositions checks the tag and content positions of strings
+// whose parts are separated by whitespace.
+func TestTokenGapPositions(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string // tag and content spans as "line:col-line:col"
+	}{
+		{"({k: d \n `ab`})", []string{"1:6-1:7", "2:3-2:5"}},
+		{"({k: ``` md \nx\n```})", []string{"1:10-1:12", "2:1-3:1"}},
+		{"({k: d  `ab`})", []string{"1:6-1:7", "1:10-1:12"}},
+	}
+	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tt.src, diags.Err())
+			continue
+		}
+		var got []string
+		var walk func(n *TreeNode)
+		walk = func(n *TreeNode) {
+			if n.Field == "tag" || n.Type == "string_content" {
+				got = append(got, posString(n.Start)+"-"+posString(n.End))
+			}
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+		walk(Tree(f))
+		if len(got) != len(tt.want) || got[0] != tt.want[0] || got[1] != tt.want[1] {
+			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+func posString(p ast.Pos) string {
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
+}
