@@ -350,12 +350,16 @@ func commandTool(command string) runtime.ToolFunc {
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
 		killProcessGroup(cmd)
 		cmd.Stdin = bytes.NewReader(append(args, '\n'))
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		stdout := &cappedBuffer{limit: maxToolOutput, fail: true}
+		stderr := &cappedBuffer{limit: maxToolStderr}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
 		cmd.WaitDelay = time.Second
 		err := cmd.Run()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if stdout.over {
+			return nil, fmt.Errorf("the command printed more than %d MiB; a tool result must be smaller", maxToolOutput>>20)
 		}
 		if err != nil {
 			msg := strings.TrimSpace(stderr.String())
@@ -367,3 +371,36 @@ func commandTool(command string) runtime.ToolFunc {
 		return strings.TrimRight(stdout.String(), "\r\n"), nil
 	}
 }
+
+// Limits on what a tool command may print: a result is sent to the model,
+// so a runaway command (yes, cat of a large file) must not fill memory.
+const (
+	maxToolOutput = 8 << 20  // standard output: beyond it the call fails
+	maxToolStderr = 64 << 10 // standard error: the rest is dropped
+)
+
+// cappedBuffer keeps at most limit bytes. Beyond them it fails the write
+// (so the command's pipe closes and the command stops) when fail is set,
+// and drops the rest silently otherwise.
+// (The buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom
+// would let io.Copy bypass Write and the limit.)
+type cappedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	fail  bool
+	over  bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.limit - b.buf.Len(); len(p) > room {
+		b.over = true
+		if b.fail {
+			return 0, errors.New("tool output too large")
+		}
+		b.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+func (b *cappedBuffer) String() string { return b.buf.String() }

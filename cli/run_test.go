@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -234,5 +235,27 @@ func TestOneLineCutsAtACharacter(t *testing.T) {
 	}
 	if got := oneLine("short\n  result"); got != "short result" {
 		t.Errorf("oneLine = %q", got)
+	}
+}
+
+// TestCommandToolOutputLimit: a command that prints without end fails
+// quickly with a clear error instead of filling memory until the timeout.
+func TestCommandToolOutputLimit(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("needs sh")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := commandTool("yes")(ctx, []byte(`{}`))
+	if err == nil || !strings.Contains(err.Error(), "more than 8 MiB") {
+		t.Fatalf("commandTool(yes) = %v, want an output limit error", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the output limit did not stop the command before the timeout")
+	}
+	// Standard error is cut, not an error by itself.
+	_, err = commandTool("yes x | head -c 200000 >&2; exit 3")(ctx, []byte(`{}`))
+	if err == nil || !strings.Contains(err.Error(), "exit status 3") || len(err.Error()) > 70000 {
+		t.Errorf("long stderr: error of %d bytes: %.100s", len(fmt.Sprint(err)), fmt.Sprint(err))
 	}
 }
