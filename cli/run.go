@@ -53,9 +53,10 @@ the rest are messages. Put messages after "--" to be explicit.
 
 Tools: --tool NAME=COMMAND binds a tool to a shell command (sh -c COMMAND):
 the validated arguments arrive as a JSON object on standard input, standard
-output is the result, and a non-zero exit is a tool error (with standard
-error) reported to the model. The seed tools sayHello and sayGoodbye are
-built in, so the hello agents run out of the box.
+output (at most 8 MiB) is the result, and a non-zero exit is a tool error
+(with standard error) reported to the model. --tool-timeout (default 30s)
+stops the command and every process it started. The seed tools sayHello
+and sayGoodbye are built in, so the hello agents run out of the box.
 
 Each tool call and result is shown on standard error as it happens; the
 agent's answers go to standard output. --debug prints the raw requests
