@@ -39,11 +39,13 @@
 //
 // As in the reference grammar, a few things that look like one token are
 // several: spaces, tabs and carriage returns may follow the opening fence
-// and its tag before the line break (```md\r\n opens a fence), and any
-// whitespace may separate a tag from its backtick string (date `x`); "true"
-// and "false" are never tags. The reference grammar also allows a comment
-// in those places; gramc rejects it, because the formatter could not keep
-// it there.
+// and its tag before the line break (```md\r\n opens a fence), any
+// whitespace may separate a tag from its backtick string (date `x`), and
+// the text of a quoted string, which ends at a line break, may be followed
+// by whitespace before the closing quote ("abc<newline>  "); "true" and
+// "false" are never tags. The reference grammar also allows a comment in
+// those places (tree-sitter puts it inside the string's node); gramc
+// rejects it, because the formatter could not keep it there.
 //
 // # Limits
 //

@@ -10,7 +10,8 @@ import (
 // TestTokenGaps checks the places where the reference grammar splits what
 // looks like one token into several, so that whitespace may stand between
 // the parts: a tag and its backtick string (tag `x`), and the opening
-// fence, its tag and the line break of a fenced string (``` md \r\n).
+// fence, its tag and the line break of a fenced string (``` md \r\n), and
+// the text of a quoted string and its closing quote ("abc<newline>").
 // "true" and "false" are booleans before a backtick, never tags.
 func TestTokenGaps(t *testing.T) {
 	tests := []struct {
@@ -34,6 +35,12 @@ func TestTokenGaps(t *testing.T) {
 		{"({k: ``` // c\nx```})", false, "", ""},
 		{"({k: ```md x\ny```})", false, "", ""},
 		{"({k: ```\n\r```})", true, "", "\r"},
+		{"({k: \"abc\n\"})", true, "", "abc"},
+		{"({k: 'a\\'b\n \t\n  '})", true, "", "a'b"},
+		{"({k: t`a\n`})", true, "t", "a"},
+		{"({k: \"\n\"})", true, "", ""},
+		{"({k: \"a\nb\"})", false, "", ""},
+		{"({k: \"a\n// c\n\"})", false, "", ""},
 		{"(a `x`)", false, "", ""},
 		{"[a | b `x`]", false, "", ""},
 	}
@@ -80,6 +87,7 @@ func TestTokenGapPositions(t *testing.T) {
 		{"({k: d \n `ab`})", []string{"1:6-1:7", "2:3-2:5"}},
 		{"({k: ``` md \nx\n```})", []string{"1:10-1:12", "2:1-3:1"}},
 		{"({k: d  `ab`})", []string{"1:6-1:7", "1:10-1:12"}},
+		{"({k: d`ab\n  `})", []string{"1:6-1:7", "1:8-1:10"}},
 	}
 	for _, tt := range tests {
 		f, diags := ParseFile("x.gram", []byte(tt.src))

@@ -72,6 +72,8 @@ var trickyInputs = []string{
 	"({b: true`x`})",
 	"({c: x // c\n`y`})",
 	"({d: ```md // c\nx```})",
+	"({e: \"abc\n  \", f: 'x\n', g: t`y\n\n`, `h\n`: 1})\n(`i\n`:`j\n`)",
+	"({e: \"a\nb\"})",
 }
 
 // TestReferenceGrammarAgrees parses every corpus input, the examples and

@@ -265,6 +265,10 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			if !ok {
 				return lexer.Token{}, s.err
 			}
+			if nl := strings.LastIndexByte(src[i:end], '\n'); nl >= 0 {
+				line += strings.Count(src[i:end], "\n")
+				cOff, cCol = i+nl+1, 1
+			}
 			i = end
 		case '/':
 			if i+1 < len(src) && src[i+1] == '/' {
@@ -557,8 +561,9 @@ func (s *scanner) number(start int) (lexer.TokenType, int) {
 	return typ, end - start
 }
 
-// quoted scans a single-line string quoted with q starting at start and
-// returns the offset just past its closing quote. Escapes allowed are those
+// quoted scans a string quoted with q starting at start and returns the
+// offset just past its closing quote. The text of the string is on one
+// line; whitespace may follow it before the closing quote (see below). Escapes allowed are those
 // of the reference grammar: \\ \/ \b \f \n \r \t and the quote itself.
 func (s *scanner) quoted(start int, q byte) (int, bool) {
 	src := s.src
@@ -569,6 +574,13 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 		case q:
 			return i + 1, true
 		case '\n':
+			// The closing quote is a token of its own in the reference
+			// grammar, so whitespace (line breaks included) may stand
+			// between the string's text, which ends at the line break,
+			// and the closing quote.
+			if j := skipGap(src, i, true); j < len(src) && src[j] == q {
+				return j + 1, true
+			}
 			s.unterminated(start, q)
 			return 0, false
 		case '\\':

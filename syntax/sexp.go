@@ -399,6 +399,10 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 		_, q = taggedSplit(raw) // after a tag and whitespace
 	}
 	start = advancePos(start, raw[:q+1])
+	if nl := strings.IndexByte(raw[q+1:], '\n'); nl >= 0 {
+		// Whitespace stands between the text and the closing quote.
+		return spanNode("string_content", start, advancePos(start, raw[q+1:q+1+nl]))
+	}
 	end.Offset--
 	end.Column--
 	return spanNode("string_content", start, end)

@@ -167,10 +167,21 @@ func taggedSplit(v string) (tagEnd, quote int) {
 	return tagEnd, skipGap(v, tagEnd, true)
 }
 
+// quotedText is the text of a quoted string token v (quote, text, closing
+// quote): it ends at the closing quote or at a line break, after which only
+// whitespace may precede the closing quote.
+func quotedText(v string) string {
+	s := v[1 : len(v)-1]
+	if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+		s = s[:nl]
+	}
+	return s
+}
+
 // unquote removes the quotes of a single-line string token and decodes its
 // escapes. The scanner has already checked them.
 func unquote(v string) string {
-	s := v[1 : len(v)-1]
+	s := quotedText(v)
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
