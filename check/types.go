@@ -62,6 +62,17 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 		if what == "return type" {
 			detail = "Write the return type as an anonymous node with a type label, e.g. ==>(::String). " + typeListDetail
 		}
+		// (String) names a node String; the type needs colons: (::String).
+		if id := n.Identifier; !isNil(id) && c.isTypeName(id.Name) {
+			fix := "(name::" + id.Name + ")"
+			if what == "return type" {
+				fix = "(::" + id.Name + ")"
+			}
+			d := c.errorf(CodeMissingType, n, fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix),
+				"%s has no type label; did you mean %s?", what, fix)
+			d.Suggestion = fix
+			return nil
+		}
 		c.errorf(CodeMissingType, n, detail, "%s has no type label", what)
 		return nil
 	}
@@ -71,6 +82,15 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 	}
 	l := n.Labels.List[0]
 	return c.resolveLabel(l.Name, c.labelNameRange(l), props["elementType"], 0)
+}
+
+// isTypeName reports whether name is a built-in type (or alias) or a
+// declared :Type or :Enum.
+func (c *checker) isTypeName(name string) bool {
+	_, builtin := builtinTypes[name]
+	_, record := c.types[name]
+	_, enum := c.enums[name]
+	return builtin || record || enum
 }
 
 // labelNameRange is the range of a label's name, without the colons.
