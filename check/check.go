@@ -148,6 +148,7 @@ func (c *checker) check() {
 		c.file = t.file
 		c.lowerTypeDecl(t.sp, c.types[t.sp.Identifier.Name])
 	}
+	c.finiteTypes()
 	for _, t := range c.toolSrc {
 		c.file = t.file
 		c.lowerToolOccurrence(t.sp, t.inline)

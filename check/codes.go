@@ -55,6 +55,7 @@ const (
 	CodeNotATool             diag.Code = "not-a-tool"
 	CodeDuplicateAgentTool   diag.Code = "duplicate-agent-tool"
 	CodeInvalidAgentElement  diag.Code = "invalid-agent-element"
+	CodeInfiniteType         diag.Code = "infinite-type"
 )
 
 // Codes lists every code the checker can report, in the order of
@@ -75,6 +76,7 @@ var Codes = []diag.Code{
 	CodeInvalidModel, CodeUnknownProvider, CodeInvalidTemperature,
 	CodeInvalidMaxIterations, CodeInvalidToolChoice, CodeUnknownTool,
 	CodeNotATool, CodeDuplicateAgentTool, CodeInvalidAgentElement,
+	CodeInfiniteType,
 }
 
 // Providers are the model providers an agent's `model` may name, as

@@ -185,3 +185,49 @@ func (c *checker) elementType(arr *Type, p *ast.Property, depth int) *Type {
 	}
 	return c.resolveLabel(name, c.rng(p.Value), nil, depth+1)
 }
+
+// finiteTypes warns about records that have no finite JSON value: a
+// required field whose record type needs, through required fields only,
+// the record itself ([Node:Type | (next::Node)]). No model can produce
+// such an argument. Recursion through an array or an optional field is
+// fine: [] and an absent field end it.
+func (c *checker) finiteTypes() {
+	finite := map[*TypeDecl]bool{}
+	// Least fixed point: a record is finite when every required field of
+	// record type names a finite record.
+	for changed := true; changed; {
+		changed = false
+		for _, td := range c.pkg.Types {
+			if finite[td] {
+				continue
+			}
+			ok := true
+			for _, f := range td.Fields {
+				if f != nil && f.Required() && f.Type != nil && f.Type.Kind == Record && f.Type.Decl != nil && !finite[f.Type.Decl] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				finite[td] = true
+				changed = true
+			}
+		}
+	}
+	for _, td := range c.pkg.Types {
+		if finite[td] {
+			continue
+		}
+		for _, f := range td.Fields {
+			if f == nil || !f.Required() || f.Type == nil || f.Type.Kind != Record || f.Type.Decl == nil || finite[f.Type.Decl] {
+				continue
+			}
+			d := c.report(diag.Warning, CodeInfiniteType, f.NameRange,
+				fmt.Sprintf("type %s has no finite value: its required field %s needs a %s", td.Name, f.Name, f.Type.Decl.Name),
+				fmt.Sprintf("Every %s must hold a %s, which in turn must hold ... without end, so no model can write one. Make the field optional, (%s::%s {optional: true}), or an array, (%s::Array {elementType: %s}).",
+					td.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name))
+			d.Related = []diag.Related{{Range: td.NameRange, Message: "type " + td.Name + " declared here"}}
+			break
+		}
+	}
+}
