@@ -169,7 +169,7 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: tool name %q cannot be a file name", t.Name)}
 		}
 		if seen[t.Name] {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: two selected tools are named %q; select one with --tool or --agent", t.Name)}
+			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: two selected tools are named %q (from different packages), so their files would collide; name one package's directory, or select an agent with --agent", t.Name)}
 		}
 		seen[t.Name] = true
 	}
