@@ -92,8 +92,9 @@ type checker struct {
 	enums    map[string]*Enum
 	tools    map[string]*toolSite
 	identity map[string]*identitySite
-	declared []string // sorted type and enum names, computed on demand
-	toolList []string // sorted tool names, computed on demand
+	declared []string   // sorted type and enum names, computed on demand
+	pkgName  *ast.Range // where a header first named the package
+	toolList []string   // sorted tool names, computed on demand
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
@@ -192,8 +193,17 @@ func (c *checker) header(f *ast.File) {
 				"header property package must be a non-empty string, not %s", describeValue(p.Value))
 			continue
 		}
-		if c.pkg.Name == "" {
-			c.pkg.Name = s
+		switch {
+		case c.pkgName == nil:
+			r := c.rng(p.Value)
+			c.pkgName = &r
+			if c.pkg.Name == "" {
+				c.pkg.Name = s
+			}
+		case s != c.pkg.Name:
+			d := c.errorf(CodePackageConflict, p.Value, fmt.Sprintf("The files of a directory (or named together) form one package with one name; write {package: %q} here too, or move this file to its own directory.", c.pkg.Name),
+				"package %q differs from the package %q named earlier", s, c.pkg.Name)
+			d.Related = []diag.Related{{Range: *c.pkgName, Message: fmt.Sprintf("package %q named here", c.pkg.Name)}}
 		}
 	}
 }

@@ -56,6 +56,7 @@ const (
 	CodeDuplicateAgentTool   diag.Code = "duplicate-agent-tool"
 	CodeInvalidAgentElement  diag.Code = "invalid-agent-element"
 	CodeInfiniteType         diag.Code = "infinite-type"
+	CodePackageConflict      diag.Code = "package-conflict"
 )
 
 // Codes lists every code the checker can report, in the order of
@@ -76,7 +77,7 @@ var Codes = []diag.Code{
 	CodeInvalidModel, CodeUnknownProvider, CodeInvalidTemperature,
 	CodeInvalidMaxIterations, CodeInvalidToolChoice, CodeUnknownTool,
 	CodeNotATool, CodeDuplicateAgentTool, CodeInvalidAgentElement,
-	CodeInfiniteType,
+	CodeInfiniteType, CodePackageConflict,
 }
 
 // Providers are the model providers an agent's `model` may name, as
