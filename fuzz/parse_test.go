@@ -12,7 +12,8 @@ import (
 
 // FuzzParse checks that the parser never panics or hangs, that every
 // diagnostic points inside the input, and that for valid input every node's
-// Pos/End lie inside the input in order.
+// Pos/End, and every node of the concrete tree (syntax.Tree), lie inside the
+// input in order.
 func FuzzParse(f *testing.F) {
 	for _, path := range []string{"../testdata/conformance/gram-corpus.json", "../syntax/testdata/conformance-extra.json"} {
 		data, err := os.ReadFile(path)
@@ -55,5 +56,22 @@ func FuzzParse(f *testing.F) {
 			return true
 		})
 		_ = syntax.Sexp(file)
+		// The concrete tree's nodes (string contents, tags and quoted
+		// names included) lie inside the input, in order, within their
+		// parents.
+		var walk func(n *syntax.TreeNode, parent *syntax.TreeNode)
+		walk = func(n, parent *syntax.TreeNode) {
+			p, e := n.Start, n.End
+			if p.Offset < 0 || int(e.Offset) > len(src) || p.Offset > e.Offset || p.Line < 1 || p.Column < 1 || e.Line < p.Line {
+				t.Errorf("tree node %s at %+v..%+v outside the input or out of order (%d bytes)", n.Type, p, e, len(src))
+			}
+			if parent != nil && (p.Offset < parent.Start.Offset || e.Offset > parent.End.Offset) {
+				t.Errorf("tree node %s at %+v..%+v outside its parent %s at %+v..%+v", n.Type, p, e, parent.Type, parent.Start, parent.End)
+			}
+			for _, c := range n.Children {
+				walk(c, n)
+			}
+		}
+		walk(syntax.Tree(file), nil)
 	})
 }

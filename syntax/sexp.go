@@ -250,8 +250,17 @@ func quoted(typ string, x ast.Node, content string) *TreeNode {
 		start, end := x.Pos(), x.End()
 		start.Offset++
 		start.Column++
-		end.Offset--
-		end.Column--
+		if end.Line != start.Line {
+			// Whitespace stands between the text, which is on the first
+			// line, and the closing quote.
+			bytes, runes := quotedLen(content)
+			end = start
+			end.Offset += int32(bytes - 2)
+			end.Column += int32(runes - 2)
+		} else {
+			end.Offset--
+			end.Column--
+		}
 		n.add("content", spanNode("string_content", start, end))
 	}
 	return n
@@ -268,6 +277,14 @@ func labels(ls *ast.Labels) *TreeNode {
 			start := l.End()
 			start.Offset -= int32(bytes)
 			start.Column -= int32(runes)
+			if sep := l.Pos(); start.Column < 1 || start.Offset <= sep.Offset {
+				// Whitespace before the closing quote: the name starts
+				// somewhere after the separator (exact position unknown
+				// without the source).
+				start = sep
+				start.Offset++
+				start.Column++
+			}
 			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name))
 		} else {
 			n.add("", spanNode("symbol", l.Pos(), l.End()))
