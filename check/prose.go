@@ -31,9 +31,10 @@ func isFenced(v ast.Value) bool {
 
 // dedent removes the indentation (spaces and tabs) common to every
 // non-blank line, makes blank lines empty, and drops trailing blank lines
-// and the final line break.
+// and the final line break. CRLF line breaks (a file saved on Windows)
+// become LF, so the text does not depend on how the file was checked out.
 func dedent(s string) string {
-	lines := strings.Split(s, "\n")
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	indent := -1
 	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {

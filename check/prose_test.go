@@ -1,6 +1,9 @@
 package check
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDedent(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -11,6 +14,8 @@ func TestDedent(t *testing.T) {
 		{"", ""},
 		{"   \n  \n", ""},
 		{"  mixed\n \n  x", "mixed\n\nx"},
+		{"  Line one\r\n  line two\r\n  ", "Line one\nline two"},
+		{"  a\r\n\r\n    b\r\n", "a\n\n  b"},
 	} {
 		if got := dedent(tc.in); got != tc.want {
 			t.Errorf("dedent(%q) = %q, want %q", tc.in, got, tc.want)
@@ -38,5 +43,25 @@ func TestFencedProseIsDedented(t *testing.T) {
 	// A default is a value: kept exactly as written.
 	if d := tool.Params[0].Default; d != "  world\n" {
 		t.Errorf("default = %q, want the fenced content unchanged", d)
+	}
+}
+
+// TestFencedProseCRLF: a file with CRLF line breaks gives the same prose as
+// the same file with LF (a Windows checkout must not change schemas or
+// generated code).
+func TestFencedProseCRLF(t *testing.T) {
+	lf := "[a:Agent {\n  instruction: ```\n  You are friendly.\n    Use sayHello.\n  ```,\n  model: \"OpenAI/gpt-4o-mini\"\n} |\n  [sayHello:Tool {description: ```\n      Returns a greeting.\n      ```} |\n    (personName::String)==>(::String)\n  ]\n]\n"
+	crlf := strings.ReplaceAll(lf, "\n", "\r\n")
+	want, ds := LoadSource("lf.gram", []byte(lf))
+	if ds.HasErrors() {
+		t.Fatalf("LF: %v", ds)
+	}
+	got, ds := LoadSource("crlf.gram", []byte(crlf))
+	if ds.HasErrors() {
+		t.Fatalf("CRLF: %v", ds)
+	}
+	if got.Agents[0].Instruction != want.Agents[0].Instruction || got.Tools[0].Description != want.Tools[0].Description {
+		t.Errorf("CRLF prose differs from LF: instruction %q vs %q, description %q vs %q",
+			got.Agents[0].Instruction, want.Agents[0].Instruction, got.Tools[0].Description, want.Tools[0].Description)
 	}
 }
