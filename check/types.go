@@ -219,7 +219,8 @@ func (c *checker) finiteTypes() {
 			continue
 		}
 		for _, f := range td.Fields {
-			if f == nil || !f.Required() || f.Type == nil || f.Type.Kind != Record || f.Type.Decl == nil || finite[f.Type.Decl] {
+			// An unnamed field already has its own error.
+			if f == nil || f.Name == "" || !f.Required() || f.Type == nil || f.Type.Kind != Record || f.Type.Decl == nil || finite[f.Type.Decl] {
 				continue
 			}
 			d := c.report(diag.Warning, CodeInfiniteType, f.NameRange,
