@@ -96,8 +96,11 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 	default:
 		lt := labelText(n)
 		sugg := "(name::" + lt + ")"
-		d := c.errorf(CodeAnonymousParameter, n, fmt.Sprintf("Every %s but the return type needs a name, the JSON property the model fills in. Write it before the type: %s. Only the last node of a signature, the return type, is anonymous.", r, sugg),
-			"%s has no name", r)
+		detail := fmt.Sprintf("Every %s but the return type needs a name, the JSON property the model fills in. Write it before the type: %s. Only the last node of a signature, the return type, is anonymous.", r, sugg)
+		if r == roleField {
+			detail = fmt.Sprintf("Every field of a record needs a name, its JSON property. Write it before the type: %s.", sugg)
+		}
+		d := c.errorf(CodeAnonymousParameter, n, detail, "%s has no name", r)
 		d.Suggestion = sugg
 	}
 	what := r.String()
