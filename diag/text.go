@@ -2,6 +2,7 @@ package diag
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -112,19 +113,21 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	for end < len(src) && src[end] != '\n' {
 		end++
 	}
-	text := []rune(strings.TrimSuffix(string(src[start:end]), "\r"))
-	col := utf8.RuneCount(src[start:off]) // the range's start in text
+	text := bytes.TrimSuffix(src[start:end], []byte("\r"))
+	n := runeCount(text)
+	col := runeCount(src[start:off]) // the range's start, in characters
 	stop := int(r.End.Offset)
 	if stop > end || stop < off || r.End.Line != r.Start.Line {
 		stop = end
 	}
-	width := max(utf8.RuneCount(src[off:stop]), 1)
+	width := max(runeCount(src[off:stop]), 1)
 
 	// The window of text shown: all of it, or excerptWidth characters
-	// starting a little before the range.
-	from, to := 0, len(text)
-	if len(text) > excerptWidth {
-		from = max(0, min(col-excerptWidth/4, len(text)-excerptWidth))
+	// starting a little before the range. Only the window is decoded, so
+	// many diagnostics on one huge line stay cheap.
+	from, to := 0, n
+	if n > excerptWidth {
+		from = max(0, min(col-excerptWidth/4, n-excerptWidth))
 		to = from + excerptWidth
 	}
 	var l, b strings.Builder
@@ -132,16 +135,23 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 		l.WriteString("...")
 		b.WriteString("   ")
 	}
-	l.WriteString(string(text[from:to]))
-	if to < len(text) {
-		l.WriteString("...")
-	}
-	for _, c := range text[from:min(col, to)] {
-		if c == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
+	for i, k := 0, 0; k < to && i < len(text); k++ {
+		c, size := utf8.DecodeRune(text[i:])
+		i += size
+		if k < from {
+			continue
 		}
+		l.WriteRune(c) // an invalid byte is RuneError, written as U+FFFD
+		if k < col {
+			if c == '\t' {
+				b.WriteByte('\t')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+	}
+	if to < n {
+		l.WriteString("...")
 	}
 	if col > to {
 		// The range starts past the window (in a trailing "\r").
@@ -152,4 +162,20 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	b.WriteByte('^')
 	b.WriteString(strings.Repeat("~", width-1))
 	return l.String(), b.String(), true
+}
+
+// runeCount is utf8.RuneCount without its allocation (for non-ASCII text
+// Go 1.26 converts the slice to a string): an excerpt counts the characters of
+// lines that may be megabytes long.
+func runeCount(p []byte) int {
+	n := 0
+	for i := 0; i < len(p); n++ {
+		if p[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(p[i:])
+		i += size
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -166,5 +167,24 @@ func TestExcerptInvalidUTF8(t *testing.T) {
 	line, caret, ok := excerpt(src, r)
 	if !ok || line != "\"\uFFFD\uFFFD\" (::Strng)" || caret != "        ^~~~~" {
 		t.Errorf("excerpt = %q %q %v", line, caret, ok)
+	}
+}
+
+// TestExcerptLongLineIsCheap: an excerpt of a huge line decodes only its
+// window, so a file with many diagnostics on one long line does not
+// allocate the line again for each of them.
+func TestExcerptLongLineIsCheap(t *testing.T) {
+	src := []byte(strings.Repeat("é", 1<<19) + "Strng")
+	r := ast.Range{File: "x", Start: ast.Pos{Offset: 1 << 20, Line: 1, Column: 1<<19 + 1}, End: ast.Pos{Offset: 1<<20 + 5, Line: 1, Column: 1<<19 + 6}}
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	for range 10 {
+		if _, _, ok := excerpt(src, r); !ok {
+			t.Fatal("no excerpt")
+		}
+	}
+	goruntime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("10 excerpts of a 1 MiB line allocated %d bytes", got)
 	}
 }
