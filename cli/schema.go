@@ -187,7 +187,9 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 		}
 		buf.WriteByte('\n')
 		path := filepath.Join(dir, t.Name+"."+string(target)+".json")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		// Replace through a temporary file: a reader (or a crash) never
+		// sees a half-written schema.
+		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
 			return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
 		}
 	}
