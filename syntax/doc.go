@@ -45,7 +45,17 @@
 // by whitespace before the closing quote ("abc<newline>  "); "true" and
 // "false" are never tags. The reference grammar also allows a comment in
 // those places (tree-sitter puts it inside the string's node); gramc
-// rejects it, because the formatter could not keep it there.
+// rejects it, because the formatter could not keep it there. For the same
+// reason it rejects a string whose text starts (after spaces) with // and
+// closes on the same line, and a fenced string whose text starts with a //
+// line that also holds the closing fence: the reference lexer reads the
+// longer comment there, which swallows the closing quote or fence.
+//
+// In Sexp and Tree an empty quoted string, quoted name or tagged string
+// still has a zero-width string_content (the reference's text token
+// matches the empty string); a fenced string's string_content starts after
+// the line breaks that directly follow the header (the reference's
+// line-break token takes them all) and is absent when nothing is left.
 //
 // # Limits
 //

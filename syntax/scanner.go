@@ -572,6 +572,9 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 		c := src[i]
 		switch c {
 		case q:
+			if s.leadingComment(start+1, i) {
+				return 0, false
+			}
 			return i + 1, true
 		case '\n':
 			// The closing quote is a token of its own in the reference
@@ -627,12 +630,34 @@ func (s *scanner) fenced(start int) (int, bool) {
 	i := nl + 1
 	for i < len(src) {
 		if src[i] == '`' && hasPrefixAt(src, i, "```") {
+			if c := fenceLeadingComment(src, nl, i); c >= 0 {
+				return 0, s.failFalse(c, c+2, "a fenced string cannot begin with a // line that holds the closing fence",
+					"In gram a // at the start of a fenced string's text (after any blank space) begins a comment that runs to the end of its line; here that line also holds the closing ```, which the comment swallows. Put the closing ``` on its own line.")
+			}
 			return i + 3, true
 		}
 		i++
 	}
 	return 0, s.failFalse(start, start+3, "unterminated fenced string",
 		"This fenced string has no closing ```. End it with ``` after its last line.")
+}
+
+// leadingComment reports (and records as the error) a string whose text,
+// src[from:to], begins with optional spaces and "//" while the string
+// closes on the same line. The reference lexer reads the longest token
+// there, and a comment from "//" to the end of the line is longer than the
+// string's text, so it swallows the closing quote.
+func (s *scanner) leadingComment(from, to int) bool {
+	i := from
+	for i < to && (s.src[i] == ' ' || s.src[i] == '\t' || s.src[i] == '\r' || s.src[i] == '\f' || s.src[i] == '\v') {
+		i++
+	}
+	if !hasPrefixAt(s.src[:to], i, "//") {
+		return false
+	}
+	s.fail(i, i+2, "a string's text cannot begin with //",
+		"In gram a // at the start of a string's text (after any spaces) begins a comment that runs to the end of the line, swallowing the closing quote. Put another character first, or escape the slash: \\/.")
+	return true
 }
 
 // fenceHeader reads the header of a fenced string opening at start
@@ -655,6 +680,33 @@ func fenceHeader(src string, start int) (tagEnd, nl int) {
 		return tagEnd, -1
 	}
 	return tagEnd, i
+}
+
+// fenceLeadingComment returns the offset of a "//" that begins the text of
+// a fenced string (after the header's line break at nl and any whitespace)
+// when the closing fence at close is on the same line, or -1. The reference
+// lexer then reads a comment, which is longer than the text, up to the end
+// of that line.
+func fenceLeadingComment(src string, nl, close int) int {
+	i := skipGap(src, nl+1, true)
+	if i >= close || !hasPrefixAt(src, i, "//") {
+		return -1
+	}
+	if strings.IndexByte(src[i:close], '\n') >= 0 {
+		return -1
+	}
+	return i
+}
+
+// fenceContentStart returns the offset where the reference grammar's
+// string_content of a fenced string starts: the line-break token after the
+// header takes every line break that immediately follows it.
+func fenceContentStart(raw string, nl int) int {
+	i := nl + 1
+	for i < len(raw) && raw[i] == '\n' {
+		i++
+	}
+	return i
 }
 
 // skipGap returns the offset of the first byte at or after i that is not

@@ -242,11 +242,12 @@ func identifier(id *ast.Identifier) *TreeNode {
 	return node("symbol", id)
 }
 
-// quoted is a quoted name or string literal with its string_content child
-// (absent when the content is empty, as tree-sitter has no empty tokens).
+// quoted is a quoted name with its string_content child, which is present
+// (zero-width) even when the name is empty: the reference grammar's text
+// token matches the empty string.
 func quoted(typ string, x ast.Node, content string) *TreeNode {
 	n := node(typ, x)
-	if content != "" {
+	{
 		start, end := x.Pos(), x.End()
 		start.Offset++
 		start.Column++
@@ -355,9 +356,7 @@ func value(v ast.Value) *TreeNode {
 		return node("symbol", v)
 	case *ast.String:
 		n := node("string_literal", v)
-		if v.Value != "" {
-			n.add("content", contentNode(v, v.Raw, v.Kind == ast.Fenced))
-		}
+		n.add("content", contentNode(v, v.Raw, v.Kind == ast.Fenced))
 		return n
 	case *ast.TaggedString:
 		n := node("tagged_string", v)
@@ -374,9 +373,7 @@ func value(v ast.Value) *TreeNode {
 		end.Offset += int32(len(v.Tag))
 		end.Column += int32(len(v.Tag))
 		n.add("tag", spanNode("symbol", start, end))
-		if v.Value != "" {
-			n.add("content", contentNode(v, v.Raw, v.Fenced))
-		}
+		n.add("content", contentNode(v, v.Raw, v.Fenced))
 		return n
 	case *ast.Array:
 		n := node("array", v)
@@ -397,16 +394,20 @@ func value(v ast.Value) *TreeNode {
 	return nil
 }
 
-// contentNode is the string_content of a string literal: the text between
-// the quotes, or for a fenced string between the newline after the opening
-// fence and the closing fence.
+// contentNode is the string_content of a string literal as tree-sitter
+// lexes it: the text between the quotes, present (zero-width) even when
+// empty; for a fenced string the text from the end of the line-break token
+// that ends the header (which takes every line break that immediately
+// follows it) to the closing fence, absent when that is empty.
 func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 	start, end := x.Pos(), x.End()
 	if fenced {
 		nl := strings.IndexByte(raw, '\n')
-		start.Offset += int32(nl + 1)
-		start.Line++
-		start.Column = 1
+		from := fenceContentStart(raw, nl)
+		if from >= len(raw)-3 {
+			return nil
+		}
+		start = advancePos(start, raw[:from])
 		end.Offset -= 3
 		end.Column -= 3
 		return spanNode("string_content", start, end)

@@ -22,9 +22,64 @@ func TestSexpComments(t *testing.T) {
 		{"@a(1) // c\n @b(2) ()", "(gram_pattern (annotated_pattern annotations: (annotations (property_annotation key: (symbol) value: (integer)) (comment) (property_annotation key: (symbol) value: (integer))) elements: (node_pattern)))"},
 		{"@a( // c\n 1) ()", "(gram_pattern (annotated_pattern annotations: (annotations (property_annotation key: (symbol) (comment) value: (integer))) elements: (node_pattern)))"},
 		{"(a: // c\n `x y`)", "(gram_pattern (node_pattern identifier: (symbol) labels: (labels (comment) (quoted_name content: (string_content)))))"},
-		{"({k: \"\", q: ``})", "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: (string_literal)) (record_property key: (symbol) value: (string_literal)))))"},
 	}
 	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tt.src, diags.Err())
+			continue
+		}
+		if got := Sexp(f); got != tt.want {
+			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestSexpStringContent checks when a string has a string_content child,
+// following tree-sitter-gram's lexer (src/parser.c): the text token of a
+// quoted string matches the empty string, so an empty quoted string, name
+// or tagged string still has a (zero-width) content; a fenced string's text
+// token needs at least one character, and the line-break token that ends
+// the fence's header takes every line break right after it.
+func TestSexpStringContent(t *testing.T) {
+	const (
+		lit    = "(string_literal content: (string_content))"
+		bare   = "(string_literal)"
+		tagged = "(tagged_string tag: (symbol) content: (string_content))"
+		tagBar = "(tagged_string tag: (symbol))"
+	)
+	tests := []struct{ src, want string }{
+		{`({k: ""})`, lit},
+		{`({k: ''})`, lit},
+		{"({k: ``})", lit},
+		{"({k: \"\n  \"})", lit},
+		{"({k: t``})", tagged},
+		{"({k: ```\n```})", bare},
+		{"({k: ```\n\n\n```})", bare},
+		{"({k: ```\n \n```})", lit},
+		{"({k: ```\r\n\r\n```})", lit},
+		{"({k: ```\n\nx\n```})", lit},
+		{"({k: ```md\n```})", tagBar},
+		{"({k: ```md\n\n```})", tagBar},
+		{"({k: ```md\n\nx```})", tagged},
+	}
+	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tt.src, diags.Err())
+			continue
+		}
+		want := "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: " + tt.want + "))))"
+		if got := Sexp(f); got != want {
+			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, want)
+		}
+	}
+	names := []struct{ src, want string }{
+		{"(``)", "(gram_pattern (node_pattern identifier: (quoted_name content: (string_content))))"},
+		{"(:``)", "(gram_pattern (node_pattern labels: (labels (quoted_name content: (string_content)))))"},
+		{`({"": 1})`, "(gram_pattern (node_pattern record: (record (record_property key: (double_quoted_name content: (string_content)) value: (integer)))))"},
+	}
+	for _, tt := range names {
 		f, diags := ParseFile("x.gram", []byte(tt.src))
 		if diags.HasErrors() {
 			t.Errorf("%q: %v", tt.src, diags.Err())
