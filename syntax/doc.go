@@ -55,7 +55,8 @@
 // still has a zero-width string_content (the reference's text token
 // matches the empty string); a fenced string's string_content starts after
 // the line breaks that directly follow the header (the reference's
-// line-break token takes them all) and is absent when nothing is left.
+// line-break token takes them all) and is absent when nothing but white
+// space is left.
 //
 // # Limits
 //

@@ -398,13 +398,16 @@ func value(v ast.Value) *TreeNode {
 // lexes it: the text between the quotes, present (zero-width) even when
 // empty; for a fenced string the text from the end of the line-break token
 // that ends the header (which takes every line break that immediately
-// follows it) to the closing fence, absent when that is empty.
+// follows it) to the closing fence, absent when that is empty or only white
+// space (which the reference lexes as space before the closing fence).
 func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 	start, end := x.Pos(), x.End()
 	if fenced {
 		nl := strings.IndexByte(raw, '\n')
 		from := fenceContentStart(raw, nl)
-		if from >= len(raw)-3 {
+		if strings.TrimLeft(raw[from:len(raw)-3], " \t\n\v\f\r") == "" {
+			// Only white space before the closing fence: the reference
+			// lexer reads it as space before the closing ``` token.
 			return nil
 		}
 		start = advancePos(start, raw[:from])

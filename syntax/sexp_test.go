@@ -39,8 +39,9 @@ func TestSexpComments(t *testing.T) {
 // following tree-sitter-gram's lexer (src/parser.c): the text token of a
 // quoted string matches the empty string, so an empty quoted string, name
 // or tagged string still has a (zero-width) content; a fenced string's text
-// token needs at least one character, and the line-break token that ends
-// the fence's header takes every line break right after it.
+// token needs at least one character, the line-break token that ends the
+// fence's header takes every line break right after it, and white space
+// alone before the closing fence is space before that token, not text.
 func TestSexpStringContent(t *testing.T) {
 	const (
 		lit    = "(string_literal content: (string_content))"
@@ -56,8 +57,10 @@ func TestSexpStringContent(t *testing.T) {
 		{"({k: t``})", tagged},
 		{"({k: ```\n```})", bare},
 		{"({k: ```\n\n\n```})", bare},
-		{"({k: ```\n \n```})", lit},
-		{"({k: ```\r\n\r\n```})", lit},
+		{"({k: ```\n \n```})", bare},
+		{"({k: ```\r\n\r\n```})", bare},
+		{"({k: ```\n \t\r\n x```})", lit},
+		{"({k: ```\n\n`x```})", lit},
 		{"({k: ```\n\nx\n```})", lit},
 		{"({k: ```md\n```})", tagBar},
 		{"({k: ```md\n\n```})", tagBar},
