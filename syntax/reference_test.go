@@ -74,6 +74,10 @@ var trickyInputs = []string{
 	"({d: ```md // c\nx```})",
 	"({e: \"abc\n  \", f: 'x\n', g: t`y\n\n`, `h\n`: 1})\n(`i\n`:`j\n`)",
 	"({e: \"a\nb\"})",
+	"({a: \"\", b: '', c: ``, d: t``, e: ```\n\n```, f: ```md\n \n```, g: ```\n\n\nx```})\n(``:``)",
+	"({a: \"// x\"})",
+	"({a: ```\n  // x```})",
+	"({a: ```\n// x\n```, b: \"// y\n\"})",
 }
 
 // TestReferenceGrammarAgrees parses every corpus input, the examples and
