@@ -34,8 +34,9 @@ const MaxLineWidth = 100
 //     "double quoted"). A record or map breaks one property per line,
 //     indented two spaces, with the closing brace on its own line, when it
 //     holds a comment, a multi-line value (a fenced string), or when
-//     printed flat it would end past column MaxLineWidth. Arrays always
-//     print flat: `[1, 2, 3]`.
+//     printed flat it would end past column MaxLineWidth. Arrays print
+//     flat, `[1, 2, 3]`, unless they hold a comment: then one element per
+//     line, indented two spaces, with `]` on its own line.
 //   - Values print as written: numbers from their source text, strings
 //     (including fenced strings, byte for byte with their content lines)
 //     from Raw.
@@ -60,7 +61,9 @@ const MaxLineWidth = 100
 //     line (after one space); any other comment gets its own line, indented
 //     like the element or property that follows it. At the top level, a
 //     blank line between a comment and what surrounds it is kept (at most
-//     one). Trailing white space in a comment is removed.
+//     one). Trailing white space in a comment is removed. A comment between
+//     a subject's labels and its record ends the line; the record follows
+//     on the next line, indented two more spaces.
 func Format(f *ast.File) []byte {
 	p := &printer{comments: f.Comments}
 	if n := f.End().Offset; n > 0 {
@@ -454,6 +457,15 @@ func (p *printer) subject(s *ast.Subject, inNode bool) {
 	}
 	if s.Record != nil {
 		if s.Identifier != nil || s.Labels != nil {
+			// A comment after the labels ends the line: the record
+			// continues on the next one, one level deeper.
+			p.flush(s.Record.Pos().Offset)
+			if p.needNL {
+				p.indent++
+				p.record(s.Record)
+				p.indent--
+				return
+			}
 			p.space()
 		}
 		p.record(s.Record)
@@ -778,6 +790,10 @@ func (p *printer) value(v ast.Value) {
 	case *ast.Symbol:
 		p.text(v.Name)
 	case *ast.Array:
+		if !p.trial && p.hasComments(v) {
+			p.brokenArray(v)
+			break
+		}
 		p.text("[")
 		p.opened(v)
 		for i, e := range v.Elements {
@@ -792,6 +808,28 @@ func (p *printer) value(v ast.Value) {
 		p.braces(v)
 	}
 	p.done(v)
+}
+
+// brokenArray prints an array that holds a comment one element per line,
+// indented, as braces does for records and maps, so each comment stays
+// beside its element.
+func (p *printer) brokenArray(a *ast.Array) {
+	p.text("[")
+	p.opened(a)
+	p.indent++
+	for i, e := range a.Elements {
+		if i > 0 {
+			p.text(",")
+		}
+		// End-of-line comments of the previous line go before the break.
+		p.flush(e.Pos().Offset)
+		p.breakLine()
+		p.value(e)
+	}
+	p.flush(a.End().Offset)
+	p.indent--
+	p.breakLine()
+	p.text("]")
 }
 
 // stringText returns the source text of s: Raw, or when a tree was built
