@@ -49,6 +49,9 @@ func TestTokenGaps(t *testing.T) {
 		{"({k: \"/x\"})", true, "", "/x"},
 		{"({k: ```\n// x```})", false, "", ""},
 		{"({k: ```\n\n  // x\n```})", true, "", "\n  // x\n"},
+		{"({k: \"a\x00b\"})", false, "", ""},
+		{"({k: ```\na\x00b```})", false, "", ""},
+		{"({k: 1}) // a\x00b", false, "", ""},
 		{"(a `x`)", false, "", ""},
 		{"[a | b `x`]", false, "", ""},
 	}

@@ -272,9 +272,9 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			i = end
 		case '/':
 			if i+1 < len(src) && src[i+1] == '/' {
-				end := i
-				for end < len(src) && src[end] != '\n' {
-					end++
+				end, nul := commentEnd(src, i)
+				if nul >= 0 {
+					return s.nulByte(nul, "comment")
 				}
 				textEnd := end
 				if textEnd > i && src[textEnd-1] == '\r' {
@@ -480,9 +480,10 @@ func (s *scanner) skipSpace() {
 		case '/':
 			if s.off+1 < len(src) && src[s.off+1] == '/' {
 				start, line, col := s.off, s.line, s.col
-				end := start
-				for end < len(src) && src[end] != '\n' {
-					end++
+				end, nul := commentEnd(src, start)
+				if nul >= 0 {
+					s.nulByte(nul, "comment")
+					return
 				}
 				textEnd := end
 				if textEnd > start && src[textEnd-1] == '\r' {
@@ -571,6 +572,9 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 	for i < len(src) {
 		c := src[i]
 		switch c {
+		case 0:
+			s.nulByte(i, "string")
+			return 0, false
 		case q:
 			if s.leadingComment(start+1, i) {
 				return 0, false
@@ -629,6 +633,10 @@ func (s *scanner) fenced(start int) (int, bool) {
 	}
 	i := nl + 1
 	for i < len(src) {
+		if src[i] == 0 {
+			s.nulByte(i, "string")
+			return 0, false
+		}
 		if src[i] == '`' && hasPrefixAt(src, i, "```") {
 			if c := fenceLeadingComment(src, nl, i); c >= 0 {
 				return 0, s.failFalse(c, c+2, "a fenced string cannot begin with a // line that holds the closing fence",
@@ -731,6 +739,27 @@ func skipGap(src string, i int, nl bool) int {
 		}
 	}
 	return i
+}
+
+// commentEnd returns the end of the // comment at i (the next line break or
+// the end of src) and the offset of the first NUL byte in it, or -1: the
+// reference lexer ends a comment, like a string, at a NUL byte, which then
+// cannot be read.
+func commentEnd(src string, i int) (end, nul int) {
+	end = len(src)
+	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+		end = i + j
+	}
+	if j := strings.IndexByte(src[i:end], 0); j >= 0 {
+		return end, i + j
+	}
+	return end, -1
+}
+
+// nulByte reports a NUL byte at off inside a comment or string.
+func (s *scanner) nulByte(off int, what string) (lexer.Token, error) {
+	return s.fail(off, off+1, "NUL byte in "+what,
+		"A NUL byte (U+0000) ends a "+what+" in gram and cannot appear in a document. Remove it.")
 }
 
 // isBoolWord reports whether a symbol-shaped word is a boolean literal.
