@@ -49,7 +49,9 @@
 // reason it rejects a string whose text starts (after spaces) with // and
 // closes on the same line, and a fenced string whose text starts with a //
 // line that also holds the closing fence: the reference lexer reads the
-// longer comment there, which swallows the closing quote or fence.
+// longer comment there, which swallows the closing quote or fence. A NUL
+// byte inside a string or comment is an error (the reference lexer ends the
+// token there and cannot read the byte).
 //
 // In Sexp and Tree an empty quoted string, quoted name or tagged string
 // still has a zero-width string_content (the reference's text token
