@@ -564,8 +564,9 @@ func (s *scanner) number(start int) (lexer.TokenType, int) {
 
 // quoted scans a string quoted with q starting at start and returns the
 // offset just past its closing quote. The text of the string is on one
-// line; whitespace may follow it before the closing quote (see below). Escapes allowed are those
-// of the reference grammar: \\ \/ \b \f \n \r \t and the quote itself.
+// line; whitespace may follow it before the closing quote (see below).
+// Escapes allowed are those of the reference grammar: \\ \/ \b \f \n \r
+// \t and the quote itself.
 func (s *scanner) quoted(start int, q byte) (int, bool) {
 	src := s.src
 	i := start + 1

@@ -247,23 +247,21 @@ func identifier(id *ast.Identifier) *TreeNode {
 // token matches the empty string.
 func quoted(typ string, x ast.Node, content string) *TreeNode {
 	n := node(typ, x)
-	{
-		start, end := x.Pos(), x.End()
-		start.Offset++
-		start.Column++
-		if end.Line != start.Line {
-			// Whitespace stands between the text, which is on the first
-			// line, and the closing quote.
-			bytes, runes := quotedLen(content)
-			end = start
-			end.Offset += int32(bytes - 2)
-			end.Column += int32(runes - 2)
-		} else {
-			end.Offset--
-			end.Column--
-		}
-		n.add("content", spanNode("string_content", start, end))
+	start, end := x.Pos(), x.End()
+	start.Offset++
+	start.Column++
+	if end.Line != start.Line {
+		// Whitespace stands between the text, which is on the first line,
+		// and the closing quote.
+		bytes, runes := quotedLen(content)
+		end = start
+		end.Offset += int32(bytes - 2)
+		end.Column += int32(runes - 2)
+	} else {
+		end.Offset--
+		end.Column--
 	}
+	n.add("content", spanNode("string_content", start, end))
 	return n
 }
 
