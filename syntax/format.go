@@ -61,8 +61,9 @@ const MaxLineWidth = 100
 //     line (after one space); any other comment gets its own line, indented
 //     like the element or property that follows it. At the top level, a
 //     blank line between a comment and what surrounds it is kept (at most
-//     one). Trailing white space in a comment is removed. A comment between
-//     a subject's labels and its record ends the line; the record follows
+//     one). Trailing white space in a comment is removed. A comment that
+//     ends a line in the middle of a construct (between a subject's labels
+//     and its record, after a key, inside a node) continues the construct
 //     on the next line, indented two more spaces.
 func Format(f *ast.File) []byte {
 	p := &printer{comments: f.Comments}
@@ -72,6 +73,7 @@ func Format(f *ast.File) []byte {
 	first := true
 	if f.Header != nil {
 		p.flushTop(f.Header.Pos())
+		p.breakLine()
 		p.record(f.Header)
 		first = false
 	}
@@ -84,6 +86,7 @@ func Format(f *ast.File) []byte {
 			p.blankLine()
 		}
 		p.flushTop(pat.Pos())
+		p.breakLine()
 		p.pattern(pat, topLevel)
 		first = false
 	}
@@ -153,11 +156,19 @@ func (p *printer) text(s string) {
 		p.out = append(p.out, s...)
 		return
 	}
+	indent := p.indent
 	if p.needNL {
+		// A comment ended the line in the middle of a construct (no
+		// structural line break came after it): the construct continues
+		// on the next line, one level deeper; a closing bracket lines up
+		// with the construct's start.
 		p.newline()
+		if s == "" || !strings.ContainsRune(")]}", rune(s[0])) {
+			indent++
+		}
 	}
 	if p.lineStart && len(s) > 0 {
-		for i := 0; i < p.indent; i++ {
+		for i := 0; i < indent; i++ {
 			p.out = append(p.out, "  "...)
 		}
 		p.lineStart = false
@@ -306,7 +317,9 @@ func (p *printer) comment(c *ast.Comment) {
 	// otherwise merge with the newline into a CRLF line end.
 	text := strings.TrimRight(c.Text, " \t\r")
 	if p.isTrailing(c) {
-		p.out = append(p.out, ' ')
+		if p.out[len(p.out)-1] != ' ' {
+			p.out = append(p.out, ' ')
+		}
 		p.out = append(p.out, text...)
 	} else {
 		p.breakLine()
@@ -457,15 +470,6 @@ func (p *printer) subject(s *ast.Subject, inNode bool) {
 	}
 	if s.Record != nil {
 		if s.Identifier != nil || s.Labels != nil {
-			// A comment after the labels ends the line: the record
-			// continues on the next one, one level deeper.
-			p.flush(s.Record.Pos().Offset)
-			if p.needNL {
-				p.indent++
-				p.record(s.Record)
-				p.indent--
-				return
-			}
 			p.space()
 		}
 		p.record(s.Record)
