@@ -1,12 +1,21 @@
 package diag
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
-// Suggest returns the candidate closest to name by edit distance (case
-// differences cost less than other edits), or "" when none is close enough
-// to be a plausible misspelling. Ties go to the earlier candidate, so the
-// result is deterministic for a given candidate order.
+// Suggest returns the candidate closest to name by edit distance, or ""
+// when none is close enough to be a plausible misspelling. A candidate that
+// differs from name only in case (TOOL, INTEGER) always wins. Ties go to
+// the earlier candidate, so the result is deterministic for a given
+// candidate order.
 func Suggest(name string, candidates []string) string {
+	for _, c := range candidates {
+		if c != name && strings.EqualFold(c, name) {
+			return c
+		}
+	}
 	best, bestDist := "", -1
 	limit := maxDistance(name)
 	for _, c := range candidates {

@@ -10,6 +10,8 @@ func TestSuggest(t *testing.T) {
 		{"Nubmer", "Number"},
 		{"boolean", "Boolean"},
 		{"Zebra", ""},
+		{"INTEGER", "Integer"}, // case only: always a suggestion
+		{"OBJECT", "Object"},
 		{"String", ""}, // exact match is not a suggestion
 		{"", ""},
 	} {
