@@ -140,6 +140,7 @@ type dirFiles struct {
 // .gram files, in lexical order.
 func walkDirs(root string) ([]dirFiles, error) {
 	var out []dirFiles
+	root = followRootLink(root)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("cannot walk %s: %w", path, err)
@@ -166,6 +167,19 @@ func walkDirs(root string) ([]dirFiles, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// followRootLink returns root so that filepath.WalkDir walks the directory
+// a symbolic link at root points to (as the go command does for
+// "link/..."); links below root are not followed.
+func followRootLink(root string) string {
+	if fi, err := os.Lstat(root); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return root
+	}
+	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
+		return root + string(filepath.Separator)
+	}
+	return root
 }
 
 // gramFiles lists the .gram files of dir, sorted.

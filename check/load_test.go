@@ -69,6 +69,13 @@ func TestLoadPatterns(t *testing.T) {
 	if p, n, err := count(filepath.Join(dir, "a/one.gram"), filepath.Join(dir, "a/./one.gram")); err != nil || p != 1 || n != 1 {
 		t.Errorf("file twice: %d packages, %d tools, %v", p, n, err)
 	}
+	// A symbolic link to a directory is followed when it is the root of a
+	// dir/... pattern, as the go command does.
+	if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "link")); err == nil {
+		if p, n, err := count(filepath.Join(dir, "link") + "/..."); err != nil || p != 2 || n != 3 {
+			t.Errorf("walk from a symlink: %d packages, %d tools, %v", p, n, err)
+		}
+	}
 	if _, _, err := Load([]string{filepath.Join(dir, "nosuch")}); err == nil || !os.IsNotExist(unwrapAll(err)) {
 		t.Errorf("missing path: err = %v", err)
 	}

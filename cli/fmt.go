@@ -134,6 +134,13 @@ func (r *fmtRun) arg(arg string) {
 // argument) it skips directories the go command skips: testdata and names
 // starting with "." or "_".
 func (r *fmtRun) walk(root string, goPattern bool) {
+	// A symbolic link named on the command line is followed (links below
+	// it are not), as for a directory named directly.
+	if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err := os.Stat(root); err == nil && fi.IsDir() {
+			root += string(filepath.Separator)
+		}
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			r.ioError(err)
