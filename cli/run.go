@@ -75,6 +75,12 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
   gramc run --base-url http://localhost:11434/v1 --model llama3.1 hello.gram
   gramc run hello.gram --debug -- "say hello"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.maxIterations < 0 {
+				return usageErrorf("run: --max-iterations must be positive (0, the default, keeps the agent's maxIterations)")
+			}
+			if opts.toolTimeout < 0 {
+				return usageErrorf("run: --tool-timeout must not be negative (0 means no limit)")
+			}
 			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
 			if len(files) == 0 {
 				return usageErrorf("run: name at least one .gram file or directory")
@@ -89,7 +95,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's")
 	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
 	f.BoolVar(&opts.legacy, "functions", false, "use the legacy functions/function_call API instead of tools")
-	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call")
+	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	return cmd
 }

@@ -202,6 +202,14 @@ func TestRunFlags(t *testing.T) {
 	if n := len(loop.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
+
+	// Negative limits are usage errors, not silently the defaults.
+	for _, flag := range [][]string{{"--max-iterations", "-1"}, {"--tool-timeout", "-5s"}} {
+		code, _, errs = runGramc(t, "", append(append([]string{"run", "--base-url", srv.URL}, flag...), seed, "hi")...)
+		if code != 2 || !strings.Contains(errs, flag[0]+" must") {
+			t.Errorf("%s %s: exit %d, stderr %q", flag[0], flag[1], code, errs)
+		}
+	}
 }
 
 // TestCommandToolTimeoutKillsChildren: when a tool command times out, the
