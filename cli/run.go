@@ -141,6 +141,15 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	}
 	ca, err := runtime.FindAgent(pkgs, opts.agent)
 	if err != nil {
+		if opts.agent == "" {
+			n := 0
+			for _, p := range pkgs {
+				n += len(p.Agents)
+			}
+			if n > 1 {
+				return usageErrorf("%v with --agent NAME", err)
+			}
+		}
 		return usageErrorf("%v", err)
 	}
 	agent, err := runtime.AgentFromCheck(ca)
