@@ -92,9 +92,10 @@ type checker struct {
 	enums    map[string]*Enum
 	tools    map[string]*toolSite
 	identity map[string]*identitySite
-	declared []string   // sorted type and enum names, computed on demand
-	pkgName  *ast.Range // where a header first named the package
-	toolList []string   // sorted tool names, computed on demand
+	declared []string             // sorted type and enum names, computed on demand
+	pkgName  *ast.Range           // where a header first named the package
+	ignored  map[string]ast.Range // names of ignored top-level subject patterns
+	toolList []string             // sorted tool names, computed on demand
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
@@ -270,6 +271,14 @@ func (c *checker) collect(p ast.Pattern) {
 	}
 	kinds := kindOf(sp.Labels)
 	if len(kinds) == 0 {
+		if sp.Identifier != nil && sp.Identifier.Name != "" {
+			if c.ignored == nil {
+				c.ignored = map[string]ast.Range{}
+			}
+			if _, seen := c.ignored[sp.Identifier.Name]; !seen {
+				c.ignored[sp.Identifier.Name] = c.rng(sp.Identifier)
+			}
+		}
 		d := c.warnf(CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
 			"top-level pattern is not a gramc declaration and is ignored")
 		if sp.Labels != nil {

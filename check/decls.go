@@ -349,7 +349,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			if prev, ok := c.names[name]; ok {
-				d := c.errorf(CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as a "+strings.ToLower(prev.kind)+".", "%s is not a tool", name)
+				d := c.errorf(CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as "+withArticle(strings.ToLower(prev.kind))+".", "%s is not a tool", name)
 				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 				continue
 			}
@@ -358,6 +358,11 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			if s := c.suggest(name, c.toolNames()); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s?", s)
 				d.Suggestion = s
+			}
+			if r, ok := c.ignored[name]; ok {
+				// [name:Tol ...]: declared, but under a label gramc ignores.
+				d.Detail = "A pattern named " + name + " exists, but without the label :Tool it is not a tool declaration; label it [" + name + ":Tool {description: \"...\"} | ...]."
+				d.Related = append(d.Related, diag.Related{Range: r, Message: name + " is here, without :Tool"})
 			}
 		case *ast.SubjectPattern:
 			kinds := kindOf(n.Labels)

@@ -20,3 +20,31 @@ func TestAnonymousFieldDetail(t *testing.T) {
 		t.Errorf("detail for an unnamed field = %q", detail)
 	}
 }
+
+// TestUnknownToolDeclaredWithoutLabel: an agent listing a name that is
+// declared under a misspelt label ([lookup:Tol ...]) is pointed at that
+// declaration.
+func TestUnknownToolDeclaredWithoutLabel(t *testing.T) {
+	src := "[lookup:Tol {description: \"Looks up\"} | (q::String)==>(::String)]\n" +
+		"[Color:Enum {values: [\"red\"]}]\n" +
+		"[helper:Agent {instruction: \"Help\", model: \"OpenAI/gpt-4o\"} | lookup, Color]\n"
+	_, ds := LoadSource("a.gram", []byte(src))
+	var unknown, notATool bool
+	for _, d := range ds {
+		switch d.Code {
+		case CodeUnknownTool:
+			unknown = true
+			if !strings.Contains(d.Detail, "without the label :Tool") || len(d.Related) != 1 || d.Related[0].Range.Start.Line != 1 {
+				t.Errorf("unknown tool lookup: detail %q, related %v", d.Detail, d.Related)
+			}
+		case CodeNotATool:
+			notATool = true
+			if !strings.Contains(d.Detail, "declared as an enum") {
+				t.Errorf("not a tool: detail %q", d.Detail)
+			}
+		}
+	}
+	if !unknown || !notATool {
+		t.Errorf("diagnostics: %v", ds)
+	}
+}
