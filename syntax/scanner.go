@@ -108,13 +108,31 @@ type scanner struct {
 
 // newScanner returns a scanner of a whole file yielding fine tokens.
 func newScanner(filename, src string) *scanner {
-	return &scanner{src: src, filename: filename, line: 1, col: 1}
+	s := &scanner{src: src, filename: filename, line: 1, col: 1}
+	s.skipBOM()
+	return s
 }
 
 // newCoarseScanner returns a scanner of a whole file that yields each
 // balanced (...), [...] or {...} group as one token.
 func newCoarseScanner(filename, src string) *scanner {
-	return &scanner{src: src, filename: filename, line: 1, col: 1, coarse: true}
+	s := &scanner{src: src, filename: filename, line: 1, col: 1, coarse: true}
+	s.skipBOM()
+	return s
+}
+
+// byteOrderMark is U+FEFF encoded in UTF-8.
+const byteOrderMark = "\uFEFF"
+
+// skipBOM passes over a byte-order mark at the start of a file, which some
+// editors write: like white space it separates nothing, but it is still one
+// character, so columns on line 1 agree with a plain rune count (as every
+// other position computation in this package does).
+func (s *scanner) skipBOM() {
+	if strings.HasPrefix(s.src, byteOrderMark) {
+		s.off = len(byteOrderMark)
+		s.col = 2
+	}
 }
 
 // initInner prepares s to scan the text of the group token t.

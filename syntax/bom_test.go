@@ -1,0 +1,33 @@
+package syntax
+
+import "testing"
+
+// A byte-order mark at the start of a file is skipped; elsewhere it is an
+// unexpected character.
+func TestByteOrderMark(t *testing.T) {
+	const src = "[t:Tool {description: \"d\"} | ()==>(::String)]\n"
+	plain, ds := ParseString("a.gram", src)
+	if len(ds) != 0 {
+		t.Fatalf("plain: %v", ds)
+	}
+	withBOM, ds := ParseString("a.gram", byteOrderMark+src)
+	if len(ds) != 0 {
+		t.Fatalf("with a byte-order mark: %v", ds)
+	}
+	if a, b := Sexp(plain), Sexp(withBOM); a != b {
+		t.Fatalf("trees differ:\n%s\n%s", a, b)
+	}
+	p := withBOM.Patterns[0].Pos()
+	if p.Offset != 3 || p.Line != 1 || p.Column != 2 {
+		t.Fatalf("first pattern at %+v, want offset 3 (after the mark), line 1, column 2", p)
+	}
+	if out := string(Format(withBOM)); out != src {
+		t.Fatalf("Format keeps the mark or changes the text: %q", out)
+	}
+	if _, ds := ParseString("b.gram", "(a)"+byteOrderMark); !ds.HasErrors() {
+		t.Fatal("a byte-order mark after the start must be an error")
+	}
+	if f, ds := ParseString("c.gram", byteOrderMark); len(ds) != 0 || len(f.Patterns) != 0 {
+		t.Fatalf("a file holding only the mark: %v", ds)
+	}
+}
