@@ -104,6 +104,10 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 				if n.Kind == ast.Decimal {
 					return mismatch("an integer", "Write a whole number without a decimal point.")
 				}
+				if !fitsInt64(j) {
+					return mismatch("an integer from -9223372036854775808 to 9223372036854775807",
+						"Integer is a 64-bit integer (int64 in generated Go, and what most JSON parsers read exactly); use Number for larger values.")
+				}
 				return j, true
 			}
 			if err == nil {

@@ -78,6 +78,12 @@ func isIntegral(n json.Number) bool {
 	return ok && r.IsInt()
 }
 
+// fitsInt64 reports whether the whole number n is within int64's range.
+func fitsInt64(n json.Number) bool {
+	r, ok := new(big.Rat).SetString(string(n))
+	return ok && r.IsInt() && r.Num().IsInt64()
+}
+
 // cmpNumbers compares two json.Numbers exactly (-1, 0, 1).
 func cmpNumbers(a, b json.Number) int {
 	if x, err := strconv.ParseInt(string(a), 10, 64); err == nil {
