@@ -4,13 +4,8 @@
 package weather
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"math"
-	"reflect"
-	"strconv"
 
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -101,7 +96,7 @@ const (
 //
 // Current weather for a city
 func NewGetWeatherTool(fn GetWeatherFunc) runtime.Tool {
-	return gramcTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, map[string]string{
+	return runtime.TypedTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, map[string]string{
 		"unit": "\"celsius\"",
 	}, fn)
 }
@@ -149,7 +144,7 @@ const (
 //
 // Daily forecast for the next days
 func NewGetForecastTool(fn GetForecastFunc) runtime.Tool {
-	return gramcTool[GetForecastArgs, GetForecastResult](GetForecastSpec, map[string]string{
+	return runtime.TypedTool[GetForecastArgs, GetForecastResult](GetForecastSpec, map[string]string{
 		"days": "3",
 		"unit": "\"celsius\"",
 	}, fn)
@@ -196,126 +191,3 @@ func NewWeatherAgent() runtime.Agent {
 }
 
 func gramcFloat(v float64) *float64 { return &v }
-
-// gramcDecodeArgs decodes validated arguments into v. JSON Schema counts
-// 2.0 as an integer but encoding/json does not decode it into an int64, so
-// on failure integral numbers are rewritten without a fraction and decoding
-// is retried.
-func gramcDecodeArgs(raw json.RawMessage, v any) error {
-	if len(raw) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	err := json.Unmarshal(raw, v)
-	if err == nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if dec.Decode(&tree) != nil {
-		return err
-	}
-	fixed, ferr := json.Marshal(gramcIntegral(tree))
-	if ferr != nil || json.Unmarshal(fixed, v) != nil {
-		return err
-	}
-	return nil
-}
-
-func gramcIntegral(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = gramcIntegral(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = gramcIntegral(e)
-		}
-	case json.Number:
-		if f, err := v.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			return json.Number(strconv.FormatInt(int64(f), 10))
-		}
-	}
-	return v
-}
-
-// gramcTool binds a typed function to spec: the runtime validates the
-// model's arguments and applies defaults, gramcTool decodes them into A and
-// encodes fn's result for the model.
-//
-// defaults maps parameter names to their defaults as JSON text. The runtime
-// has applied them already unless the tool is strict (OpenAI's strict mode
-// has no `default`: an optional parameter arrives as null); applying them
-// again here makes the arguments right in either case, and when Func is
-// called directly.
-func gramcTool[A, R any](spec runtime.ToolSpecification, defaults map[string]string, fn func(context.Context, A) (R, error)) runtime.Tool {
-	return runtime.Tool{
-		Spec: spec,
-		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
-			var args A
-			raw, err := gramcApplyDefaults(raw, defaults)
-			if err == nil {
-				err = gramcDecodeArgs(raw, &args)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("tool %s: decoding arguments: %w", spec.Name, err)
-			}
-			result, err := fn(ctx, args)
-			if err != nil {
-				return nil, err
-			}
-			return gramcEncodeResult(result)
-		},
-	}
-}
-
-// gramcApplyDefaults sets each absent or null argument that has a default.
-func gramcApplyDefaults(raw json.RawMessage, defaults map[string]string) (json.RawMessage, error) {
-	if len(defaults) == 0 {
-		return raw, nil
-	}
-	var m map[string]json.RawMessage
-	if len(bytes.TrimSpace(raw)) > 0 {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	changed := false
-	for name, def := range defaults {
-		if v, ok := m[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
-			m[name] = json.RawMessage(def)
-			changed = true
-		}
-	}
-	if !changed {
-		return raw, nil
-	}
-	return json.Marshal(m)
-}
-
-// gramcEncodeResult encodes a tool's result for the model: a String result
-// as plain text, anything else as JSON (a nil slice as [], a nil map as {}).
-func gramcEncodeResult(v any) (any, error) {
-	if s, ok := v.(string); ok {
-		return s, nil
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Slice:
-		if rv.IsNil() {
-			return json.RawMessage("[]"), nil
-		}
-	case reflect.Map:
-		if rv.IsNil() {
-			return json.RawMessage("{}"), nil
-		}
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("encoding result: %w", err)
-	}
-	return json.RawMessage(data), nil
-}

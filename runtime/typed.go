@@ -1,0 +1,136 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+)
+
+// decodeArgs decodes validated arguments into v. JSON Schema counts
+// 2.0 as an integer but encoding/json does not decode it into an int64, so
+// on failure integral numbers are rewritten without a fraction and decoding
+// is retried.
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if dec.Decode(&tree) != nil {
+		return err
+	}
+	fixed, ferr := json.Marshal(integral(tree))
+	if ferr != nil || json.Unmarshal(fixed, v) != nil {
+		return err
+	}
+	return nil
+}
+
+func integral(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = integral(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = integral(e)
+		}
+	case json.Number:
+		if f, err := v.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return json.Number(strconv.FormatInt(int64(f), 10))
+		}
+	}
+	return v
+}
+
+// TypedTool binds a typed function to spec; generated code (gramc gen) uses
+// it for every tool. Run validates the model's arguments against spec's
+// schema and applies defaults; TypedTool decodes them into A and encodes
+// fn's result for the model (a string as plain text, anything else as
+// JSON, a nil slice as [] and a nil map as {}).
+//
+// defaults maps parameter names to their defaults as JSON text. The runtime
+// has applied them already unless the tool is strict (OpenAI's strict mode
+// has no `default`: an optional parameter arrives as null); applying them
+// again here makes the arguments right in either case, and when Func is
+// called directly.
+func TypedTool[A, R any](spec ToolSpecification, defaults map[string]string, fn func(context.Context, A) (R, error)) Tool {
+	return Tool{
+		Spec: spec,
+		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			var args A
+			raw, err := applyToolDefaults(raw, defaults)
+			if err == nil {
+				err = decodeArgs(raw, &args)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("tool %s: decoding arguments: %w", spec.Name, err)
+			}
+			result, err := fn(ctx, args)
+			if err != nil {
+				return nil, err
+			}
+			return encodeTypedResult(result)
+		},
+	}
+}
+
+// applyToolDefaults sets each absent or null argument that has a default.
+func applyToolDefaults(raw json.RawMessage, defaults map[string]string) (json.RawMessage, error) {
+	if len(defaults) == 0 {
+		return raw, nil
+	}
+	var m map[string]json.RawMessage
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	changed := false
+	for name, def := range defaults {
+		if v, ok := m[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
+			m[name] = json.RawMessage(def)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw, nil
+	}
+	return json.Marshal(m)
+}
+
+// encodeTypedResult encodes a tool's result for the model: a String result
+// as plain text, anything else as JSON (a nil slice as [], a nil map as {}).
+func encodeTypedResult(v any) (any, error) {
+	if s, ok := v.(string); ok {
+		return s, nil
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Slice:
+		if rv.IsNil() {
+			return json.RawMessage("[]"), nil
+		}
+	case reflect.Map:
+		if rv.IsNil() {
+			return json.RawMessage("{}"), nil
+		}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding result: %w", err)
+	}
+	return json.RawMessage(data), nil
+}
