@@ -360,10 +360,13 @@ func greeting(word string) runtime.ToolFunc {
 // commandTool runs `sh -c command` with the arguments on standard input;
 // standard output is the result, a non-zero exit an error with standard
 // error's text. The context (the per-tool timeout) kills it and every
-// process it started.
+// process it started. The command gets gramc's environment without the
+// API key: a tool has no use for it, and a tool's output goes to the model.
 func commandTool(command string) runtime.ToolFunc {
+	env := toolEnv(os.Environ())
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
 		cmd := exec.CommandContext(ctx, "sh", "-c", command)
+		cmd.Env = env
 		killProcessGroup(cmd)
 		cmd.Stdin = bytes.NewReader(append(args, '\n'))
 		stdout := &cappedBuffer{limit: maxToolOutput, fail: true}
@@ -420,3 +423,15 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *cappedBuffer) String() string { return b.buf.String() }
+
+// toolEnv is environ without the variables that hold API keys.
+func toolEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if strings.HasPrefix(kv, "OPENAI_API_KEY=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
