@@ -198,44 +198,38 @@ func gramFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// parseFiles reads and parses files with a bounded number of workers.
+// parseFiles reads files and parses them concurrently (syntax.ParseFiles).
 func parseFiles(names []string) ([]*parsedFile, diag.Diagnostics, error) {
-	out := make([]*parsedFile, len(names))
-	errs := make([]error, len(names))
-	workers := min(runtime.GOMAXPROCS(0), len(names))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				src, err := os.ReadFile(names[i])
-				if err != nil {
-					errs[i] = fmt.Errorf("cannot read %s: %w", names[i], err)
-					continue
-				}
-				out[i] = parseSource(names[i], src)
-			}
-		}()
+	srcs := make([]syntax.Source, len(names))
+	var errs []error
+	for i, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cannot read %s: %w", name, err))
+			continue
+		}
+		srcs[i] = syntax.Source{Name: name, Src: src}
 	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
+	out := make([]*parsedFile, len(names))
 	var diags diag.Diagnostics
-	for _, p := range out {
-		diags = append(diags, p.diags...)
+	for i, r := range syntax.ParseFiles(srcs) {
+		out[i] = newParsedFile(names[i], srcs[i].Src, r.File, r.Diags)
+		diags = append(diags, out[i].diags...)
 	}
 	return out, diags, nil
 }
 
 func parseSource(name string, src []byte) *parsedFile {
 	f, ds := syntax.ParseFile(name, src)
+	return newParsedFile(name, src, f, ds)
+}
+
+// newParsedFile wraps a parse result, refining syntax diagnostics with the
+// checker's targeted help for old forms.
+func newParsedFile(name string, src []byte, f *ast.File, ds diag.Diagnostics) *parsedFile {
 	if f == nil {
 		f = &ast.File{Name: name}
 	}
