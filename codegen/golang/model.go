@@ -216,8 +216,7 @@ func (b *builder) collect() {
 	seenTool := map[*check.Tool]bool{}
 	toolByName := map[string]bool{}
 	var visitType func(t *check.Type)
-	var visitDecl func(d *check.TypeDecl)
-	visitDecl = func(d *check.TypeDecl) {
+	visitDecl := func(d *check.TypeDecl) {
 		if d == nil || seenDecl[d] {
 			return
 		}
