@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 var (
@@ -44,7 +45,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 	en.ValueKind = String
 	q := props["values"]
 	if q == nil {
-		c.errorf(CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+canonicalName(en.Name)+`:Enum {values: ["a", "b"]}].`,
+		c.errorf(CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+syntax.QuoteName(en.Name)+`:Enum {values: ["a", "b"]}].`,
 			"enum %s has no values", en.Name)
 		return
 	}
@@ -125,7 +126,7 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 			c.errorf(CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
 				"a record field is a node, not a path")
 		case *ast.PatternReference:
-			c.errorf(CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", canonicalName(n.Identifier.Name)),
+			c.errorf(CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", syntax.QuoteName(n.Identifier.Name)),
 				"a record field needs a type: %s is a bare identifier", n.Identifier.Name)
 		default:
 			c.errorf(CodeInvalidField, e, "Write a field as a node with a name and a type: (name::String).", "a record field is a node")
@@ -196,12 +197,12 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	t := &Tool{Name: sp.Identifier.Name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
 	if !toolNameRE.MatchString(t.Name) {
 		c.errorf(CodeInvalidToolName, sp.Identifier, "LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.",
-			"tool name %s is not a valid function name", canonicalName(t.Name))
+			"tool name %s is not a valid function name", syntax.QuoteName(t.Name))
 	}
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
 	if q := props["description"]; q == nil {
-		c.errorf(CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, canonicalName(t.Name)),
+		c.errorf(CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)),
 			"tool %s has no description", t.Name)
 	} else if s, ok := c.proseProp(q, "tool"); ok {
 		if strings.TrimSpace(s) == "" {
@@ -221,7 +222,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		t.Deprecated, _ = c.boolProp(q, "tool")
 	}
 	if len(sp.Elements) == 0 {
-		c.errorf(CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, canonicalName(t.Name)),
+		c.errorf(CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, syntax.QuoteName(t.Name)),
 			"tool %s has no signature", t.Name)
 		return t
 	}

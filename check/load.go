@@ -356,7 +356,7 @@ func gramType(t string) string {
 	if t == "Text" {
 		return "String"
 	}
-	if isSymbol(t) {
+	if syntax.IsSymbol(t) {
 		return t
 	}
 	return "String"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // role says what a node of a signature or type declares.
@@ -88,7 +89,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		if s, ok := c.stringProp(legacy, r.String()); ok && s != "" {
 			p.Name = s
 			p.NameRange = c.rng(legacy.Value)
-			sugg := "(" + canonicalName(s) + "::" + labelText(n) + ")"
+			sugg := "(" + syntax.QuoteName(s) + "::" + labelText(n) + ")"
 			d := c.warnf(CodeLegacyParamName, legacy.Key, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
 				"paramName is a legacy spelling of the %s name", r)
 			d.Suggestion = sugg
@@ -119,7 +120,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 // labelText is the node's first label, or "String".
 func labelText(n *ast.NodePattern) string {
 	if n.Labels != nil && len(n.Labels.List) > 0 {
-		return canonicalName(n.Labels.List[0].Name)
+		return syntax.QuoteName(n.Labels.List[0].Name)
 	}
 	return "String"
 }

@@ -151,31 +151,6 @@ func stringValue(v ast.Value) (string, bool) {
 	return "", false
 }
 
-// canonicalName writes a name as a symbol when it is one, else in backticks.
-func canonicalName(s string) string {
-	if isSymbol(s) {
-		return s
-	}
-	return syntax.Quote(s, '`')
-}
-
-// isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
-func isSymbol(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
-		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '@'):
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // canonicalValue is the one-line gram text of a value.
 func canonicalValue(v ast.Value) string {
 	var b strings.Builder
@@ -226,7 +201,7 @@ func writeValue(b *strings.Builder, v ast.Value) {
 				b.WriteString(", ")
 			}
 			if e.Key != nil {
-				b.WriteString(canonicalName(e.Key.Name))
+				b.WriteString(syntax.QuoteName(e.Key.Name))
 			}
 			b.WriteString(": ")
 			writeValue(b, e.Value)
@@ -240,7 +215,7 @@ func writeValue(b *strings.Builder, v ast.Value) {
 func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
 	start := b.Len()
 	if s.Identifier != nil {
-		b.WriteString(canonicalName(s.Identifier.Name))
+		b.WriteString(syntax.QuoteName(s.Identifier.Name))
 	}
 	if s.Labels != nil {
 		labels := make([]string, 0, len(s.Labels.List))
@@ -252,7 +227,7 @@ func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
 		}
 		for _, l := range labels {
 			b.WriteString("::")
-			b.WriteString(canonicalName(l))
+			b.WriteString(syntax.QuoteName(l))
 		}
 	}
 	if s.Record != nil && len(s.Record.Properties) > 0 {
@@ -274,7 +249,7 @@ func writeRecord(b *strings.Builder, r *ast.Record, sorted bool) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(canonicalName(keyName(p.Key)))
+		b.WriteString(syntax.QuoteName(keyName(p.Key)))
 		b.WriteString(": ")
 		writeValue(b, p.Value)
 	}

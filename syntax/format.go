@@ -588,7 +588,7 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 			p.opened(a)
 			if a.Key != nil {
 				p.flush(a.Key.Pos().Offset)
-				p.text(symbolText(a.Key.Name))
+				p.text(QuoteName(a.Key.Name))
 				p.done(a.Key)
 			}
 			p.text("(")
@@ -630,7 +630,7 @@ func (p *printer) identifier(id *ast.Identifier) {
 	switch {
 	case id.Kind == ast.IntegerIdentifier:
 		p.text(id.Name)
-	case id.Kind == ast.QuotedIdentifier || !isSymbol(id.Name):
+	case id.Kind == ast.QuotedIdentifier || !IsSymbol(id.Name):
 		p.text(Quote(id.Name, '`'))
 	default:
 		p.text(id.Name)
@@ -646,7 +646,7 @@ func (p *printer) labels(ls *ast.Labels, double bool) {
 		} else {
 			p.text(":")
 		}
-		if l.Quoted || !isSymbol(l.Name) {
+		if l.Quoted || !IsSymbol(l.Name) {
 			p.text(Quote(l.Name, '`'))
 		} else {
 			p.text(l.Name)
@@ -663,7 +663,7 @@ func (p *printer) key(k *ast.Key) {
 	switch {
 	case k.Kind == ast.DoubleQuotedKey:
 		p.text(Quote(k.Name, '"'))
-	case k.Kind == ast.QuotedKey || !isSymbol(k.Name):
+	case k.Kind == ast.QuotedKey || !IsSymbol(k.Name):
 		p.text(Quote(k.Name, '`'))
 	default:
 		p.text(k.Name)
@@ -902,25 +902,22 @@ func Quote(s string, q byte) string {
 	return b.String()
 }
 
-// symbolText returns name, backtick-quoted unless it is a plain symbol.
-func symbolText(name string) string {
-	if isSymbol(name) {
+// QuoteName returns name as gram writes a name (an identifier, label or
+// key): as it is when it is a plain symbol, else backtick-quoted.
+func QuoteName(name string) string {
+	if IsSymbol(name) {
 		return name
 	}
 	return Quote(name, '`')
 }
 
-// isSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
-func isSymbol(s string) bool {
-	if s == "" {
+// IsSymbol reports whether s is a gram symbol: [a-zA-Z_][0-9a-zA-Z_.\-@]*.
+func IsSymbol(s string) bool {
+	if s == "" || !isSymbolStart(s[0]) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '.' || c == '-' || c == '@'):
-		default:
+	for i := 1; i < len(s); i++ {
+		if !isSymbolChar(s[i]) {
 			return false
 		}
 	}
