@@ -14,8 +14,8 @@ import (
 	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // The template's view of the package: every string in it is either a Go
@@ -586,11 +586,9 @@ func (b *builder) goType(t *check.Type) string {
 
 func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	tm := b.toolGo[t]
-	params, err := schema.Parameters(t)
-	if err != nil {
-		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
-	}
-	output, err := schema.Output(t)
+	// The embedded spec is runtime.SpecFromTool's, so generated code and
+	// runtime.LoadAgent agree by construction.
+	spec, err := runtime.SpecFromTool(t)
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}
@@ -613,14 +611,14 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	}
 	tm.ResultType = b.goType(t.Result)
 	tm.Spec = specModel{
-		Name:        quote(t.Name),
-		Description: quote(t.Description),
-		Signature:   quote(t.Signature),
-		Schema:      quote(string(params)),
-		Strict:      t.Strict != nil && *t.Strict,
+		Name:        quote(spec.Name),
+		Description: quote(spec.Description),
+		Signature:   quote(spec.Signature),
+		Schema:      quote(string(spec.Schema)),
+		Strict:      spec.Strict,
 	}
-	if len(output) > 0 {
-		tm.Spec.OutputSchema = quote(string(output))
+	if len(spec.OutputSchema) > 0 {
+		tm.Spec.OutputSchema = quote(string(spec.OutputSchema))
 	}
 	return tm, nil
 }
