@@ -151,28 +151,10 @@ func (l *lowerer) arrow(g *gArrow) *ast.Arrow {
 	if open == "" || close == "" {
 		return a
 	}
-	left := open[0] == '<'
-	line := open[len(open)-1]
-	right := len(close) == 2
-	switch line {
-	case '=':
-		a.Style = ast.DoubleArrow
-	case '~':
-		a.Style = ast.SquiggleArrow
-	default:
-		a.Style = ast.SingleArrow
-	}
-	switch {
-	case left && right:
-		a.Kind = ast.BidirectionalArrow
-	case left:
-		a.Kind = ast.LeftArrow
-	case right:
-		a.Kind = ast.RightArrow
-	default:
-		a.Kind = ast.UndirectedArrow
-	}
-	if close[0] != line && len(g.Tokens) > 0 {
+	// Kind and style from the pieces are a lowering detail, shared with
+	// the parser (the corpus pins them); the grammar is what this checks.
+	setArrowKind(a, open, close)
+	if close[0] != open[len(open)-1] && len(g.Tokens) > 0 {
 		t := &g.Tokens[len(g.Tokens)-1]
 		l.errorAt(t, "arrow mixes line styles",
 			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
