@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -213,18 +215,19 @@ func parseFiles(names []string) ([]*parsedFile, diag.Diagnostics, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
-	out := make([]*parsedFile, len(names))
-	var diags diag.Diagnostics
-	for i, r := range syntax.ParseFiles(srcs) {
-		out[i] = newParsedFile(names[i], srcs[i].Src, r.File, r.Diags)
-		diags = append(diags, out[i].diags...)
-	}
+	out, diags := parseSources(srcs)
 	return out, diags, nil
 }
 
-func parseSource(name string, src []byte) *parsedFile {
-	f, ds := syntax.ParseFile(name, src)
-	return newParsedFile(name, src, f, ds)
+// parseSources parses srcs concurrently (syntax.ParseFiles).
+func parseSources(srcs []syntax.Source) ([]*parsedFile, diag.Diagnostics) {
+	out := make([]*parsedFile, len(srcs))
+	var diags diag.Diagnostics
+	for i, r := range syntax.ParseFiles(srcs) {
+		out[i] = newParsedFile(srcs[i].Name, srcs[i].Src, r.File, r.Diags)
+		diags = append(diags, out[i].diags...)
+	}
+	return out, diags
 }
 
 // newParsedFile wraps a parse result, refining syntax diagnostics with the
@@ -268,9 +271,21 @@ func checkParsed(dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
 // LoadSource parses and checks one in-memory file as a package (for tests,
 // fuzzing and tools that hold the text already).
 func LoadSource(name string, src []byte) (*Package, diag.Diagnostics) {
-	pf := parseSource(name, src)
-	pkg, ds := checkParsed("", []*parsedFile{pf})
-	out := append(append(diag.Diagnostics(nil), pf.diags...), ds...)
+	return LoadSources(map[string][]byte{name: src})
+}
+
+// LoadSources parses (concurrently) and checks in-memory files as one
+// package; the keys are the file names, taken in sorted order as Load
+// takes a directory's files.
+func LoadSources(files map[string][]byte) (*Package, diag.Diagnostics) {
+	names := slices.Sorted(maps.Keys(files))
+	srcs := make([]syntax.Source, len(names))
+	for i, name := range names {
+		srcs[i] = syntax.Source{Name: name, Src: files[name]}
+	}
+	pfs, diags := parseSources(srcs)
+	pkg, ds := checkParsed("", pfs)
+	out := append(diags, ds...)
 	out.Sort()
 	return pkg, out
 }

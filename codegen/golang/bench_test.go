@@ -1,13 +1,10 @@
 package golang
 
 import (
-	"sort"
 	"testing"
 
-	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/gramgen"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // BenchmarkGen generates Go for a package of 10,000 tools in 100 files
@@ -31,21 +28,7 @@ func BenchmarkGen(b *testing.B) {
 
 func benchPackage(tb testing.TB, nTools, nFiles int) *check.Package {
 	tb.Helper()
-	srcs := gramgen.Package(nTools, nFiles)
-	names := make([]string, 0, len(srcs))
-	for name := range srcs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var parsed []*ast.File
-	for _, name := range names {
-		f, diags := syntax.ParseFile(name, srcs[name])
-		if diags.HasErrors() {
-			tb.Fatalf("%s: %v", name, diags.Err())
-		}
-		parsed = append(parsed, f)
-	}
-	pkg, diags := check.CheckFiles("bench", parsed)
+	pkg, diags := check.LoadSources(gramgen.Package(nTools, nFiles))
 	if diags.HasErrors() {
 		tb.Fatal(diags.Err())
 	}

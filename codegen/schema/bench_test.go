@@ -1,33 +1,16 @@
 package schema
 
 import (
-	"sort"
 	"testing"
 
-	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/gramgen"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // BenchmarkSchema emits 10,000 tools (gramgen.Package(10000, 100), checked
 // once outside the timer) for every target. Bytes/s is output bytes.
 func BenchmarkSchema(b *testing.B) {
-	files := gramgen.Package(10000, 100)
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	var parsed []*ast.File
-	for _, name := range names {
-		f, ds := syntax.ParseFile(name, files[name])
-		if ds.HasErrors() {
-			b.Fatal(ds.Err())
-		}
-		parsed = append(parsed, f)
-	}
-	pkg, ds := check.CheckFiles("bench", parsed)
+	pkg, ds := check.LoadSources(gramgen.Package(10000, 100))
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}
