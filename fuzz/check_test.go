@@ -1,8 +1,6 @@
 package fuzz
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -13,14 +11,7 @@ import (
 // FuzzCheck: the checker never panics or hangs on any input, and every
 // diagnostic's range lies inside the file it names.
 func FuzzCheck(f *testing.F) {
-	for _, glob := range []string{"../testdata/check/*.gram", "../testdata/examples/*.gram", "../testdata/examples/seed/*.gram", "../examples/*/*.gram"} {
-		names, _ := filepath.Glob(glob)
-		for _, n := range names {
-			if src, err := os.ReadFile(n); err == nil {
-				f.Add(src)
-			}
-		}
-	}
+	addSeeds(f, seedFiles(f, "../testdata/check/*.gram", "../testdata/examples/*.gram", "../testdata/examples/seed/*.gram", "../examples/*/*.gram"))
 	f.Add([]byte(`[t:Tool {description: "x"} | (a::Integer {default: 0x1F, range: 017..99})==>(::Array {elementType: R})]
 [R:Type | (r::R {optional: true}), (n::Number {default: 1e3})]`))
 	f.Add([]byte("[a:Agent {model: \"OpenAI/x\", instruction: ```\nhi\n```} | t, [t:Tool | ()==>(::String)]]"))

@@ -2,8 +2,6 @@ package fuzz
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,28 +28,8 @@ var formatSameTree = cmp.Options{
 // formatSeeds returns the conformance corpus inputs (valid and invalid),
 // the example files and the formatter's golden inputs.
 func formatSeeds(f *testing.F) [][]byte {
-	var seeds [][]byte
-	data, err := os.ReadFile("../testdata/conformance/gram-corpus.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	var cases []struct{ Input string }
-	if err := json.Unmarshal(data, &cases); err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
-		seeds = append(seeds, []byte(c.Input))
-	}
-	for _, pat := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram"} {
-		names, _ := filepath.Glob(pat)
-		for _, name := range names {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			seeds = append(seeds, src)
-		}
-	}
+	seeds := corpusInputs(f, "../testdata/conformance/gram-corpus.json")
+	seeds = append(seeds, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram")...)
 	archives, _ := filepath.Glob("../syntax/testdata/format/*.txtar")
 	for _, name := range archives {
 		ar, err := txtar.ParseFile(name)

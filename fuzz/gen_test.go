@@ -2,8 +2,6 @@ package fuzz
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
@@ -16,19 +14,8 @@ import (
 // is deterministic. Compiling the output is TestCompile's job in
 // codegen/golang.
 func FuzzGen(f *testing.F) {
-	for _, pat := range []string{
-		"../testdata/examples/*.gram", "../testdata/examples/*/*.gram",
-		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram",
-	} {
-		names, _ := filepath.Glob(pat)
-		for _, name := range names {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(src)
-		}
-	}
+	addSeeds(f, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram",
+		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram"))
 	f.Add([]byte("[`a b`:Type | (`c d`::String), (c_d::Integer {optional: true})]\n[t:Tool {description: \"x */ \\n //go:generate\"} | (`x y`::`a b`)==>(::String)]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		pkg, diags := check.LoadSource("fuzz.gram", src)

@@ -1,8 +1,6 @@
 package fuzz
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,19 +13,7 @@ import (
 // Pos/End, and every node of the concrete tree (syntax.Tree), lie inside the
 // input in order.
 func FuzzParse(f *testing.F) {
-	for _, path := range []string{"../testdata/conformance/gram-corpus.json", "../syntax/testdata/conformance-extra.json"} {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var cases []struct{ Input string }
-		if err := json.Unmarshal(data, &cases); err != nil {
-			f.Fatal(err)
-		}
-		for _, c := range cases {
-			f.Add([]byte(c.Input))
-		}
-	}
+	addSeeds(f, corpusInputs(f, "../testdata/conformance/gram-corpus.json", "../syntax/testdata/conformance-extra.json"))
 	f.Add([]byte(strings.Repeat("[", 5000)))
 	f.Add([]byte("(a {x: [{b: 1}]})"))
 	f.Add([]byte("```md\nunterminated"))

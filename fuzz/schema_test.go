@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
@@ -18,16 +16,7 @@ import (
 // also reports — never a panic; and that Lint survives the partial model
 // of a package with errors.
 func FuzzSchema(f *testing.F) {
-	for _, pattern := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram", "../examples/*/*.gram", "../codegen/schema/testdata/examples/*/*.gram"} {
-		names, _ := filepath.Glob(pattern)
-		for _, name := range names {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(src)
-		}
-	}
+	addSeeds(f, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram", "../examples/*/*.gram", "../codegen/schema/testdata/examples/*/*.gram"))
 	f.Add([]byte(`[t:Tool {description: "d"} | (a::String {default: "\u2028<&>", pattern: "\\d+"})==>(::String)]`))
 	f.Add([]byte(`[T:Type | (self::Array {elementType: T, optional: true})] [t:Tool {description: "d", strict: true} | (x::T)==>(::T)]`))
 	f.Add([]byte(`[E:Enum {values: [1, 2]}] [t:Tool {description: "d"} | (e::E {default: 2})==>(n::Number {exclusiveMinimum: 1e3})==>(::E)]`))

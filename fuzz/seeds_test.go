@@ -1,0 +1,55 @@
+package fuzz
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// corpusInputs returns the inputs of conformance case files (JSON arrays of
+// objects with an "input").
+func corpusInputs(f *testing.F, paths ...string) [][]byte {
+	var out [][]byte
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var cases []struct{ Input string }
+		if err := json.Unmarshal(data, &cases); err != nil {
+			f.Fatalf("%s: %v", path, err)
+		}
+		for _, c := range cases {
+			out = append(out, []byte(c.Input))
+		}
+	}
+	return out
+}
+
+// seedFiles returns the contents of every file matching the glob patterns;
+// a file that cannot be read fails the target.
+func seedFiles(f *testing.F, patterns ...string) [][]byte {
+	var out [][]byte
+	for _, pattern := range patterns {
+		names, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+// addSeeds adds seeds to f's corpus.
+func addSeeds(f *testing.F, seeds [][]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+}
