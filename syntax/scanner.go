@@ -267,19 +267,13 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 				return lexer.Token{Type: typ, Value: src[start:i], Pos: pos}, nil
 			}
 		case '\'', '"', '`':
+			var end int
+			var ok bool
 			if c == '`' && hasPrefixAt(src, i, "```") {
-				end, ok := s.fenced(i)
-				if !ok {
-					return lexer.Token{}, s.err
-				}
-				if nl := strings.LastIndexByte(src[i:end], '\n'); nl >= 0 {
-					line += strings.Count(src[i:end], "\n")
-					cOff, cCol = i+nl+1, 1
-				}
-				i = end
-				continue
+				end, ok = s.fenced(i)
+			} else {
+				end, ok = s.quoted(i, c)
 			}
-			end, ok := s.quoted(i, c)
 			if !ok {
 				return lexer.Token{}, s.err
 			}
