@@ -33,9 +33,11 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
 fuzz:
-	@set -e; for t in $$($(GO) test -list='^Fuzz' ./fuzz | grep '^Fuzz'); do \
-	  echo "== $$t ($(FUZZTIME))"; \
-	  $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) ./fuzz; \
+	@set -e; for p in ./fuzz ./syntax ./ast; do \
+	  for t in $$($(GO) test -list='^Fuzz' $$p | grep '^Fuzz'); do \
+	    echo "== $$p $$t ($(FUZZTIME))"; \
+	    $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) $$p; \
+	  done; \
 	done
 
 demo: build

@@ -35,13 +35,26 @@ func (k NumberKind) String() string {
 	return "number"
 }
 
-// Number is a numeric literal; Raw is its exact source text. For a
-// measurement, Unit is the alphabetic suffix and Raw includes it.
+// Number is a numeric literal. Its text is its source text (Raw).
 type Number struct {
 	Kind NumberKind
-	Raw  string
-	Unit string
 	Span
+}
+
+// Raw returns the number exactly as written, e.g. "-2.5" or "10kg".
+func (n *Number) Raw() string { return n.text() }
+
+// Unit returns a measurement's alphabetic suffix ("kg" of "10kg"), or "".
+func (n *Number) Unit() string {
+	if n.Kind != Measurement {
+		return ""
+	}
+	raw := n.Raw()
+	i := len(raw)
+	for i > 0 && (raw[i-1]|0x20 >= 'a' && raw[i-1]|0x20 <= 'z') {
+		i--
+	}
+	return raw[i:]
 }
 
 // RangeValue is `lo..hi`, `lo...` or `...hi`; an absent bound is nil.
@@ -67,24 +80,27 @@ const (
 	Fenced                         // ```\n...\n```
 )
 
-// String is a string literal. Value is the decoded content; Raw is the exact
-// source text including quotes or fences (the formatter prints Raw, so
-// fenced strings survive byte for byte).
+// String is a string literal. Value is the decoded content.
 type String struct {
 	Kind  StringKind
 	Value string
-	Raw   string
 	Span
 }
+
+// Raw returns the exact source text including quotes or fences (the
+// formatter prints it, so fenced strings survive byte for byte).
+func (s *String) Raw() string { return s.text() }
 
 // TaggedString is tag`content` or a fenced ```tag\n...``` string.
 type TaggedString struct {
 	Tag    string
 	Fenced bool
 	Value  string
-	Raw    string
 	Span
 }
+
+// Raw returns the exact source text, tag and quotes or fences included.
+func (s *TaggedString) Raw() string { return s.text() }
 
 // Symbol is a bare word used as a value, e.g. `String`.
 type Symbol struct {

@@ -66,7 +66,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 		case *ast.Number:
 			j, err := numberValue(x)
 			if err != nil || x.Kind == ast.Decimal || !isIntegral(j) {
-				c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw)
+				c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw())
 				continue
 			}
 			v, kind = j, Integer

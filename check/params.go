@@ -206,7 +206,7 @@ func sameValue(a, b ast.Value) bool {
 	switch x := a.(type) {
 	case *ast.Number:
 		y, ok := b.(*ast.Number)
-		return ok && x.Raw == y.Raw
+		return ok && x.Raw() == y.Raw()
 	case *ast.RangeValue:
 		y, ok := b.(*ast.RangeValue)
 		return ok && sameNumber(x.Lower, y.Lower) && sameNumber(x.Upper, y.Upper)
@@ -252,7 +252,7 @@ func sameNumber(a, b *ast.Number) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Raw == b.Raw
+	return a.Raw() == b.Raw()
 }
 
 func nodeText(n *ast.NodePattern) string {
@@ -449,7 +449,7 @@ func articleType(t *Type) string {
 func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
 	v, err := numberValue(n)
 	if err != nil {
-		c.errorf(CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw)
+		c.errorf(CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw())
 		return nil
 	}
 	return &v

@@ -20,10 +20,10 @@ var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0
 // digits, hexadecimal and octal become decimal digits, decimals are written
 // in JSON number syntax. Measurements are not JSON numbers (error).
 func numberValue(n *ast.Number) (json.Number, error) {
-	raw := strings.ReplaceAll(n.Raw, "_", "")
+	raw := strings.ReplaceAll(n.Raw(), "_", "")
 	switch n.Kind {
 	case ast.Measurement:
-		return "", fmt.Errorf("measurement %s is not a JSON value", n.Raw)
+		return "", fmt.Errorf("measurement %s is not a JSON value", n.Raw())
 	case ast.Hexadecimal, ast.Octal, ast.Integer:
 		neg := false
 		s := raw
@@ -44,7 +44,7 @@ func numberValue(n *ast.Number) (json.Number, error) {
 		}
 		var z big.Int
 		if _, ok := z.SetString(s, base); !ok || s == "" {
-			return "", fmt.Errorf("malformed number %s", n.Raw)
+			return "", fmt.Errorf("malformed number %s", n.Raw())
 		}
 		if neg {
 			z.Neg(&z)
@@ -57,7 +57,7 @@ func numberValue(n *ast.Number) (json.Number, error) {
 	s := strings.TrimPrefix(raw, "+")
 	f, ok := new(big.Float).SetPrec(200).SetString(s)
 	if !ok {
-		return "", fmt.Errorf("malformed number %s", n.Raw)
+		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	out := f.Text('g', -1)
 	if !jsonNumberRE.MatchString(out) {
@@ -67,7 +67,7 @@ func numberValue(n *ast.Number) (json.Number, error) {
 		}
 	}
 	if !jsonNumberRE.MatchString(out) {
-		return "", fmt.Errorf("malformed number %s", n.Raw)
+		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	return json.Number(out), nil
 }
@@ -111,11 +111,11 @@ func describeValue(v ast.Value) string {
 	case *ast.Number:
 		switch v.Kind {
 		case ast.Measurement:
-			return "the measurement " + v.Raw
+			return "the measurement " + v.Raw()
 		case ast.Decimal:
-			return "the decimal " + v.Raw
+			return "the decimal " + v.Raw()
 		}
-		return "the integer " + v.Raw
+		return "the integer " + v.Raw()
 	case *ast.RangeValue:
 		return "the range " + canonicalValue(v)
 	case *ast.Boolean:
@@ -161,10 +161,10 @@ func canonicalValue(v ast.Value) string {
 func writeValue(b *strings.Builder, v ast.Value) {
 	switch v := v.(type) {
 	case *ast.Number:
-		b.WriteString(v.Raw)
+		b.WriteString(v.Raw())
 	case *ast.RangeValue:
 		if v.Lower != nil {
-			b.WriteString(v.Lower.Raw)
+			b.WriteString(v.Lower.Raw())
 		}
 		if v.Upper != nil {
 			if v.Lower != nil {
@@ -172,7 +172,7 @@ func writeValue(b *strings.Builder, v ast.Value) {
 			} else {
 				b.WriteString("...")
 			}
-			b.WriteString(v.Upper.Raw)
+			b.WriteString(v.Upper.Raw())
 		} else {
 			b.WriteString("...")
 		}

@@ -66,13 +66,13 @@ const MaxLineWidth = 100
 //     and its record, after a key, inside a node) continues the construct
 //     on the next line, indented two more spaces.
 func Format(f *ast.File) []byte {
-	p := &printer{comments: f.Comments}
-	if n := f.End().Offset; n > 0 {
+	p := &printer{comments: f.Comments, src: f.Source(), lastOff: -1}
+	if n := endOf(f); n > 0 {
 		p.out = make([]byte, 0, n+n/8+64)
 	}
 	first := true
 	if f.Header != nil {
-		p.flushTop(f.Header.Pos())
+		p.flushTop(startOf(f.Header))
 		p.breakLine()
 		p.record(f.Header)
 		first = false
@@ -82,15 +82,15 @@ func Format(f *ast.File) []byte {
 			continue
 		}
 		if !first {
-			p.flushTrailing(pat.Pos().Offset)
+			p.flushTrailing(startOf(pat))
 			p.blankLine()
 		}
-		p.flushTop(pat.Pos())
+		p.flushTop(startOf(pat))
 		p.breakLine()
 		p.pattern(pat, topLevel)
 		first = false
 	}
-	p.flush(math.MaxInt32)
+	p.flush(math.MaxInt)
 	p.breakLine()
 	return p.out
 }
@@ -123,9 +123,12 @@ type printer struct {
 	comments []*ast.Comment // every comment of the file, in source order
 	next     int            // index of the next comment to print
 
-	// lastLine is the source line on which the last printed node or
-	// comment ended; a comment on that line is an end-of-line comment.
-	lastLine int32
+	// lastOff is the source offset at which the last printed node or
+	// comment started or ended (-1 before the first): a comment on its line
+	// is an end-of-line comment. Lines are looked up in src only when a
+	// comment needs them.
+	lastOff int
+	src     *ast.Source // nil for a tree built by hand: no lines
 	// lineStart is true when out is empty or ends in a newline.
 	lineStart bool
 	// needNL is true after a line comment: a newline must come before any
@@ -251,9 +254,9 @@ func (p *printer) fitsBraces(n ast.Node) bool {
 
 // hasComments reports whether a comment starts inside n.
 func (p *printer) hasComments(n ast.Node) bool {
-	start, end := n.Pos().Offset, n.End().Offset
+	start, end := startOf(n), endOf(n)
 	for i := p.next; i < len(p.comments); i++ {
-		off := p.comments[i].StartPos.Offset
+		off := startOf(p.comments[i])
 		if off >= end {
 			return false
 		}
@@ -265,8 +268,8 @@ func (p *printer) hasComments(n ast.Node) bool {
 }
 
 // flush prints the comments that start before offset off.
-func (p *printer) flush(off int32) {
-	for p.next < len(p.comments) && p.comments[p.next].StartPos.Offset < off {
+func (p *printer) flush(off int) {
+	for p.next < len(p.comments) && startOf(p.comments[p.next]) < off {
 		p.comment(p.comments[p.next])
 		p.next++
 	}
@@ -274,10 +277,10 @@ func (p *printer) flush(off int32) {
 
 // flushTrailing prints the end-of-line comments of the current line that
 // start before off.
-func (p *printer) flushTrailing(off int32) {
+func (p *printer) flushTrailing(off int) {
 	for p.next < len(p.comments) {
 		c := p.comments[p.next]
-		if c.StartPos.Offset >= off || !p.isTrailing(c) {
+		if startOf(c) >= off || !p.isTrailing(c) {
 			return
 		}
 		p.comment(c)
@@ -288,24 +291,32 @@ func (p *printer) flushTrailing(off int32) {
 // flushTop prints the comments before a top-level item at pos, keeping a
 // blank line between the last of them and the item when the source had
 // one.
-func (p *printer) flushTop(pos ast.Pos) {
+func (p *printer) flushTop(off int) {
 	printed := false
-	for p.next < len(p.comments) && p.comments[p.next].StartPos.Offset < pos.Offset {
+	for p.next < len(p.comments) && startOf(p.comments[p.next]) < off {
 		c := p.comments[p.next]
-		if !p.isTrailing(c) && p.lastLine > 0 && c.StartPos.Line > p.lastLine+1 {
+		if last := p.line(p.lastOff); !p.isTrailing(c) && last > 0 && p.line(startOf(c)) > last+1 {
 			p.blankLine()
 		}
 		p.comment(c)
 		p.next++
 		printed = true
 	}
-	if printed && p.lastLine > 0 && pos.Line > p.lastLine+1 {
+	if last := p.line(p.lastOff); printed && last > 0 && p.line(off) > last+1 {
 		p.blankLine()
 	}
 }
 
+// line returns the source line of offset off, or 0 when there is none.
+func (p *printer) line(off int) int {
+	if p.src == nil || off < 0 {
+		return 0
+	}
+	return p.src.Line(off)
+}
+
 func (p *printer) isTrailing(c *ast.Comment) bool {
-	return !p.lineStart && !p.needNL && len(p.out) > 0 && c.StartPos.Line == p.lastLine
+	return !p.lineStart && !p.needNL && len(p.out) > 0 && p.line(startOf(c)) == p.line(p.lastOff)
 }
 
 func (p *printer) comment(c *ast.Comment) {
@@ -326,25 +337,25 @@ func (p *printer) comment(c *ast.Comment) {
 		p.text(text)
 	}
 	p.needNL = true
-	if l := c.End().Line; l > c.StartPos.Line {
-		p.lastLine = l
-	} else {
-		p.lastLine = c.StartPos.Line
-	}
+	p.lastOff = endOf(c)
 }
 
 // opened records that the first character of n has been printed.
-func (p *printer) opened(n ast.Node) {
-	if l := n.Pos().Line; l > 0 {
-		p.lastLine = l
-	}
-}
+func (p *printer) opened(n ast.Node) { p.lastOff = startOf(n) }
 
 // done records that the node n has been printed.
-func (p *printer) done(n ast.Node) {
-	if l := n.End().Line; l > 0 {
-		p.lastLine = l
-	}
+func (p *printer) done(n ast.Node) { p.lastOff = endOf(n) }
+
+// startOf and endOf return the offsets of n's start and end without
+// computing lines and columns (every node embeds an ast.Span).
+func startOf(n ast.Node) int {
+	start, _ := n.(interface{ Offsets() (int, int) }).Offsets()
+	return start
+}
+
+func endOf(n ast.Node) int {
+	_, end := n.(interface{ Offsets() (int, int) }).Offsets()
+	return end
 }
 
 // pattern prints any pattern.
@@ -352,7 +363,7 @@ func (p *printer) pattern(pat ast.Pattern, ctx context) {
 	if p.failed || pat == nil {
 		return
 	}
-	p.flush(pat.Pos().Offset)
+	p.flush(startOf(pat))
 	switch pat := pat.(type) {
 	case *ast.SubjectPattern:
 		p.subjectPattern(pat)
@@ -375,7 +386,7 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.subject(&sp.Subject, false)
 	els := sp.Elements
 	if len(els) == 0 {
-		p.flush(sp.End().Offset)
+		p.flush(endOf(sp))
 		p.text("]")
 		p.done(sp)
 		return
@@ -386,7 +397,7 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 		}
 		p.text("| ")
 		p.pattern(els[0], element)
-		p.flush(sp.End().Offset)
+		p.flush(endOf(sp))
 		p.text("]")
 		p.done(sp)
 		return
@@ -401,14 +412,14 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.text("|")
 	p.indent++
 	for i, e := range els {
-		p.flush(e.Pos().Offset)
+		p.flush(startOf(e))
 		p.breakLine()
 		p.pattern(e, element)
 		if i < len(els)-1 {
 			p.text(",")
 		}
 	}
-	p.flush(sp.End().Offset)
+	p.flush(endOf(sp))
 	p.indent--
 	p.breakLine()
 	p.text("]")
@@ -450,11 +461,11 @@ func (p *printer) inlineElements(sp *ast.SubjectPattern) bool {
 }
 
 func (p *printer) node(n *ast.NodePattern) {
-	p.flush(n.Pos().Offset)
+	p.flush(startOf(n))
 	p.text("(")
 	p.opened(n)
 	p.subject(&n.Subject, true)
-	p.flush(n.End().Offset)
+	p.flush(endOf(n))
 	p.text(")")
 	p.done(n)
 }
@@ -495,7 +506,7 @@ func (p *printer) path(r *ast.RelationshipPattern, ctx context) {
 			return
 		}
 		if broken {
-			p.flush(r.Right.Pos().Offset)
+			p.flush(startOf(r.Right))
 			p.breakLine()
 		}
 		next, ok := r.Right.(*ast.RelationshipPattern)
@@ -503,7 +514,7 @@ func (p *printer) path(r *ast.RelationshipPattern, ctx context) {
 			p.pattern(r.Right, ctx)
 			return
 		}
-		p.flush(next.Pos().Offset)
+		p.flush(startOf(next))
 		r = next
 	}
 }
@@ -558,7 +569,7 @@ var arrowTexts = func() (t [4][3][3]string) {
 }()
 
 func (p *printer) arrow(a *ast.Arrow) {
-	p.flush(a.Pos().Offset)
+	p.flush(startOf(a))
 	var t [3]string
 	if k, st := int(a.Kind), int(a.Style); k >= 0 && k < len(arrowTexts) && st >= 0 && st < len(arrowTexts[k]) {
 		t = arrowTexts[k][st]
@@ -574,26 +585,26 @@ func (p *printer) arrow(a *ast.Arrow) {
 	p.text(t[1])
 	p.opened(a)
 	p.subject(a.Subject, false)
-	p.flush(a.End().Offset)
+	p.flush(endOf(a))
 	p.text(t[2])
 	p.done(a)
 }
 
 func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 	for i, a := range ap.Annotations {
-		p.flush(a.Pos().Offset)
+		p.flush(startOf(a))
 		switch a := a.(type) {
 		case *ast.PropertyAnnotation:
 			p.text("@")
 			p.opened(a)
 			if a.Key != nil {
-				p.flush(a.Key.Pos().Offset)
+				p.flush(startOf(a.Key))
 				p.text(QuoteName(a.Key.Name))
 				p.done(a.Key)
 			}
 			p.text("(")
 			p.value(a.Value)
-			p.flush(a.End().Offset)
+			p.flush(endOf(a))
 			p.text(")")
 			p.done(a)
 			var next ast.Node = ap.Pattern
@@ -604,7 +615,7 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 				p.failed = true
 				return
 			}
-			p.flushTrailing(next.Pos().Offset)
+			p.flushTrailing(startOf(next))
 			p.breakLine()
 		case *ast.IdentifiedAnnotation:
 			p.text("@@")
@@ -626,7 +637,7 @@ func (p *printer) identifier(id *ast.Identifier) {
 	if id == nil {
 		return
 	}
-	p.flush(id.Pos().Offset)
+	p.flush(startOf(id))
 	switch {
 	case id.Kind == ast.IntegerIdentifier:
 		p.text(id.Name)
@@ -640,7 +651,7 @@ func (p *printer) identifier(id *ast.Identifier) {
 
 func (p *printer) labels(ls *ast.Labels, double bool) {
 	for _, l := range ls.List {
-		p.flush(l.Pos().Offset)
+		p.flush(startOf(l))
 		if double {
 			p.text("::")
 		} else {
@@ -659,7 +670,7 @@ func (p *printer) key(k *ast.Key) {
 	if k == nil {
 		return
 	}
-	p.flush(k.Pos().Offset)
+	p.flush(startOf(k))
 	switch {
 	case k.Kind == ast.DoubleQuotedKey:
 		p.text(Quote(k.Name, '"'))
@@ -673,7 +684,7 @@ func (p *printer) key(k *ast.Key) {
 
 // record prints a record, flat or one property per line (see Format).
 func (p *printer) record(r *ast.Record) {
-	p.flush(r.Pos().Offset)
+	p.flush(startOf(r))
 	p.braces(r)
 }
 
@@ -700,7 +711,7 @@ func braceItem(n ast.Node, i int) ast.Node {
 func (p *printer) item(n ast.Node, i int) {
 	switch it := braceItem(n, i).(type) {
 	case *ast.Property:
-		p.flush(it.Pos().Offset)
+		p.flush(startOf(it))
 		p.key(it.Key)
 		if it.DoubleColon {
 			p.text(":: ")
@@ -710,7 +721,7 @@ func (p *printer) item(n ast.Node, i int) {
 		p.value(it.Value)
 		p.done(it)
 	case *ast.MapEntry:
-		p.flush(it.Pos().Offset)
+		p.flush(startOf(it))
 		p.key(it.Key)
 		p.text(": ")
 		p.value(it.Value)
@@ -728,7 +739,7 @@ func (p *printer) flatBraces(n ast.Node) {
 		}
 		p.item(n, i)
 	}
-	p.flush(n.End().Offset)
+	p.flush(endOf(n))
 	p.text("}")
 	p.done(n)
 }
@@ -749,11 +760,11 @@ func (p *printer) braces(n ast.Node) {
 			p.text(",")
 		}
 		// End-of-line comments of the previous line go before the break.
-		p.flush(braceItem(n, i).Pos().Offset)
+		p.flush(startOf(braceItem(n, i)))
 		p.breakLine()
 		p.item(n, i)
 	}
-	p.flush(n.End().Offset)
+	p.flush(endOf(n))
 	p.indent--
 	p.breakLine()
 	p.text("}")
@@ -764,10 +775,10 @@ func (p *printer) value(v ast.Value) {
 	if p.failed || v == nil {
 		return
 	}
-	p.flush(v.Pos().Offset)
+	p.flush(startOf(v))
 	switch v := v.(type) {
 	case *ast.Number:
-		p.text(v.Raw)
+		p.text(v.Raw())
 	case *ast.RangeValue:
 		switch {
 		case v.Lower != nil && v.Upper != nil:
@@ -806,7 +817,7 @@ func (p *printer) value(v ast.Value) {
 			}
 			p.value(e)
 		}
-		p.flush(v.End().Offset)
+		p.flush(endOf(v))
 		p.text("]")
 	case *ast.Map:
 		p.braces(v)
@@ -826,11 +837,11 @@ func (p *printer) brokenArray(a *ast.Array) {
 			p.text(",")
 		}
 		// End-of-line comments of the previous line go before the break.
-		p.flush(e.Pos().Offset)
+		p.flush(startOf(e))
 		p.breakLine()
 		p.value(e)
 	}
-	p.flush(a.End().Offset)
+	p.flush(endOf(a))
 	p.indent--
 	p.breakLine()
 	p.text("]")
@@ -839,8 +850,8 @@ func (p *printer) brokenArray(a *ast.Array) {
 // stringText returns the source text of s: Raw, or when a tree was built
 // by hand without it, a quoted form of Value.
 func stringText(s *ast.String) string {
-	if s.Raw != "" {
-		return s.Raw
+	if s.Raw() != "" {
+		return s.Raw()
 	}
 	switch s.Kind {
 	case ast.SingleQuoted:
@@ -854,8 +865,8 @@ func stringText(s *ast.String) string {
 }
 
 func taggedText(t *ast.TaggedString) string {
-	if t.Raw != "" {
-		return t.Raw
+	if t.Raw() != "" {
+		return t.Raw()
 	}
 	if t.Fenced {
 		return fence(t.Tag, t.Value)

@@ -27,10 +27,13 @@ func tRecord(kv ...any) *ast.Record {
 }
 
 func tStr(s string) *ast.String {
-	return &ast.String{Kind: ast.DoubleQuoted, Value: s, Raw: Quote(s, '"')}
+	return &ast.String{Kind: ast.DoubleQuoted, Value: s}
 }
 
-func tNum(raw string) *ast.Number { return &ast.Number{Raw: raw} }
+// tNum is a number; its text is its span's, so it gets a Source of its own.
+func tNum(raw string) *ast.Number {
+	return &ast.Number{Span: ast.NewSource(raw).Span(0, len(raw))}
+}
 
 func tNode(id string, labels []string, rec *ast.Record) *ast.NodePattern {
 	n := &ast.NodePattern{}

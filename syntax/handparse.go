@@ -19,23 +19,27 @@ import (
 type hparser struct {
 	sc      scanner
 	tok     lexer.Token // current token
-	tokEnd  ast.Pos     // end of the current token
-	prevEnd ast.Pos     // end of the last consumed token
+	tokEnd  int         // offset of the end of the current token
+	prevEnd int         // offset of the end of the last consumed token
 	err     *parseError
 	a       *arena
+	src     *ast.Source // the file: every node's span points at it
 }
 
-// parseError is a syntax error found by the hand-written parser.
+// parseError is a syntax error found by the hand-written parser or the
+// document grammar's hand-written parts: byte offsets of the offending
+// text, resolved to positions when the error is reported.
 type parseError struct {
-	start, end ast.Pos
+	start, end int
 	summary    string
 	detail     string
 }
 
-func (p *hparser) init(t *lexer.Token, a *arena) {
+func (p *hparser) init(src *ast.Source, t *lexer.Token, a *arena) {
 	p.sc.initInner(t)
 	p.err = nil
 	p.a = a
+	p.src = src
 	p.next()
 }
 
@@ -45,27 +49,19 @@ func (p *hparser) next() {
 	t, err := p.sc.fine()
 	if err != nil {
 		se := p.sc.err
-		p.failAt(posInGroup(&p.sc, se.offset), posInGroup(&p.sc, se.end), se.summary, se.detail)
+		p.failAt(se.offset, se.end, se.summary, se.detail)
 		return
 	}
 	p.tok = t
 	// The scanner stops right after the token (it skips the following
 	// space on the next call), so its position is the token's end.
-	p.tokEnd = astPos(p.sc.pos())
+	p.tokEnd = p.sc.base + p.sc.off
 }
 
 // tokSpan is the span of the current token.
-func (p *hparser) tokSpan() ast.Span { return ast.Span{StartPos: astPos(p.tok.Pos), EndPos: p.tokEnd} }
+func (p *hparser) tokSpan() ast.Span { return p.src.Span(p.tok.Pos.Offset, p.tokEnd) }
 
-// posInGroup computes the position of an absolute offset inside the
-// scanner's group (the error path only).
-func posInGroup(sc *scanner, off int) ast.Pos {
-	t := lexer.Token{Value: sc.src[:off-sc.base]}
-	t.Pos = lexer.Position{Offset: sc.base, Line: sc.startLine, Column: sc.startCol}
-	return tokEnd(&t)
-}
-
-func (p *hparser) failAt(start, end ast.Pos, summary, detail string) {
+func (p *hparser) failAt(start, end int, summary, detail string) {
 	if p.err == nil {
 		p.err = &parseError{start: start, end: end, summary: summary, detail: detail}
 	}
@@ -78,7 +74,7 @@ func (p *hparser) fail(summary, detail string) {
 	if p.err != nil {
 		return
 	}
-	p.failAt(astPos(p.tok.Pos), p.tokEnd, summary, detail)
+	p.failAt(p.tok.Pos.Offset, p.tokEnd, summary, detail)
 }
 
 // unexpected reports the current token as unexpected; want says what was
@@ -109,9 +105,9 @@ func (p *hparser) expect(punct, want string) bool {
 	return false
 }
 
-func (p *hparser) start() ast.Pos { return astPos(p.tok.Pos) }
+func (p *hparser) start() int { return p.tok.Pos.Offset }
 
-func (p *hparser) span(start ast.Pos) ast.Span { return ast.Span{StartPos: start, EndPos: p.prevEnd} }
+func (p *hparser) span(start int) ast.Span { return p.src.Span(start, p.prevEnd) }
 
 // nodePattern parses `( subject )`.
 func (p *hparser) nodePattern() *ast.NodePattern {
@@ -236,7 +232,7 @@ func (p *hparser) path() ast.Pattern {
 		}
 		nodes = append(nodes, p.nodePattern())
 	}
-	return buildPath(p.a, nodes, arrows)
+	return buildPath(p.a, p.src, nodes, arrows)
 }
 
 // nodeAfterArrow explains the most common mistake after an arrow: the
@@ -250,7 +246,7 @@ const pathTooLong = "A path may chain at most 1000 relationships: each relations
 
 // buildPath builds the right-recursive relationship chain of nodes joined
 // by arrows (len(arrows) <= len(nodes)).
-func buildPath(a *arena, nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
+func buildPath(a *arena, src *ast.Source, nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Pattern {
 	if len(arrows) == 0 {
 		return nodes[0]
 	}
@@ -259,14 +255,14 @@ func buildPath(a *arena, nodes []*ast.NodePattern, arrows []*ast.Arrow) ast.Patt
 	if len(nodes) > n {
 		right = nodes[n]
 	}
-	end := arrows[n-1].End()
+	_, end := arrows[n-1].Offsets()
 	if right != nil {
-		end = right.End()
+		_, end = right.(*ast.NodePattern).Offsets()
 	}
 	for i := n - 1; i >= 0; i-- {
 		rel := a.rels.new()
-		*rel = ast.RelationshipPattern{Left: nodes[i], Arrow: arrows[i], Right: right,
-			Span: ast.Span{StartPos: nodes[i].Pos(), EndPos: end}}
+		start, _ := nodes[i].Offsets()
+		*rel = ast.RelationshipPattern{Left: nodes[i], Arrow: arrows[i], Right: right, Span: src.Span(start, end)}
 		right = rel
 	}
 	return right
@@ -317,7 +313,7 @@ func (p *hparser) arrow() *ast.Arrow {
 	}
 	setArrowKind(a, open, closeTok.Value)
 	if closeTok.Value[0] != open[len(open)-1] {
-		p.failAt(astPos(closeTok.Pos), closeEnd, "arrow mixes line styles",
+		p.failAt(closeTok.Pos.Offset, closeEnd, "arrow mixes line styles",
 			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
 	}
 	a.Span = p.span(start)
@@ -494,7 +490,7 @@ func (p *hparser) array() ast.Value {
 	open := p.tok
 	p.next() // [
 	if p.is("]") {
-		p.failAt(astPos(open.Pos), p.tokEnd, "[] is an empty pattern, not an array",
+		p.failAt(open.Pos.Offset, p.tokEnd, "[] is an empty pattern, not an array",
 			"In gram, [] is an empty subject pattern, and arrays must not be empty. Leave the property out, or give at least one element: [\"a\"].")
 		return a
 	}
@@ -583,6 +579,7 @@ func (p *hparser) scalar() ast.Value {
 	t := &p.tok
 	switch t.Type {
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
+		start := p.start()
 		lower := number(p.a, t, p.tokSpan())
 		p.next()
 		if p.is("..") {
@@ -591,12 +588,12 @@ func (p *hparser) scalar() ast.Value {
 			if up := p.rangeBound(); up != nil {
 				r.Upper = up
 			}
-			r.Span = ast.Span{StartPos: lower.Pos(), EndPos: p.prevEnd}
+			r.Span = p.span(start)
 			return r
 		}
 		if p.is("...") {
 			p.next()
-			return &ast.RangeValue{Lower: lower, Span: ast.Span{StartPos: lower.Pos(), EndPos: p.prevEnd}}
+			return &ast.RangeValue{Lower: lower, Span: p.span(start)}
 		}
 		return lower
 	case tSymbol, tSQString, tDQString, tBTString, tTagged, tFenced:
@@ -608,7 +605,7 @@ func (p *hparser) scalar() ast.Value {
 			start := p.start()
 			p.next()
 			if up := p.rangeBound(); up != nil {
-				return &ast.RangeValue{Upper: up, Span: ast.Span{StartPos: start, EndPos: p.prevEnd}}
+				return &ast.RangeValue{Upper: up, Span: p.span(start)}
 			}
 			return nil
 		}

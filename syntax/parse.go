@@ -21,7 +21,8 @@ func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 	if len(src) > MaxFileSize {
 		return tooLarge(filename, len(src))
 	}
-	return parseText(filename, string(src), true)
+	text := string(src)
+	return parseText(filename, ast.NewSource(text), text, true)
 }
 
 // ParseString is ParseFile for source held in a string. The tree's strings
@@ -31,7 +32,7 @@ func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 	if len(text) > MaxFileSize {
 		return tooLarge(filename, len(text))
 	}
-	return parseText(filename, text, true)
+	return parseText(filename, ast.NewSource(text), text, true)
 }
 
 // tooLarge is the result for a source over MaxFileSize bytes.
@@ -49,9 +50,10 @@ func tooLarge(filename string, size int) (*ast.File, diag.Diagnostics) {
 // 32-bit.
 const MaxFileSize = math.MaxInt32
 
-// parseText parses text; with partial, a lexical error (which stops the
-// scanner) still yields the patterns before the construct it is in.
-func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics) {
+// parseText parses text, which is src's text or (for a partial parse) a
+// prefix of it; with partial, a lexical error (which stops the scanner)
+// still yields the patterns before the construct it is in.
+func parseText(filename string, src *ast.Source, text string, partial bool) (*ast.File, diag.Diagnostics) {
 	f := &ast.File{Name: filename}
 	sc := newCoarseScanner(filename, text)
 	peek, err := lexer.Upgrade(sc)
@@ -59,7 +61,7 @@ func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics
 	if err == nil {
 		g, err = topGrammar.ParseFromLexer(peek)
 	} else if partial && sc.tokStart > 0 {
-		prefix, _ := parseText(filename, text[:sc.tokStart], false)
+		prefix, _ := parseText(filename, src, text[:sc.tokStart], false)
 		f.Header, f.Patterns = prefix.Header, prefix.Patterns
 	}
 	if g != nil && g.Patterns != nil && g.Patterns.err != nil {
@@ -67,10 +69,10 @@ func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics
 		// it follows from that.
 		err = g.Patterns.err
 	}
-	var l topLowerer
+	l := topLowerer{src: src}
 	l.file(g, f)
-	f.Comments = comments(text, sc.comments)
-	f.Span = ast.Span{StartPos: ast.Pos{Offset: 0, Line: 1, Column: 1}, EndPos: endOfText(text)}
+	f.Comments = comments(src, sc.comments)
+	f.Span = src.Span(0, len(src.Text()))
 	var diags diag.Diagnostics
 	for _, e := range l.errs {
 		diags = append(diags, &diag.Diagnostic{
@@ -78,7 +80,7 @@ func parseText(filename, text string, partial bool) (*ast.File, diag.Diagnostics
 			Code:     codeSyntax,
 			Summary:  e.summary,
 			Detail:   e.detail,
-			Range:    ast.Range{File: filename, Start: e.start, End: e.end},
+			Range:    ast.Range{File: filename, Start: src.Position(e.start), End: src.Position(e.end)},
 		})
 	}
 	if err != nil {
@@ -102,24 +104,13 @@ func firstOffset(ds diag.Diagnostics) int32 {
 }
 
 // comments converts the scanner's comments to ast comments.
-func comments(text string, cs []comment) []*ast.Comment {
+func comments(src *ast.Source, cs []comment) []*ast.Comment {
+	text := src.Text()
 	out := make([]*ast.Comment, len(cs))
 	nodes := make([]ast.Comment, len(cs))
 	for i, c := range cs {
-		nodes[i] = ast.Comment{
-			Text: text[c.start:c.end],
-			Span: ast.Span{
-				StartPos: ast.Pos{Offset: int32(c.start), Line: int32(c.line), Column: int32(c.col)},
-				EndPos:   ast.Pos{Offset: int32(c.end), Line: int32(c.line), Column: int32(c.col + runeCount(text[c.start:c.end]))},
-			},
-		}
+		nodes[i] = ast.Comment{Text: text[c.start:c.end], Span: src.Span(c.start, c.end)}
 		out[i] = &nodes[i]
 	}
 	return out
-}
-
-// endOfText is the position just after the last character of text.
-func endOfText(text string) ast.Pos {
-	t := lexer.Token{Value: text, Pos: lexer.Position{Line: 1, Column: 1}}
-	return tokEnd(&t)
 }

@@ -11,6 +11,7 @@ import (
 // nil-safe throughout because a failed parse hands it a partial tree.
 type lowerer struct {
 	filename string
+	src      *ast.Source
 	diags    diag.Diagnostics
 }
 
@@ -20,7 +21,7 @@ func (l *lowerer) errorAt(t *lexer.Token, summary, detail string) {
 		Code:     codeSyntax,
 		Summary:  summary,
 		Detail:   detail,
-		Range:    ast.Range{File: l.filename, Start: astPos(t.Pos), End: tokEnd(t)},
+		Range:    ast.Range{File: l.filename, Start: l.src.Position(t.Pos.Offset), End: l.src.Position(t.Pos.Offset + len(t.Value))},
 	})
 }
 
@@ -52,9 +53,9 @@ func (l *lowerer) top(g *gTop) ast.Pattern {
 	if g.Ident == nil && len(g.Props) == 0 {
 		return inner
 	}
-	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(g.Tokens)}
+	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(l.src, g.Tokens)}
 	if g.Ident != nil {
-		ia := &ast.IdentifiedAnnotation{Span: span(g.Ident.Tokens)}
+		ia := &ast.IdentifiedAnnotation{Span: span(l.src, g.Ident.Tokens)}
 		if g.Ident.Ident != nil {
 			ia.Identifier = l.identifier(g.Ident.Ident)
 		}
@@ -72,8 +73,8 @@ func (l *lowerer) top(g *gTop) ast.Pattern {
 			continue
 		}
 		pa := &ast.PropertyAnnotation{
-			Key:  &ast.Symbol{Name: p.Key.Value, Span: tokSpan(&p.Key)},
-			Span: span(p.Tokens),
+			Key:  &ast.Symbol{Name: p.Key.Value, Span: tokSpan(l.src, &p.Key)},
+			Span: span(l.src, p.Tokens),
 		}
 		if p.Value != nil {
 			pa.Value = l.value(p.Value)
@@ -84,7 +85,7 @@ func (l *lowerer) top(g *gTop) ast.Pattern {
 }
 
 func (l *lowerer) subjectPattern(g *gSubjectPattern) *ast.SubjectPattern {
-	sp := &ast.SubjectPattern{Span: span(g.Tokens)}
+	sp := &ast.SubjectPattern{Span: span(l.src, g.Tokens)}
 	l.subject(g.Subject, &sp.Subject)
 	if g.Bar {
 		sp.Elements = make([]ast.Pattern, 0, len(g.Elements))
@@ -125,7 +126,7 @@ func (l *lowerer) subject(g *gSubject, s *ast.Subject) {
 func (l *lowerer) path(g *gPath) ast.Pattern {
 	var left *ast.NodePattern
 	if g.Left != nil {
-		left = &ast.NodePattern{Span: span(g.Left.Tokens)}
+		left = &ast.NodePattern{Span: span(l.src, g.Left.Tokens)}
 		l.subject(g.Left.Subject, &left.Subject)
 	}
 	if g.Arrow == nil {
@@ -134,7 +135,7 @@ func (l *lowerer) path(g *gPath) ast.Pattern {
 		}
 		return left
 	}
-	rp := &ast.RelationshipPattern{Left: left, Arrow: l.arrow(g.Arrow), Span: span(g.Tokens)}
+	rp := &ast.RelationshipPattern{Left: left, Arrow: l.arrow(g.Arrow), Span: span(l.src, g.Tokens)}
 	if g.Right != nil {
 		rp.Right = l.path(g.Right)
 	}
@@ -142,7 +143,7 @@ func (l *lowerer) path(g *gPath) ast.Pattern {
 }
 
 func (l *lowerer) arrow(g *gArrow) *ast.Arrow {
-	a := &ast.Arrow{Span: span(g.Tokens)}
+	a := &ast.Arrow{Span: span(l.src, g.Tokens)}
 	if g.Bracket {
 		a.Subject = &ast.Subject{}
 		l.subject(g.Subject, a.Subject)
@@ -164,7 +165,7 @@ func (l *lowerer) arrow(g *gArrow) *ast.Arrow {
 
 func (l *lowerer) identifier(g *gIdentifier) *ast.Identifier {
 	t := &g.Tok
-	id := &ast.Identifier{Span: tokSpan(t)}
+	id := &ast.Identifier{Span: tokSpan(l.src, t)}
 	switch t.Type {
 	case tBTString:
 		id.Kind = ast.QuotedIdentifier
@@ -180,12 +181,12 @@ func (l *lowerer) identifier(g *gIdentifier) *ast.Identifier {
 }
 
 func (l *lowerer) labels(g *gLabels) *ast.Labels {
-	ls := &ast.Labels{Span: span(g.Tokens), List: make([]*ast.Label, 0, len(g.List))}
+	ls := &ast.Labels{Span: span(l.src, g.Tokens), List: make([]*ast.Label, 0, len(g.List))}
 	for _, gl := range g.List {
 		if gl == nil {
 			continue
 		}
-		lb := &ast.Label{DoubleColon: gl.Sep == "::", Span: span(gl.Tokens)}
+		lb := &ast.Label{DoubleColon: gl.Sep == "::", Span: span(l.src, gl.Tokens)}
 		if gl.Name.Type == tBTString {
 			lb.Quoted = true
 			lb.Name = unquote(gl.Name.Value)
@@ -198,7 +199,7 @@ func (l *lowerer) labels(g *gLabels) *ast.Labels {
 }
 
 func (l *lowerer) record(g *gRecord) *ast.Record {
-	r := &ast.Record{Span: span(g.Tokens)}
+	r := &ast.Record{Span: span(l.src, g.Tokens)}
 	if len(g.Props) > 0 {
 		r.Properties = make([]*ast.Property, 0, len(g.Props))
 	}
@@ -206,7 +207,7 @@ func (l *lowerer) record(g *gRecord) *ast.Record {
 		if p == nil {
 			continue
 		}
-		prop := &ast.Property{Key: key(nil, &p.Key, tokSpan(&p.Key)), DoubleColon: p.Sep == "::", Span: span(p.Tokens)}
+		prop := &ast.Property{Key: key(nil, &p.Key, tokSpan(l.src, &p.Key)), DoubleColon: p.Sep == "::", Span: span(l.src, p.Tokens)}
 		if p.Value != nil {
 			prop.Value = l.value(p.Value)
 		}
@@ -220,7 +221,7 @@ func (l *lowerer) value(g *gValue) ast.Value {
 	case g.Scalar != nil:
 		return l.scalar(g.Scalar)
 	case g.Array != nil:
-		a := &ast.Array{Span: span(g.Array.Tokens), Elements: make([]ast.Value, 0, len(g.Array.Elems))}
+		a := &ast.Array{Span: span(l.src, g.Array.Tokens), Elements: make([]ast.Value, 0, len(g.Array.Elems))}
 		for _, e := range g.Array.Elems {
 			if e != nil {
 				if v := l.scalar(e); v != nil {
@@ -230,7 +231,7 @@ func (l *lowerer) value(g *gValue) ast.Value {
 		}
 		return a
 	case g.Map != nil:
-		m := &ast.Map{Span: span(g.Map.Tokens)}
+		m := &ast.Map{Span: span(l.src, g.Map.Tokens)}
 		if len(g.Map.Entries) > 0 {
 			m.Entries = make([]*ast.MapEntry, 0, len(g.Map.Entries))
 		}
@@ -238,7 +239,7 @@ func (l *lowerer) value(g *gValue) ast.Value {
 			if e == nil {
 				continue
 			}
-			me := &ast.MapEntry{Key: key(nil, &e.Key, tokSpan(&e.Key)), Span: span(e.Tokens)}
+			me := &ast.MapEntry{Key: key(nil, &e.Key, tokSpan(l.src, &e.Key)), Span: span(l.src, e.Tokens)}
 			if e.Value != nil {
 				me.Value = l.scalar(e.Value)
 			}
@@ -252,18 +253,18 @@ func (l *lowerer) value(g *gValue) ast.Value {
 func (l *lowerer) scalar(g *gScalar) ast.Value {
 	switch {
 	case g.UpperOnly.Type != 0:
-		return &ast.RangeValue{Upper: number(nil, &g.UpperOnly, tokSpan(&g.UpperOnly)), Span: span(g.Tokens)}
+		return &ast.RangeValue{Upper: number(nil, &g.UpperOnly, tokSpan(l.src, &g.UpperOnly)), Span: span(l.src, g.Tokens)}
 	case g.Num.Type != 0:
 		if g.Dots == "" && g.Upper.Value != "..." {
-			return number(nil, &g.Num, tokSpan(&g.Num))
+			return number(nil, &g.Num, tokSpan(l.src, &g.Num))
 		}
-		r := &ast.RangeValue{Lower: number(nil, &g.Num, tokSpan(&g.Num)), Span: span(g.Tokens)}
+		r := &ast.RangeValue{Lower: number(nil, &g.Num, tokSpan(l.src, &g.Num)), Span: span(l.src, g.Tokens)}
 		if g.Dots == ".." && g.Upper.Type != 0 {
-			r.Upper = number(nil, &g.Upper, tokSpan(&g.Upper))
+			r.Upper = number(nil, &g.Upper, tokSpan(l.src, &g.Upper))
 		}
 		return r
 	case g.Other.Type != 0:
-		return stringValue(nil, &g.Other, tokSpan(&g.Other))
+		return stringValue(nil, &g.Other, tokSpan(l.src, &g.Other))
 	}
 	return nil
 }

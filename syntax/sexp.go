@@ -307,9 +307,14 @@ func quotedLen(name string) (bytes, runes int) {
 	return bytes, runes
 }
 
-type spanned struct{ ast.Span }
+// spanned is a piece of a node (a string's content, a symbol's name) that
+// the reference tree shows as a node of its own.
+type spanned struct{ start, end ast.Pos }
 
-func spanOf(start, end ast.Pos) spanned { return spanned{ast.Span{StartPos: start, EndPos: end}} }
+func (s spanned) Pos() ast.Pos { return s.start }
+func (s spanned) End() ast.Pos { return s.end }
+
+func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 
 func record(r *ast.Record) *TreeNode {
 	n := node("record", r)
@@ -354,7 +359,7 @@ func value(v ast.Value) *TreeNode {
 		return node("symbol", v)
 	case *ast.String:
 		n := node("string_literal", v)
-		n.add("content", contentNode(v, v.Raw, v.Kind == ast.Fenced))
+		n.add("content", contentNode(v, v.Raw(), v.Kind == ast.Fenced))
 		return n
 	case *ast.TaggedString:
 		n := node("tagged_string", v)
@@ -362,7 +367,7 @@ func value(v ast.Value) *TreeNode {
 		if v.Fenced {
 			// The tag follows the fence and any space before it (ASCII,
 			// on the fence's line).
-			tagEnd, _ := fenceHeader(v.Raw, 0)
+			tagEnd, _ := fenceHeader(v.Raw(), 0)
 			d := int32(tagEnd - len(v.Tag))
 			start.Offset += d
 			start.Column += d
@@ -371,7 +376,7 @@ func value(v ast.Value) *TreeNode {
 		end.Offset += int32(len(v.Tag))
 		end.Column += int32(len(v.Tag))
 		n.add("tag", spanNode("symbol", start, end))
-		n.add("content", contentNode(v, v.Raw, v.Fenced))
+		n.add("content", contentNode(v, v.Raw(), v.Fenced))
 		return n
 	case *ast.Array:
 		n := node("array", v)

@@ -39,15 +39,19 @@ func runeCount(s string) int {
 	return len(s)
 }
 
-func tokSpan(t *lexer.Token) ast.Span {
-	return ast.Span{StartPos: astPos(t.Pos), EndPos: tokEnd(t)}
+// tokSpan is the span of token t in src.
+func tokSpan(src *ast.Source, t *lexer.Token) ast.Span {
+	return src.Span(t.Pos.Offset, t.Pos.Offset+len(t.Value))
 }
 
-func span(toks []lexer.Token) ast.Span {
+// span is the span of the tokens toks in src, from the first one's start
+// to the last one's end.
+func span(src *ast.Source, toks []lexer.Token) ast.Span {
 	if len(toks) == 0 {
 		return ast.Span{}
 	}
-	return ast.Span{StartPos: astPos(toks[0].Pos), EndPos: tokEnd(&toks[len(toks)-1])}
+	last := &toks[len(toks)-1]
+	return src.Span(toks[0].Pos.Offset, last.Pos.Offset+len(last.Value))
 }
 
 // key lowers a key token with span sp; a (which may be nil) allocates.
@@ -82,7 +86,7 @@ func number(a *arena, t *lexer.Token, sp ast.Span) *ast.Number {
 	} else {
 		n = new(ast.Number)
 	}
-	n.Raw, n.Span = t.Value, sp
+	n.Span = sp
 	switch t.Type {
 	case tDecimal:
 		n.Kind = ast.Decimal
@@ -92,11 +96,6 @@ func number(a *arena, t *lexer.Token, sp ast.Span) *ast.Number {
 		n.Kind = ast.Octal
 	case tMeasurement:
 		n.Kind = ast.Measurement
-		i := len(t.Value)
-		for i > 0 && isLetter(t.Value[i-1]) {
-			i--
-		}
-		n.Unit = t.Value[i:]
 	default:
 		n.Kind = ast.Integer
 	}
@@ -123,7 +122,7 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 		return s
 	case tSQString, tDQString, tBTString:
 		s := a.strings.new()
-		*s = ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Raw: v, Span: sp}
+		*s = ast.String{Kind: ast.SingleQuoted, Value: unquote(v), Span: sp}
 		switch t.Type {
 		case tDQString:
 			s.Kind = ast.DoubleQuoted
@@ -133,14 +132,14 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 		return s
 	case tTagged:
 		tagEnd, q := taggedSplit(v)
-		return &ast.TaggedString{Tag: v[:tagEnd], Value: unquote(v[q:]), Raw: v, Span: sp}
+		return &ast.TaggedString{Tag: v[:tagEnd], Value: unquote(v[q:]), Span: sp}
 	case tFenced:
 		tag, content := splitFence(v)
 		if tag != "" {
-			return &ast.TaggedString{Tag: tag, Fenced: true, Value: content, Raw: v, Span: sp}
+			return &ast.TaggedString{Tag: tag, Fenced: true, Value: content, Span: sp}
 		}
 		s := a.strings.new()
-		*s = ast.String{Kind: ast.Fenced, Value: content, Raw: v, Span: sp}
+		*s = ast.String{Kind: ast.Fenced, Value: content, Span: sp}
 		return s
 	}
 	return nil

@@ -41,13 +41,13 @@ type docFile struct {
 // It stops at the first token that cannot start a pattern, where
 // participle then reports what it expected.
 type docPatterns struct {
-	list []*docTop
+	list []docTop
 	err  error // the annotated pattern that failed to parse, if any
 }
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
-		t := new(docTop)
+		var t docTop
 		err := t.Parse(lex)
 		if err == participle.NextMatch {
 			break
@@ -66,10 +66,11 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// docTop is a top-level pattern.
+// docTop is a top-level pattern: an annotated one, or a plain subject
+// pattern or path.
 type docTop struct {
-	pattern ast.Pattern
-	errs    []*parseError
+	annotated *docAnnotated
+	patternGroup
 }
 
 func (g *docTop) Parse(lex *lexer.PeekingLexer) error {
@@ -78,17 +79,10 @@ func (g *docTop) Parse(lex *lexer.PeekingLexer) error {
 		if err != nil {
 			return err
 		}
-		var l topLowerer
-		g.pattern = l.annotated(ann)
-		g.errs = l.errs
+		g.annotated = ann
 		return nil
 	}
-	var pg patternGroup
-	if err := pg.Parse(lex); err != nil {
-		return err
-	}
-	g.pattern, g.errs = pg.pattern, pg.errs
-	return nil
+	return g.patternGroup.Parse(lex)
 }
 
 // docAnnotated is a top-level pattern with annotations.
@@ -120,38 +114,37 @@ type docPropAnnot struct {
 	Value  *valueGroup `parser:"@@"`
 }
 
-// groupResult is what the hand-written parser produced for one group.
-type groupResult struct {
-	err *parseError
+// The grammar's Parse methods only delimit: they consume the tokens of a
+// group or a path and check how the tokens fit together, but build no
+// tree. The lowering (topLowerer) builds the tree afterwards, when it knows
+// the file's Source that every node points at (a participle.Parseable is
+// given nothing but the token stream).
+
+// groupToken is a group token (a balanced (...), [...] or {...}) that the
+// lowering parses with the hand-written parser.
+type groupToken struct {
+	tok *lexer.Token
 }
 
-// parseGroup runs fn on the group token at the head of lex if it has type
+// parseGroup consumes the group token at the head of lex if it has type
 // typ; otherwise it reports participle.NextMatch.
-func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, res *groupResult, fn func(p *hparser)) error {
+func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, g *groupToken) error {
 	t := lex.Peek()
 	if t.Type != typ {
 		return participle.NextMatch
 	}
-	lex.Next()
-	a := arenaPool.Get().(*arena)
-	var p hparser
-	p.init(t, a)
-	fn(&p)
-	if p.err == nil && p.tok.Type != lexer.EOF {
-		p.unexpected("the end of the group")
-	}
-	res.err = p.err
-	arenaPool.Put(a)
+	g.tok = lex.Next()
 	return nil
 }
 
-// patternGroup is a top-level subject pattern or path, parsed by hand
-// from the coarse tokens: a [...] group, or a (...) group followed by
+// patternGroup is a top-level subject pattern or path, delimited by hand
+// over the coarse tokens: a [...] group, or a (...) group followed by
 // arrows (whose pieces are fine tokens, with an optional [...] group) and
-// further (...) groups.
+// further (...) groups. Errors in how the tokens fit together are recorded
+// here; the lowering (lowerPattern) parses the groups.
 type patternGroup struct {
-	errs    []*parseError
-	pattern ast.Pattern
+	toks []lexer.Token // the pattern's tokens (a window of the token stream)
+	errs []*parseError
 }
 
 func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
@@ -159,39 +152,25 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 	if t.Type != tBracketGroup && t.Type != tParenGroup {
 		return participle.NextMatch
 	}
-	a := arenaPool.Get().(*arena)
-	defer arenaPool.Put(a)
+	first := lex.RawCursor()
+	defer func() { g.toks = lex.Range(first, lex.RawCursor()) }()
 	lex.Next()
 	if t.Type == tBracketGroup {
-		var p hparser
-		p.init(t, a)
-		g.pattern = p.subjectPattern()
-		g.note(&p)
 		return nil
 	}
-	var nb [8]*ast.NodePattern
-	var ab [8]*ast.Arrow
-	nodes, arrows := append(nb[:0], g.node(t, a)), ab[:0]
-	for {
+	for arrows := 0; ; arrows++ {
 		t = lex.Peek()
 		if t.Type != tPunct || !isArrowOpen(t.Value) {
 			break
 		}
-		if len(arrows) == MaxNesting {
+		if arrows == MaxNesting {
 			g.fail(t, "path too long", pathTooLong)
 			break
 		}
 		lex.Next()
-		arrow := a.arrows.new()
-		arrows = append(arrows, arrow)
-		open, start := t.Value, astPos(t.Pos)
-		arrow.Span = ast.Span{StartPos: start, EndPos: tokEnd(t)}
+		open := t.Value
 		if t = lex.Peek(); t.Type == tBracketGroup {
 			lex.Next()
-			var p hparser
-			p.init(t, a)
-			arrow.Subject = p.arrowSubject()
-			g.note(&p)
 		}
 		c := lex.Peek()
 		if c.Type != tPunct || !isArrowClose(c.Value) {
@@ -199,8 +178,6 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 			break
 		}
 		lex.Next()
-		arrow.Span.EndPos = tokEnd(c)
-		setArrowKind(arrow, open, c.Value)
 		if c.Value[0] != open[len(open)-1] {
 			g.fail(c, "arrow mixes line styles",
 				"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
@@ -215,34 +192,12 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 			break
 		}
 		lex.Next()
-		nodes = append(nodes, g.node(t, a))
 	}
-	g.pattern = buildPath(a, nodes, arrows)
 	return nil
 }
 
-// node parses the (...) group t as a node pattern.
-func (g *patternGroup) node(t *lexer.Token, a *arena) *ast.NodePattern {
-	var p hparser
-	p.init(t, a)
-	n := p.nodePattern()
-	g.note(&p)
-	return n
-}
-
-// note records p's error, and reports a group that does not end where
-// its pattern does.
-func (g *patternGroup) note(p *hparser) {
-	if p.err == nil && p.tok.Type != lexer.EOF {
-		p.unexpected("the end of the group")
-	}
-	if p.err != nil {
-		g.errs = append(g.errs, p.err)
-	}
-}
-
 func (g *patternGroup) fail(t *lexer.Token, summary, detail string) {
-	g.errs = append(g.errs, &parseError{start: astPos(t.Pos), end: tokEnd(t), summary: summary, detail: detail})
+	g.errs = append(g.errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value), summary: summary, detail: detail})
 }
 
 func isArrowOpen(v string) bool {
@@ -262,30 +217,17 @@ func isArrowClose(v string) bool {
 }
 
 // recordGroup is a {...} group parsed as a record.
-type recordGroup struct {
-	groupResult
-	record *ast.Record
-}
+type recordGroup struct{ groupToken }
 
 func (g *recordGroup) Parse(lex *lexer.PeekingLexer) error {
-	return parseGroup(lex, tBraceGroup, &g.groupResult, func(p *hparser) { g.record = p.record() })
+	return parseGroup(lex, tBraceGroup, &g.groupToken)
 }
 
 // valueGroup is the (...) group of a property annotation: one value.
-type valueGroup struct {
-	groupResult
-	value ast.Value
-}
+type valueGroup struct{ groupToken }
 
 func (g *valueGroup) Parse(lex *lexer.PeekingLexer) error {
-	return parseGroup(lex, tParenGroup, &g.groupResult, func(p *hparser) {
-		p.next() // (
-		g.value = p.value()
-		if p.err == nil && !p.is(")") {
-			p.unexpected(`")" after the annotation's value`)
-		}
-		p.next()
-	})
+	return parseGroup(lex, tParenGroup, &g.groupToken)
 }
 
 // lexDef adapts the scanner to participle's lexer.Definition. ParseFile
@@ -320,15 +262,26 @@ var annotatedGrammar = participle.MustBuild[docAnnotated](
 	participle.UseLookahead(2),
 )
 
-// topLowerer turns the document grammar's structs into the ast and collects
-// the errors the hand-written parser recorded in the groups.
+// topLowerer turns the document grammar's structs into the ast: it parses
+// every group with the hand-written parser and collects the errors.
 type topLowerer struct {
+	src  *ast.Source
+	a    *arena
 	errs []*parseError
 }
 
-func (l *topLowerer) note(r *groupResult) {
-	if r.err != nil {
-		l.errs = append(l.errs, r.err)
+// group runs fn on the hand-written parser positioned on the group token t,
+// and records the error it stopped at, if any; fn must parse the whole
+// group.
+func (l *topLowerer) group(t *lexer.Token, fn func(p *hparser)) {
+	var p hparser
+	p.init(l.src, t, l.a)
+	fn(&p)
+	if p.err == nil && p.tok.Type != lexer.EOF {
+		p.unexpected("the end of the group")
+	}
+	if p.err != nil {
+		l.errs = append(l.errs, p.err)
 	}
 }
 
@@ -336,23 +289,81 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 	if g == nil {
 		return
 	}
+	l.a = arenaPool.Get().(*arena)
+	defer arenaPool.Put(l.a)
 	if g.Header != nil {
-		l.note(&g.Header.groupResult)
-		f.Header = g.Header.record
+		l.group(g.Header.tok, func(p *hparser) { f.Header = p.record() })
 	}
 	if g.Patterns == nil {
 		return
 	}
 	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list))
-	for _, t := range g.Patterns.list {
-		if t == nil {
-			continue
+	for i := range g.Patterns.list {
+		t := &g.Patterns.list[i]
+		var pat ast.Pattern
+		if t.annotated != nil {
+			pat = l.annotated(t.annotated)
+		} else {
+			pat = l.pattern(&t.patternGroup)
 		}
-		l.errs = append(l.errs, t.errs...)
-		if t.pattern != nil {
-			f.Patterns = append(f.Patterns, t.pattern)
+		if pat != nil {
+			f.Patterns = append(f.Patterns, pat)
 		}
 	}
+}
+
+// pattern builds the subject pattern or path g delimited.
+func (l *topLowerer) pattern(g *patternGroup) ast.Pattern {
+	l.errs = append(l.errs, g.errs...)
+	toks := g.toks
+	if len(toks) == 0 {
+		return nil
+	}
+	var pat ast.Pattern
+	if toks[0].Type == tBracketGroup {
+		l.group(&toks[0], func(p *hparser) { pat = p.subjectPattern() })
+		return pat
+	}
+	var nb [8]*ast.NodePattern
+	var ab [8]*ast.Arrow
+	nodes, arrows := append(nb[:0], l.node(&toks[0])), ab[:0]
+	// Patterns' Parse has checked the tokens: arrow pieces and node groups
+	// alternate, up to where it found an error.
+	for i := 1; i < len(toks); {
+		t := &toks[i]
+		arrow := l.a.arrows.new()
+		arrows = append(arrows, arrow)
+		open, start := t.Value, t.Pos.Offset
+		arrow.Span = tokSpan(l.src, t)
+		if i++; i < len(toks) && toks[i].Type == tBracketGroup {
+			l.group(&toks[i], func(p *hparser) { arrow.Subject = p.arrowSubject() })
+			i++
+		}
+		if i == len(toks) {
+			_, end := arrow.Offsets()
+			if arrow.Subject != nil {
+				end = toks[i-1].Pos.Offset + len(toks[i-1].Value)
+			}
+			arrow.Span = l.src.Span(start, end)
+			break
+		}
+		c := &toks[i]
+		arrow.Span = l.src.Span(start, c.Pos.Offset+len(c.Value))
+		setArrowKind(arrow, open, c.Value)
+		if i++; i == len(toks) {
+			break
+		}
+		nodes = append(nodes, l.node(&toks[i]))
+		i++
+	}
+	return buildPath(l.a, l.src, nodes, arrows)
+}
+
+// node parses the (...) group t as a node pattern.
+func (l *topLowerer) node(t *lexer.Token) *ast.NodePattern {
+	var n *ast.NodePattern
+	l.group(t, func(p *hparser) { n = p.nodePattern() })
+	return n
 }
 
 func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
@@ -361,36 +372,34 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 	}
 	var inner ast.Pattern
 	if g.Pattern != nil {
-		l.errs = append(l.errs, g.Pattern.errs...)
-		inner = g.Pattern.pattern
+		inner = l.pattern(g.Pattern)
 	}
-	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(g.Tokens)}
+	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(l.src, g.Tokens)}
 	if g.Ident != nil {
-		ia := &ast.IdentifiedAnnotation{Span: span(g.Ident.Tokens)}
+		ia := &ast.IdentifiedAnnotation{Span: span(l.src, g.Ident.Tokens)}
 		if g.Ident.Ident.Type != 0 {
-			var p hparser
-			p.a = arenaPool.Get().(*arena)
-			defer arenaPool.Put(p.a)
-			p.tok = g.Ident.Ident
-			p.tokEnd = tokEnd(&p.tok)
+			p := hparser{a: l.a, src: l.src, tok: g.Ident.Ident}
+			p.tokEnd = p.tok.Pos.Offset + len(p.tok.Value)
 			ia.Identifier = p.identifier()
 		}
 		if len(g.Ident.Labels) > 0 {
 			ls := &ast.Labels{List: make([]*ast.Label, 0, len(g.Ident.Labels))}
 			for _, gl := range g.Ident.Labels {
-				lb := &ast.Label{DoubleColon: gl.Sep == "::", Name: gl.Name.Value, Span: span(gl.Tokens)}
+				lb := &ast.Label{DoubleColon: gl.Sep == "::", Name: gl.Name.Value, Span: span(l.src, gl.Tokens)}
 				if gl.Name.Type == tBTString {
 					lb.Quoted = true
 					lb.Name = unquote(gl.Name.Value)
 				}
 				ls.List = append(ls.List, lb)
 			}
-			ls.Span = ast.Span{StartPos: ls.List[0].Pos(), EndPos: ls.List[len(ls.List)-1].End()}
+			first, _ := ls.List[0].Offsets()
+			_, last := ls.List[len(ls.List)-1].Offsets()
+			ls.Span = l.src.Span(first, last)
 			ia.Labels = ls
 		}
 		if ia.Identifier == nil && ia.Labels == nil && len(g.Ident.Tokens) > 0 {
 			t := &g.Ident.Tokens[0]
-			l.errs = append(l.errs, &parseError{start: astPos(t.Pos), end: tokEnd(t),
+			l.errs = append(l.errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value),
 				summary: "@@ needs an identifier or labels",
 				detail:  "An identified annotation names the annotated pattern: write @@id, @@:Label or @@id:Label before the pattern."})
 		}
@@ -401,12 +410,18 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 			continue
 		}
 		pa := &ast.PropertyAnnotation{
-			Key:  &ast.Symbol{Name: p.Key.Value, Span: tokSpan(&p.Key)},
-			Span: span(p.Tokens),
+			Key:  &ast.Symbol{Name: p.Key.Value, Span: tokSpan(l.src, &p.Key)},
+			Span: span(l.src, p.Tokens),
 		}
-		if p.Value != nil {
-			l.note(&p.Value.groupResult)
-			pa.Value = p.Value.value
+		if p.Value != nil && p.Value.tok != nil {
+			l.group(p.Value.tok, func(p *hparser) {
+				p.next() // (
+				pa.Value = p.value()
+				if p.err == nil && !p.is(")") {
+					p.unexpected(`")" after the annotation's value`)
+				}
+				p.next()
+			})
 		}
 		ap.Annotations = append(ap.Annotations, pa)
 	}
