@@ -41,48 +41,44 @@ type docFile struct {
 // It stops at the first token that cannot start a pattern, where
 // participle then reports what it expected.
 type docPatterns struct {
-	list []docTop
-	err  error // the annotated pattern that failed to parse, if any
+	list      []docTop
+	annotated []*docAnnotated
+	errs      []*parseError // how the tokens of the paths fit together
+	err       error         // the annotated pattern that failed to parse, if any
+}
+
+// docTop is one top-level pattern: the annotated pattern annotated[ann],
+// or (ann < 0) the subject pattern or path made of the tokens [first, end)
+// of the token stream. It is three integers because a document may have
+// tens of thousands of them.
+type docTop struct {
+	first, end, ann int32
 }
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
-		var t docTop
-		err := t.Parse(lex)
-		if err == participle.NextMatch {
+		if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
+			ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
+			if err != nil {
+				// Keep the patterns parsed so far (a partial file) and
+				// stop; ParseFile reports err.
+				g.err = err
+				break
+			}
+			g.list = append(g.list, docTop{ann: int32(len(g.annotated))})
+			g.annotated = append(g.annotated, ann)
+			continue
+		}
+		first, end, ok := delimitPattern(lex, &g.errs)
+		if !ok {
 			break
 		}
-		if err != nil {
-			// Keep the patterns parsed so far (a partial file) and stop;
-			// ParseFile reports err.
-			g.err = err
-			break
-		}
-		g.list = append(g.list, t)
+		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: -1})
 	}
 	if len(g.list) == 0 && g.err == nil {
 		return participle.NextMatch
 	}
 	return nil
-}
-
-// docTop is a top-level pattern: an annotated one, or a plain subject
-// pattern or path.
-type docTop struct {
-	annotated *docAnnotated
-	patternGroup
-}
-
-func (g *docTop) Parse(lex *lexer.PeekingLexer) error {
-	if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
-		ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
-		if err != nil {
-			return err
-		}
-		g.annotated = ann
-		return nil
-	}
-	return g.patternGroup.Parse(lex)
 }
 
 // docAnnotated is a top-level pattern with annotations.
@@ -148,15 +144,30 @@ type patternGroup struct {
 }
 
 func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
-	t := lex.Peek()
-	if t.Type != tBracketGroup && t.Type != tParenGroup {
+	first, end, ok := delimitPattern(lex, &g.errs)
+	if !ok {
 		return participle.NextMatch
 	}
-	first := lex.RawCursor()
-	defer func() { g.toks = lex.Range(first, lex.RawCursor()) }()
+	g.toks = lex.Range(first, end)
+	return nil
+}
+
+// delimitPattern consumes the tokens of a subject pattern or path at the
+// head of lex and returns where they are in the token stream; errors in
+// how they fit together go to errs. It reports false, consuming nothing,
+// when no pattern starts there.
+func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end lexer.RawCursor, ok bool) {
+	t := lex.Peek()
+	if t.Type != tBracketGroup && t.Type != tParenGroup {
+		return 0, 0, false
+	}
+	first = lex.RawCursor()
 	lex.Next()
 	if t.Type == tBracketGroup {
-		return nil
+		return first, lex.RawCursor(), true
+	}
+	fail := func(t *lexer.Token, summary, detail string) {
+		*errs = append(*errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value), summary: summary, detail: detail})
 	}
 	for arrows := 0; ; arrows++ {
 		t = lex.Peek()
@@ -164,7 +175,7 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 			break
 		}
 		if arrows == MaxNesting {
-			g.fail(t, "path too long", pathTooLong)
+			fail(t, "path too long", pathTooLong)
 			break
 		}
 		lex.Next()
@@ -174,30 +185,26 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 		}
 		c := lex.Peek()
 		if c.Type != tPunct || !isArrowClose(c.Value) {
-			g.fail(c, "unexpected "+describe(c), fmt.Sprintf("Expected the rest of the arrow (%q or %q) here.", open[len(open)-1:], open[len(open)-1:]+">"))
+			fail(c, "unexpected "+describe(c), fmt.Sprintf("Expected the rest of the arrow (%q or %q) here.", open[len(open)-1:], open[len(open)-1:]+">"))
 			break
 		}
 		lex.Next()
 		if c.Value[0] != open[len(open)-1] {
-			g.fail(c, "arrow mixes line styles",
+			fail(c, "arrow mixes line styles",
 				"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
 		}
 		t = lex.Peek()
 		if t.Type != tParenGroup {
 			if t.Type == tSymbol {
-				g.fail(t, "expected a node after the arrow, found "+describe(t), nodeAfterArrow)
+				fail(t, "expected a node after the arrow, found "+describe(t), nodeAfterArrow)
 			} else {
-				g.fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
+				fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
 			}
 			break
 		}
 		lex.Next()
 	}
-	return nil
-}
-
-func (g *patternGroup) fail(t *lexer.Token, summary, detail string) {
-	g.errs = append(g.errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value), summary: summary, detail: detail})
+	return first, lex.RawCursor(), true
 }
 
 func isArrowOpen(v string) bool {
@@ -266,17 +273,22 @@ var annotatedGrammar = participle.MustBuild[docAnnotated](
 // every group with the hand-written parser and collects the errors.
 type topLowerer struct {
 	src  *ast.Source
+	peek *lexer.PeekingLexer // the token stream the grammar parsed
 	a    *arena
 	errs []*parseError
+	p    hparser // reused for every group: groups are parsed one at a time
 }
 
-// group runs fn on the hand-written parser positioned on the group token t,
-// and records the error it stopped at, if any; fn must parse the whole
-// group.
-func (l *topLowerer) group(t *lexer.Token, fn func(p *hparser)) {
-	var p hparser
-	p.init(l.src, t, l.a)
-	fn(&p)
+// open returns the hand-written parser positioned on the group token t.
+// The caller parses the whole group and then calls close.
+func (l *topLowerer) open(t *lexer.Token) *hparser {
+	l.p.init(l.src, t, l.a)
+	return &l.p
+}
+
+// close records the error the group's parse stopped at, if any.
+func (l *topLowerer) close() {
+	p := &l.p
 	if p.err == nil && p.tok.Type != lexer.EOF {
 		p.unexpected("the end of the group")
 	}
@@ -292,19 +304,20 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 	l.a = arenaPool.Get().(*arena)
 	defer arenaPool.Put(l.a)
 	if g.Header != nil {
-		l.group(g.Header.tok, func(p *hparser) { f.Header = p.record() })
+		f.Header = l.open(g.Header.tok).record()
+		l.close()
 	}
 	if g.Patterns == nil {
 		return
 	}
+	l.errs = append(l.errs, g.Patterns.errs...)
 	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list))
-	for i := range g.Patterns.list {
-		t := &g.Patterns.list[i]
+	for _, t := range g.Patterns.list {
 		var pat ast.Pattern
-		if t.annotated != nil {
-			pat = l.annotated(t.annotated)
+		if t.ann >= 0 {
+			pat = l.annotated(g.Patterns.annotated[t.ann])
 		} else {
-			pat = l.pattern(&t.patternGroup)
+			pat = l.pattern(l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)))
 		}
 		if pat != nil {
 			f.Patterns = append(f.Patterns, pat)
@@ -312,22 +325,22 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 	}
 }
 
-// pattern builds the subject pattern or path g delimited.
-func (l *topLowerer) pattern(g *patternGroup) ast.Pattern {
-	l.errs = append(l.errs, g.errs...)
-	toks := g.toks
+// pattern builds the subject pattern or path of the tokens toks, which
+// delimitPattern delimited.
+func (l *topLowerer) pattern(toks []lexer.Token) ast.Pattern {
 	if len(toks) == 0 {
 		return nil
 	}
 	var pat ast.Pattern
 	if toks[0].Type == tBracketGroup {
-		l.group(&toks[0], func(p *hparser) { pat = p.subjectPattern() })
+		pat = l.open(&toks[0]).subjectPattern()
+		l.close()
 		return pat
 	}
 	var nb [8]*ast.NodePattern
 	var ab [8]*ast.Arrow
 	nodes, arrows := append(nb[:0], l.node(&toks[0])), ab[:0]
-	// Patterns' Parse has checked the tokens: arrow pieces and node groups
+	// delimitPattern has checked the tokens: arrow pieces and node groups
 	// alternate, up to where it found an error.
 	for i := 1; i < len(toks); {
 		t := &toks[i]
@@ -336,7 +349,8 @@ func (l *topLowerer) pattern(g *patternGroup) ast.Pattern {
 		open, start := t.Value, t.Pos.Offset
 		arrow.Span = tokSpan(l.src, t)
 		if i++; i < len(toks) && toks[i].Type == tBracketGroup {
-			l.group(&toks[i], func(p *hparser) { arrow.Subject = p.arrowSubject() })
+			arrow.Subject = l.open(&toks[i]).arrowSubject()
+			l.close()
 			i++
 		}
 		if i == len(toks) {
@@ -361,8 +375,8 @@ func (l *topLowerer) pattern(g *patternGroup) ast.Pattern {
 
 // node parses the (...) group t as a node pattern.
 func (l *topLowerer) node(t *lexer.Token) *ast.NodePattern {
-	var n *ast.NodePattern
-	l.group(t, func(p *hparser) { n = p.nodePattern() })
+	n := l.open(t).nodePattern()
+	l.close()
 	return n
 }
 
@@ -372,7 +386,8 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 	}
 	var inner ast.Pattern
 	if g.Pattern != nil {
-		inner = l.pattern(g.Pattern)
+		l.errs = append(l.errs, g.Pattern.errs...)
+		inner = l.pattern(g.Pattern.toks)
 	}
 	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(l.src, g.Tokens)}
 	if g.Ident != nil {
@@ -414,14 +429,14 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 			Span: span(l.src, p.Tokens),
 		}
 		if p.Value != nil && p.Value.tok != nil {
-			l.group(p.Value.tok, func(p *hparser) {
-				p.next() // (
-				pa.Value = p.value()
-				if p.err == nil && !p.is(")") {
-					p.unexpected(`")" after the annotation's value`)
-				}
-				p.next()
-			})
+			vp := l.open(p.Value.tok)
+			vp.next() // (
+			pa.Value = vp.value()
+			if vp.err == nil && !vp.is(")") {
+				vp.unexpected(`")" after the annotation's value`)
+			}
+			vp.next()
+			l.close()
 		}
 		ap.Annotations = append(ap.Annotations, pa)
 	}
