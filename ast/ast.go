@@ -29,13 +29,13 @@ type Pattern interface {
 // or an arrow may carry. Each part is optional.
 type Subject struct {
 	Identifier *Identifier // nil when absent
-	Labels     *Labels     // nil when absent
+	Labels     []Label     // nil when absent
 	Record     *Record     // nil when absent
 }
 
 // IsEmpty reports whether the subject has no part at all.
 func (s *Subject) IsEmpty() bool {
-	return s == nil || (s.Identifier == nil && s.Labels == nil && s.Record == nil)
+	return s == nil || (s.Identifier == nil && len(s.Labels) == 0 && s.Record == nil)
 }
 
 // SubjectPattern is `[subject | e1, e2, ...]`, `[subject]` or `[]`.
@@ -97,7 +97,7 @@ type PropertyAnnotation struct {
 // IdentifiedAnnotation is `@@id`, `@@:Label` or `@@id:Label`.
 type IdentifiedAnnotation struct {
 	Identifier *Identifier // nil when absent
-	Labels     *Labels     // nil when absent
+	Labels     []Label     // nil when absent
 	Span
 }
 
@@ -175,13 +175,9 @@ const (
 	IntegerIdentifier                       // 42
 )
 
-// Labels is one or more labels, e.g. `:A:B` or `::Type`.
-type Labels struct {
-	List []*Label
-	Span
-}
-
-// Label is one `:Name` or `::Name`.
+// Label is one `:Name` or `::Name`. A subject's labels are a slice of
+// them (`:A:B` is two), stored by value: a tree has a label for about every
+// sixty bytes of source.
 type Label struct {
 	DoubleColon bool   // written with "::"
 	Quoted      bool   // name written in backticks
@@ -189,15 +185,17 @@ type Label struct {
 	Span
 }
 
-// Record is `{k: v, ...}` attached to a subject or used as the header.
+// Record is `{k: v, ...}` attached to a subject or used as the header. Its
+// properties (and their keys) are stored by value, for the same reason as
+// labels.
 type Record struct {
-	Properties []*Property
+	Properties []Property
 	Span
 }
 
 // Property is one `key: value` (or `key:: value`) of a record.
 type Property struct {
-	Key         *Key
+	Key         Key
 	DoubleColon bool
 	Value       Value
 	Span

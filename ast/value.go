@@ -116,13 +116,13 @@ type Array struct {
 
 // Map is `{k: v, ...}` used as a value: scalar values only.
 type Map struct {
-	Entries []*MapEntry
+	Entries []MapEntry
 	Span
 }
 
 // MapEntry is one `key: value` of a map.
 type MapEntry struct {
-	Key   *Key
+	Key   Key
 	Value Value
 	Span
 }

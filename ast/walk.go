@@ -44,19 +44,13 @@ func Inspect(n Node, f func(Node) bool) {
 		if n.Identifier != nil {
 			Inspect(n.Identifier, f)
 		}
-		if n.Labels != nil {
-			Inspect(n.Labels, f)
-		}
-	case *Labels:
-		for _, l := range n.List {
-			Inspect(l, f)
-		}
+		inspectLabels(n.Labels, f)
 	case *Record:
-		for _, p := range n.Properties {
-			Inspect(p, f)
+		for i := range n.Properties {
+			Inspect(&n.Properties[i], f)
 		}
 	case *Property:
-		Inspect(n.Key, f)
+		Inspect(&n.Key, f)
 		Inspect(n.Value, f)
 	case *RangeValue:
 		if n.Lower != nil {
@@ -70,11 +64,11 @@ func Inspect(n Node, f func(Node) bool) {
 			Inspect(e, f)
 		}
 	case *Map:
-		for _, e := range n.Entries {
-			Inspect(e, f)
+		for i := range n.Entries {
+			Inspect(&n.Entries[i], f)
 		}
 	case *MapEntry:
-		Inspect(n.Key, f)
+		Inspect(&n.Key, f)
 		Inspect(n.Value, f)
 	}
 }
@@ -83,11 +77,15 @@ func inspectSubject(s *Subject, f func(Node) bool) {
 	if s.Identifier != nil {
 		Inspect(s.Identifier, f)
 	}
-	if s.Labels != nil {
-		Inspect(s.Labels, f)
-	}
+	inspectLabels(s.Labels, f)
 	if s.Record != nil {
 		Inspect(s.Record, f)
+	}
+}
+
+func inspectLabels(ls []Label, f func(Node) bool) {
+	for i := range ls {
+		Inspect(&ls[i], f)
 	}
 }
 
@@ -109,8 +107,6 @@ func isNilNode(n Node) bool {
 	case *Arrow:
 		return n == nil
 	case *Identifier:
-		return n == nil
-	case *Labels:
 		return n == nil
 	case *Record:
 		return n == nil

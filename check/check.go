@@ -184,8 +184,9 @@ func (c *checker) header(f *ast.File) {
 	if f.Header == nil {
 		return
 	}
-	for _, p := range f.Header.Properties {
-		if keyName(p.Key) != "package" {
+	for i := range f.Header.Properties {
+		p := &f.Header.Properties[i]
+		if keyName(&p.Key) != "package" {
 			continue
 		}
 		s, ok := stringValue(p.Value)
@@ -221,11 +222,12 @@ func unwrap(p ast.Pattern) ast.Pattern {
 }
 
 // kindOf returns the declaration labels among labels.
-func kindOf(ls *ast.Labels) (kinds []*ast.Label) {
-	if ls == nil {
+func kindOf(ls []ast.Label) (kinds []*ast.Label) {
+	if len(ls) == 0 {
 		return nil
 	}
-	for _, l := range ls.List {
+	for i := range ls {
+		l := &ls[i]
 		for _, k := range kindLabels {
 			if l.Name == k {
 				kinds = append(kinds, l)
@@ -281,8 +283,9 @@ func (c *checker) collect(p ast.Pattern) {
 		}
 		d := c.warnf(CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
 			"top-level pattern is not a gramc declaration and is ignored")
-		if sp.Labels != nil {
-			for _, l := range sp.Labels.List {
+		if len(sp.Labels) > 0 {
+			for i := range sp.Labels {
+				l := &sp.Labels[i]
 				if s := c.suggest(l.Name, kindLabels); s != "" {
 					d.Summary = fmt.Sprintf("unknown declaration label %q is ignored; did you mean %q?", l.Name, s)
 					d.Suggestion = s
@@ -341,11 +344,12 @@ func (c *checker) collect(p ast.Pattern) {
 	}
 }
 
-func hasLabel(ls *ast.Labels, name string) bool {
-	if ls == nil {
+func hasLabel(ls []ast.Label, name string) bool {
+	if len(ls) == 0 {
 		return false
 	}
-	for _, l := range ls.List {
+	for i := range ls {
+		l := &ls[i]
 		if l.Name == name {
 			return true
 		}
@@ -390,8 +394,9 @@ func (c *checker) props(r *ast.Record) map[string]*ast.Property {
 		return nil // reads of a nil map find nothing
 	}
 	m := make(map[string]*ast.Property, len(r.Properties))
-	for _, p := range r.Properties {
-		k := keyName(p.Key)
+	for i := range r.Properties {
+		p := &r.Properties[i]
+		k := keyName(&p.Key)
 		if prev, ok := m[k]; ok {
 			d := c.errorf(CodeDuplicateProperty, p.Key, "Remove one of them.", "property %s is given twice", k)
 			d.Related = []diag.Related{{Range: c.rng(prev.Key), Message: "first given here"}}
@@ -407,8 +412,9 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 	if r == nil {
 		return
 	}
-	for _, p := range r.Properties {
-		k := keyName(p.Key)
+	for i := range r.Properties {
+		p := &r.Properties[i]
+		k := keyName(&p.Key)
 		if contains(known, k) {
 			continue
 		}
@@ -443,11 +449,11 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 		return s, true
 	}
 	if sym, ok := p.Value.(*ast.Symbol); ok {
-		c.unquoted(sym, fmt.Sprintf("%s %s", what, keyName(p.Key)))
+		c.unquoted(sym, fmt.Sprintf("%s %s", what, keyName(&p.Key)))
 		return "", false
 	}
-	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(p.Key)),
-		"%s %s must be a string, not %s", what, keyName(p.Key), describeValue(p.Value))
+	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(&p.Key)),
+		"%s %s must be a string, not %s", what, keyName(&p.Key), describeValue(p.Value))
 	return "", false
 }
 
@@ -467,8 +473,8 @@ func (c *checker) boolProp(p *ast.Property, what string) (bool, bool) {
 	if b, ok := p.Value.(*ast.Boolean); ok {
 		return b.Value, true
 	}
-	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(p.Key), keyName(p.Key)),
-		"%s %s must be true or false, not %s", what, keyName(p.Key), describeValue(p.Value))
+	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(&p.Key), keyName(&p.Key)),
+		"%s %s must be true or false, not %s", what, keyName(&p.Key), describeValue(p.Value))
 	return false, false
 }
 

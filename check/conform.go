@@ -47,10 +47,11 @@ func (c *checker) jsonValue(v ast.Value, what string) (any, bool) {
 	case *ast.Map:
 		out := make(map[string]any, len(v.Entries))
 		good := true
-		for _, e := range v.Entries {
+		for i := range v.Entries {
+			e := &v.Entries[i]
 			x, ok := c.jsonValue(e.Value, what)
 			good = good && ok
-			out[keyName(e.Key)] = x
+			out[keyName(&e.Key)] = x
 		}
 		return out, good
 	}
@@ -189,8 +190,9 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		out := make(map[string]any, len(m.Entries))
 		good := true
-		for _, e := range m.Entries {
-			k := keyName(e.Key)
+		for i := range m.Entries {
+			e := &m.Entries[i]
+			k := keyName(&e.Key)
 			f, ok := fields[k]
 			if !ok {
 				d := c.errorf(code, e.Key, fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")),

@@ -119,8 +119,8 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 
 // labelText is the node's first label, or "String".
 func labelText(n *ast.NodePattern) string {
-	if n.Labels != nil && len(n.Labels.List) > 0 {
-		return syntax.QuoteName(n.Labels.List[0].Name)
+	if len(n.Labels) > 0 {
+		return syntax.QuoteName(n.Labels[0].Name)
 	}
 	return "String"
 }
@@ -147,20 +147,14 @@ func (c *checker) identityCheck(n *ast.NodePattern, p *Param) {
 // sameNode reports whether two nodes have the same labels (as a set) and
 // the same properties (in any order), without allocating.
 func sameNode(a, b *ast.NodePattern) bool {
-	var la, lb []*ast.Label
-	if a.Labels != nil {
-		la = a.Labels.List
-	}
-	if b.Labels != nil {
-		lb = b.Labels.List
-	}
+	la, lb := a.Labels, b.Labels
 	if len(la) != len(lb) {
 		return false
 	}
-	for _, x := range la {
+	for i := range la {
 		found := false
-		for _, y := range lb {
-			if !isNil(x) && !isNil(y) && x.Name == y.Name {
+		for j := range lb {
+			if la[i].Name == lb[j].Name {
 				found = true
 				break
 			}
@@ -169,7 +163,7 @@ func sameNode(a, b *ast.NodePattern) bool {
 			return false
 		}
 	}
-	var pa, pb []*ast.Property
+	var pa, pb []ast.Property
 	if a.Record != nil {
 		pa = a.Record.Properties
 	}
@@ -179,14 +173,14 @@ func sameNode(a, b *ast.NodePattern) bool {
 	if len(pa) != len(pb) {
 		return false
 	}
-	for i, x := range pa {
+	for i := range pa {
 		// Usually the properties are in the same order.
-		y := pb[i]
-		if keyName(x.Key) != keyName(y.Key) {
+		x, y := &pa[i], &pb[i]
+		if keyName(&x.Key) != keyName(&y.Key) {
 			y = nil
-			for _, z := range pb {
-				if keyName(z.Key) == keyName(x.Key) {
-					y = z
+			for j := range pb {
+				if keyName(&pb[j].Key) == keyName(&x.Key) {
+					y = &pb[j]
 					break
 				}
 			}
@@ -239,7 +233,7 @@ func sameValue(a, b ast.Value) bool {
 			return false
 		}
 		for i := range x.Entries {
-			if keyName(x.Entries[i].Key) != keyName(y.Entries[i].Key) || !sameValue(x.Entries[i].Value, y.Entries[i].Value) {
+			if keyName(&x.Entries[i].Key) != keyName(&y.Entries[i].Key) || !sameValue(x.Entries[i].Value, y.Entries[i].Value) {
 				return false
 			}
 		}

@@ -57,7 +57,7 @@ func (c *checker) declaredNames() []string {
 // nodeType resolves the single type label of a parameter, field or result
 // node. what names the node in messages ("parameter city").
 func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, what string) *Type {
-	if n.Labels == nil || len(n.Labels.List) == 0 {
+	if len(n.Labels) == 0 {
 		detail := "Add a type label after the name, e.g. (city::String). " + typeListDetail
 		if what == "return type" {
 			detail = "Write the return type as an anonymous node with a type label, e.g. ==>(::String). " + typeListDetail
@@ -76,11 +76,11 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 		c.errorf(CodeMissingType, n, detail, "%s has no type label", what)
 		return nil
 	}
-	if len(n.Labels.List) > 1 {
-		c.errorf(CodeMultipleTypes, n.Labels.List[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
+	if len(n.Labels) > 1 {
+		c.errorf(CodeMultipleTypes, &n.Labels[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
 			"%s has more than one type label", what)
 	}
-	l := n.Labels.List[0]
+	l := &n.Labels[0]
 	return c.resolveLabel(l.Name, c.labelNameRange(l), props["elementType"], 0)
 }
 

@@ -196,13 +196,12 @@ func writeValue(b *strings.Builder, v ast.Value) {
 		b.WriteByte(']')
 	case *ast.Map:
 		b.WriteByte('{')
-		for i, e := range v.Entries {
+		for i := range v.Entries {
+			e := &v.Entries[i]
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if e.Key != nil {
-				b.WriteString(syntax.QuoteName(e.Key.Name))
-			}
+			b.WriteString(syntax.QuoteName(e.Key.Name))
 			b.WriteString(": ")
 			writeValue(b, e.Value)
 		}
@@ -217,9 +216,10 @@ func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
 	if s.Identifier != nil {
 		b.WriteString(syntax.QuoteName(s.Identifier.Name))
 	}
-	if s.Labels != nil {
-		labels := make([]string, 0, len(s.Labels.List))
-		for _, l := range s.Labels.List {
+	if len(s.Labels) > 0 {
+		labels := make([]string, 0, len(s.Labels))
+		for i := range s.Labels {
+			l := &s.Labels[i]
 			labels = append(labels, l.Name)
 		}
 		if sorted {
@@ -241,15 +241,16 @@ func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
 func writeRecord(b *strings.Builder, r *ast.Record, sorted bool) {
 	props := r.Properties
 	if sorted {
-		props = append([]*ast.Property(nil), props...)
-		sort.SliceStable(props, func(i, j int) bool { return keyName(props[i].Key) < keyName(props[j].Key) })
+		props = append([]ast.Property(nil), props...)
+		sort.SliceStable(props, func(i, j int) bool { return keyName(&props[i].Key) < keyName(&props[j].Key) })
 	}
 	b.WriteByte('{')
-	for i, p := range props {
+	for i := range props {
+		p := &props[i]
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(syntax.QuoteName(keyName(p.Key)))
+		b.WriteString(syntax.QuoteName(keyName(&p.Key)))
 		b.WriteString(": ")
 		writeValue(b, p.Value)
 	}

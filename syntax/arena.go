@@ -49,32 +49,28 @@ func (s *slab[T]) clone(src []T) []T {
 // pooled: a group takes one, parses, and puts it back, so consecutive
 // groups (of one file or of concurrent parses) share chunks.
 type arena struct {
-	nodes     slab[ast.NodePattern]
-	subjects  slab[ast.SubjectPattern]
-	rels      slab[ast.RelationshipPattern]
-	arrows    slab[ast.Arrow]
-	ids       slab[ast.Identifier]
-	refs      slab[ast.PatternReference]
-	labelSets slab[ast.Labels]
-	labels    slab[ast.Label]
-	records   slab[ast.Record]
-	props     slab[ast.Property]
-	keys      slab[ast.Key]
-	numbers   slab[ast.Number]
-	strings   slab[ast.String]
-	symbols   slab[ast.Symbol]
-	bools     slab[ast.Boolean]
+	nodes    slab[ast.NodePattern]
+	subjects slab[ast.SubjectPattern]
+	rels     slab[ast.RelationshipPattern]
+	arrows   slab[ast.Arrow]
+	ids      slab[ast.Identifier]
+	refs     slab[ast.PatternReference]
+	labels   slab[ast.Label]
+	records  slab[ast.Record]
+	props    slab[ast.Property]
+	numbers  slab[ast.Number]
+	strings  slab[ast.String]
+	symbols  slab[ast.Symbol]
+	bools    slab[ast.Boolean]
 
-	labelPtrs slab[*ast.Label]
-	propPtrs  slab[*ast.Property]
-	patterns  slab[ast.Pattern]
-	values    slab[ast.Value]
+	patterns slab[ast.Pattern]
+	values   slab[ast.Value]
 
 	// Stacks collecting the children of the nodes being parsed; a node
 	// appends its children, clones them out and truncates back, so nested
 	// nodes share one stack.
-	labelStack []*ast.Label
-	propStack  []*ast.Property
+	labelStack []ast.Label
+	propStack  []ast.Property
 	patStack   []ast.Pattern
 	valStack   []ast.Value
 }

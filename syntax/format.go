@@ -476,11 +476,9 @@ func (p *printer) subject(s *ast.Subject, inNode bool) {
 	if s.Identifier != nil {
 		p.identifier(s.Identifier)
 	}
-	if s.Labels != nil {
-		p.labels(s.Labels, inNode && len(s.Labels.List) == 1)
-	}
+	p.labels(s.Labels, inNode && len(s.Labels) == 1)
 	if s.Record != nil {
-		if s.Identifier != nil || s.Labels != nil {
+		if s.Identifier != nil || len(s.Labels) > 0 {
 			p.space()
 		}
 		p.record(s.Record)
@@ -623,9 +621,7 @@ func (p *printer) annotated(ap *ast.AnnotatedPattern, ctx context) {
 			if a.Identifier != nil {
 				p.identifier(a.Identifier)
 			}
-			if a.Labels != nil {
-				p.labels(a.Labels, false)
-			}
+			p.labels(a.Labels, false)
 			p.done(a)
 			p.space()
 		}
@@ -649,8 +645,9 @@ func (p *printer) identifier(id *ast.Identifier) {
 	p.done(id)
 }
 
-func (p *printer) labels(ls *ast.Labels, double bool) {
-	for _, l := range ls.List {
+func (p *printer) labels(ls []ast.Label, double bool) {
+	for i := range ls {
+		l := &ls[i]
 		p.flush(startOf(l))
 		if double {
 			p.text("::")
@@ -702,9 +699,9 @@ func braceCount(n ast.Node) int {
 // braceItem returns item i of a record or map.
 func braceItem(n ast.Node, i int) ast.Node {
 	if r, ok := n.(*ast.Record); ok {
-		return r.Properties[i]
+		return &r.Properties[i]
 	}
-	return n.(*ast.Map).Entries[i]
+	return &n.(*ast.Map).Entries[i]
 }
 
 // item prints item i of a record or map: `key: value`.
@@ -712,7 +709,7 @@ func (p *printer) item(n ast.Node, i int) {
 	switch it := braceItem(n, i).(type) {
 	case *ast.Property:
 		p.flush(startOf(it))
-		p.key(it.Key)
+		p.key(&it.Key)
 		if it.DoubleColon {
 			p.text(":: ")
 		} else {
@@ -722,7 +719,7 @@ func (p *printer) item(n ast.Node, i int) {
 		p.done(it)
 	case *ast.MapEntry:
 		p.flush(startOf(it))
-		p.key(it.Key)
+		p.key(&it.Key)
 		p.text(": ")
 		p.value(it.Value)
 		p.done(it)

@@ -10,10 +10,10 @@ import (
 
 func tIdent(name string) *ast.Identifier { return &ast.Identifier{Name: name} }
 
-func tLabels(names ...string) *ast.Labels {
-	ls := &ast.Labels{}
+func tLabels(names ...string) []ast.Label {
+	var ls []ast.Label
 	for _, n := range names {
-		ls.List = append(ls.List, &ast.Label{Name: n})
+		ls = append(ls, ast.Label{Name: n})
 	}
 	return ls
 }
@@ -21,7 +21,7 @@ func tLabels(names ...string) *ast.Labels {
 func tRecord(kv ...any) *ast.Record {
 	r := &ast.Record{}
 	for i := 0; i < len(kv); i += 2 {
-		r.Properties = append(r.Properties, &ast.Property{Key: &ast.Key{Name: kv[i].(string)}, Value: kv[i+1].(ast.Value)})
+		r.Properties = append(r.Properties, ast.Property{Key: ast.Key{Name: kv[i].(string)}, Value: kv[i+1].(ast.Value)})
 	}
 	return r
 }
@@ -95,7 +95,7 @@ func TestFormatHandBuilt(t *testing.T) {
 			&ast.PropertyAnnotation{Key: &ast.Symbol{Name: "desc"}, Value: &ast.Array{Elements: []ast.Value{tNum("1"), &ast.Boolean{Value: true}}}},
 			&ast.IdentifiedAnnotation{Identifier: tIdent("p"), Labels: tLabels("L")},
 		},
-		Pattern: tNode("a", nil, tRecord("r", &ast.RangeValue{Lower: tNum("1")}, "m", &ast.Map{Entries: []*ast.MapEntry{{Key: &ast.Key{Kind: ast.DoubleQuotedKey, Name: "k k"}, Value: &ast.Symbol{Name: "v"}}}})),
+		Pattern: tNode("a", nil, tRecord("r", &ast.RangeValue{Lower: tNum("1")}, "m", &ast.Map{Entries: []ast.MapEntry{{Key: ast.Key{Kind: ast.DoubleQuotedKey, Name: "k k"}, Value: &ast.Symbol{Name: "v"}}}})),
 	}
 	f := &ast.File{
 		Header:   tRecord("package", tStr("weather")),
@@ -157,7 +157,7 @@ func TestFormatIncompleteTree(t *testing.T) {
 	f := &ast.File{Patterns: []ast.Pattern{
 		&ast.RelationshipPattern{Left: tNode("a", nil, nil)},
 		&ast.PatternReference{},
-		&ast.NodePattern{Subject: ast.Subject{Record: &ast.Record{Properties: []*ast.Property{{Key: &ast.Key{Name: "k"}}}}}},
+		&ast.NodePattern{Subject: ast.Subject{Record: &ast.Record{Properties: []ast.Property{{Key: ast.Key{Name: "k"}}}}}},
 		&ast.AnnotatedPattern{Annotations: []ast.Annotation{&ast.PropertyAnnotation{}}, Pattern: tNode("b", nil, nil)},
 		nil,
 	}}

@@ -135,7 +135,7 @@ func (p *hparser) subjectWant(s *ast.Subject, closer string) string {
 	switch {
 	case s.Record != nil:
 		return closer
-	case s.Labels != nil:
+	case len(s.Labels) > 0:
 		return "a label, a record or " + closer
 	case s.Identifier != nil:
 		return "labels (:Label), a record or " + closer
@@ -379,17 +379,13 @@ func (p *hparser) identifier() *ast.Identifier {
 }
 
 // labels parses one or more `:Name` / `::Name`.
-func (p *hparser) labels() *ast.Labels {
-	ls := p.a.labelSets.new()
-	start := p.start()
+func (p *hparser) labels() []ast.Label {
 	a := p.a
 	base := len(a.labelStack)
 	for p.err == nil && (p.is(":") || p.is("::")) {
 		lstart := p.start()
-		double := p.tok.Value == "::"
+		lb := ast.Label{DoubleColon: p.tok.Value == "::"}
 		p.next()
-		lb := a.labels.new()
-		lb.DoubleColon = double
 		switch p.tok.Type {
 		case tSymbol:
 			lb.Name = p.tok.Value
@@ -404,10 +400,9 @@ func (p *hparser) labels() *ast.Labels {
 		lb.Span = p.span(lstart)
 		a.labelStack = append(a.labelStack, lb)
 	}
-	ls.List = a.labelPtrs.clone(a.labelStack[base:])
+	ls := a.labels.clone(a.labelStack[base:])
 	clear(a.labelStack[base:])
 	a.labelStack = a.labelStack[:base]
-	ls.Span = p.span(start)
 	return ls
 }
 
@@ -426,7 +421,7 @@ func (p *hparser) record() *ast.Record {
 			}
 			p.next()
 		}
-		r.Properties = a.propPtrs.clone(a.propStack[base:])
+		r.Properties = a.props.clone(a.propStack[base:])
 		clear(a.propStack[base:])
 		a.propStack = a.propStack[:base]
 	}
@@ -439,24 +434,24 @@ func (p *hparser) record() *ast.Record {
 	return r
 }
 
-func (p *hparser) key() *ast.Key {
+// key parses a key into k.
+func (p *hparser) key(k *ast.Key) {
 	t := &p.tok
 	switch t.Type {
 	case tSymbol, tBTString, tDQString:
 	default:
 		p.unexpected("a key (a symbol, a `quoted name` or a \"double-quoted name\")")
-		return nil
+		return
 	}
-	k := key(p.a, t, p.tokSpan())
+	*k = key(t, p.tokSpan())
 	p.next()
-	return k
 }
 
 // property parses `key: value` or `key:: value`.
-func (p *hparser) property() *ast.Property {
-	prop := p.a.props.new()
+func (p *hparser) property() ast.Property {
+	var prop ast.Property
 	start := p.start()
-	prop.Key = p.key()
+	p.key(&prop.Key)
 	if p.err == nil {
 		if p.is(":") || p.is("::") {
 			prop.DoubleColon = p.tok.Value == "::"
@@ -533,9 +528,9 @@ func (p *hparser) mapValue() ast.Value {
 	p.next() // {
 	if !p.is("}") {
 		for p.err == nil {
-			e := &ast.MapEntry{}
+			var e ast.MapEntry
 			estart := p.start()
-			e.Key = p.key()
+			p.key(&e.Key)
 			if p.err != nil {
 				break
 			}

@@ -180,20 +180,20 @@ func (l *lowerer) identifier(g *gIdentifier) *ast.Identifier {
 	return id
 }
 
-func (l *lowerer) labels(g *gLabels) *ast.Labels {
-	ls := &ast.Labels{Span: span(l.src, g.Tokens), List: make([]*ast.Label, 0, len(g.List))}
+func (l *lowerer) labels(g *gLabels) []ast.Label {
+	ls := make([]ast.Label, 0, len(g.List))
 	for _, gl := range g.List {
 		if gl == nil {
 			continue
 		}
-		lb := &ast.Label{DoubleColon: gl.Sep == "::", Span: span(l.src, gl.Tokens)}
+		lb := ast.Label{DoubleColon: gl.Sep == "::", Span: span(l.src, gl.Tokens)}
 		if gl.Name.Type == tBTString {
 			lb.Quoted = true
 			lb.Name = unquote(gl.Name.Value)
 		} else {
 			lb.Name = gl.Name.Value
 		}
-		ls.List = append(ls.List, lb)
+		ls = append(ls, lb)
 	}
 	return ls
 }
@@ -201,13 +201,13 @@ func (l *lowerer) labels(g *gLabels) *ast.Labels {
 func (l *lowerer) record(g *gRecord) *ast.Record {
 	r := &ast.Record{Span: span(l.src, g.Tokens)}
 	if len(g.Props) > 0 {
-		r.Properties = make([]*ast.Property, 0, len(g.Props))
+		r.Properties = make([]ast.Property, 0, len(g.Props))
 	}
 	for _, p := range g.Props {
 		if p == nil {
 			continue
 		}
-		prop := &ast.Property{Key: key(nil, &p.Key, tokSpan(l.src, &p.Key)), DoubleColon: p.Sep == "::", Span: span(l.src, p.Tokens)}
+		prop := ast.Property{Key: key(&p.Key, tokSpan(l.src, &p.Key)), DoubleColon: p.Sep == "::", Span: span(l.src, p.Tokens)}
 		if p.Value != nil {
 			prop.Value = l.value(p.Value)
 		}
@@ -233,13 +233,13 @@ func (l *lowerer) value(g *gValue) ast.Value {
 	case g.Map != nil:
 		m := &ast.Map{Span: span(l.src, g.Map.Tokens)}
 		if len(g.Map.Entries) > 0 {
-			m.Entries = make([]*ast.MapEntry, 0, len(g.Map.Entries))
+			m.Entries = make([]ast.MapEntry, 0, len(g.Map.Entries))
 		}
 		for _, e := range g.Map.Entries {
 			if e == nil {
 				continue
 			}
-			me := &ast.MapEntry{Key: key(nil, &e.Key, tokSpan(l.src, &e.Key)), Span: span(l.src, e.Tokens)}
+			me := ast.MapEntry{Key: key(&e.Key, tokSpan(l.src, &e.Key)), Span: span(l.src, e.Tokens)}
 			if e.Value != nil {
 				me.Value = l.scalar(e.Value)
 			}

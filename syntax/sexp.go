@@ -209,7 +209,7 @@ func annotation(a ast.Annotation) *TreeNode {
 		if a.Identifier != nil {
 			n.add("identifier", identifier(a.Identifier))
 		}
-		if a.Labels != nil {
+		if len(a.Labels) > 0 {
 			n.add("labels", labels(a.Labels))
 		}
 		return n
@@ -221,7 +221,7 @@ func subject(n *TreeNode, s *ast.Subject) {
 	if s.Identifier != nil {
 		n.add("identifier", identifier(s.Identifier))
 	}
-	if s.Labels != nil {
+	if len(s.Labels) > 0 {
 		n.add("labels", labels(s.Labels))
 	}
 	if s.Record != nil {
@@ -265,9 +265,10 @@ func quoted(typ string, x ast.Node, content string) *TreeNode {
 	return n
 }
 
-func labels(ls *ast.Labels) *TreeNode {
-	n := node("labels", ls)
-	for _, l := range ls.List {
+func labels(ls []ast.Label) *TreeNode {
+	n := node("labels", spanOf(ls[0].Pos(), ls[len(ls)-1].End()))
+	for i := range ls {
+		l := &ls[i]
 		if l.Quoted {
 			// The label's span includes its ":" or "::" and any space
 			// after it; the quoted name is the backtick string that ends
@@ -318,9 +319,10 @@ func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 
 func record(r *ast.Record) *TreeNode {
 	n := node("record", r)
-	for _, p := range r.Properties {
+	for i := range r.Properties {
+		p := &r.Properties[i]
 		pn := node("record_property", p)
-		pn.add("key", keyNode(p.Key))
+		pn.add("key", keyNode(&p.Key))
 		pn.add("value", value(p.Value))
 		n.add("", pn)
 	}
@@ -386,9 +388,10 @@ func value(v ast.Value) *TreeNode {
 		return n
 	case *ast.Map:
 		n := node("map", v)
-		for _, e := range v.Entries {
+		for i := range v.Entries {
+			e := &v.Entries[i]
 			en := node("map_entry", e)
-			en.add("key", keyNode(e.Key))
+			en.add("key", keyNode(&e.Key))
 			en.add("value", value(e.Value))
 			n.add("", en)
 		}

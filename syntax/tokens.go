@@ -54,15 +54,9 @@ func span(src *ast.Source, toks []lexer.Token) ast.Span {
 	return src.Span(toks[0].Pos.Offset, last.Pos.Offset+len(last.Value))
 }
 
-// key lowers a key token with span sp; a (which may be nil) allocates.
-func key(a *arena, t *lexer.Token, sp ast.Span) *ast.Key {
-	var k *ast.Key
-	if a != nil {
-		k = a.keys.new()
-	} else {
-		k = new(ast.Key)
-	}
-	k.Span = sp
+// key lowers a key token with span sp.
+func key(t *lexer.Token, sp ast.Span) ast.Key {
+	k := ast.Key{Span: sp}
 	switch t.Type {
 	case tBTString:
 		k.Kind = ast.QuotedKey

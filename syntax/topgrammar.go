@@ -398,21 +398,17 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 			ia.Identifier = p.identifier()
 		}
 		if len(g.Ident.Labels) > 0 {
-			ls := &ast.Labels{List: make([]*ast.Label, 0, len(g.Ident.Labels))}
+			ia.Labels = make([]ast.Label, 0, len(g.Ident.Labels))
 			for _, gl := range g.Ident.Labels {
-				lb := &ast.Label{DoubleColon: gl.Sep == "::", Name: gl.Name.Value, Span: span(l.src, gl.Tokens)}
+				lb := ast.Label{DoubleColon: gl.Sep == "::", Name: gl.Name.Value, Span: span(l.src, gl.Tokens)}
 				if gl.Name.Type == tBTString {
 					lb.Quoted = true
 					lb.Name = unquote(gl.Name.Value)
 				}
-				ls.List = append(ls.List, lb)
+				ia.Labels = append(ia.Labels, lb)
 			}
-			first, _ := ls.List[0].Offsets()
-			_, last := ls.List[len(ls.List)-1].Offsets()
-			ls.Span = l.src.Span(first, last)
-			ia.Labels = ls
 		}
-		if ia.Identifier == nil && ia.Labels == nil && len(g.Ident.Tokens) > 0 {
+		if ia.Identifier == nil && len(ia.Labels) == 0 && len(g.Ident.Tokens) > 0 {
 			t := &g.Ident.Tokens[0]
 			l.errs = append(l.errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value),
 				summary: "@@ needs an identifier or labels",
