@@ -15,6 +15,7 @@ package ast
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -88,22 +89,16 @@ func (s *Source) Text() string { return s.text }
 func (s *Source) init() {
 	s.once.Do(func() {
 		text := s.text
-		n := 1
-		for i := 0; i < len(text); i++ {
-			if text[i] == '\n' {
-				n++
+		s.lines = make([]int32, 1, strings.Count(text, "\n")+1)
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			s.lines = append(s.lines, int32(i))
 		}
-		s.lines = make([]int32, 1, n)
-		s.ascii = true
-		for i := 0; i < len(text); i++ {
-			c := text[i]
-			if c == '\n' {
-				s.lines = append(s.lines, int32(i+1))
-			} else if c >= utf8.RuneSelf {
-				s.ascii = false
-			}
-		}
+		s.ascii = isASCII(text)
 		if s.ascii {
 			return
 		}
@@ -128,6 +123,25 @@ func (s *Source) init() {
 	})
 }
 
+// isASCII reports whether every byte of text is below 0x80, eight bytes at
+// a time.
+func isASCII(text string) bool {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		w := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // runesBefore counts the characters of text[:off]; off is on a character
 // boundary.
 func (s *Source) runesBefore(off int) int {
@@ -145,7 +159,11 @@ func (s *Source) Position(off int) Pos {
 	i := s.line(off)
 	start := int(s.lines[i])
 	col := off - start
-	if !s.ascii {
+	switch {
+	case s.ascii:
+	case col <= checkpointSize:
+		col = utf8.RuneCountInString(s.text[start:off])
+	default: // a long line: count from the nearest checkpoints
 		col = s.runesBefore(off) - s.runesBefore(start)
 	}
 	return Pos{Offset: int32(off), Line: int32(i + 1), Column: int32(col + 1)}

@@ -177,3 +177,13 @@ func BenchmarkPosition(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSourceInit builds the tables of a 4.7 MB text: what the first
+// position lookup in a large file costs.
+func BenchmarkSourceInit(b *testing.B) {
+	text := strings.Repeat("[tool:Tool {description: \"a tool\"} |\n  (x::String)==>(::String)\n]\n\n", 70000)
+	b.SetBytes(int64(len(text)))
+	for range b.N {
+		NewSource(text).Position(0)
+	}
+}

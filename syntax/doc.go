@@ -21,19 +21,21 @@
 // recording comments on the way.
 //
 // Participle parses the document level over those tokens (topgrammar.go:
-// the header record, the sequence of top-level patterns, annotations);
-// groups are parsed by a hand-written recursive-descent parser
-// (handparse.go) through participle.Parseable, which builds ast nodes
-// directly from pooled slab arenas (arena.go). The whole notation is also
+// the header record, the sequence of top-level patterns, annotations). Its
+// participle.Parseable parts delimit groups and paths by hand; a lowering
+// pass then parses each group with a hand-written recursive-descent parser
+// (handparse.go), which builds ast nodes directly from pooled slab arenas
+// (arena.go). Every node points at the file's ast.Source, which the
+// lowering holds and a Parseable could not reach. The whole notation is also
 // written as a declarative participle grammar (reference_grammar_test.go);
 // the tests and FuzzReferenceAgrees parse every input with both and require
 // identical trees.
 //
 // # Values
 //
-// Number.Raw is the exact source text. String.Value is decoded (escapes
-// \\ \/ \b \f \n \r \t and the string's own quote); String.Raw is the exact
-// source. A fenced string's Value is the text between the newline that
+// Number.Raw() is the exact source text. String.Value is decoded (escapes
+// \\ \/ \b \f \n \r \t and the string's own quote); String.Raw() is the
+// exact source. A fenced string's Value is the text between the newline that
 // follows the opening ``` (or ```tag) and the closing ```, so it normally
 // ends with a newline; escapes are not decoded in fenced strings.
 //
