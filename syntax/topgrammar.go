@@ -13,10 +13,11 @@ import (
 // The document grammar: participle parses the top level of a gram document
 // (the header record, the sequence of top-level patterns, annotations)
 // over coarse tokens, in which every balanced (...), [...] and {...} group
-// is one token. Groups are parsed by the hand-written parser
-// (handparse.go) through participle.Parseable, so participle's reflection
-// runs a few times per top-level pattern instead of once per token; this is
-// what makes large documents fast (see BenchmarkParse).
+// is one token. Groups are taken whole through participle.Parseable, so
+// participle's reflection runs a few times per top-level pattern instead
+// of once per token; this is what makes large documents fast (see
+// BenchmarkParse). The lowering (topLowerer) then parses each group with
+// the hand-written parser (handparse.go).
 //
 //	gram_pattern      = [ record ], { top_level_pattern } ;
 //	top_level_pattern = annotated | subject_pattern | path ;
@@ -26,8 +27,8 @@ import (
 //
 // Participle's reflection allocates for every struct and optional it
 // tries, so the un-annotated top-level pattern, by far the most common,
-// takes a hand-written fast path (docTop.Parse); annotated patterns are
-// parsed by the docAnnotated grammar.
+// takes a hand-written fast path (docPatterns.Parse, delimitPattern);
+// annotated patterns are parsed by the docAnnotated grammar.
 
 // docFile is gram_pattern.
 type docFile struct {
