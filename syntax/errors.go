@@ -37,7 +37,7 @@ func syntaxError(filename, text string, err error) *diag.Diagnostic {
 	t := tokenAt(filename, text, pe.Position().Offset)
 	explain(d, &t, pe)
 	end := t.Pos.Offset + len(t.Value)
-	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup {
+	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tRun {
 		end = t.Pos.Offset + 1 // point at the bracket, not the whole group
 	}
 	d.Range = pt.rangeOf(filename, t.Pos.Offset, end)
@@ -118,7 +118,7 @@ func describe(t *lexer.Token) string {
 		return "tagged string " + abbreviate(t.Value)
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
 		return fmt.Sprintf("number %s", t.Value)
-	case tParenGroup, tBracketGroup, tBraceGroup:
+	case tParenGroup, tBracketGroup, tBraceGroup, tRun:
 		return fmt.Sprintf("%q", t.Value[:1])
 	}
 	return fmt.Sprintf("%q", t.Value)

@@ -47,6 +47,14 @@ func TestSyntaxErrors(t *testing.T) {
 		{"@@ after @", "(a)\n@x(1) @@y (f)\n(g)", 2, 7, "@@ must be the first annotation", "before any @key(value)"},
 		{"two @@", "@@a @@b (f)", 1, 5, "@@ must be the first annotation", "at most one"},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
+		// After a run of good patterns (one tRun token), the broken one is
+		// reported exactly as on its own.
+		{"mixed arrow after patterns", "[a]\n(b)\n(c)-=>(d)", 3, 5, "arrow mixes line styles", "same character"},
+		{"half arrow after patterns", "(a) (b)-(c)", 1, 9, `unexpected "("`, "rest of the arrow"},
+		{"arrow without node after patterns", "(a)\n(b)-->\n@x(1) (c)", 3, 1, `unexpected "@"`, `node "("`},
+		{"unclosed after patterns", "(a)-->(b)\n[c]\n(d {k: 1}\n", 3, 1, `missing ")"`, "file ends"},
+		{"comma after patterns", "(a) (b)-->(c), (d)", 1, 14, "top-level patterns are not comma-separated", "subject pattern"},
+		{"nesting after patterns", "(a)\n" + strings.Repeat("[", 1001), 2, 1001, "nesting too deep", "1000 levels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,6 +63,8 @@ var trickyInputs = []string{
 	"(a)-[r]=>(b)",
 	"(0x1F)",
 	"(a b)",
+	"(a)-->(b) (c)<-[r]-(d)\n[e]\n@x(1) (f) (g)-->(h)",
+	"(a) // c\n(b)\n// d\n[c | d] @@i:J (k) (l)",
 	"[a | ]",
 	"[a, b]",
 	"(a {k: {m: {n: 1}}})",

@@ -37,6 +37,10 @@ const (
 	tParenGroup   // (...)
 	tBracketGroup // [...]
 	tBraceGroup   // {...}
+	// tRun is a run of complete, well-formed top-level subject patterns
+	// and paths (see scanner.run): one token for what is most of a large
+	// document.
+	tRun
 )
 
 // tokenNames returns participle's names of the token types.
@@ -58,6 +62,7 @@ func tokenNames() map[string]lexer.TokenType {
 		"ParenGroup":   tParenGroup,
 		"BracketGroup": tBracketGroup,
 		"BraceGroup":   tBraceGroup,
+		"Run":          tRun,
 	}
 }
 
@@ -65,8 +70,6 @@ func tokenNames() map[string]lexer.TokenType {
 type scanError struct {
 	offset  int
 	end     int // end of the offending text (>= offset)
-	line    int // line and column of offset when known (else 0)
-	col     int
 	summary string
 	detail  string
 	// related, when relatedMsg is set, is the offset of another place
@@ -81,7 +84,6 @@ func (e *scanError) Error() string { return e.summary }
 // parser; they are attached to the tree afterwards).
 type comment struct {
 	start, end int // byte offsets; end excludes the line terminator
-	line, col  int
 }
 
 // scanner turns gram source into tokens. It is hand-written because gram's
@@ -104,6 +106,23 @@ type scanner struct {
 	opens               []lexer.Position // open brackets, innermost last
 	comments            []comment
 	err                 *scanError
+
+	// Coarse scanners of a whole file: whether a run may start at the
+	// next group (it may after a complete pattern, not inside a path or
+	// an annotation), and what the last tokens were, to tell.
+	noRun   bool // inverted so that the zero value allows a run
+	afterAt bool // the last token was "@"
+	annKey  bool // the last token was the key of "@key(value)"
+	// The tokens of every run, in order: groups and arrow pieces, so that
+	// the lowering need not scan a run again (12 bytes a token against
+	// participle's 64).
+	runToks []runTok
+}
+
+// runTok is a token inside a tRun token: src[start:end], of type typ.
+type runTok struct {
+	start, end int32
+	typ        uint8 // a lexer.TokenType
 }
 
 // newScanner returns a scanner of a whole file yielding fine tokens.
@@ -184,6 +203,31 @@ func (s *scanner) Next() (lexer.Token, error) {
 	if !s.coarse {
 		return s.fine()
 	}
+	t, err := s.coarseNext()
+	if err == nil {
+		s.note(&t)
+	}
+	return t, err
+}
+
+// note records what the coarse token t means for the next run.
+func (s *scanner) note(t *lexer.Token) {
+	switch t.Type {
+	case tRun, tBracketGroup, tBraceGroup:
+		s.noRun, s.annKey = false, false
+	case tParenGroup:
+		// The (value) of @key(value) is not a pattern, and the pattern
+		// after it belongs to the annotation.
+		s.noRun, s.annKey = s.annKey, false
+	case tSymbol:
+		s.noRun, s.annKey = true, s.afterAt
+	default:
+		s.noRun, s.annKey = true, false
+	}
+	s.afterAt = t.Type == tPunct && t.Value == "@"
+}
+
+func (s *scanner) coarseNext() (lexer.Token, error) {
 	if s.err != nil {
 		return lexer.Token{}, s.err
 	}
@@ -206,7 +250,129 @@ func (s *scanner) Next() (lexer.Token, error) {
 	default:
 		return s.fine()
 	}
+	if typ != tBraceGroup && !s.noRun && !s.inner {
+		if t, ok := s.run(); ok {
+			return t, nil
+		}
+	}
 	return s.group(typ)
+}
+
+// scanState is what run saves to go back to.
+type scanState struct {
+	off, line, col, depth, opens, comments, runToks int
+}
+
+func (s *scanner) save() scanState {
+	return scanState{s.off, s.line, s.col, s.depth, len(s.opens), len(s.comments), len(s.runToks)}
+}
+
+// restore goes back to st, forgetting any error since (run saves only
+// while there is none).
+func (s *scanner) restore(st scanState) {
+	s.off, s.line, s.col, s.depth = st.off, st.line, st.col, st.depth
+	s.opens, s.comments = s.opens[:st.opens], s.comments[:st.comments]
+	s.runToks = s.runToks[:st.runToks]
+	s.err = nil
+}
+
+// runGroup scans a group of a run and records it.
+func (s *scanner) runGroup(typ lexer.TokenType) bool {
+	t, err := s.group(typ)
+	if err != nil {
+		return false
+	}
+	s.runToks = append(s.runToks, runTok{int32(t.Pos.Offset), int32(t.Pos.Offset + len(t.Value)), uint8(typ)})
+	return true
+}
+
+// runPiece records the arrow piece t of a run.
+func (s *scanner) runPiece(t *lexer.Token) {
+	s.runToks = append(s.runToks, runTok{int32(t.Pos.Offset), int32(t.Pos.Offset + len(t.Value)), uint8(tPunct)})
+}
+
+// run scans, at a group where a top-level pattern may start, as many
+// complete top-level subject patterns and paths as follow one another, and
+// returns them as one tRun token; ok is false when not even the first one
+// is complete and well-formed. Anything else (an annotation, an arrow that
+// mixes line styles, a path cut short, a lexical error) ends the run before
+// the pattern it is in, and the scanner yields that pattern token by token
+// as usual, so that the grammar reports it exactly as before. A run is
+// what makes the token stream of a large document short: participle's
+// PeekingLexer holds every token of the file at once.
+func (s *scanner) run() (t lexer.Token, ok bool) {
+	start, pos := s.save(), s.pos()
+	boundary := start
+	for s.off < len(s.src) {
+		switch s.src[s.off] {
+		case '[':
+			ok = s.runGroup(tBracketGroup)
+		case '(':
+			ok = s.runPath()
+		default:
+			ok = false
+		}
+		if !ok {
+			break
+		}
+		boundary = s.save()
+		if s.skipSpace(); s.err != nil {
+			break
+		}
+	}
+	s.restore(boundary)
+	if boundary.off == start.off {
+		return lexer.Token{}, false
+	}
+	return lexer.Token{Type: tRun, Value: s.src[start.off:boundary.off], Pos: pos}, true
+}
+
+// runPath scans a path of a run: a node and the arrows and nodes that
+// continue it. It reports false when the path is not complete and
+// well-formed (delimitPattern then reports why).
+func (s *scanner) runPath() bool {
+	if !s.runGroup(tParenGroup) {
+		return false
+	}
+	for arrows := 0; ; arrows++ {
+		end := s.save()
+		if s.skipSpace(); s.err != nil {
+			return false
+		}
+		if s.off >= len(s.src) || !strings.ContainsRune("-<=~", rune(s.src[s.off])) {
+			s.restore(end)
+			return true
+		}
+		open, err := s.fine()
+		if err != nil {
+			return false
+		}
+		if open.Type != tPunct || !isArrowOpen(open.Value) {
+			s.restore(end)
+			return true
+		}
+		if arrows == MaxNesting {
+			return false
+		}
+		s.runPiece(&open)
+		if s.skipSpace(); s.err != nil {
+			return false
+		}
+		if s.off < len(s.src) && s.src[s.off] == '[' && !s.runGroup(tBracketGroup) {
+			return false
+		}
+		c, err := s.fine()
+		if err != nil || c.Type != tPunct || !isArrowClose(c.Value) || c.Value[0] != open.Value[len(open.Value)-1] {
+			return false
+		}
+		s.runPiece(&c)
+		if s.skipSpace(); s.err != nil {
+			return false
+		}
+		if s.off >= len(s.src) || s.src[s.off] != '(' || !s.runGroup(tParenGroup) {
+			return false
+		}
+	}
 }
 
 // group scans a balanced group starting at s.off and returns it as one
@@ -255,7 +421,6 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 				w, op, cl := string(want), string(open), string(c)
 				s.fail(o.Offset-s.base, o.Offset-s.base+1, fmt.Sprintf("missing %q to close this %q", w, op),
 					fmt.Sprintf("A %q at line %d, column %d closes a bracket before this %q is closed. Add %q where this %q should end, or remove the stray %q.", cl, line, col, op, w, op, cl))
-				s.err.line, s.err.col = o.Line, o.Column
 				s.err.related, s.err.relatedMsg = s.base+i, fmt.Sprintf("this %q closes the bracket", cl)
 				return lexer.Token{}, s.err
 			}
@@ -292,7 +457,9 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 				if textEnd > i && src[textEnd-1] == '\r' {
 					textEnd--
 				}
-				s.comments = append(s.comments, comment{start: s.base + i, end: s.base + textEnd, line: line, col: colAt(i)})
+				if !s.inner {
+					s.comments = append(s.comments, comment{start: s.base + i, end: s.base + textEnd})
+				}
 				i = end
 				continue
 			}
@@ -322,7 +489,7 @@ func (s *scanner) unclosed(newPattern lexer.Position) (lexer.Token, error) {
 	if c := hiddenCloser(s.src, o.Offset-s.base, close); c != "" {
 		detail += " " + c
 	}
-	s.err = &scanError{offset: o.Offset, end: o.Offset + 1, line: o.Line, col: o.Column,
+	s.err = &scanError{offset: o.Offset, end: o.Offset + 1,
 		summary: fmt.Sprintf("missing %q to close this %q", close, open), detail: detail}
 	if newPattern.Line > 0 {
 		s.err.related, s.err.relatedMsg = newPattern.Offset, "a new pattern starts here"
@@ -491,7 +658,7 @@ func (s *scanner) skipSpace() {
 			s.col = 1
 		case '/':
 			if s.off+1 < len(src) && src[s.off+1] == '/' {
-				start, line, col := s.off, s.line, s.col
+				start := s.off
 				end, nul := commentEnd(src, start)
 				if nul >= 0 {
 					s.nulByte(nul, "comment")
@@ -502,7 +669,7 @@ func (s *scanner) skipSpace() {
 					textEnd--
 				}
 				if !s.inner {
-					s.comments = append(s.comments, comment{start: s.base + start, end: s.base + textEnd, line: line, col: col})
+					s.comments = append(s.comments, comment{start: s.base + start, end: s.base + textEnd})
 				}
 				s.advanceTo(end)
 				continue

@@ -48,17 +48,22 @@ type docPatterns struct {
 	err       error         // the annotated pattern that failed to parse, if any
 }
 
-// docTop is one top-level pattern: the annotated pattern annotated[ann],
-// or (ann < 0) the subject pattern or path made of the tokens [first, end)
-// of the token stream. It is three integers because a document may have
-// tens of thousands of them.
+// docTop is one top-level pattern, or a run of them: the annotated pattern
+// annotated[ann], or (ann < 0) the tokens [first, end) of the token stream:
+// one subject pattern or path, or one tRun token. It is three integers
+// because a document may have tens of thousands of them.
 type docTop struct {
 	first, end, ann int32
 }
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
-		if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
+		if t := lex.Peek(); t.Type == tRun {
+			first := lex.RawCursor()
+			lex.Next()
+			g.list = append(g.list, docTop{first: int32(first), end: int32(first) + 1, ann: -1})
+			continue
+		} else if t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
 			ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err != nil {
 				// Keep the patterns parsed so far (a partial file) and
@@ -278,6 +283,10 @@ type topLowerer struct {
 	a    *arena
 	errs []*parseError
 	p    hparser // reused for every group: groups are parsed one at a time
+
+	runToks []runTok      // the tokens of the runs, from the scanner
+	runNext int           // the next of runToks to lower
+	toks    []lexer.Token // the tokens of one pattern of a run
 }
 
 // open returns the hand-written parser positioned on the group token t.
@@ -317,13 +326,64 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 		var pat ast.Pattern
 		if t.ann >= 0 {
 			pat = l.annotated(g.Patterns.annotated[t.ann])
+		} else if toks := l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)); len(toks) == 1 && toks[0].Type == tRun {
+			f.Patterns = l.run(&toks[0], f.Patterns)
 		} else {
-			pat = l.pattern(l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)))
+			pat = l.pattern(toks)
 		}
 		if pat != nil {
 			f.Patterns = append(f.Patterns, pat)
 		}
 	}
+}
+
+// run appends to out the patterns of the tRun token t, which the scanner
+// has checked are complete and well-formed subject patterns and paths and
+// whose tokens it recorded (runToks, consumed in order from runNext).
+func (l *topLowerer) run(t *lexer.Token, out []ast.Pattern) []ast.Pattern {
+	text := l.src.Text()
+	start, end := int32(t.Pos.Offset), int32(t.Pos.Offset+len(t.Value))
+	for l.runNext < len(l.runToks) && l.runToks[l.runNext].start < start {
+		l.runNext++ // not reached: each run's tokens are all lowered
+	}
+	next := func() lexer.Token {
+		if l.runNext == len(l.runToks) || l.runToks[l.runNext].start >= end {
+			return lexer.Token{Type: lexer.EOF}
+		}
+		rt := l.runToks[l.runNext]
+		l.runNext++
+		return lexer.Token{Type: lexer.TokenType(rt.typ), Value: text[rt.start:rt.end], Pos: lexer.Position{Offset: int(rt.start)}}
+	}
+	toks := l.toks[:0]
+	tok := next()
+	for tok.Type == tBracketGroup || tok.Type == tParenGroup {
+		toks = append(toks[:0], tok)
+		tok = next()
+		if toks[0].Type == tParenGroup {
+			// arrow-open [group] arrow-close node, as runPath checked.
+			for tok.Type == tPunct && isArrowOpen(tok.Value) {
+				toks = append(toks, tok)
+				if tok = next(); tok.Type == tBracketGroup {
+					toks = append(toks, tok)
+					tok = next()
+				}
+				if tok.Type != tPunct || !isArrowClose(tok.Value) {
+					break // not reached: the scanner checked the path
+				}
+				toks = append(toks, tok)
+				if tok = next(); tok.Type != tParenGroup {
+					break
+				}
+				toks = append(toks, tok)
+				tok = next()
+			}
+		}
+		if p := l.pattern(toks); p != nil {
+			out = append(out, p)
+		}
+	}
+	l.toks = toks
+	return out
 }
 
 // pattern builds the subject pattern or path of the tokens toks, which
