@@ -175,7 +175,7 @@ func (s *Source) Position(off int) Pos {
 func (s *Source) line(off int) int {
 	lines := s.lines
 	i := min(int(s.lastLine.Load()), len(lines)-1)
-	lo, hi := 0, len(lines) // the answer is in [lo, hi)
+	var lo, hi int // the answer is in [lo, hi)
 	if int(lines[i]) <= off {
 		lo = i
 		for step := 1; ; step *= 2 {

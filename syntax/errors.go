@@ -16,22 +16,26 @@ import (
 // actionable diagnostic. (Errors inside brackets come from the
 // hand-written parser, which words its own.) Participle reports the deepest
 // unexpected token; this looks at it to say what may appear there instead.
-func syntaxError(filename, text string, err error) *diag.Diagnostic {
+//
+// text is what was scanned: src's text or a prefix of it.
+func syntaxError(filename string, src *ast.Source, text string, err error) *diag.Diagnostic {
 	d := &diag.Diagnostic{Severity: diag.Error, Code: codeSyntax}
-	pt := newPosTable(text)
+	rangeOf := func(start, end int) ast.Range {
+		return ast.Range{File: filename, Start: src.Position(start), End: src.Position(end)}
+	}
 	var se *scanError
 	if errors.As(err, &se) {
 		d.Summary, d.Detail = se.summary, se.detail
-		d.Range = pt.rangeOf(filename, se.offset, se.end)
+		d.Range = rangeOf(se.offset, se.end)
 		if se.relatedMsg != "" {
-			d.Related = []diag.Related{{Range: pt.rangeOf(filename, se.related, se.related+1), Message: se.relatedMsg}}
+			d.Related = []diag.Related{{Range: rangeOf(se.related, se.related+1), Message: se.relatedMsg}}
 		}
 		return d
 	}
 	var pe participle.Error
 	if !errors.As(err, &pe) {
 		d.Summary = err.Error()
-		d.Range = pt.rangeOf(filename, len(text), len(text))
+		d.Range = rangeOf(len(text), len(text))
 		return d
 	}
 	t := tokenAt(filename, text, pe.Position().Offset)
@@ -40,7 +44,7 @@ func syntaxError(filename, text string, err error) *diag.Diagnostic {
 	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tRun {
 		end = t.Pos.Offset + 1 // point at the bracket, not the whole group
 	}
-	d.Range = pt.rangeOf(filename, t.Pos.Offset, end)
+	d.Range = rangeOf(t.Pos.Offset, end)
 	return d
 }
 
@@ -132,40 +136,4 @@ func abbreviate(s string) string {
 		s = s[:37] + "..."
 	}
 	return s
-}
-
-// posTable maps byte offsets to positions (the error path only).
-type posTable struct {
-	text  string
-	lines []int // offsets of line starts
-}
-
-func newPosTable(text string) *posTable {
-	pt := &posTable{text: text, lines: []int{0}}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			pt.lines = append(pt.lines, i+1)
-		}
-	}
-	return pt
-}
-
-func (pt *posTable) pos(off int) ast.Pos {
-	if off > len(pt.text) {
-		off = len(pt.text)
-	}
-	lo, hi := 0, len(pt.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if pt.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return ast.Pos{Offset: int32(off), Line: int32(lo + 1), Column: int32(1 + runeCount(pt.text[pt.lines[lo]:off]))}
-}
-
-func (pt *posTable) rangeOf(file string, start, end int) ast.Range {
-	return ast.Range{File: file, Start: pt.pos(start), End: pt.pos(end)}
 }

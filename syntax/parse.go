@@ -84,7 +84,7 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (*as
 		})
 	}
 	if err != nil {
-		d := syntaxError(filename, text, err)
+		d := syntaxError(filename, src, text, err)
 		// A parser error after an error inside a group is most likely a
 		// consequence of it; report only the first.
 		if len(diags) == 0 || d.Range.Start.Offset < firstOffset(diags) {

@@ -9,27 +9,6 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 )
 
-// astPos converts a participle position to an ast.Pos. It is the one place
-// where participle positions become ast positions (the scanner produces
-// 1-based rune columns, which ast.Pos uses too).
-func astPos(p lexer.Position) ast.Pos {
-	return ast.Pos{Offset: int32(p.Offset), Line: int32(p.Line), Column: int32(p.Column)}
-}
-
-// tokEnd is the position just after the last character of t.
-func tokEnd(t *lexer.Token) ast.Pos {
-	p := astPos(t.Pos)
-	v := t.Value
-	p.Offset += int32(len(v))
-	if i := strings.LastIndexByte(v, '\n'); i >= 0 {
-		p.Line += int32(strings.Count(v, "\n"))
-		p.Column = int32(1 + utf8.RuneCountInString(v[i+1:]))
-		return p
-	}
-	p.Column += int32(runeCount(v))
-	return p
-}
-
 func runeCount(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
