@@ -235,22 +235,40 @@ func identifier(id *ast.Identifier) *TreeNode {
 	}
 	switch id.Kind {
 	case ast.QuotedIdentifier:
-		return quoted("quoted_name", id, id.Name)
+		return quoted("quoted_name", id, id.Name, sourceText(id))
 	case ast.IntegerIdentifier:
 		return node("integer", id)
 	}
 	return node("symbol", id)
 }
 
+// sourceText returns the source text of a parsed node ("" for a node built
+// by hand).
+func sourceText(n interface {
+	Source() *ast.Source
+	Offsets() (int, int)
+}) string {
+	if n.Source() == nil {
+		return ""
+	}
+	start, end := n.Offsets()
+	return n.Source().Text()[start:end]
+}
+
 // quoted is a quoted name with its string_content child, which is present
 // (zero-width) even when the name is empty: the reference grammar's text
-// token matches the empty string.
-func quoted(typ string, x ast.Node, content string) *TreeNode {
+// token matches the empty string. raw is the quoted name's source text, if
+// known; else its length is worked out from the decoded content.
+func quoted(typ string, x ast.Node, content, raw string) *TreeNode {
 	n := node(typ, x)
 	start, end := x.Pos(), x.End()
 	start.Offset++
 	start.Column++
-	if end.Line != start.Line {
+	if raw != "" {
+		// The text ends at the closing quote or at a line break (white
+		// space may stand between it and the closing quote).
+		end = advancePos(start, quotedText(raw))
+	} else if end.Line != start.Line {
 		// Whitespace stands between the text, which is on the first line,
 		// and the closing quote.
 		bytes, runes := quotedLen(content)
@@ -269,23 +287,31 @@ func labels(ls []ast.Label) *TreeNode {
 	n := node("labels", spanOf(ls[0].Pos(), ls[len(ls)-1].End()))
 	for i := range ls {
 		l := &ls[i]
-		if l.Quoted {
+		if text := sourceText(l); l.Quoted && text != "" {
 			// The label's span includes its ":" or "::" and any space
-			// after it; the quoted name is the backtick string that ends
-			// the label.
+			// or comment after it.
+			sc := scanner{src: text, off: 1, inner: true}
+			if strings.HasPrefix(text, "::") {
+				sc.off = 2
+			}
+			sc.skipSpace()
+			lstart, _ := l.Offsets()
+			start := l.Source().Position(lstart + sc.off)
+			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name, text[sc.off:]))
+		} else if l.Quoted {
+			// A label built by hand: the quoted name is the backtick
+			// string that ends the label, written as Quote writes it.
 			bytes, runes := quotedLen(l.Name)
 			start := l.End()
 			start.Offset -= int32(bytes)
 			start.Column -= int32(runes)
 			if sep := l.Pos(); start.Column < 1 || start.Offset <= sep.Offset {
-				// Whitespace before the closing quote: the name starts
-				// somewhere after the separator (exact position unknown
-				// without the source).
+				// The name starts somewhere after the separator.
 				start = sep
 				start.Offset++
 				start.Column++
 			}
-			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name))
+			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name, ""))
 		} else {
 			n.add("", spanNode("symbol", l.Pos(), l.End()))
 		}
@@ -335,9 +361,9 @@ func keyNode(k *ast.Key) *TreeNode {
 	}
 	switch k.Kind {
 	case ast.QuotedKey:
-		return quoted("quoted_name", k, k.Name)
+		return quoted("quoted_name", k, k.Name, sourceText(k))
 	case ast.DoubleQuotedKey:
-		return quoted("double_quoted_name", k, k.Name)
+		return quoted("double_quoted_name", k, k.Name, sourceText(k))
 	}
 	return node("symbol", k)
 }

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -131,5 +132,39 @@ func TestJSONTree(t *testing.T) {
 	}
 	if id := n.Children[0]; id.Field != "identifier" || id.Type != "symbol" || id.Start.Column != 2 || id.End.Column != 3 {
 		t.Errorf("identifier: %+v", id)
+	}
+}
+
+// TestQuotedNamePositions checks the positions of quoted names read from
+// the source: an escaped slash, and space or a comment between a label's
+// colon and its name, used to be worked out from the decoded name.
+func TestQuotedNamePositions(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string // quoted_name and string_content spans
+	}{
+		{"(a:  `b\\/c`)", []string{"1:6-1:12", "1:7-1:11"}},
+		{"(a: // c\n `bc`)", []string{"2:2-2:6", "2:3-2:5"}},
+		{"(`x\\/y` {`k\\/`: 1})", []string{"1:2-1:8", "1:3-1:7", "1:10-1:15", "1:11-1:14"}},
+	}
+	for _, tt := range tests {
+		f, diags := ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Fatalf("%q: %v", tt.src, diags.Err())
+		}
+		var got []string
+		var walk func(n *TreeNode)
+		walk = func(n *TreeNode) {
+			if n.Type == "quoted_name" || n.Type == "string_content" {
+				got = append(got, posString(n.Start)+"-"+posString(n.End))
+			}
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+		walk(Tree(f))
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
+		}
 	}
 }
