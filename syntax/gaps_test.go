@@ -106,21 +106,28 @@ func TestTokenGapPositions(t *testing.T) {
 			t.Errorf("%q: %v", tt.src, diags.Err())
 			continue
 		}
-		var got []string
-		var walk func(n *TreeNode)
-		walk = func(n *TreeNode) {
-			if n.Field == "tag" || n.Type == "string_content" {
-				got = append(got, posString(n.Start)+"-"+posString(n.End))
-			}
-			for _, c := range n.Children {
-				walk(c)
-			}
-		}
-		walk(Tree(f))
+		got := treeSpans(f, func(n *TreeNode) bool { return n.Field == "tag" || n.Type == "string_content" })
 		if len(got) != len(tt.want) || got[0] != tt.want[0] || got[1] != tt.want[1] {
 			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
 		}
 	}
+}
+
+// treeSpans returns the spans, as "line:col-line:col", of the nodes of
+// f's tree that keep selects, in tree order.
+func treeSpans(f *ast.File, keep func(*TreeNode) bool) []string {
+	var spans []string
+	var walk func(n *TreeNode)
+	walk = func(n *TreeNode) {
+		if keep(n) {
+			spans = append(spans, posString(n.Start)+"-"+posString(n.End))
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(Tree(f))
+	return spans
 }
 
 func posString(p ast.Pos) string {

@@ -152,17 +152,7 @@ func TestQuotedNamePositions(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%q: %v", tt.src, diags.Err())
 		}
-		var got []string
-		var walk func(n *TreeNode)
-		walk = func(n *TreeNode) {
-			if n.Type == "quoted_name" || n.Type == "string_content" {
-				got = append(got, posString(n.Start)+"-"+posString(n.End))
-			}
-			for _, c := range n.Children {
-				walk(c)
-			}
-		}
-		walk(Tree(f))
+		got := treeSpans(f, func(n *TreeNode) bool { return n.Type == "quoted_name" || n.Type == "string_content" })
 		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
 			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
 		}
