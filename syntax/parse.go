@@ -69,7 +69,7 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (*as
 		// it follows from that.
 		err = g.Patterns.err
 	}
-	l := topLowerer{src: src, peek: peek, runToks: sc.runToks}
+	l := topLowerer{src: src, peek: peek, runToks: sc.runToks, runPatterns: sc.runPatterns}
 	l.file(g, f)
 	f.Comments = comments(src, sc.comments)
 	f.Span = src.Span(0, len(src.Text()))

@@ -101,11 +101,10 @@ type scanner struct {
 	coarse   bool // yield whole bracketed groups as single tokens
 	inner    bool // scanning inside a group: no comments, no opener stack
 
-	startLine, startCol int              // position of src[0]
-	tokStart            int              // coarse scanners: offset of the token being scanned
-	opens               []lexer.Position // open brackets, innermost last
-	comments            []comment
-	err                 *scanError
+	tokStart int              // coarse scanners: offset of the token being scanned
+	opens    []lexer.Position // open brackets, innermost last
+	comments []comment
+	err      *scanError
 
 	// Coarse scanners of a whole file: whether a run may start at the
 	// next group (it may after a complete pattern, not inside a path or
@@ -115,8 +114,9 @@ type scanner struct {
 	annKey  bool // the last token was the key of "@key(value)"
 	// The tokens of every run, in order: groups and arrow pieces, so that
 	// the lowering need not scan a run again (12 bytes a token against
-	// participle's 64).
-	runToks []runTok
+	// participle's 64); and how many patterns the runs hold.
+	runToks     []runTok
+	runPatterns int
 }
 
 // runTok is a token inside a tRun token: src[start:end], of type typ.
@@ -157,7 +157,7 @@ func (s *scanner) skipBOM() {
 // initInner prepares s to scan the text of the group token t.
 func (s *scanner) initInner(t *lexer.Token) {
 	*s = scanner{src: t.Value, filename: t.Pos.Filename, base: t.Pos.Offset, line: t.Pos.Line, col: t.Pos.Column,
-		startLine: t.Pos.Line, startCol: t.Pos.Column, inner: true}
+		inner: true}
 }
 
 // advance moves over n bytes that contain no newline.
@@ -315,6 +315,7 @@ func (s *scanner) run() (t lexer.Token, ok bool) {
 		if !ok {
 			break
 		}
+		s.runPatterns++
 		boundary = s.save()
 		if s.skipSpace(); s.err != nil {
 			break

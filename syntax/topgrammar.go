@@ -143,7 +143,7 @@ func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, g *groupToken) err
 // over the coarse tokens: a [...] group, or a (...) group followed by
 // arrows (whose pieces are fine tokens, with an optional [...] group) and
 // further (...) groups. Errors in how the tokens fit together are recorded
-// here; the lowering (lowerPattern) parses the groups.
+// here; the lowering (topLowerer.pattern) parses the groups.
 type patternGroup struct {
 	toks []lexer.Token // the pattern's tokens (a window of the token stream)
 	errs []*parseError
@@ -284,9 +284,10 @@ type topLowerer struct {
 	errs []*parseError
 	p    hparser // reused for every group: groups are parsed one at a time
 
-	runToks []runTok      // the tokens of the runs, from the scanner
-	runNext int           // the next of runToks to lower
-	toks    []lexer.Token // the tokens of one pattern of a run
+	runToks     []runTok      // the tokens of the runs, from the scanner
+	runPatterns int           // how many patterns the runs hold
+	runNext     int           // the next of runToks to lower
+	toks        []lexer.Token // the tokens of one pattern of a run
 }
 
 // open returns the hand-written parser positioned on the group token t.
@@ -321,7 +322,7 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 		return
 	}
 	l.errs = append(l.errs, g.Patterns.errs...)
-	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list))
+	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list)+l.runPatterns)
 	for _, t := range g.Patterns.list {
 		var pat ast.Pattern
 		if t.ann >= 0 {
