@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gramc-dev/gramc/ast"
 )
 
 // MaxNesting is the deepest nesting of brackets, parentheses and braces the
@@ -95,14 +97,12 @@ type scanner struct {
 	filename string
 	base     int // offset of src in the file (inner scanners scan one group)
 	off      int // offset in src
-	line     int
-	col      int // 1-based, in runes
 	depth    int
 	coarse   bool // yield whole bracketed groups as single tokens
 	inner    bool // scanning inside a group: no comments, no opener stack
 
-	tokStart int              // coarse scanners: offset of the token being scanned
-	opens    []lexer.Position // open brackets, innermost last
+	tokStart int   // coarse scanners: offset of the token being scanned
+	opens    []int // offsets of the open brackets, innermost last
 	comments []comment
 	err      *scanError
 
@@ -127,7 +127,7 @@ type runTok struct {
 
 // newScanner returns a scanner of a whole file yielding fine tokens.
 func newScanner(filename, src string) *scanner {
-	s := &scanner{src: src, filename: filename, line: 1, col: 1}
+	s := &scanner{src: src, filename: filename}
 	s.skipBOM()
 	return s
 }
@@ -135,7 +135,7 @@ func newScanner(filename, src string) *scanner {
 // newCoarseScanner returns a scanner of a whole file that yields each
 // balanced (...), [...] or {...} group as one token.
 func newCoarseScanner(filename, src string) *scanner {
-	s := &scanner{src: src, filename: filename, line: 1, col: 1, coarse: true}
+	s := &scanner{src: src, filename: filename, coarse: true}
 	s.skipBOM()
 	return s
 }
@@ -144,51 +144,30 @@ func newCoarseScanner(filename, src string) *scanner {
 const byteOrderMark = "\uFEFF"
 
 // skipBOM passes over a byte-order mark at the start of a file, which some
-// editors write: like white space it separates nothing, but it is still one
-// character, so columns on line 1 agree with a plain rune count (as every
-// other position computation in this package does).
+// editors write: like white space it separates nothing (but it is still one
+// character in columns, which ast.Source counts).
 func (s *scanner) skipBOM() {
 	if strings.HasPrefix(s.src, byteOrderMark) {
 		s.off = len(byteOrderMark)
-		s.col = 2
 	}
 }
 
 // initInner prepares s to scan the text of the group token t.
 func (s *scanner) initInner(t *lexer.Token) {
-	*s = scanner{src: t.Value, filename: t.Pos.Filename, base: t.Pos.Offset, line: t.Pos.Line, col: t.Pos.Column,
-		inner: true}
+	*s = scanner{src: t.Value, filename: t.Pos.Filename, base: t.Pos.Offset, inner: true}
 }
 
-// advance moves over n bytes that contain no newline.
-func (s *scanner) advanceASCII(n int) {
-	s.off += n
-	s.col += n
-}
-
-// advanceText moves over src[s.off:end], which may contain newlines and
-// multi-byte runes.
-func (s *scanner) advanceTo(end int) {
-	for s.off < end {
-		c := s.src[s.off]
-		switch {
-		case c == '\n':
-			s.line++
-			s.col = 1
-			s.off++
-		case c < utf8.RuneSelf:
-			s.col++
-			s.off++
-		default:
-			_, size := utf8.DecodeRuneInString(s.src[s.off:])
-			s.off += size
-			s.col++
-		}
-	}
-}
-
+// pos is the position of the scanner in the file. It is a byte offset
+// only: tokens carry no lines or columns, which the file's ast.Source works
+// out when a node or an error needs them.
 func (s *scanner) pos() lexer.Position {
-	return lexer.Position{Filename: s.filename, Offset: s.base + s.off, Line: s.line, Column: s.col}
+	return lexer.Position{Filename: s.filename, Offset: s.base + s.off}
+}
+
+// position returns the line and column of src[off] (error messages only).
+// Only whole-file scanners, whose base is 0, scan groups and report these.
+func (s *scanner) position(off int) ast.Pos {
+	return ast.NewSource(s.src).Position(off)
 }
 
 func (s *scanner) fail(off, end int, summary, detail string) (lexer.Token, error) {
@@ -260,17 +239,17 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 
 // scanState is what run saves to go back to.
 type scanState struct {
-	off, line, col, depth, opens, comments, runToks int
+	off, depth, opens, comments, runToks int
 }
 
 func (s *scanner) save() scanState {
-	return scanState{s.off, s.line, s.col, s.depth, len(s.opens), len(s.comments), len(s.runToks)}
+	return scanState{s.off, s.depth, len(s.opens), len(s.comments), len(s.runToks)}
 }
 
 // restore goes back to st, forgetting any error since (run saves only
 // while there is none).
 func (s *scanner) restore(st scanState) {
-	s.off, s.line, s.col, s.depth = st.off, st.line, st.col, st.depth
+	s.off, s.depth = st.off, st.depth
 	s.opens, s.comments = s.opens[:st.opens], s.comments[:st.comments]
 	s.runToks = s.runToks[:st.runToks]
 	s.err = nil
@@ -383,45 +362,32 @@ func (s *scanner) runPath() bool {
 func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 	src := s.src
 	start, pos, depth0 := s.off, s.pos(), s.depth
-	var newPattern lexer.Position
-	// Columns are computed lazily from a checkpoint on the current line.
-	line, cOff, cCol := s.line, s.off, s.col
-	colAt := func(i int) int {
-		cCol += runeCount(src[cOff:i])
-		cOff = i
-		return cCol
-	}
+	newPattern := -1 // where a new top-level pattern seems to start, if it does
+	// atLineStart reports whether src[i] is the first character of a line.
+	atLineStart := func(i int) bool { return i == 0 || src[i-1] == '\n' }
 	i := s.off
 	for i < len(src) {
 		c := src[i]
 		switch c {
-		case '\n':
-			line++
-			i++
-			cOff, cCol = i, 1
 		case '(', '[', '{':
-			col := colAt(i)
-			p := lexer.Position{Filename: s.filename, Offset: s.base + i, Line: line, Column: col}
 			s.depth++
-			s.opens = append(s.opens, p)
+			s.opens = append(s.opens, i)
 			if s.depth > MaxNesting {
-				s.line, s.col = line, col
 				return s.fail(i, i+1, "nesting too deep",
 					"Brackets, parentheses and braces may nest at most 1000 levels deep. Flatten the structure, for example by naming inner patterns and referring to them by identifier.")
 			}
-			if col == 1 && i > start && newPattern.Line == 0 {
-				newPattern = p
+			if newPattern < 0 && i > start && atLineStart(i) {
+				newPattern = i
 			}
 			i++
 		case ')', ']', '}':
 			o := s.opens[len(s.opens)-1]
-			open := src[o.Offset-s.base]
+			open := src[o]
 			if want := closerByte(open); c != want {
-				col := colAt(i)
-				s.line, s.col = line, col
+				at := s.position(i)
 				w, op, cl := string(want), string(open), string(c)
-				s.fail(o.Offset-s.base, o.Offset-s.base+1, fmt.Sprintf("missing %q to close this %q", w, op),
-					fmt.Sprintf("A %q at line %d, column %d closes a bracket before this %q is closed. Add %q where this %q should end, or remove the stray %q.", cl, line, col, op, w, op, cl))
+				s.fail(o, o+1, fmt.Sprintf("missing %q to close this %q", w, op),
+					fmt.Sprintf("A %q at line %d, column %d closes a bracket before this %q is closed. Add %q where this %q should end, or remove the stray %q.", cl, at.Line, at.Column, op, w, op, cl))
 				s.err.related, s.err.relatedMsg = s.base+i, fmt.Sprintf("this %q closes the bracket", cl)
 				return lexer.Token{}, s.err
 			}
@@ -429,7 +395,7 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			s.depth--
 			s.opens = s.opens[:len(s.opens)-1]
 			if s.depth == depth0 {
-				s.off, s.line, s.col = i, line, colAt(i)
+				s.off = i
 				return lexer.Token{Type: typ, Value: src[start:i], Pos: pos}, nil
 			}
 		case '\'', '"', '`':
@@ -442,10 +408,6 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			}
 			if !ok {
 				return lexer.Token{}, s.err
-			}
-			if nl := strings.LastIndexByte(src[i:end], '\n'); nl >= 0 {
-				line += strings.Count(src[i:end], "\n")
-				cOff, cCol = i+nl+1, 1
 			}
 			i = end
 		case '/':
@@ -466,34 +428,35 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			}
 			i++
 		case '@':
-			if newPattern.Line == 0 && i > start && colAt(i) == 1 {
-				newPattern = lexer.Position{Filename: s.filename, Offset: s.base + i, Line: line, Column: 1}
+			if newPattern < 0 && i > start && atLineStart(i) {
+				newPattern = i
 			}
 			i++
 		default:
 			i++
 		}
 	}
-	s.off, s.line, s.col = i, line, colAt(i)
+	s.off = i
 	return s.unclosed(newPattern)
 }
 
-// unclosed reports the innermost bracket left open at the end of the file.
-func (s *scanner) unclosed(newPattern lexer.Position) (lexer.Token, error) {
+// unclosed reports the innermost bracket left open at the end of the file;
+// newPattern is where a new top-level pattern seems to start (or -1).
+func (s *scanner) unclosed(newPattern int) (lexer.Token, error) {
 	o := s.opens[len(s.opens)-1]
-	open := s.src[o.Offset-s.base : o.Offset-s.base+1]
+	open := s.src[o : o+1]
 	close := map[string]string{"(": ")", "[": "]", "{": "}"}[open]
 	detail := fmt.Sprintf("The file ends before the %q opened here is closed. Add %q after its last element.", open, close)
-	if newPattern.Line > 0 {
-		detail = fmt.Sprintf("The %q opened here is never closed; a new pattern seems to start at line %d. Add %q after the last element of this one.", open, newPattern.Line, close)
+	if newPattern >= 0 {
+		detail = fmt.Sprintf("The %q opened here is never closed; a new pattern seems to start at line %d. Add %q after the last element of this one.", open, s.position(newPattern).Line, close)
 	}
-	if c := hiddenCloser(s.src, o.Offset-s.base, close); c != "" {
+	if c := hiddenCloser(s.src, o, close); c != "" {
 		detail += " " + c
 	}
-	s.err = &scanError{offset: o.Offset, end: o.Offset + 1,
+	s.err = &scanError{offset: s.base + o, end: s.base + o + 1,
 		summary: fmt.Sprintf("missing %q to close this %q", close, open), detail: detail}
-	if newPattern.Line > 0 {
-		s.err.related, s.err.relatedMsg = newPattern.Offset, "a new pattern starts here"
+	if newPattern >= 0 {
+		s.err.related, s.err.relatedMsg = s.base+newPattern, "a new pattern starts here"
 	}
 	return lexer.Token{}, s.err
 }
@@ -520,7 +483,7 @@ func (s *scanner) fine() (lexer.Token, error) {
 	case c == '(' || c == '[' || c == '{':
 		s.depth++
 		if !s.inner {
-			s.opens = append(s.opens, pos)
+			s.opens = append(s.opens, start)
 		}
 		if s.depth > MaxNesting {
 			return s.fail(start, start+1, "nesting too deep",
@@ -606,7 +569,7 @@ func (s *scanner) fine() (lexer.Token, error) {
 			if !ok {
 				return lexer.Token{}, s.err
 			}
-			s.advanceTo(end)
+			s.off = end
 			return lexer.Token{Type: tFenced, Value: src[start:end], Pos: pos}, nil
 		}
 		end, ok := s.quoted(start, c)
@@ -623,7 +586,7 @@ func (s *scanner) fine() (lexer.Token, error) {
 		}
 		// Quoted strings never contain newlines, but may contain
 		// multi-byte runes.
-		s.advanceTo(end)
+		s.off = end
 		return lexer.Token{Type: typ, Value: src[start:end], Pos: pos}, nil
 	default:
 		r, size := utf8.DecodeRuneInString(src[start:])
@@ -637,11 +600,7 @@ func (s *scanner) fine() (lexer.Token, error) {
 	if s.err != nil {
 		return lexer.Token{}, s.err
 	}
-	if typ == tTagged {
-		s.advanceTo(start + n)
-	} else {
-		s.advanceASCII(n)
-	}
+	s.off = start + n
 	return lexer.Token{Type: typ, Value: src[start : start+n], Pos: pos}, nil
 }
 
@@ -650,13 +609,8 @@ func (s *scanner) skipSpace() {
 	src := s.src
 	for s.off < len(src) {
 		switch c := src[s.off]; c {
-		case ' ', '\t', '\r', '\f', '\v':
+		case ' ', '\t', '\r', '\f', '\v', '\n':
 			s.off++
-			s.col++
-		case '\n':
-			s.off++
-			s.line++
-			s.col = 1
 		case '/':
 			if s.off+1 < len(src) && src[s.off+1] == '/' {
 				start := s.off
@@ -672,7 +626,7 @@ func (s *scanner) skipSpace() {
 				if !s.inner {
 					s.comments = append(s.comments, comment{start: s.base + start, end: s.base + textEnd})
 				}
-				s.advanceTo(end)
+				s.off = end
 				continue
 			}
 			s.fail(s.off, s.off+1, "unexpected \"/\"",
