@@ -154,9 +154,7 @@ func (s *Source) runesBefore(off int) int {
 
 // Position returns the position of byte offset off (clamped to the text).
 func (s *Source) Position(off int) Pos {
-	off = max(0, min(off, len(s.text)))
-	s.init()
-	i := s.line(off)
+	off, i := s.lineOf(off)
 	start := int(s.lines[i])
 	col := off - start
 	switch {
@@ -205,9 +203,15 @@ func (s *Source) line(off int) int {
 // Line returns the 1-based line of byte offset off (clamped to the text):
 // Position without the column.
 func (s *Source) Line(off int) int {
+	_, i := s.lineOf(off)
+	return i + 1
+}
+
+// lineOf clamps off to the text and returns it with the index of its line.
+func (s *Source) lineOf(off int) (int, int) {
 	off = max(0, min(off, len(s.text)))
 	s.init()
-	return s.line(off) + 1
+	return off, s.line(off)
 }
 
 // Span returns the span of text[start:end].
