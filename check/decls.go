@@ -112,16 +112,9 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 	for _, e := range sp.Elements {
 		switch n := unwrap(e).(type) {
 		case *ast.NodePattern:
-			f := c.lowerParam(n, roleField)
-			if f.Name != "" {
-				if prev, dup := seen[f.Name]; dup {
-					d := c.errorf(CodeDuplicateField, n, "Each field of a record has a distinct name; rename or remove one.", "field %s is declared twice in %s", f.Name, td.Name)
-					d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
-					continue
-				}
-				seen[f.Name] = f
+			if f := c.lowerParam(n, roleField); c.firstOfName(seen, f, n, "field", "record", td.Name) {
+				td.Fields = append(td.Fields, f)
 			}
-			td.Fields = append(td.Fields, f)
 		case *ast.RelationshipPattern:
 			c.errorf(CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
 				"a record field is a node, not a path")
@@ -260,16 +253,9 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	}
 	seen := map[string]*Param{}
 	for _, n := range params {
-		p := c.lowerParam(n, roleParam)
-		if p.Name != "" {
-			if prev, dup := seen[p.Name]; dup {
-				d := c.errorf(CodeDuplicateField, n, "Each parameter of a tool has a distinct name; rename or remove one.", "parameter %s is declared twice in %s", p.Name, t.Name)
-				d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
-				continue
-			}
-			seen[p.Name] = p
+		if p := c.lowerParam(n, roleParam); c.firstOfName(seen, p, n, "parameter", "tool", t.Name) {
+			t.Params = append(t.Params, p)
 		}
-		t.Params = append(t.Params, p)
 	}
 	res := nodes[len(nodes)-1]
 	rprops := c.props(res.Record)
@@ -476,4 +462,21 @@ func arrowName(k ast.ArrowKind) string {
 		return "a bidirectional arrow"
 	}
 	return "a right arrow"
+}
+
+// firstOfName reports whether p (a kind, "field" or "parameter", of the
+// owner, a "record" or "tool" named ownerName, written as n) is the first of
+// its name in seen, and records it; a second one is reported as a
+// duplicate pointing at the first. Unnamed ones are always kept.
+func (c *checker) firstOfName(seen map[string]*Param, p *Param, n ast.Node, kind, owner, ownerName string) bool {
+	if p.Name == "" {
+		return true
+	}
+	if prev, dup := seen[p.Name]; dup {
+		d := c.errorf(CodeDuplicateField, n, "Each "+kind+" of a "+owner+" has a distinct name; rename or remove one.", "%s %s is declared twice in %s", kind, p.Name, ownerName)
+		d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
+		return false
+	}
+	seen[p.Name] = p
+	return true
 }
