@@ -70,7 +70,7 @@ func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return ExitOK
 	}
@@ -85,7 +85,9 @@ func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// wrong number of arguments) or an I/O error.
 	fmt.Fprintf(stderr, "gramc: %v\n", err)
 	if isUsageError(err) {
-		fmt.Fprintln(stderr, "Run 'gramc --help' for usage.")
+		// Point at the help of the command the mistake was made in, as the
+		// go command does ("Run 'go help build' for usage.").
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return ExitUsage
 }
@@ -107,9 +109,17 @@ func newRootCmd(e *env) *cobra.Command {
 		Long: `gramc is the toolchain of the gram type-signature language: it checks
 .gram files describing LLM tools and agents, emits JSON Schema and provider
 tool payloads, generates typed Go code, formats gram files and runs agents.`,
-		Version:       Version,
+		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// A bare `gramc` is a usage error, as a bare `go` is: the help goes
+		// to standard error and the exit status is 2.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cmd.SetOut(e.stderr)
+			_ = cmd.Help()
+			return exitCode(ExitUsage)
+		},
 	}
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
@@ -121,6 +131,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 	// cobra's completion command only groups the shells: without a shell
 	// (or with an unknown one) it would print its help and exit 0.
 	root.InitDefaultCompletionCmd()
+	root.SetHelpCommand(newHelpCmd(root))
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" && !c.Runnable() {
 			c.RunE = func(*cobra.Command, []string) error {
@@ -129,4 +140,31 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 		}
 	}
 	return root
+}
+
+// newHelpCmd replaces cobra's help command, which prints the root's help and
+// exits 0 for an unknown topic; gramc, like the go command, exits 2.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "Help prints the help of any command: gramc help check.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || target == nil || len(rest) > 0 {
+				return usageErrorf("help %s: unknown help topic; run 'gramc help' for the commands", strings.Join(args, " "))
+			}
+			target.InitDefaultHelpFlag()
+			return target.Help()
+		},
+	}
 }
