@@ -132,6 +132,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 	// (or with an unknown one) it would print its help and exit 0.
 	root.InitDefaultCompletionCmd()
 	root.SetHelpCommand(newHelpCmd(root))
+	addCompletions(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" && !c.Runnable() {
 			c.RunE = func(*cobra.Command, []string) error {
