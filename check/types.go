@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/english"
 )
 
 // builtinTypes maps every built-in type label and alias to its kind.
@@ -224,9 +225,9 @@ func (c *checker) finiteTypes() {
 				continue
 			}
 			d := c.report(diag.Warning, CodeInfiniteType, f.NameRange,
-				fmt.Sprintf("type %s has no finite value: its required field %s needs a %s", td.Name, f.Name, f.Type.Decl.Name),
-				fmt.Sprintf("Every %s must hold a %s, which in turn must hold ... without end, so no model can write one. Make the field optional, (%s::%s {optional: true}), or an array, (%s::Array {elementType: %s}).",
-					td.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name))
+				fmt.Sprintf("type %s has no finite value: its required field %s needs %s", td.Name, f.Name, english.A(f.Type.Decl.Name)),
+				fmt.Sprintf("Every %s must hold %s, which in turn must hold ... without end, so no model can write one. Make the field optional, (%s::%s {optional: true}), or an array, (%s::Array {elementType: %s}).",
+					td.Name, english.A(f.Type.Decl.Name), f.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name))
 			d.Related = []diag.Related{{Range: td.NameRange, Message: "type " + td.Name + " declared here"}}
 			break
 		}

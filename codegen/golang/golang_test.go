@@ -30,6 +30,24 @@ func TestExportedName(t *testing.T) {
 		"-":           "",
 		"`":           "",
 		"URL_path":    "URLPath",
+		// Go's initialisms, in any spelling, and their plurals.
+		"memberId":      "MemberID",
+		"member_id":     "MemberID",
+		"userID":        "UserID",
+		"id":            "ID",
+		"image_urls":    "ImageURLs",
+		"imageUrls":     "ImageURLs",
+		"apiKey":        "APIKey",
+		"httpServer":    "HTTPServer",
+		"HTTPServer":    "HTTPServer",
+		"toJson":        "ToJSON",
+		"idea":          "Idea",
+		"ids2":          "Ids2",
+		"uuid":          "UUID",
+		"bus":           "Bus",
+		"valid":         "Valid",
+		"version2Api":   "Version2API",
+		"streetAddress": "StreetAddress",
 	} {
 		if got := exportedName(in); got != want {
 			t.Errorf("exportedName(%q) = %q, want %q", in, got, want)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -598,8 +599,8 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	if t.Result != nil && t.Result.Kind == check.String {
 		sent = "plain text"
 	}
-	tm.Doc = doc(fmt.Sprintf("%s binds a %s to the gram tool %s.\nThe runtime validates the model's arguments against %s and applies\ndefaults before fn sees them; fn's result is sent to the model as %s.",
-		tm.NewName, tm.FuncName, quote(t.Name), tm.SpecName, sent), t.Description)
+	tm.Doc = doc(fmt.Sprintf("%s binds %s to the gram tool %s.\nThe runtime validates the model's arguments against %s and applies\ndefaults before fn sees them; fn's result is sent to the model as %s.",
+		tm.NewName, english.A(tm.FuncName), quote(t.Name), tm.SpecName, sent), t.Description)
 	tm.MethodDoc = doc(fmt.Sprintf("%s implements the gram tool %s.", tm.Name, quote(t.Name)), t.Description)
 	args := toolNames(tm.Name)[0]
 	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)

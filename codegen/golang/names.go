@@ -19,25 +19,25 @@ const CodeNameCollision diag.Code = "gen-name-collision"
 
 // exportedName derives an exported Go identifier from a gram name. Runs of
 // characters that cannot appear in a Go identifier (`_`, `-`, `.`, `@`,
-// spaces, anything else) separate words; each word starts with an upper-case
+// spaces, anything else) separate words, as does a lower-case letter or
+// digit followed by an upper-case one; each word starts with an upper-case
 // letter ("get_weather", "get-weather" and "getWeather" all give
-// "GetWeather"). A name that does not then start with an upper-case letter
-// (a leading digit, a letter without case) gets the prefix "X"; a name with
-// no letter or digit at all gives "". Go keywords are all lower case, so an
-// exported name is never a keyword.
+// "GetWeather"), and a word that is one of Go's initialisms is written in
+// capitals as Go code writes it ("member_id" and "memberId" give
+// "MemberID", "image_urls" gives "ImageURLs"). A name that does not then
+// start with an upper-case letter (a leading digit, a letter without case)
+// gets the prefix "X"; a name with no letter or digit at all gives "". Go
+// keywords are all lower case, so an exported name is never a keyword.
 func exportedName(name string) string {
 	var b strings.Builder
-	upperNext := true
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == '_' {
-			upperNext = true
+	for _, w := range nameWords(name) {
+		if up, ok := initialism(w); ok {
+			b.WriteString(up)
 			continue
 		}
-		if upperNext {
-			r = unicode.ToUpper(r)
-			upperNext = false
-		}
-		b.WriteRune(r)
+		first, size := utf8.DecodeRuneInString(w)
+		b.WriteRune(unicode.ToUpper(first))
+		b.WriteString(w[size:])
 	}
 	s := b.String()
 	if s == "" {
@@ -50,6 +50,63 @@ func exportedName(name string) string {
 		return ""
 	}
 	return s
+}
+
+// nameWords splits a gram name into words: at every run of characters that
+// are not letters or digits (or are '_'), and where a lower-case letter or
+// a digit is followed by an upper-case letter ("memberId" is "member",
+// "Id"; "HTTPServer" stays one word).
+func nameWords(name string) []string {
+	var words []string
+	start := -1
+	prev := rune(0)
+	for i, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == '_' {
+			if start >= 0 {
+				words = append(words, name[start:i])
+				start = -1
+			}
+			prev = 0
+			continue
+		}
+		if start >= 0 && unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			words = append(words, name[start:i])
+			start = i
+		}
+		if start < 0 {
+			start = i
+		}
+		prev = r
+	}
+	if start >= 0 {
+		words = append(words, name[start:])
+	}
+	return words
+}
+
+// goInitialisms are the words Go code writes in capitals (the list of
+// golint and staticcheck's ST1003).
+var goInitialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
+	"IP": true, "JSON": true, "LHS": true, "QPS": true, "RAM": true, "RHS": true,
+	"RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true,
+	"TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true, "UUID": true,
+	"URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true, "XMPP": true,
+	"XSRF": true, "XSS": true,
+}
+
+// initialism returns the word as Go writes it when it is an initialism,
+// or one in the plural ("ids" gives "IDs").
+func initialism(word string) (string, bool) {
+	up := strings.ToUpper(word)
+	if goInitialisms[up] {
+		return up, true
+	}
+	if n := len(word); n > 2 && (word[n-1] == 's') && goInitialisms[up[:n-1]] {
+		return up[:n-1] + "s", true
+	}
+	return "", false
 }
 
 // packageName derives a Go package name from a gram package name: invalid

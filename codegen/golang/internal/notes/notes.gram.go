@@ -86,7 +86,7 @@ const (
 	gramcOutputSchemaAddNote = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Short title\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"priority\":{\"$ref\":\"#/$defs/Priority\",\"default\":\"high\"}},\"required\":[\"title\"],\"additionalProperties\":false,\"description\":\"A stored note\",\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
 )
 
-// NewAddNoteTool binds a AddNoteFunc to the gram tool "addNote".
+// NewAddNoteTool binds an AddNoteFunc to the gram tool "addNote".
 // The runtime validates the model's arguments against AddNoteSpec and applies
 // defaults before fn sees them; fn's result is sent to the model as JSON.
 //
