@@ -4,12 +4,13 @@ FUZZTIME ?= 1m
 BENCHTIME ?= 1x
 PKGS     := ./...
 
-.PHONY: all help build test lint bench fuzz demo clean
+.PHONY: all help build install test lint gramfmt bench fuzz demo clean
 
 all: build
 
 help:
 	@echo "make build  - build bin/gramc"
+	@echo "make install - go install ./cmd/gramc (into $$(go env GOBIN) or $$(go env GOPATH)/bin)"
 	@echo "make test   - vet, gofmt check and all tests (what CI runs)"
 	@echo "make lint   - go vet, gofmt -l, staticcheck when installed"
 	@echo "make bench  - run the benchmarks (BENCHTIME=$(BENCHTIME))"
@@ -17,16 +18,30 @@ help:
 	@echo "make demo   - check, schema, gen and run the bundled examples"
 
 build:
-	$(GO) build -o bin/gramc ./cmd/gramc
+	@echo "== building bin/gramc (the first build compiles every dependency: about a minute on 2 cores)"
+	$(GO) build -buildvcs=auto -o bin/gramc ./cmd/gramc
+
+install:
+	$(GO) install -buildvcs=auto ./cmd/gramc
 
 lint:
+	@echo "== go vet, gofmt -l"
 	$(GO) vet $(PKGS)
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@if command -v staticcheck >/dev/null 2>&1; then staticcheck $(PKGS); fi
 
+# gramfmt: the project's own .gram files are in the canonical layout, as its
+# Go files are gofmt'd (./... skips testdata directories, as the go command does).
+gramfmt:
+	@echo "== gramc fmt -l ./... (the project's .gram files are canonical)"
+	@out="$$($(GO) run ./cmd/gramc fmt -l ./...)" || exit 1; \
+	  if [ -n "$$out" ]; then echo "gramc fmt would change:"; echo "$$out"; exit 1; fi
+
 test: lint
+	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
+	@echo "== go test (a cold cache compiles the test binaries first: 2-4 minutes on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
 
 bench:

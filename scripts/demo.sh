@@ -6,8 +6,17 @@
 set -u
 cd "$(dirname "$0")/.."
 G=bin/gramc
-bold() { printf '\n\033[1m%s\033[0m\n' "$*"; }
-step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+# Bold headings only on a terminal (and not with NO_COLOR); a log file gets
+# plain text.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then B=$'\033[1m' R=$'\033[0m'; else B='' R=''; fi
+bold() { printf '\n%s%s%s\n' "$B" "$*" "$R"; }
+# step shows a command and runs it; long output lines (a one-line tree, a
+# compact schema) are cut at 160 characters so the demo reads on any screen.
+step() {
+  printf '\n%s$ %s%s\n' "$B" "$*" "$R"
+  "$@" 2>&1 | cut -c1-160
+  return "${PIPESTATUS[0]}"
+}
 
 step $G version
 step $G parse --sexp examples/hello/hello.gram

@@ -31,8 +31,8 @@ func main() {
 	}
 }
 
-// run sends the arguments (or a greeting) to the agent and prints its
-// answer and the tool calls it made.
+// run sends the arguments (or a greeting) to the agent and prints the tool
+// calls it made, as `gramc run` shows them, and its answer.
 func run(ctx context.Context, args []string, out io.Writer) error {
 	input := strings.Join(args, " ")
 	if strings.TrimSpace(input) == "" {
@@ -47,10 +47,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	for _, inv := range resp.Invocations {
+		fmt.Fprintf(out, "→ %s %s\n", inv.Tool, inv.Args)
 		if inv.Err != nil {
-			fmt.Fprintf(out, "[tool %s %s failed: %v]\n", inv.Tool, inv.Args, inv.Err)
+			fmt.Fprintf(out, "← %s failed: %v\n", inv.Tool, inv.Err)
 		} else {
-			fmt.Fprintf(out, "[tool %s %s -> %s]\n", inv.Tool, inv.Args, inv.Result)
+			fmt.Fprintf(out, "← %s %s\n", inv.Tool, inv.Result)
 		}
 	}
 	fmt.Fprintln(out, resp.Content)

@@ -30,8 +30,8 @@ func TestHello(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{
-		`[tool sayHello {"personName":"Ada"} -> Hello, Ada! Nice to meet you.]`,
-		`[tool sayHello {"personName":"world"} -> Hello, world! Nice to meet you.]`,
+		"→ sayHello {\"personName\":\"Ada\"}\n← sayHello Hello, Ada!\n",
+		"→ sayHello {\"personName\":\"world\"}\n← sayHello Hello, world!\n",
 		"Hello, Ada!\n",
 	} {
 		if !strings.Contains(got, want) {

@@ -17,5 +17,5 @@ var _ Tools = ToolsImpl{}
 // validated the arguments and filled in the default name ("world").
 func (ToolsImpl) SayHello(ctx context.Context, args SayHelloArgs) (SayHelloResult, error) {
 	name := strings.TrimSpace(args.PersonName)
-	return "Hello, " + name + "! Nice to meet you.", nil
+	return "Hello, " + name + "!", nil
 }
