@@ -38,7 +38,7 @@ gramfmt:
 	@out="$$($(GO) run ./cmd/gramc fmt -l ./...)" || exit 1; \
 	  if [ -n "$$out" ]; then echo "gramc fmt would change:"; echo "$$out"; exit 1; fi
 
-test: lint
+test: lint gramfmt
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	@echo "== go test (a cold cache compiles the test binaries first: 2-4 minutes on 2 cores)"

@@ -25,7 +25,7 @@ step $G fmt testdata/examples/seed/sayHello.gram
 step $G fmt -l ./examples/hello ./examples/hellogoodbye ./examples/weather
 step $G check ./examples/hello ./examples/hellogoodbye ./examples/weather && echo "ok: no problems"
 bold "# a broken package: every mistake, positioned, with the fix (exit status 1 is expected)"
-step $G check ./examples/broken
+step $G check ./examples/testdata/broken
 bold "# provider compatibility lint: what Gemini cannot express, and the fallback gramc takes"
 step $G check --target gemini ./examples/weather
 step $G schema --target openai --tool getWeather ./examples/weather

@@ -30,7 +30,7 @@ var (
 )
 
 // examplePackages returns the checked example packages (loaded once).
-// A package that does not check clean (examples/broken shows mistakes on
+// A package that does not check clean (examples/testdata/broken, mistakes on
 // purpose) has nothing to emit and is skipped.
 func examplePackages(t *testing.T) []*check.Package {
 	t.Helper()

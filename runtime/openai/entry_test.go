@@ -51,7 +51,7 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 			if d == dir || strings.HasPrefix(d, "../../testdata") {
 				t.Fatalf("load %s: %v %v", d, err, diags.Err())
 			}
-			continue // examples/broken and the like
+			continue // examples/testdata/broken and the like
 		}
 		pkgs = append(pkgs, ps...)
 	}

@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADME runs every `$ gramc ...` command of the README's console
+// examples, in a copy of the repository, against a fake OpenAI server where
+// a command needs a model, and checks it succeeds (or fails, when the README
+// shows it reporting errors) and prints what the README shows. The README
+// cannot drift from what gramc does.
+//
+// The README's conventions, which this test enforces:
+//   - An output line the README shows must appear in the command's output,
+//     in order; "..." in a shown line stands for any text (" ..." at the
+//     end of a line for any text or none).
+//   - A command may continue on the next line after a backslash.
+//   - A command succeeds unless its shown output has an "error:" line, in
+//     which case it must exit 1.
+//   - `export NAME=value` lines set the environment of later commands (an
+//     API key stays a dummy: the fake server takes any).
+//   - --base-url points at the fake server whatever the README says, so the
+//     Ollama example runs too.
+func TestREADME(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := readmeCommands(string(readme))
+	if len(cmds) < 10 {
+		t.Fatalf("found %d commands in the README's console examples; the extraction is broken", len(cmds))
+	}
+
+	srv := fakeServer(t)
+	dir := t.TempDir()
+	copyRepo(t, "..", dir)
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chdir(wd) })
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("NO_COLOR", "1")
+
+	for _, c := range cmds {
+		if c.export != "" {
+			name, _, _ := strings.Cut(c.export, "=")
+			if name != "OPENAI_API_KEY" && name != "ANTHROPIC_API_KEY" && name != "GEMINI_API_KEY" {
+				t.Errorf("README line %d: export of %s: the README test does not know what it is for", c.line, name)
+			}
+			continue
+		}
+		args := c.args
+		for i := range args {
+			if args[i] == "--base-url" && i+1 < len(args) {
+				args[i+1] = srv.URL
+			}
+			if args[i] == "..." {
+				t.Errorf("README line %d: %q has a bare ... argument: show a command that runs as written", c.line, c.text)
+			}
+		}
+		// Without a redirect both streams go to one buffer, interleaved as
+		// a terminal shows them.
+		var stdout, stderr bytes.Buffer
+		out := io.Writer(&stdout)
+		if c.redirect != "" {
+			out = &stderr
+		}
+		code := Do(args, strings.NewReader(""), &stdout, out)
+		if c.redirect != "" {
+			if err := os.WriteFile(c.redirect, stdout.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout.Reset()
+		}
+		wantCode := ExitOK
+		for _, w := range c.want {
+			if strings.Contains(w, "error:") {
+				wantCode = ExitProblem
+			}
+		}
+		if code != wantCode {
+			t.Errorf("README line %d: %s\nexit status %d, want %d\nstdout:\n%s\nstderr:\n%s", c.line, c.text, code, wantCode, clip(stdout.String()), clip(stderr.String()))
+			continue
+		}
+		if missing := missingLines(c.want, stdout.String()+stderr.String()); missing != "" {
+			t.Errorf("README line %d: %s\nthe README shows %q, which the output lacks (in that order)\noutput:\n%s%s", c.line, c.text, missing, clip(stdout.String()), clip(stderr.String()))
+		}
+	}
+}
+
+// readmeCommand is one `$ ...` line of a console block and the output lines
+// shown under it.
+type readmeCommand struct {
+	line     int
+	text     string
+	args     []string // after "gramc"
+	redirect string   // > file
+	export   string   // NAME=value of an export line
+	want     []string
+}
+
+func readmeCommands(readme string) []readmeCommand {
+	var cmds []readmeCommand
+	inConsole := false
+	sc := bufio.NewScanner(strings.NewReader(readme))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		for inConsole && strings.HasPrefix(line, "$ ") && strings.HasSuffix(line, "\\") && sc.Scan() {
+			n++
+			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimSpace(sc.Text())
+		}
+		switch {
+		case strings.HasPrefix(line, "```"):
+			inConsole = strings.TrimSpace(line) == "```console"
+		case !inConsole:
+		case strings.HasPrefix(line, "$ "):
+			text := strings.TrimSpace(line[2:])
+			words, redirect := shellWords(text)
+			c := readmeCommand{line: n, text: text, redirect: redirect}
+			switch {
+			case len(words) == 2 && words[0] == "export":
+				c.export = words[1]
+			case len(words) > 0 && words[0] == "gramc":
+				c.args = words[1:]
+			default:
+				continue // not gramc (go install, cd, ...)
+			}
+			cmds = append(cmds, c)
+		case len(cmds) > 0 && strings.TrimSpace(line) != "":
+			cmds[len(cmds)-1].want = append(cmds[len(cmds)-1].want, line)
+		}
+	}
+	return cmds
+}
+
+// shellWords splits a command line as a POSIX shell would for the simple
+// commands the README shows: words, single and double quotes, a trailing
+// "# comment" and a "> file" redirect.
+func shellWords(s string) (words []string, redirect string) {
+	var w strings.Builder
+	inWord, quote := false, byte(0)
+	redirectNext := false
+	flush := func() {
+		if !inWord {
+			return
+		}
+		if redirectNext {
+			redirect, redirectNext = w.String(), false
+		} else {
+			words = append(words, w.String())
+		}
+		w.Reset()
+		inWord = false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				w.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t':
+			flush()
+		case c == '#' && !inWord:
+			flush()
+			return words, redirect
+		case c == '>' && !inWord:
+			redirectNext = true
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	flush()
+	return words, redirect
+}
+
+// missingLines returns the first shown line that the output lacks, matching
+// shown lines in order against output lines; "..." matches any text.
+func missingLines(want []string, output string) string {
+	got := strings.Split(output, "\n")
+	i := 0
+	for _, w := range want {
+		re := shownLine(w)
+		for i < len(got) && !re.MatchString(strings.TrimRight(got[i], " ")) {
+			i++
+		}
+		if i == len(got) {
+			return w
+		}
+		i++
+	}
+	return ""
+}
+
+func shownLine(w string) *regexp.Regexp {
+	w = strings.TrimRight(w, " ")
+	tail := ""
+	if strings.HasSuffix(w, " ...") {
+		w, tail = strings.TrimSuffix(w, " ..."), "(?: .*)?"
+	}
+	parts := strings.Split(w, "...")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, ".*") + tail + "$")
+}
+
+// copyRepo copies the repository's files (not .git or build output) so the
+// README's commands that write (fmt -w, gen -o, schema -o) change a copy.
+func copyRepo(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() {
+			if rel == ".git" || rel == "bin" || rel == "node_modules" {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 4000 {
+		return s[:4000] + "\n[...]\n"
+	}
+	return s
+}
+
+func TestShellWords(t *testing.T) {
+	words, redirect := shellWords(`gramc run --tool 'getWeather=./weather.sh' "Rain in Paris?" > out.json # comment`)
+	want := []string{"gramc", "run", "--tool", "getWeather=./weather.sh", "Rain in Paris?"}
+	if strings.Join(words, "|") != strings.Join(want, "|") || redirect != "out.json" {
+		t.Errorf("shellWords = %q, %q; want %q, out.json", words, redirect, want)
+	}
+}
+
+func TestMissingLines(t *testing.T) {
+	out := "a: error: unknown type Strng\n   ^~~~\nHello, Ada! How are you?\nHello, Bob!\n"
+	if m := missingLines([]string{"a: error: ...", "Hello, Ada! ...", "Hello, Bob! ..."}, out); m != "" {
+		t.Errorf("missingLines reported %q", m)
+	}
+	if m := missingLines([]string{"Hello, ... you?", "Hello, Bob"}, out); m != "Hello, Bob" {
+		t.Errorf("missingLines matched a prefix: %q", m)
+	}
+	if m := missingLines([]string{"Hello, Ada! ...", "a: error: ..."}, out); m != "a: error: ..." {
+		t.Errorf("missingLines out of order = %q", m)
+	}
+}
