@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -136,15 +134,3 @@ func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
 	return diag.WriteText(e.stderr, ds, diag.TextOptions{Color: useColor(e.stderr)})
 }
 
-// useColor reports whether w is a terminal and NO_COLOR is unset.
-func useColor(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}

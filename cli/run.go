@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -210,7 +209,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	}
 	interactive := isTerminal(e.stdin)
 	if interactive {
-		fmt.Fprintf(e.stderr, "Chatting with %s (%s). End with Ctrl-D.\n> ", agent.Name, agent.Model)
+		fmt.Fprintf(e.stderr, "%s\n> ", chatBanner(agent, opts))
 	}
 	sc := bufio.NewScanner(e.stdin)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -231,13 +230,18 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	return nil
 }
 
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
+// chatBanner is the first line of an interactive chat: the agent and the
+// model it actually talks to (--model wins over the agent's model; the
+// provider is the agent's).
+func chatBanner(agent runtime.Agent, opts runOptions) string {
+	model := agent.Model
+	if opts.model != "" {
+		model = opts.model
+		if provider, _, ok := strings.Cut(agent.Model, "/"); ok && !strings.Contains(opts.model, "/") {
+			model = provider + "/" + opts.model
+		}
 	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return fmt.Sprintf("Chatting with %s (%s). End with Ctrl-D.", agent.Name, model)
 }
 
 // oneLine is s on one line, cut to about 200 bytes at a character

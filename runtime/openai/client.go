@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -353,9 +354,9 @@ func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
 	}
 	endpoint := strings.TrimRight(base, "/") + "/chat/completions"
 	if c.Debug != nil {
-		head := "request POST " + endpoint
+		head := "request POST " + redact.URL(endpoint)
 		if c.APIKey != "" {
-			head += "\nAuthorization: Bearer " + redacted
+			head += "\nAuthorization: Bearer " + redact.Marker
 		}
 		c.Debug(head, c.redact(body))
 	}
@@ -500,21 +501,11 @@ func retryAfter(h http.Header) time.Duration {
 	return 0
 }
 
-const redacted = "[REDACTED]"
+// redact removes the API key from data where it stands as a whole token
+// (internal/redact), so a short key never mangles ordinary text.
+func (c *Client) redact(data []byte) []byte { return redact.NewSecret(c.APIKey).Bytes(data) }
 
-func (c *Client) redact(data []byte) []byte {
-	if c.APIKey == "" || !bytes.Contains(data, []byte(c.APIKey)) {
-		return data
-	}
-	return bytes.ReplaceAll(data, []byte(c.APIKey), []byte(redacted))
-}
-
-func (c *Client) redactString(s string) string {
-	if c.APIKey == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.APIKey, redacted)
-}
+func (c *Client) redactString(s string) string { return redact.NewSecret(c.APIKey).String(s) }
 
 // OllamaBaseURL is where Ollama serves its OpenAI-compatible API.
 const OllamaBaseURL = "http://localhost:11434/v1"
