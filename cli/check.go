@@ -133,4 +133,3 @@ func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
 	}
 	return diag.WriteText(e.stderr, ds, diag.TextOptions{Color: useColor(e.stderr)})
 }
-
