@@ -23,6 +23,14 @@ var printer = message.NewPrinter(language.English)
 type argSchema struct {
 	doc      any // the decoded schema, for defaults and $ref lookups
 	compiled *jsonschema.Schema
+	// described memoizes describedDefault by description text: a strict
+	// schema's defaults are read from descriptions once, not on every call.
+	described sync.Map // string -> describedValue
+}
+
+type describedValue struct {
+	v  any
+	ok bool
 }
 
 var (
@@ -81,7 +89,7 @@ func (as *argSchema) prepareArgs(text string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	v = applyDefaults(as.doc, as.doc, v, 0)
+	v = as.applyDefaults(as.doc, v, 0)
 	if err := as.compiled.Validate(v); err != nil {
 		return nil, errors.New(validationMessage(err))
 	}
@@ -116,7 +124,49 @@ func parseArgs(text string) (any, error) {
 	if _, ok := v.(map[string]any); !ok {
 		return nil, fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
 	}
+	if err := checkNumbers(v, ""); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// MaxNumberLength bounds the text of a number in a tool's arguments. No
+// tool parameter needs more, and comparing a number of n digits with a
+// schema's bounds costs O(n²) in the validator (a 10-million-digit number
+// took minutes), so a longer one is rejected before validation with a
+// message the model can act on.
+const MaxNumberLength = 400
+
+// checkNumbers reports the first number in v longer than MaxNumberLength.
+func checkNumbers(v any, ptr string) error {
+	switch x := v.(type) {
+	case json.Number:
+		if len(x) > MaxNumberLength {
+			where := ptr
+			if where == "" {
+				where = "/"
+			}
+			return fmt.Errorf("at '%s': number has %d characters; numbers are limited to %d: send it as a shorter number", where, len(x), MaxNumberLength)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the same first problem every time
+		for _, k := range keys {
+			if err := checkNumbers(x[k], ptr+"/"+escapePointer(k)); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := checkNumbers(e, fmt.Sprintf("%s/%d", ptr, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func jsonKind(v any) string {
@@ -212,16 +262,21 @@ func lookupPointer(root any, ptr string) any {
 // without one (OpenAI's strict mode has no `default`), the value of the
 // "Default: <JSON>." note gramc's schema emitter writes in its
 // description.
-func defaultOf(root any, s map[string]any) (any, bool) {
+func (as *argSchema) defaultOf(s map[string]any) (any, bool) {
 	if d, ok := s["default"]; ok {
 		return d, true
 	}
-	r := resolve(root, s, 0)
+	r := resolve(as.doc, s, 0)
 	if d, ok := r["default"]; ok {
 		return d, true
 	}
 	if desc, ok := s["description"].(string); ok && nullable(s) {
-		return describedDefault(desc)
+		if m, ok := as.described.Load(desc); ok {
+			return m.(describedValue).v, m.(describedValue).ok
+		}
+		v, ok := describedDefault(desc)
+		as.described.Store(desc, describedValue{v, ok})
+		return v, ok
 	}
 	return nil, false
 }
@@ -248,7 +303,10 @@ func nullable(s map[string]any) bool {
 
 // describedDefault reads the last "Default: <JSON>." note of desc (notes
 // are separated by spaces, so the value ends at a "." followed by a space
-// or the end).
+// or the end). It is linear in len(desc) for each note: a value is read
+// once by a JSON decoder (an object, array or string ends where its
+// brackets or quotes close) or, for a number, true, false or null, up to
+// the next space.
 func describedDefault(desc string) (any, bool) {
 	const note = "Default: "
 	for end := len(desc); ; {
@@ -256,23 +314,52 @@ func describedDefault(desc string) (any, bool) {
 		if i < 0 {
 			return nil, false
 		}
-		rest := desc[i+len(note):]
-		for j := 0; j < len(rest); j++ {
-			if rest[j] != '.' || (j+1 < len(rest) && rest[j+1] != ' ') {
-				continue
-			}
-			if v, err := decodeJSON([]byte(rest[:j])); err == nil && j > 0 {
-				return v, true
-			}
+		if v, ok := leadingValue(desc[i+len(note):]); ok {
+			return v, true
 		}
 		end = i
 	}
 }
 
+// leadingValue decodes the JSON value at the start of s when it is
+// followed by "." and then a space or the end of s.
+func leadingValue(s string) (any, bool) {
+	if s == "" {
+		return nil, false
+	}
+	var text string
+	switch s[0] {
+	case '{', '[', '"':
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		text = s[:dec.InputOffset()]
+	default:
+		text = s
+		if sp := strings.IndexByte(s, ' '); sp >= 0 {
+			text = s[:sp]
+		}
+		text = strings.TrimSuffix(text, ".")
+	}
+	rest := s[len(text):]
+	if !strings.HasPrefix(rest, ".") || len(rest) > 1 && rest[1] != ' ' {
+		return nil, false
+	}
+	v, err := decodeJSON([]byte(text))
+	if err != nil || text == "" {
+		return nil, false
+	}
+	return v, true
+}
+
 // applyDefaults fills in missing (or null) object properties that have a
 // default, recursively through nested objects, arrays, $refs and
 // anyOf/oneOf branches whose type fits the value.
-func applyDefaults(root any, schema any, v any, depth int) any {
+func (as *argSchema) applyDefaults(schema any, v any, depth int) any {
+	root := as.doc
 	s, ok := schema.(map[string]any)
 	if !ok || depth > maxSchemaDepth {
 		return v
@@ -288,13 +375,13 @@ func applyDefaults(root any, schema any, v any, depth int) any {
 				}
 				cur, present := val[name]
 				if !present || cur == nil {
-					if d, ok := defaultOf(root, psm); ok {
+					if d, ok := as.defaultOf(psm); ok {
 						val[name] = deepCopy(d)
 						cur, present = val[name], true
 					}
 				}
 				if present {
-					val[name] = applyDefaults(root, psm, cur, depth+1)
+					val[name] = as.applyDefaults(psm, cur, depth+1)
 				}
 			}
 			return val
@@ -305,7 +392,7 @@ func applyDefaults(root any, schema any, v any, depth int) any {
 					if bm, ok := br.(map[string]any); ok {
 						r := resolve(root, bm, 0)
 						if _, ok := r["properties"]; ok {
-							return applyDefaults(root, r, val, depth+1)
+							return as.applyDefaults(r, val, depth+1)
 						}
 					}
 				}
@@ -314,7 +401,7 @@ func applyDefaults(root any, schema any, v any, depth int) any {
 	case []any:
 		if items, ok := s["items"].(map[string]any); ok {
 			for i := range val {
-				val[i] = applyDefaults(root, items, val[i], depth+1)
+				val[i] = as.applyDefaults(items, val[i], depth+1)
 			}
 		}
 	}
