@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // Version is the gramc version, set at link time with
@@ -77,13 +79,13 @@ func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if xe.err != nil {
-			fmt.Fprintf(stderr, "gramc: %v\n", xe.err)
+			fmt.Fprintf(stderr, "gramc: %s\n", errorText(xe.err))
 		}
 		return xe.code
 	}
 	// Anything else is a usage error from cobra (unknown flag or command,
 	// wrong number of arguments) or an I/O error.
-	fmt.Fprintf(stderr, "gramc: %v\n", err)
+	fmt.Fprintf(stderr, "gramc: %s\n", errorText(err))
 	if isUsageError(err) {
 		// Point at the help of the command the mistake was made in, as the
 		// go command does ("Run 'go help build' for usage.").
@@ -91,6 +93,15 @@ func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return ExitUsage
 }
+
+// maxErrorText bounds an error message on the terminal: a provider's error
+// body can be megabytes.
+const maxErrorText = 4096
+
+// errorText is err's message as the terminal may show it: it can quote a
+// file, a model, a provider or a tool, so control characters are escaped
+// and a long message is cut with a count (internal/termsafe).
+func errorText(err error) string { return termsafe.Text(err.Error(), maxErrorText) }
 
 func isUsageError(err error) bool {
 	s := err.Error()

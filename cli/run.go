@@ -14,12 +14,12 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
@@ -174,13 +174,13 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
 		runtime.WithObserver(
-			func(c runtime.ToolCall) { fmt.Fprintf(e.stderr, "→ %s %s\n", c.Name, oneLine(c.Arguments)) },
+			func(c runtime.ToolCall) { fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(c.Name, 100), oneLine(c.Arguments)) },
 			func(inv runtime.Invocation) {
 				if inv.Err != nil {
-					fmt.Fprintf(e.stderr, "← %s error: %s\n", inv.Tool, oneLine(inv.Err.Error()))
+					fmt.Fprintf(e.stderr, "← %s error: %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Err.Error()))
 					return
 				}
-				fmt.Fprintf(e.stderr, "← %s %s\n", inv.Tool, oneLine(inv.Result))
+				fmt.Fprintf(e.stderr, "← %s %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Result))
 			}),
 	}
 	var conv *runtime.Conversation
@@ -196,7 +196,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			}
 			return &exitError{code: ExitProblem, err: err}
 		}
-		fmt.Fprintln(e.stdout, resp.Content)
+		// The answer keeps its text, lines and all, but no control
+		// sequence of the model's reaches the terminal.
+		fmt.Fprintln(e.stdout, termsafe.Text(resp.Content, 0))
 		return nil
 	}
 	if len(messages) > 0 {
@@ -244,18 +246,12 @@ func chatBanner(agent runtime.Agent, opts runOptions) string {
 	return fmt.Sprintf("Chatting with %s (%s). End with Ctrl-D.", agent.Name, model)
 }
 
-// oneLine is s on one line, cut to about 200 bytes at a character
-// boundary.
+// oneLine is s, from a model or a tool, on one line of the trace: runs of
+// white space become one space, control characters are escaped (a newline
+// in a tool name cannot forge a trace line, an escape sequence cannot
+// reach the terminal) and the text is cut at about 200 bytes with a count.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		cut := 197
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return s
+	return termsafe.Line(strings.Join(strings.Fields(s), " "), 200)
 }
 
 // runModel makes the OpenAI-compatible client for agent.

@@ -232,17 +232,22 @@ func TestCommandToolTimeoutKillsChildren(t *testing.T) {
 }
 
 // TestOneLineCutsAtACharacter: a long tool result shown on stderr is cut
-// between characters, never inside one (no invalid UTF-8 on the terminal).
+// between characters, never inside one (no invalid UTF-8 on the terminal),
+// and says how much it left out.
 func TestOneLineCutsAtACharacter(t *testing.T) {
 	for pad := 0; pad < 4; pad++ {
 		s := strings.Repeat("a", pad) + strings.Repeat("é€😀", 100)
 		got := oneLine(s)
-		if !utf8.ValidString(got) || !strings.HasSuffix(got, "...") || len(got) > 200 {
+		kept, _, _ := strings.Cut(got, "… [")
+		if !utf8.ValidString(got) || !strings.HasSuffix(got, " more bytes]") || len(kept) > 200 {
 			t.Errorf("oneLine(%d a's + text) = %q (%d bytes)", pad, got, len(got))
 		}
 	}
 	if got := oneLine("short\n  result"); got != "short result" {
 		t.Errorf("oneLine = %q", got)
+	}
+	if got := oneLine("say\x1b]0;title\x07Hello\u202e"); got != `say\x1b]0;title\x07Hello\u202e` {
+		t.Errorf("oneLine let control characters through: %q", got)
 	}
 }
 
@@ -265,5 +270,43 @@ func TestCommandToolOutputLimit(t *testing.T) {
 	_, err = commandTool("yes x | head -c 200000 >&2; exit 3")(ctx, []byte(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "exit status 3") || len(err.Error()) > 70000 {
 		t.Errorf("long stderr: error of %d bytes: %.100s", len(fmt.Sprint(err)), fmt.Sprint(err))
+	}
+}
+
+// TestRunTerminalSafety: nothing a model or a tool says reaches the
+// terminal raw (issue 12.5). A tool name with a newline cannot forge a
+// trace line, escape sequences (window title, screen clearing) and bidi
+// overrides are shown escaped, and the answer keeps its lines.
+func TestRunTerminalSafety(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	srv := runtimetest.NewServer(t, runtimetest.Script(
+		runtimetest.ToolCallsReply(
+			runtimetest.FakeCall{Name: "sayHello\n← sayHello forged", Arguments: `{"personName":"A"}`},
+			runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"\u001b]0;pwned\u0007Ada\u202e"}`},
+		),
+		runtimetest.TextReply("line one\n\u001b[2Jline two \u001b]52;c;Y2xpcA==\u0007"),
+	))
+	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, filepath.Join(seedDir(), "helloAgent.gram"), "Hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for name, s := range map[string]string{"stdout": out, "stderr": errs} {
+		if strings.ContainsAny(s, "\x1b\x07\u202e") {
+			t.Errorf("%s has a raw control character: %q", name, s)
+		}
+	}
+	if want := "line one\n\\x1b[2Jline two \\x1b]52;c;Y2xpcA==\\x07\n"; out != want {
+		t.Errorf("answer = %q, want %q", out, want)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		if strings.HasPrefix(line, "← sayHello forged") {
+			t.Errorf("a tool name forged a trace line: %q", errs)
+		}
+	}
+	if !strings.Contains(errs, `→ sayHello\n← sayHello forged {"personName":"A"}`) {
+		t.Errorf("the forged name is not shown escaped on its own line:\n%s", errs)
+	}
+	if !strings.Contains(errs, `\x1b]0;pwned\x07Ada\u202e`) {
+		t.Errorf("the arguments are not shown escaped:\n%s", errs)
 	}
 }
