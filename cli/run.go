@@ -174,7 +174,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
 		runtime.WithObserver(
-			func(c runtime.ToolCall) { fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(c.Name, 100), oneLine(c.Arguments)) },
+			func(c runtime.ToolCall) {
+				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(c.Name, 100), oneLine(c.Arguments))
+			},
 			func(inv runtime.Invocation) {
 				if inv.Err != nil {
 					fmt.Fprintf(e.stderr, "← %s error: %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Err.Error()))
