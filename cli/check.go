@@ -104,7 +104,7 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		if len(patterns) == 0 {
 			patterns = []string{"./..."}
 		}
-		fmt.Fprintf(e.stderr, "gramc: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
+		fmt.Fprintf(e.stderr, "gramc check: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
 	}
 	if len(targets) > 0 {
 		for _, pkg := range pkgs {

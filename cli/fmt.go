@@ -75,11 +75,11 @@ func runFmt(e *env, opts fmtOptions, args []string) error {
 	r := &fmtRun{e: e, opts: opts}
 	if len(args) == 0 {
 		if opts.write {
-			return usageErrorf("fmt: cannot use -w with standard input")
+			return usageErrorf("cannot use -w with standard input")
 		}
 		src, err := io.ReadAll(e.stdin)
 		if err != nil {
-			return &exitError{code: ExitUsage, err: fmt.Errorf("fmt: reading standard input: %w", err)}
+			return &exitError{code: ExitUsage, err: fmt.Errorf("reading standard input: %w", err)}
 		}
 		r.process("<standard input>", src, nil)
 		return r.exit()

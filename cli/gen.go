@@ -78,11 +78,11 @@ func runGen(e *env, opts genOptions, args []string) error {
 		args = []string{"."}
 	}
 	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
-		return usageErrorf("gen: --package %q is not a valid Go package name", opts.pkgName)
+		return usageErrorf("--package %q is not a valid Go package name", opts.pkgName)
 	}
 	pkgs, diags, err := check.Load(args)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+		return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 	}
 	diags.Sort()
 	genPrintDiagnostics(e, diags)
@@ -90,14 +90,14 @@ func runGen(e *env, opts genOptions, args []string) error {
 		return exitCode(ExitProblem)
 	}
 	if len(pkgs) == 0 {
-		return usageErrorf("gen: no gram packages in %s", strings.Join(args, " "))
+		return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 	}
 	if opts.out != "" && len(pkgs) > 1 {
 		var names []string
 		for _, p := range pkgs {
 			names = append(names, p.Name)
 		}
-		return usageErrorf("gen: -o takes a single package, but the paths hold %d (%s); run gen once per package", len(pkgs), strings.Join(names, ", "))
+		return usageErrorf("-o takes a single package, but the paths hold %d (%s); run gen once per package", len(pkgs), strings.Join(names, ", "))
 	}
 	stale := false
 	for _, pkg := range pkgs {
@@ -127,7 +127,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 		warnings.Sort()
 		genPrintDiagnostics(e, warnings)
 		if err != nil {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("gen: package %s: %w", pkg.Name, err)}
+			return &exitError{code: ExitProblem, err: fmt.Errorf("package %s: %w", pkg.Name, err)}
 		}
 		for _, f := range files {
 			path := filepath.Join(dir, f.Name)
@@ -136,7 +136,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 					fmt.Fprintf(e.stderr, "gramc: %s exists; not overwritten\n", path)
 					continue
 				} else if !errors.Is(err, fs.ErrNotExist) {
-					return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+					return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 				}
 			}
 			if opts.check {
@@ -146,7 +146,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 					fmt.Fprintf(e.stdout, "%s: missing (run gramc gen)\n", path)
 					stale = true
 				case err != nil:
-					return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+					return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 				case !bytes.Equal(old, f.Contents):
 					fmt.Fprintf(e.stdout, "%s: stale (run gramc gen)\n", path)
 					stale = true
@@ -154,7 +154,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 				continue
 			}
 			if err := writeFileAtomic(path, f.Contents); err != nil {
-				return &exitError{code: ExitUsage, err: fmt.Errorf("gen: %w", err)}
+				return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 			}
 		}
 	}

@@ -44,7 +44,7 @@ Exit status: 0 when every file parses, 1 when a file has syntax errors,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.sexp && opts.json {
-				return usageErrorf("parse: --sexp and --json cannot be used together")
+				return usageErrorf("--sexp and --json cannot be used together")
 			}
 			return runParse(e, opts, args)
 		},
@@ -59,7 +59,7 @@ func runParse(e *env, opts parseOptions, paths []string) error {
 	for _, p := range paths {
 		text, err := syntax.ReadFile(p)
 		if err != nil {
-			return &exitError{code: ExitUsage, err: fmt.Errorf("parse: %w", err)}
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 		}
 		srcs = append(srcs, syntax.Source{Name: p, Text: text})
 	}
@@ -80,7 +80,7 @@ func runParse(e *env, opts parseOptions, paths []string) error {
 				Tree *syntax.TreeNode `json:"tree"`
 			}{r.File.Name, syntax.Tree(r.File)}, "", "  ")
 			if err != nil {
-				return &exitError{code: ExitUsage, err: fmt.Errorf("parse: %s: %w", r.File.Name, err)}
+				return &exitError{code: ExitUsage, err: fmt.Errorf("%s: %w", r.File.Name, err)}
 			}
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		}

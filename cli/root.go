@@ -39,7 +39,9 @@ var commands []func(*env) *cobra.Command
 // the command's own file.
 func register(newCmd func(*env) *cobra.Command) { commands = append(commands, newCmd) }
 
-// exitError carries an exit code out of a command. A nil err means the
+// exitError carries an exit code out of a command. Do prints its error
+// as every error is printed: "gramc CMD: message" (the go command's
+// style), so messages do not name their command themselves. A nil err means the
 // command has already printed what the user needs to see.
 type exitError struct {
 	code int
@@ -79,13 +81,13 @@ func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var xe *exitError
 	if errors.As(err, &xe) {
 		if xe.err != nil {
-			fmt.Fprintf(stderr, "gramc: %s\n", errorText(xe.err))
+			fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), errorText(xe.err))
 		}
 		return xe.code
 	}
 	// Anything else is a usage error from cobra (unknown flag or command,
 	// wrong number of arguments) or an I/O error.
-	fmt.Fprintf(stderr, "gramc: %s\n", errorText(err))
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), errorText(err))
 	if isUsageError(err) {
 		// Point at the help of the command the mistake was made in, as the
 		// go command does ("Run 'go help build' for usage.").
@@ -147,7 +149,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" && !c.Runnable() {
 			c.RunE = func(*cobra.Command, []string) error {
-				return usageErrorf("completion: name a shell: bash, zsh, fish or powershell")
+				return usageErrorf("name a shell: bash, zsh, fish or powershell")
 			}
 		}
 	}

@@ -75,14 +75,14 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
   gramc run hello.gram --debug -- "say hello"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.maxIterations < 0 {
-				return usageErrorf("run: --max-iterations must be positive (0, the default, keeps the agent's maxIterations)")
+				return usageErrorf("--max-iterations must be positive (0, the default, keeps the agent's maxIterations)")
 			}
 			if opts.toolTimeout < 0 {
-				return usageErrorf("run: --tool-timeout must not be negative (0 means no limit)")
+				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
 			}
 			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
 			if len(files) == 0 {
-				return usageErrorf("run: name at least one .gram file or directory")
+				return usageErrorf("name at least one .gram file or directory")
 			}
 			return runRun(cmd.Context(), e, opts, files, messages)
 		},

@@ -126,7 +126,7 @@ func TestRunErrors(t *testing.T) {
 		want string
 	}{
 		{"missing key", map[string]string{"OPENAI_API_KEY": ""}, []string{"run", filepath.Join(seed, "helloAgent.gram"), "hi"}, 2,
-			"gramc: OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server\n"},
+			"gramc run: OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server\n"},
 		{"no files", nil, []string{"run", "hi"}, 2, "name at least one .gram file"},
 		{"two agents", nil, []string{"run", "--base-url", srv.URL, seed, "hi"}, 2, "several agents are declared (hello_goodbye_agent, hello_world_agent): name one with --agent NAME"},
 		{"misspelt agent", nil, []string{"run", "--base-url", srv.URL, seed, "--agent", "hello_wrld_agent", "hi"}, 2, `did you mean "hello_world_agent"?`},

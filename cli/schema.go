@@ -30,39 +30,40 @@ func newSchemaCmd(e *env) *cobra.Command {
 		targets = append(targets, string(t))
 	}
 	cmd := &cobra.Command{
-		Use:   "schema [--target T] [--tool NAME]... [--agent NAME] [-o DIR] [paths]",
+		Use:   "schema [--target T[,T...]|all] [--tool NAME]... [--agent NAME] [-o DIR] [paths]",
 		Short: "Print the JSON Schema or provider tool payloads of gram tools",
 		Long: `Schema checks the gram packages named by paths (default ./...) and prints
 the selected tools as the target's JSON: an array of entries in declaration
 order, indented, ending in a newline, byte-identical across runs.
 
-Targets: ` + strings.Join(targets, ", ") + `.
+Targets: ` + strings.Join(targets, ", ") + `; a comma-separated
+list, or "all", prints an object with each target's array, in this order.
 
 --tool selects tools by name (repeatable); --agent selects the tools an
 agent lists. With -o DIR, each tool is written to DIR/<tool>.<target>.json
-as a single entry instead. A tool the target's provider would reject is
+as a single entry instead (for every target named). A tool the target's provider would reject is
 reported as a positioned error (exit 1); run 'gramc check --target T' to
 also see the keywords moved into descriptions.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(e, opts, args) },
 	}
-	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+strings.Join(targets, ", "))
+	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+strings.Join(targets, ", ")+"; a comma list or all")
 	cmd.Flags().StringArrayVar(&opts.tools, "tool", nil, "select a tool by name (repeatable)")
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
-	cmd.Flags().StringVarP(&opts.out, "out", "o", "", "write one file per tool into this directory")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
 	return cmd
 }
 
 func runSchema(e *env, opts schemaOptions, args []string) error {
-	target, err := schema.ParseTarget(opts.target)
+	targets, err := schema.ParseTargets(opts.target)
 	if err != nil {
-		return usageErrorf("schema: %w", err)
+		return usageErrorf("--target: %w", err)
 	}
 	if len(args) == 0 {
 		args = []string{"./..."}
 	}
 	pkgs, diags, err := check.Load(args)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+		return &exitError{code: ExitUsage, err: err}
 	}
 	diags.Sort()
 	schemaPrintDiagnostics(e, diags)
@@ -70,26 +71,53 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 		return exitCode(ExitProblem)
 	}
 	if len(pkgs) == 0 {
-		return usageErrorf("schema: no gram packages in %s", strings.Join(args, " "))
+		return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 	}
 	tools, err := schemaSelectTools(pkgs, opts)
 	if err != nil {
 		return err
 	}
 	// Report every tool the provider would reject, not only the first.
-	if lint := schema.Lint(&check.Package{Tools: tools}, []schema.Target{target}).Errors(); len(lint) > 0 {
+	if lint := schema.Lint(&check.Package{Tools: tools}, targets).Errors(); len(lint) > 0 {
 		schemaPrintDiagnostics(e, lint)
 		return exitCode(ExitProblem)
 	}
-	if opts.out == "" {
-		out, err := schema.Emit(tools, target)
+	if opts.out != "" {
+		for _, target := range targets {
+			if err := writeSchemaFiles(opts.out, tools, target); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(targets) == 1 {
+		out, err := schema.Emit(tools, targets[0])
 		if err != nil {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+			return &exitError{code: ExitProblem, err: err}
 		}
 		_, err = e.stdout.Write(out)
 		return err
 	}
-	return writeSchemaFiles(opts.out, tools, target)
+	// Several targets: {"target": [entries], ...} in the registry's order,
+	// indented as one document.
+	var buf bytes.Buffer
+	buf.WriteString("{\n")
+	for i, target := range targets {
+		out, err := schema.Emit(tools, target)
+		if err != nil {
+			return &exitError{code: ExitProblem, err: err}
+		}
+		name, _ := json.Marshal(string(target))
+		fmt.Fprintf(&buf, "  %s: ", name)
+		buf.Write(bytes.ReplaceAll(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"), []byte("\n  ")))
+		if i < len(targets)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
+	_, err = e.stdout.Write(buf.Bytes())
+	return err
 }
 
 // schemaSelectTools returns the tools named by --agent and --tool, in
@@ -111,7 +139,7 @@ func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool
 			}
 		}
 		if agent == nil {
-			return nil, usageErrorf("schema: unknown agent %q%s", opts.agent, schemaSuggestion(opts.agent, names, "agents"))
+			return nil, usageErrorf("unknown agent %q%s", opts.agent, schemaSuggestion(opts.agent, names, "agents"))
 		}
 		tools = agent.Tools
 	}
@@ -132,7 +160,7 @@ func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool
 				if opts.agent != "" {
 					where = "tools of agent " + opts.agent
 				}
-				return nil, usageErrorf("schema: unknown tool %q%s", n, schemaSuggestion(n, names, where))
+				return nil, usageErrorf("unknown tool %q%s", n, schemaSuggestion(n, names, where))
 			}
 			want[n] = true
 		}
@@ -166,31 +194,31 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 	seen := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == "" || t.Name != filepath.Base(t.Name) || strings.HasPrefix(t.Name, ".") {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: tool name %q cannot be a file name", t.Name)}
+			return &exitError{code: ExitProblem, err: fmt.Errorf("tool name %q cannot be a file name", t.Name)}
 		}
 		if seen[t.Name] {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: two selected tools are named %q (from different packages), so their files would collide; name one package's directory, or select an agent with --agent", t.Name)}
+			return &exitError{code: ExitProblem, err: fmt.Errorf("two selected tools are named %q (from different packages), so their files would collide; name one package's directory, or select an agent with --agent", t.Name)}
 		}
 		seen[t.Name] = true
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+		return &exitError{code: ExitUsage, err: err}
 	}
 	for _, t := range tools {
 		raw, err := schema.Entry(t, target)
 		if err != nil {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+			return &exitError{code: ExitProblem, err: err}
 		}
 		var buf bytes.Buffer
 		if err := json.Indent(&buf, raw, "", "  "); err != nil {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("schema: %w", err)}
+			return &exitError{code: ExitProblem, err: err}
 		}
 		buf.WriteByte('\n')
 		path := filepath.Join(dir, t.Name+"."+string(target)+".json")
 		// Replace through a temporary file: a reader (or a crash) never
 		// sees a half-written schema.
 		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-			return &exitError{code: ExitUsage, err: fmt.Errorf("schema: %w", err)}
+			return &exitError{code: ExitUsage, err: err}
 		}
 	}
 	return nil
