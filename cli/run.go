@@ -273,7 +273,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	}
 	c, err := openai.NewForModel(agent.Model, copts...)
 	var ce *runtime.ConfigurationError
-	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" {
+	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" && ce.Err == nil {
 		return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
 	}
 	if errors.As(err, &ce) && ce.Setting == "base URL" {

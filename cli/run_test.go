@@ -310,3 +310,14 @@ func TestRunTerminalSafety(t *testing.T) {
 		t.Errorf("the arguments are not shown escaped:\n%s", errs)
 	}
 }
+
+// TestRunKeyWithLineBreak: a key pasted with its newline is a
+// configuration error at once, not four retried connection errors, and
+// the key is not shown (issue 12.13).
+func TestRunKeyWithLineBreak(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-abc\n")
+	code, _, errs := runGramc(t, "", "run", "--base-url", "http://127.0.0.1:1/v1", filepath.Join(seedDir(), "helloAgent.gram"), "hi")
+	if code != ExitUsage || !strings.Contains(errs, "line break at byte 7 of 7") || strings.Contains(errs, "attempts") || strings.Contains(errs, "sk-abc") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -127,6 +128,9 @@ func New(opts ...Option) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_BASE_URL",
 			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.BaseURL)}
+	}
+	if err := credhttp.CheckKey(c.APIKey); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY", Message: "OPENAI_API_KEY: " + err.Error(), Err: err}
 	}
 	if c.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY",
@@ -422,11 +426,7 @@ func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]b
 	if c.APIKey != "" {
 		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
 	if err != nil {
 		msg := c.redactString(err.Error())
 		if ctx.Err() == nil && actx.Err() != nil {
@@ -436,14 +436,14 @@ func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]b
 			Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	data, err := credhttp.ReadBody(resp.Body, maxResponseBytes)
 	if c.Debug != nil {
 		c.Debug(fmt.Sprintf("response %s", resp.Status), c.redact(data))
 	}
 	if err != nil {
 		msg := c.redactString(err.Error())
 		return nil, &runtime.APIError{Provider: "openai", StatusCode: resp.StatusCode,
-			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil && !errors.Is(err, credhttp.ErrTooLarge), Err: err}, 0
 	}
 	if resp.StatusCode/100 == 2 {
 		return data, nil, 0
@@ -506,6 +506,10 @@ func retryAfter(h http.Header) time.Duration {
 func (c *Client) redact(data []byte) []byte { return redact.NewSecret(c.APIKey).Bytes(data) }
 
 func (c *Client) redactString(s string) string { return redact.NewSecret(c.APIKey).String(s) }
+
+// maxResponseBytes bounds a response body; a longer one is an error that
+// says so, never a silently cut reply.
+const maxResponseBytes = 64 << 20
 
 // OllamaBaseURL is where Ollama serves its OpenAI-compatible API.
 const OllamaBaseURL = "http://localhost:11434/v1"
