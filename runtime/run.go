@@ -128,7 +128,7 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 		msg := comp.Message
 		msg.Role = RoleAssistant
 		resp.Usage.Add(comp.Usage)
-		ensureCallIDs(msg.ToolCalls, resp.Iterations)
+		ensureCallIDs(c.Messages, msg.ToolCalls, resp.Iterations)
 		c.Append(msg)
 		if len(msg.ToolCalls) == 0 {
 			resp.Content = msg.Content
@@ -151,19 +151,47 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 }
 
 // ensureCallIDs gives calls without an ID (legacy function calls, some
-// servers) a unique one, and makes repeated IDs unique, so every result
-// answers exactly one call.
-func ensureCallIDs(calls []ToolCall, iter int) {
-	var seen map[string]bool
-	if len(calls) > 1 {
-		seen = make(map[string]bool, len(calls))
-	}
-	for i := range calls {
-		if calls[i].ID == "" || seen[calls[i].ID] {
-			calls[i].ID = fmt.Sprintf("call_%d_%d", iter, i)
+// servers) an ID, and replaces any ID already used in the conversation or
+// earlier in this turn, so every ID is unique in the conversation and every
+// result answers exactly one call. Generated IDs ("call_<iteration>_<n>")
+// are checked against the server's too: a server's "call_1_1" cannot
+// collide with one gramc makes.
+func ensureCallIDs(history []Message, calls []ToolCall, iter int) {
+	used := map[string]bool{}
+	for _, m := range history {
+		for _, tc := range m.ToolCalls {
+			used[tc.ID] = true
 		}
-		if seen != nil {
-			seen[calls[i].ID] = true
+		if m.ToolCallID != "" {
+			used[m.ToolCallID] = true
+		}
+	}
+	// Keep every server ID that is unique, then give the rest fresh ones.
+	count := map[string]int{}
+	for _, tc := range calls {
+		count[tc.ID]++
+	}
+	fresh := make([]bool, len(calls))
+	for i, tc := range calls {
+		if tc.ID == "" || used[tc.ID] || count[tc.ID] > 1 {
+			fresh[i] = true
+			continue
+		}
+		used[tc.ID] = true
+	}
+	n := 0
+	for i := range calls {
+		if !fresh[i] {
+			continue
+		}
+		for {
+			id := fmt.Sprintf("call_%d_%d", iter, n)
+			n++
+			if !used[id] {
+				calls[i].ID = id
+				used[id] = true
+				break
+			}
 		}
 	}
 }

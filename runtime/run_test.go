@@ -324,3 +324,46 @@ func TestModelErrorIsReturned(t *testing.T) {
 		t.Errorf("empty script: %v", err)
 	}
 }
+
+// TestCallIDsUniquePerConversation: IDs a server sends can clash with the
+// ones gramc generates for missing IDs, and with IDs of earlier turns
+// (issue 12.6: "same, call_1_1, call_1_3, call_1_3"); every call of a
+// conversation ends up with its own ID and each result answers its call.
+func TestCallIDsUniquePerConversation(t *testing.T) {
+	id := func(s, args string) runtime.ToolCall {
+		return runtime.ToolCall{ID: s, Name: "sayHello", Arguments: args}
+	}
+	model := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(id("same", `{"personName":"A"}`), id("call_1_1", `{"personName":"B"}`), id("", `{"personName":"C"}`), id("call_1_0", `{"personName":"D"}`), id("call_1_0", `{"personName":"E"}`)),
+		runtimetest.CallTools(id("same", `{"personName":"F"}`), id("", `{"personName":"G"}`)),
+		runtimetest.Say("ok"))
+	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "hi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	answers := map[string]string{}
+	names := map[string]string{}
+	for _, m := range resp.Conversation.Messages {
+		for _, tc := range m.ToolCalls {
+			if seen[tc.ID] || tc.ID == "" {
+				t.Errorf("call ID %q is not unique in the conversation", tc.ID)
+			}
+			seen[tc.ID] = true
+			var a struct{ PersonName string }
+			json.Unmarshal([]byte(tc.Arguments), &a)
+			names[tc.ID] = a.PersonName
+		}
+		if m.Role == runtime.RoleTool {
+			answers[m.ToolCallID] = m.Content
+		}
+	}
+	if len(seen) != 7 {
+		t.Errorf("%d distinct IDs, want 7", len(seen))
+	}
+	for id, name := range names {
+		if answers[id] != "Hello, "+name+"!" {
+			t.Errorf("call %s (%s) answered %q", id, name, answers[id])
+		}
+	}
+}

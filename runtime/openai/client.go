@@ -198,18 +198,15 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 	legacy := c.Mode == FunctionsMode
 	// The legacy form has one call per assistant message, each followed by
 	// its result: a stored turn with several calls is sent as call, result,
-	// call, result.
-	var results map[string]runtime.Message
-	emitted := map[string]bool{}
+	// call, result. Results are paired with calls by position among the
+	// tool messages that follow the turn (an ID picks among them first), so
+	// pairing never depends on the IDs being unique.
+	var answer map[int]int // tool message index -> call position, legacy only
+	var resultFor map[[2]int]int
 	if legacy {
-		results = map[string]runtime.Message{}
-		for _, m := range req.Messages {
-			if m.Role == runtime.RoleTool && m.ToolCallID != "" {
-				results[m.ToolCallID] = m
-			}
-		}
+		answer, resultFor = pairLegacyResults(req.Messages)
 	}
-	for _, m := range req.Messages {
+	for i, m := range req.Messages {
 		switch m.Role {
 		case runtime.RoleUser:
 			cr.Messages = append(cr.Messages, wireMessage{Role: "user", Content: ptr(m.Content)})
@@ -224,16 +221,15 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 				if len(m.ToolCalls) == 0 {
 					cr.Messages = append(cr.Messages, wm)
 				}
-				for i, tc := range m.ToolCalls {
+				for ci, tc := range m.ToolCalls {
 					w := wm
-					if i > 0 {
+					if ci > 0 {
 						w.Content = nil
 					}
 					w.FunctionCall = &wireFunctionArg{Name: tc.Name, Arguments: tc.Arguments}
 					cr.Messages = append(cr.Messages, w)
-					if r, ok := results[tc.ID]; ok {
-						cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: tc.Name, Content: ptr(r.Content)})
-						emitted[tc.ID] = true
+					if ri, ok := resultFor[[2]int{i, ci}]; ok {
+						cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: tc.Name, Content: ptr(req.Messages[ri].Content)})
 					}
 				}
 				continue
@@ -245,7 +241,7 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 			cr.Messages = append(cr.Messages, wm)
 		case runtime.RoleTool:
 			if legacy {
-				if !emitted[m.ToolCallID] {
+				if _, paired := answer[i]; !paired {
 					cr.Messages = append(cr.Messages, wireMessage{Role: "function", Name: m.Name, Content: ptr(m.Content)})
 				}
 			} else {
@@ -510,6 +506,43 @@ func (c *Client) redactString(s string) string { return redact.NewSecret(c.APIKe
 // maxResponseBytes bounds a response body; a longer one is an error that
 // says so, never a silently cut reply.
 const maxResponseBytes = 64 << 20
+
+// pairLegacyResults pairs each assistant turn's calls with the tool
+// messages that follow it: for each call, the first unpaired result with
+// its ID, else the first unpaired result. It returns, for each paired tool
+// message, the call position it answers, and for each (assistant message,
+// call) the index of its result.
+func pairLegacyResults(msgs []runtime.Message) (answer map[int]int, resultFor map[[2]int]int) {
+	answer, resultFor = map[int]int{}, map[[2]int]int{}
+	for i, m := range msgs {
+		if m.Role != runtime.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		end := i + 1
+		for end < len(msgs) && msgs[end].Role == runtime.RoleTool {
+			end++
+		}
+		for ci, tc := range m.ToolCalls {
+			pick := -1
+			for j := i + 1; j < end; j++ {
+				if _, used := answer[j]; !used && msgs[j].ToolCallID == tc.ID && tc.ID != "" {
+					pick = j
+					break
+				}
+			}
+			for j := i + 1; pick < 0 && j < end; j++ {
+				if _, used := answer[j]; !used {
+					pick = j
+				}
+			}
+			if pick >= 0 {
+				answer[pick] = ci
+				resultFor[[2]int{i, ci}] = pick
+			}
+		}
+	}
+	return answer, resultFor
+}
 
 // OllamaBaseURL is where Ollama serves its OpenAI-compatible API.
 const OllamaBaseURL = "http://localhost:11434/v1"

@@ -272,6 +272,27 @@ func TestLegacyInterleavesSeveralCalls(t *testing.T) {
 	}
 }
 
+// TestLegacyPairsByPosition: with --functions, results follow their own
+// calls even when a stored conversation repeats an ID (issue 12.6).
+func TestLegacyPairsByPosition(t *testing.T) {
+	c := &openai.Client{Mode: openai.FunctionsMode}
+	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"},
+		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "f", Arguments: "{}"}, {ID: "x", Name: "g", Arguments: "{}"}}},
+		{Role: runtime.RoleTool, ToolCallID: "x", Name: "f", Content: "rf"},
+		{Role: runtime.RoleTool, ToolCallID: "x", Name: "g", Content: "rg"},
+		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "h", Arguments: "{}"}}},
+		{Role: runtime.RoleTool, ToolCallID: "x", Name: "h", Content: "rh"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"rf","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rg","name":"g"},{"role":"assistant","content":null,"function_call":{"name":"h","arguments":"{}"}},{"role":"function","content":"rh","name":"h"}]`
+	if !strings.Contains(string(body), want) {
+		t.Errorf("body %s\nwant %s", body, want)
+	}
+}
+
 func TestNewForModel(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
