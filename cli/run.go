@@ -2,17 +2,17 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,6 +20,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
@@ -155,7 +156,11 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return &exitError{code: ExitProblem, err: err}
 	}
-	lib, err := runToolLibrary(agent, opts.tools)
+	// Every tool command runs through one Runner, so that a signal can
+	// kill them all (and wait for them) before gramc exits.
+	tools := toolcmd.NewRunner(os.Environ())
+	defer tools.Close()
+	lib, err := runToolLibrary(agent, opts.tools, tools)
 	if err != nil {
 		return err
 	}
@@ -168,8 +173,33 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return &exitError{code: ExitUsage, err: err}
 	}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
+	// SIGINT, SIGTERM and SIGHUP stop the run: the model request and the
+	// tool calls are cancelled, every tool's process group is killed and
+	// waited for, and gramc exits 128+signal (130 for Ctrl-C), as a shell
+	// reports a killed command.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	var caught atomic.Value // os.Signal
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught.Store(sig)
+			cancel()
+			tools.Close()
+		case <-ctx.Done():
+		}
+	}()
+	interrupted := func(err error) error {
+		sig, ok := caught.Load().(os.Signal)
+		if !ok {
+			return err
+		}
+		tools.Close()
+		return &exitError{code: 128 + signalNumber(sig), err: fmt.Errorf("stopped by %v", sig)}
+	}
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -194,9 +224,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		if err != nil {
 			var ie *runtime.IterationLimitError
 			if errors.As(err, &ie) {
-				return &exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)}
+				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)})
 			}
-			return &exitError{code: ExitProblem, err: err}
+			return interrupted(&exitError{code: ExitProblem, err: err})
 		}
 		// The answer keeps its text, lines and all, but no control
 		// sequence of the model's reaches the terminal.
@@ -209,18 +239,32 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 				return err
 			}
 		}
-		return nil
+		return interrupted(nil)
 	}
 	interactive := isTerminal(e.stdin)
 	if interactive {
 		fmt.Fprintf(e.stderr, "%s\n> ", chatBanner(agent, opts))
 	}
-	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" {
-			if err := send(line); err != nil {
+	// Lines are read in their own goroutine so that a signal ends the chat
+	// even while it waits for input.
+	lines := make(chan chatLine)
+	go readChatLines(e.stdin, lines)
+	for {
+		var l chatLine
+		select {
+		case <-ctx.Done():
+			return interrupted(nil)
+		case l = <-lines:
+		}
+		switch {
+		case l.err == io.EOF:
+			return interrupted(nil)
+		case l.err != nil:
+			return interrupted(&exitError{code: ExitUsage, err: l.err})
+		case l.tooLong > 0:
+			fmt.Fprintf(e.stderr, "gramc run: that line has %d bytes, over the %d MiB limit of a chat line; it was not sent\n", l.tooLong, maxChatLine>>20)
+		case strings.TrimSpace(l.text) != "":
+			if err := send(strings.TrimSpace(l.text)); err != nil {
 				return err
 			}
 		}
@@ -228,10 +272,48 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			fmt.Fprint(e.stderr, "> ")
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return &exitError{code: ExitUsage, err: err}
+}
+
+// maxChatLine bounds one line of chat input.
+const maxChatLine = 1 << 20
+
+// chatLine is one line of chat input: its text, or its length when it is
+// over maxChatLine (and was discarded), or the error that ended input.
+type chatLine struct {
+	text    string
+	tooLong int
+	err     error
+}
+
+// readChatLines sends r's lines to out until the end of input (io.EOF) or
+// an error. A line over maxChatLine is reported by its length and skipped:
+// the chat goes on.
+func readChatLines(r io.Reader, out chan<- chatLine) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		var line []byte
+		n := 0
+		for {
+			chunk, err := br.ReadSlice('\n')
+			n += len(chunk)
+			if n <= maxChatLine {
+				line = append(line, chunk...)
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err != nil && (err != io.EOF || n == 0) {
+				out <- chatLine{err: err}
+				return
+			}
+			break
+		}
+		if n > maxChatLine {
+			out <- chatLine{tooLong: n}
+			continue
+		}
+		out <- chatLine{text: strings.TrimRight(string(line), "\r\n")}
 	}
-	return nil
 }
 
 // chatBanner is the first line of an interactive chat: the agent and the
@@ -287,7 +369,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to
 // a built-in implementation.
-func runToolLibrary(agent runtime.Agent, toolFlags []string) (*runtime.ToolLibrary, error) {
+func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner) (*runtime.ToolLibrary, error) {
 	commands := map[string]string{}
 	var names []string
 	for _, s := range agent.Tools {
@@ -314,7 +396,7 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string) (*runtime.ToolLibra
 	var missing []string
 	for _, spec := range agent.Tools {
 		if command, ok := commands[spec.Name]; ok {
-			lib.Replace(runtime.Tool{Spec: spec, Func: commandTool(command)})
+			lib.Replace(runtime.Tool{Spec: spec, Func: tools.Tool(command)})
 		} else if f, ok := builtinTools[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		} else {
@@ -357,83 +439,4 @@ func greeting(word string) runtime.ToolFunc {
 		}
 		return fmt.Sprintf("%s, %s!", word, name), nil
 	}
-}
-
-// commandTool runs `sh -c command` with the arguments on standard input;
-// standard output is the result, a non-zero exit an error with standard
-// error's text. The context (the per-tool timeout) kills it and every
-// process it started. The command gets gramc's environment without the
-// API key: a tool has no use for it, and a tool's output goes to the model.
-func commandTool(command string) runtime.ToolFunc {
-	env := toolEnv(os.Environ())
-	return func(ctx context.Context, args json.RawMessage) (any, error) {
-		cmd := exec.CommandContext(ctx, "sh", "-c", command)
-		cmd.Env = env
-		killProcessGroup(cmd)
-		cmd.Stdin = bytes.NewReader(append(args, '\n'))
-		stdout := &cappedBuffer{limit: maxToolOutput, fail: true}
-		stderr := &cappedBuffer{limit: maxToolStderr}
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		cmd.WaitDelay = time.Second
-		err := cmd.Run()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if stdout.over {
-			return nil, fmt.Errorf("the command printed more than %d MiB; a tool result must be smaller", maxToolOutput>>20)
-		}
-		if err != nil {
-			msg := strings.TrimSpace(stderr.String())
-			if msg == "" {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%v: %s", err, msg)
-		}
-		return strings.TrimRight(stdout.String(), "\r\n"), nil
-	}
-}
-
-// Limits on what a tool command may print: a result is sent to the model,
-// so a runaway command (yes, cat of a large file) must not fill memory.
-const (
-	maxToolOutput = 8 << 20  // standard output: beyond it the call fails
-	maxToolStderr = 64 << 10 // standard error: the rest is dropped
-)
-
-// cappedBuffer keeps at most limit bytes. Beyond them it fails the write
-// (so the command's pipe closes and the command stops) when fail is set,
-// and drops the rest silently otherwise.
-// (The buffer is a field, not embedded: an embedded bytes.Buffer's ReadFrom
-// would let io.Copy bypass Write and the limit.)
-type cappedBuffer struct {
-	buf   bytes.Buffer
-	limit int
-	fail  bool
-	over  bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if room := b.limit - b.buf.Len(); len(p) > room {
-		b.over = true
-		if b.fail {
-			return 0, errors.New("tool output too large")
-		}
-		b.buf.Write(p[:max(room, 0)])
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-func (b *cappedBuffer) String() string { return b.buf.String() }
-
-// toolEnv is environ without the variables that hold API keys.
-func toolEnv(environ []string) []string {
-	out := make([]string, 0, len(environ))
-	for _, kv := range environ {
-		if strings.HasPrefix(kv, "OPENAI_API_KEY=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }

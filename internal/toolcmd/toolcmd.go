@@ -1,0 +1,250 @@
+// Package toolcmd binds gram tools to shell commands, as `gramc run --tool
+// NAME=COMMAND` and `gramc mcp --tool NAME=COMMAND` do: the validated
+// arguments are one JSON line on the command's standard input, its
+// standard output is the result, and a non-zero exit is a tool error
+// carrying its standard error.
+//
+// A command runs in a process group of its own, and the group is killed
+// when the call ends however it ends: the command exits (background
+// children that hold its output open die with it, and the command's own
+// result stands), the tool timeout or cancellation fires, or the Runner is
+// closed because gramc received a signal. Nothing a tool starts outlives
+// its call.
+package toolcmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// Limits on what a tool command may print: a result is sent to the model,
+// so a runaway command (yes, cat of a large file) must not fill memory.
+const (
+	MaxStdout = 8 << 20  // standard output: beyond it the call fails
+	MaxStderr = 64 << 10 // standard error: the rest is dropped
+)
+
+// drainDelay bounds how long a call waits for its output pipes after the
+// command's process group is killed (a grandchild that left the group with
+// setsid could otherwise hold them open for ever).
+const drainDelay = time.Second
+
+// Runner starts tool commands and knows every one still running, so that
+// Close can kill them all (on a signal) and wait until they are gone.
+type Runner struct {
+	env []string
+
+	mu      sync.Mutex
+	live    map[*exec.Cmd]struct{}
+	closed  bool
+	running sync.WaitGroup
+}
+
+// NewRunner returns a Runner whose commands get environ without the
+// variables that hold API keys (a tool has no use for them, and its output
+// goes to a model).
+func NewRunner(environ []string) *Runner {
+	return &Runner{env: ToolEnv(environ), live: map[*exec.Cmd]struct{}{}}
+}
+
+// secretVars are the environment variables a tool command never gets.
+var secretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}
+
+// ToolEnv is environ without the variables that hold API keys.
+func ToolEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+next:
+	for _, kv := range environ {
+		for _, v := range secretVars {
+			if strings.HasPrefix(kv, v+"=") {
+				continue next
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// ErrClosed is the error of a call that the Runner's Close stopped.
+var ErrClosed = errors.New("stopped: gramc is exiting")
+
+// Tool returns a runtime.ToolFunc that runs `sh -c command` for each call.
+func (r *Runner) Tool(command string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		return r.run(ctx, command, args)
+	}
+}
+
+func (r *Runner) run(ctx context.Context, command string, args json.RawMessage) (any, error) {
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Env = r.env
+	newProcessGroup(cmd)
+
+	// The command's standard streams are pipes of our own (not exec's
+	// copying goroutines), so that Wait returns when the command exits
+	// even if a background child still holds them: the group is killed
+	// then, and the pipes drain.
+	stdin, stdinW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	stdoutR, stdout, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		stdinW.Close()
+		return nil, err
+	}
+	stderrR, stderr, err := os.Pipe()
+	if err != nil {
+		stdin.Close()
+		stdinW.Close()
+		stdoutR.Close()
+		stdout.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		for _, f := range []*os.File{stdin, stdinW, stdoutR, stdout, stderrR, stderr} {
+			f.Close()
+		}
+		return nil, ErrClosed
+	}
+	startErr := cmd.Start()
+	if startErr == nil {
+		r.live[cmd] = struct{}{}
+		r.running.Add(1)
+	}
+	r.mu.Unlock()
+	// The child has its copies; ours would keep the pipes open.
+	stdin.Close()
+	stdout.Close()
+	stderr.Close()
+	if startErr != nil {
+		stdinW.Close()
+		stdoutR.Close()
+		stderrR.Close()
+		return nil, startErr
+	}
+	defer r.running.Done()
+
+	go func() {
+		stdinW.Write(append(args, '\n')) //nolint:errcheck // a command need not read its input
+		stdinW.Close()
+	}()
+	outBuf := &cappedBuffer{limit: MaxStdout, fail: true}
+	errBuf := &cappedBuffer{limit: MaxStderr}
+	var drained sync.WaitGroup
+	drained.Add(2)
+	go func() {
+		defer drained.Done()
+		io.Copy(outBuf, stdoutR) //nolint:errcheck
+		if outBuf.over {
+			// Over the limit: stop the command now rather than let it
+			// block on a full pipe until the timeout.
+			killGroup(cmd)
+		}
+	}()
+	go func() { defer drained.Done(); io.Copy(errBuf, stderrR) }() //nolint:errcheck
+
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var waitErr error
+	select {
+	case waitErr = <-exited:
+	case <-ctx.Done():
+		killGroup(cmd)
+		<-exited
+	}
+	// Whatever the command left running in its group dies with the call.
+	killGroup(cmd)
+	r.mu.Lock()
+	delete(r.live, cmd)
+	r.mu.Unlock()
+
+	done := make(chan struct{})
+	go func() { drained.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(drainDelay):
+	}
+	stdoutR.Close()
+	stderrR.Close()
+	<-done
+
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.isClosed() {
+		return nil, ErrClosed
+	}
+	if outBuf.over {
+		return nil, fmt.Errorf("the command printed more than %d MiB; a tool result must be smaller", MaxStdout>>20)
+	}
+	if waitErr != nil {
+		msg := strings.TrimSpace(errBuf.String())
+		if msg == "" {
+			return nil, waitErr
+		}
+		return nil, fmt.Errorf("%v: %s", waitErr, msg)
+	}
+	return strings.TrimRight(outBuf.String(), "\r\n"), nil
+}
+
+func (r *Runner) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
+}
+
+// Close kills the process group of every command still running, refuses
+// new ones, and returns when every call has ended. gramc calls it on a
+// signal before it exits, so no tool process is orphaned.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	r.closed = true
+	for cmd := range r.live {
+		killGroup(cmd)
+	}
+	r.mu.Unlock()
+	r.running.Wait()
+}
+
+// cappedBuffer keeps at most limit bytes. Beyond them it fails the write
+// (so the copy stops and the command gets EPIPE) when fail is set, and
+// drops the rest silently otherwise. (The buffer is a field, not embedded:
+// an embedded bytes.Buffer's ReadFrom would let io.Copy bypass Write and
+// the limit.)
+type cappedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	fail  bool
+	over  bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.limit - b.buf.Len(); len(p) > room {
+		b.over = true
+		if b.fail {
+			return 0, errors.New("tool output too large")
+		}
+		b.buf.Write(p[:max(room, 0)])
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}
+
+func (b *cappedBuffer) String() string { return b.buf.String() }
