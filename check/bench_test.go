@@ -29,7 +29,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				pkgs, ds, err := Load([]string{dir})
+				pkgs, ds, err := loadPaths(dir)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -83,7 +83,7 @@ func TestAnnotated(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".gram"), func(t *testing.T) {
-			_, ds, err := Load([]string{f})
+			_, ds, err := loadPaths(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestAnnotated(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(d), func(t *testing.T) {
-			_, ds, err := Load([]string{d})
+			_, ds, err := loadPaths(d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestEveryCodeHasATestFile(t *testing.T) {
 			t.Errorf("no test file for code %s: %v", code, err)
 			continue
 		}
-		_, ds, err := Load([]string{name})
+		_, ds, err := loadPaths(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestCodesUnique(t *testing.T) {
 // examples check without any diagnostic (./... skips the broken example in
 // examples/testdata, as the go command skips testdata).
 func TestCleanPackages(t *testing.T) {
-	pkgs, ds, err := Load([]string{"../testdata/examples/...", "../examples/..."})
+	pkgs, ds, err := loadPaths("../testdata/examples/...", "../examples/...")
 	if err != nil {
 		t.Fatal(err)
 	}

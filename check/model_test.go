@@ -16,7 +16,7 @@ func mustLoad(t *testing.T, src string) *Package {
 }
 
 func TestModelWeather(t *testing.T) {
-	pkgs, ds, err := Load([]string{"../examples/weather"})
+	pkgs, ds, err := loadPaths("../examples/weather")
 	if err != nil || len(ds) > 0 || len(pkgs) != 1 {
 		t.Fatalf("load: %v %v %d", err, ds, len(pkgs))
 	}

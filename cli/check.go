@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 )
 
 func init() { register(newCheckCmd) }
@@ -95,7 +95,7 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		targets = ts
 	}
-	pkgs, diags, err := check.Load(args)
+	pkgs, diags, err := load.Packages(args, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -119,17 +119,4 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		return exitCode(ExitProblem)
 	}
 	return nil
-}
-
-// writeDiagnostics prints diagnostics in format: text on standard error
-// (colored on a terminal unless NO_COLOR is set), json and github on
-// standard output.
-func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
-	switch format {
-	case "json":
-		return diag.WriteJSON(e.stdout, ds)
-	case "github":
-		return diag.WriteGitHub(e.stdout, ds)
-	}
-	return diag.WriteText(e.stderr, ds, diag.TextOptions{Color: useColor(e.stderr)})
 }

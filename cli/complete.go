@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // addCompletions teaches every command's shell completion (gramc completion
@@ -122,7 +123,7 @@ func declaredNames(names func(*check.Package) []string, suffix string) cobra.Com
 				paths = append(paths, a)
 			}
 		}
-		pkgs, _, err := check.Load(paths)
+		pkgs, _, err := load.Packages(paths, nil)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

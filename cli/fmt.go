@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -173,7 +174,7 @@ func (r *fmtRun) walk(root string, goPattern bool) {
 }
 
 func (r *fmtRun) file(path string, fi fs.FileInfo) {
-	src, err := os.ReadFile(path)
+	src, err := load.ReadFile(path, load.DefaultMaxFileSize)
 	if err != nil {
 		r.ioError(err)
 		return
@@ -186,10 +187,7 @@ func (r *fmtRun) file(path string, fi fs.FileInfo) {
 func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 	res, diags := syntax.FormatSource(name, src)
 	if diags.HasErrors() {
-		diags.Sort()
-		for _, d := range diags.Errors() {
-			fmt.Fprintln(r.e.stderr, d.Error())
-		}
+		printDiagnostics(r.e, diags.Errors())
 		r.problems = true
 		return
 	}

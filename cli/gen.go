@@ -17,6 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/golang"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 )
 
 func init() { register(newGenCmd) }
@@ -80,12 +81,12 @@ func runGen(e *env, opts genOptions, args []string) error {
 	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
 		return usageErrorf("--package %q is not a valid Go package name", opts.pkgName)
 	}
-	pkgs, diags, err := check.Load(args)
+	pkgs, diags, err := load.Packages(args, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 	}
 	diags.Sort()
-	genPrintDiagnostics(e, diags)
+	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)
 	}
@@ -125,7 +126,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
 		})
 		warnings.Sort()
-		genPrintDiagnostics(e, warnings)
+		printDiagnostics(e, warnings)
 		if err != nil {
 			return &exitError{code: ExitProblem, err: fmt.Errorf("package %s: %w", pkg.Name, err)}
 		}
@@ -232,12 +233,4 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// genPrintDiagnostics prints diagnostics to standard error with source
-// excerpts, as gramc check does.
-func genPrintDiagnostics(e *env, ds diag.Diagnostics) {
-	if len(ds) > 0 {
-		writeDiagnostics(e, ds, "text")
-	}
 }

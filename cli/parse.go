@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -21,13 +21,15 @@ type parseOptions struct {
 func newParseCmd(e *env) *cobra.Command {
 	var opts parseOptions
 	cmd := &cobra.Command{
-		Use:   "parse [--sexp | --json] FILE...",
+		Use:   "parse [--sexp | --json] [paths]",
 		Short: "Check the syntax of gram files",
-		Long: `Parse reads each gram file and reports its syntax errors (syntax only:
-the files are not type-checked; use gramc check for that).
+		Long: `Parse reads the gram files that paths name and reports their syntax
+errors (syntax only: the files are not type-checked; use gramc check for
+that). Paths work as for every command: files, directories, dir/...;
+no path means ./... .
 
-For every file that fails to parse, one line is printed to standard error:
-file:line:col: error: message [syntax], with the number of further errors.
+Syntax errors are printed to standard error as gramc check prints them:
+file:line:col: error: summary [code], the source line and how to fix it.
 
 --sexp prints, for each file that parses, one line with its syntax tree in
 the reference grammar's (tree-sitter-gram's) S-expression vocabulary, e.g.
@@ -40,8 +42,8 @@ characters) and children.
 Exit status: 0 when every file parses, 1 when a file has syntax errors,
 2 for usage or I/O errors.`,
 		Example: `  gramc parse weather.gram
+  gramc parse ./...
   gramc parse --sexp a.gram b.gram`,
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.sexp && opts.json {
 				return usageErrorf("--sexp and --json cannot be used together")
@@ -54,21 +56,25 @@ Exit status: 0 when every file parses, 1 when a file has syntax errors,
 	return cmd
 }
 
-func runParse(e *env, opts parseOptions, paths []string) error {
-	srcs := make([]syntax.Source, 0, len(paths))
-	for _, p := range paths {
-		text, err := syntax.ReadFile(p)
+func runParse(e *env, opts parseOptions, patterns []string) error {
+	units, err := load.Expand(patterns, nil)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	var srcs []syntax.Source
+	for _, u := range units {
+		us, err := load.Read(u, nil)
 		if err != nil {
-			return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
+			return &exitError{code: ExitUsage, err: err}
 		}
-		srcs = append(srcs, syntax.Source{Name: p, Text: text})
+		srcs = append(srcs, us...)
 	}
 	results := syntax.ParseFiles(srcs)
 	failed := false
 	for _, r := range results {
 		if r.Diags.HasErrors() {
 			failed = true
-			fmt.Fprintln(e.stderr, diag.ErrorList(r.Diags.Errors()).Error())
+			printDiagnostics(e, r.Diags)
 			continue
 		}
 		switch {

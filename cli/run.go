@@ -17,10 +17,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
@@ -129,12 +129,12 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pkgs, diags, err := check.Load(files)
+	pkgs, diags, err := load.Packages(files, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	if len(diags) > 0 {
-		diag.WriteText(e.stderr, diags, diag.TextOptions{Color: useColor(e.stderr)})
+		printDiagnostics(e, diags)
 	}
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)

@@ -222,7 +222,6 @@ func TestRunFlags(t *testing.T) {
 	}
 }
 
-
 // TestOneLineCutsAtACharacter: a long tool result shown on stderr is cut
 // between characters, never inside one (no invalid UTF-8 on the terminal),
 // and says how much it left out.
@@ -242,7 +241,6 @@ func TestOneLineCutsAtACharacter(t *testing.T) {
 		t.Errorf("oneLine let control characters through: %q", got)
 	}
 }
-
 
 // TestRunTerminalSafety: nothing a model or a tool says reaches the
 // terminal raw (issue 12.5). A tool name with a newline cannot forge a

@@ -11,6 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/spf13/cobra"
 )
 
@@ -61,12 +62,12 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	if len(args) == 0 {
 		args = []string{"./..."}
 	}
-	pkgs, diags, err := check.Load(args)
+	pkgs, diags, err := load.Packages(args, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	diags.Sort()
-	schemaPrintDiagnostics(e, diags)
+	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)
 	}
@@ -79,7 +80,7 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	}
 	// Report every tool the provider would reject, not only the first.
 	if lint := schema.Lint(&check.Package{Tools: tools}, targets).Errors(); len(lint) > 0 {
-		schemaPrintDiagnostics(e, lint)
+		printDiagnostics(e, lint)
 		return exitCode(ExitProblem)
 	}
 	if opts.out != "" {
@@ -222,11 +223,4 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 		}
 	}
 	return nil
-}
-
-// schemaPrintDiagnostics prints diagnostics on stderr with diag's text
-// writer: "file:line:col: severity: summary [code]", the source line, a
-// caret and how to fix it.
-func schemaPrintDiagnostics(e *env, ds diag.Diagnostics) {
-	diag.WriteText(e.stderr, ds, diag.TextOptions{}) //nolint:errcheck // stderr
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // LoadAgent reads the .gram file or package directory at path through the
-// same front end as gramc (check.Load) and returns the agent called name
+// same front end as gramc (package load) and returns the agent called name
 // with its tool specifications. An empty name selects the only agent.
 // Problems in the sources are a *ConfigurationError wrapping the
 // diagnostics (a diag.ErrorList).
@@ -19,9 +20,9 @@ func LoadAgent(path, name string) (Agent, error) {
 	return LoadAgentFiles([]string{path}, name)
 }
 
-// LoadAgentFiles is LoadAgent for several paths (check.Load patterns).
+// LoadAgentFiles is LoadAgent for several paths (package load patterns).
 func LoadAgentFiles(paths []string, name string) (Agent, error) {
-	pkgs, diags, err := check.Load(paths)
+	pkgs, diags, err := load.Packages(paths, nil)
 	if err != nil {
 		return Agent{}, &ConfigurationError{Setting: "agent", Message: "cannot load " + strings.Join(paths, " "), Err: err}
 	}

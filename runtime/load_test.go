@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -42,7 +42,7 @@ func TestLoadAgent(t *testing.T) {
 }
 
 func TestSpecFromToolMatchesSchema(t *testing.T) {
-	pkgs, diags, err := check.Load([]string{"../testdata/examples/..."})
+	pkgs, diags, err := load.Packages([]string{"../testdata/examples/..."}, nil)
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("load: %v %v", err, diags.Err())
 	}

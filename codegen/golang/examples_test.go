@@ -13,13 +13,14 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // examplePackage is one example: a directory of examples/ or a gram file of
 // testdata/examples/ (each file its own package).
 type examplePackage struct {
 	id    string // golden file stem, e.g. "examples_hello"
-	path  string // what check.Load was given, relative to this package
+	path  string // what load.Packages was given, relative to this package
 	pkg   *check.Package
 	diags diag.Diagnostics
 }
@@ -55,7 +56,7 @@ func examplePackages(t testing.TB) []examplePackage {
 			rel = p
 		}
 		id := strings.NewReplacer("/", "_", "\\", "_", ".gram", "").Replace(filepath.ToSlash(rel))
-		pkgs, diags, err := check.Load([]string{p})
+		pkgs, diags, err := load.Packages([]string{p}, nil)
 		if err != nil {
 			t.Fatalf("loading %s: %v", p, err)
 		}
@@ -63,7 +64,7 @@ func examplePackages(t testing.TB) []examplePackage {
 		if !diags.HasErrors() && len(pkgs) == 1 {
 			ex.pkg = pkgs[0]
 		} else if !diags.HasErrors() {
-			t.Fatalf("%s: check.Load returned %d packages", p, len(pkgs))
+			t.Fatalf("%s: load.Packages returned %d packages", p, len(pkgs))
 		}
 		out = append(out, ex)
 	}

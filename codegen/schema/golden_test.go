@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -39,13 +40,13 @@ func examplePackages(t *testing.T) []*check.Package {
 			if !hasGramFiles(root) {
 				continue
 			}
-			pkgs, _, err := check.Load([]string{root + "/..."})
+			pkgs, _, err := load.Packages([]string{root + "/..."}, nil)
 			if err != nil {
 				examplesErr = err.Error()
 				return
 			}
 			for _, pkg := range pkgs {
-				_, ds, err := check.Load([]string{pkg.Dir})
+				_, ds, err := load.Packages([]string{pkg.Dir}, nil)
 				if err != nil {
 					examplesErr = err.Error()
 					return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -46,7 +47,7 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	var pkgs []*check.Package
 	dirs, _ := filepath.Glob("../../examples/*")
 	for _, d := range append(dirs, "../../testdata/examples", "../../testdata/examples/seed", dir) {
-		ps, diags, err := check.Load([]string{d})
+		ps, diags, err := load.Packages([]string{d}, nil)
 		if err != nil || diags.HasErrors() {
 			if d == dir || strings.HasPrefix(d, "../../testdata") {
 				t.Fatalf("load %s: %v %v", d, err, diags.Err())

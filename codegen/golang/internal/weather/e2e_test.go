@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -135,7 +135,7 @@ func TestEndToEnd(t *testing.T) {
 // TestSpecsMatchSchema checks that the embedded schemas are exactly what
 // the schema package emits for the checked source.
 func TestSpecsMatchSchema(t *testing.T) {
-	pkgs, diags, err := check.Load([]string{"../../../../testdata/examples/weather.gram"})
+	pkgs, diags, err := load.Packages([]string{"../../../../testdata/examples/weather.gram"}, nil)
 	if err != nil || diags.HasErrors() || len(pkgs) != 1 {
 		t.Fatalf("load: %v %v", err, diags)
 	}

@@ -1,129 +1,48 @@
 package check
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// Load finds, parses and checks the packages named by paths, which work like
-// the go command's patterns: .gram files named together form one package, a
-// directory is a package (its .gram files), and "dir/..." is every
-// directory under dir that holds .gram files (skipping testdata and names
-// starting with "." or "_", as the go command does, below dir). No paths
-// means "./...".
-//
-// Files are parsed concurrently. A file with a syntax error is reported and
-// the rest of its package is still checked; its own declarations are used
-// to resolve references from other files, but further diagnostics inside it
-// wait until its syntax is fixed. The returned error is for I/O problems
-// only (a missing path, an unreadable file); every problem in the sources
-// is a diagnostic. Diagnostics of all packages are sorted by position.
-func Load(paths []string) ([]*Package, diag.Diagnostics, error) {
-	if len(paths) == 0 {
-		paths = []string{"./..."}
-	}
-	type unit struct {
-		dir   string
-		files []string
-	}
-	var units []unit
-	var named []string
-	// A directory or file named twice, however spelt (dir, ./dir/,
-	// dir/...), is loaded once: twice would declare everything twice.
-	seenDir := map[string]bool{}
-	seenFile := map[string]bool{}
-	addDir := func(dir string, files []string) {
-		if seenDir[filepath.Clean(dir)] || len(files) == 0 {
-			return
-		}
-		seenDir[filepath.Clean(dir)] = true
-		units = append(units, unit{dir: dir, files: files})
-	}
-	for _, p := range paths {
-		if root, ok := strings.CutSuffix(p, "..."); ok {
-			root = strings.TrimSuffix(root, "/")
-			if root == "" || root == "." {
-				root = "."
-			}
-			dirs, err := walkDirs(root)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, d := range dirs {
-				addDir(d.dir, d.files)
-			}
-			continue
-		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("cannot load %s: %w", p, err)
-		}
-		if !fi.IsDir() {
-			if !seenFile[filepath.Clean(p)] {
-				seenFile[filepath.Clean(p)] = true
-				named = append(named, p)
-			}
-			continue
-		}
-		files, err := gramFiles(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(files) == 0 {
-			return nil, nil, fmt.Errorf("no .gram files in %s", p)
-		}
-		addDir(filepath.Clean(p), files)
-	}
-	if len(named) > 0 {
-		units = append(units, unit{files: named})
-	}
+// SourceFile is one file of a package as the front end read it: its text,
+// its (possibly partial) tree and its syntax diagnostics. package load
+// reads and parses files; CheckSources checks them.
+type SourceFile struct {
+	Src   []byte
+	AST   *ast.File
+	Diags diag.Diagnostics
+}
 
-	// Parse every file of every package concurrently.
-	var all []string
-	for _, u := range units {
-		all = append(all, u.files...)
+// CheckSources checks files as one package. It returns the package and
+// every diagnostic of its files, sorted: the syntax diagnostics (with
+// targeted help for the old textual forms) and the checker's, except the
+// checker's inside a file with syntax errors (its tree is partial, so they
+// would be noise; its declarations still resolve references from the other
+// files).
+func CheckSources(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
+	pfs := make([]*parsedFile, len(files))
+	var diags diag.Diagnostics
+	for i, f := range files {
+		name := ""
+		if f.AST != nil {
+			name = f.AST.Name
+		}
+		pfs[i] = newParsedFile(name, f.Src, f.AST, f.Diags)
+		diags = append(diags, pfs[i].diags...)
 	}
-	parsed, diags, err := parseFiles(all)
-	if err != nil {
-		return nil, nil, err
-	}
-	// Check the packages concurrently too; each checker has its own state.
-	pkgs := make([]*Package, len(units))
-	pkgDiags := make([]diag.Diagnostics, len(units))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	i := 0
-	for k, u := range units {
-		files := parsed[i : i+len(u.files)]
-		i += len(u.files)
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			pkgs[k], pkgDiags[k] = checkParsed(u.dir, files)
-		}()
-	}
-	wg.Wait()
-	for _, ds := range pkgDiags {
-		diags = append(diags, ds...)
-	}
+	pkg, ds := checkParsed(dir, pfs)
+	diags = append(diags, ds...)
 	diags.Sort()
-	return pkgs, diags, nil
+	return pkg, diags
 }
 
 type parsedFile struct {
@@ -131,92 +50,6 @@ type parsedFile struct {
 	src    []byte
 	diags  diag.Diagnostics
 	broken bool // has syntax errors
-}
-
-type dirFiles struct {
-	dir   string
-	files []string
-}
-
-// walkDirs returns the directories under root (root included) that hold
-// .gram files, in lexical order.
-func walkDirs(root string) ([]dirFiles, error) {
-	var out []dirFiles
-	root = followRootLink(root)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("cannot walk %s: %w", path, err)
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if path != root {
-			name := d.Name()
-			if name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
-			}
-		}
-		files, err := gramFiles(path)
-		if err != nil {
-			return err
-		}
-		if len(files) > 0 {
-			out = append(out, dirFiles{dir: path, files: files})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// followRootLink returns root so that filepath.WalkDir walks the directory
-// a symbolic link at root points to (as the go command does for
-// "link/..."); links below root are not followed.
-func followRootLink(root string) string {
-	if fi, err := os.Lstat(root); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return root
-	}
-	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
-		return root + string(filepath.Separator)
-	}
-	return root
-}
-
-// gramFiles lists the .gram files of dir, sorted.
-func gramFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read directory %s: %w", dir, err)
-	}
-	var files []string
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".gram") {
-			files = append(files, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(files)
-	return files, nil
-}
-
-// parseFiles reads files and parses them concurrently (syntax.ParseFiles).
-func parseFiles(names []string) ([]*parsedFile, diag.Diagnostics, error) {
-	srcs := make([]syntax.Source, len(names))
-	var errs []error
-	for i, name := range names {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("cannot read %s: %w", name, err))
-			continue
-		}
-		srcs[i] = syntax.Source{Name: name, Src: src}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
-	}
-	out, diags := parseSources(srcs)
-	return out, diags, nil
 }
 
 // parseSources parses srcs concurrently (syntax.ParseFiles).

@@ -1,4 +1,4 @@
-package check
+package load
 
 import (
 	"os"
@@ -6,19 +6,6 @@ import (
 	"strings"
 	"testing"
 )
-
-func TestGramForm(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"(name: Text) --> IO Text", "(name::String)==>(::String)"},
-		{"  (a: Int) -> (b: Double) -> Maybe Bool", "(a::Integer)==>(b::Number)==>(::Boolean)"},
-		{"(city: String) ==> Report", "(city::String)==>(::Report)"},
-		{"garbage", "(name::String)==>(::String)"},
-	} {
-		if got := gramForm(tc.in); got != tc.want {
-			t.Errorf("gramForm(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
 
 func TestLoadPatterns(t *testing.T) {
 	dir := t.TempDir()
@@ -43,7 +30,7 @@ func TestLoadPatterns(t *testing.T) {
 	write("empty/readme.txt", "")
 
 	count := func(paths ...string) (pkgs, tools int, err error) {
-		ps, ds, err := Load(paths)
+		ps, ds, err := Packages(paths, nil)
 		for _, d := range ds {
 			t.Errorf("%v: unexpected %s", paths, d.Error())
 		}
@@ -76,13 +63,13 @@ func TestLoadPatterns(t *testing.T) {
 			t.Errorf("walk from a symlink: %d packages, %d tools, %v", p, n, err)
 		}
 	}
-	if _, _, err := Load([]string{filepath.Join(dir, "nosuch")}); err == nil || !os.IsNotExist(unwrapAll(err)) {
+	if _, _, err := Packages([]string{filepath.Join(dir, "nosuch")}, nil); err == nil || !os.IsNotExist(unwrapAll(err)) {
 		t.Errorf("missing path: err = %v", err)
 	}
-	if _, _, err := Load([]string{filepath.Join(dir, "empty")}); err == nil || !strings.Contains(err.Error(), "no .gram files") {
+	if _, _, err := Packages([]string{filepath.Join(dir, "empty")}, nil); err == nil || !strings.Contains(err.Error(), "no .gram files") {
 		t.Errorf("empty dir: err = %v", err)
 	}
-	if ps, _, err := Load([]string{filepath.Join(dir, "empty") + "/..."}); err != nil || len(ps) != 0 {
+	if ps, _, err := Packages([]string{filepath.Join(dir, "empty") + "/..."}, nil); err != nil || len(ps) != 0 {
 		t.Errorf("empty walk: %d, %v", len(ps), err)
 	}
 }
@@ -97,32 +84,24 @@ func unwrapAll(err error) error {
 	}
 }
 
-func TestLoadSources(t *testing.T) {
-	pkg, ds := LoadSources(map[string][]byte{
-		"b.gram": []byte("[agent:Agent {instruction: \"Help\", model: \"OpenAI/gpt-4o-mini\"} | greet]\n"),
-		"a.gram": []byte("[greet:Tool {description: \"Greets\"} | (name::String)==>(::String)]\n"),
-	})
-	if len(ds) != 0 {
-		t.Fatalf("unexpected diagnostics: %v", ds)
+// Overlays replace files on disk and add files that are not there (an
+// editor's unsaved buffers).
+func TestOverlay(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.gram")
+	os.WriteFile(one, []byte("[one:Tool {description: \"d\"} | (x::Strng)==>(::String)]\n"), 0o644)
+	cfg := &Config{Overlay: map[string][]byte{
+		one:                             []byte("[one:Tool {description: \"d\"} | (x::String)==>(::String)]\n"),
+		filepath.Join(dir, "new.gram"):  []byte("[two:Tool {description: \"d\"} | (x::String)==>(::String)]\n"),
+		filepath.Join(dir, "other.txt"): []byte("not gram"),
+	}}
+	pkgs, ds, err := Packages([]string{dir}, cfg)
+	if err != nil || len(ds) != 0 || len(pkgs) != 1 || len(pkgs[0].Tools) != 2 {
+		t.Fatalf("overlay: %v %v %d packages", err, ds, len(pkgs))
 	}
-	if len(pkg.Files) != 2 || pkg.Files[0].Name != "a.gram" || pkg.Files[1].Name != "b.gram" {
-		t.Fatalf("files not in sorted order: %v", pkg.Files)
-	}
-	if len(pkg.Agents) != 1 || len(pkg.Agents[0].Tools) != 1 || pkg.Agents[0].Tools[0] != pkg.Tools[0] {
-		t.Fatalf("the agent in b.gram does not resolve the tool in a.gram")
-	}
-
-	// A file with a syntax error is reported; the other is still checked.
-	_, ds = LoadSources(map[string][]byte{
-		"bad.gram":  []byte("[oops:Tool {description: \"x\"} |\n"),
-		"good.gram": []byte("[t:Tool {description: \"d\"} | (x::Strng)==>(::String)]\n"),
-	})
-	var syntaxErr, typeErr bool
-	for _, d := range ds {
-		syntaxErr = syntaxErr || (d.Range.File == "bad.gram" && d.Code == CodeSyntax)
-		typeErr = typeErr || (d.Range.File == "good.gram" && d.Code == CodeUnknownType)
-	}
-	if !syntaxErr || !typeErr {
-		t.Fatalf("want a syntax error in bad.gram and unknown-type in good.gram, got %v", ds)
+	// A file only in the overlay can be named on its own.
+	pkgs, ds, err = Packages([]string{filepath.Join(dir, "new.gram")}, cfg)
+	if err != nil || len(ds) != 0 || len(pkgs) != 1 || pkgs[0].Tools[0].Name != "two" {
+		t.Fatalf("overlay file: %v %v", err, ds)
 	}
 }

@@ -1,0 +1,46 @@
+package check
+
+import "testing"
+
+func TestGramForm(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"(name: Text) --> IO Text", "(name::String)==>(::String)"},
+		{"  (a: Int) -> (b: Double) -> Maybe Bool", "(a::Integer)==>(b::Number)==>(::Boolean)"},
+		{"(city: String) ==> Report", "(city::String)==>(::Report)"},
+		{"garbage", "(name::String)==>(::String)"},
+	} {
+		if got := gramForm(tc.in); got != tc.want {
+			t.Errorf("gramForm(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLoadSources(t *testing.T) {
+	pkg, ds := LoadSources(map[string][]byte{
+		"b.gram": []byte("[agent:Agent {instruction: \"Help\", model: \"OpenAI/gpt-4o-mini\"} | greet]\n"),
+		"a.gram": []byte("[greet:Tool {description: \"Greets\"} | (name::String)==>(::String)]\n"),
+	})
+	if len(ds) != 0 {
+		t.Fatalf("unexpected diagnostics: %v", ds)
+	}
+	if len(pkg.Files) != 2 || pkg.Files[0].Name != "a.gram" || pkg.Files[1].Name != "b.gram" {
+		t.Fatalf("files not in sorted order: %v", pkg.Files)
+	}
+	if len(pkg.Agents) != 1 || len(pkg.Agents[0].Tools) != 1 || pkg.Agents[0].Tools[0] != pkg.Tools[0] {
+		t.Fatalf("the agent in b.gram does not resolve the tool in a.gram")
+	}
+
+	// A file with a syntax error is reported; the other is still checked.
+	_, ds = LoadSources(map[string][]byte{
+		"bad.gram":  []byte("[oops:Tool {description: \"x\"} |\n"),
+		"good.gram": []byte("[t:Tool {description: \"d\"} | (x::Strng)==>(::String)]\n"),
+	})
+	var syntaxErr, typeErr bool
+	for _, d := range ds {
+		syntaxErr = syntaxErr || (d.Range.File == "bad.gram" && d.Code == CodeSyntax)
+		typeErr = typeErr || (d.Range.File == "good.gram" && d.Code == CodeUnknownType)
+	}
+	if !syntaxErr || !typeErr {
+		t.Fatalf("want a syntax error in bad.gram and unknown-type in good.gram, got %v", ds)
+	}
+}

@@ -1,0 +1,348 @@
+// Package load turns the names a user gives gramc — files, directories and
+// "dir/..." patterns, as the go command takes them — into checked gram
+// packages. It is the only part of gramc that reads the file system for
+// sources: the command-line tools and the language server load through
+// it, and check type-checks what it reads (as go/packages sits beside
+// go/types).
+//
+// Patterns work like the go command's: .gram files named together form
+// one package; a directory is a package of its .gram files; "dir/..." is
+// every directory under dir that holds .gram files, skipping testdata and
+// names starting with "." or "_" below dir; a symbolic link named on the
+// command line is followed (links below it are not). No patterns means
+// "./...".
+//
+// Only regular files are read (a symbolic link to one is followed), and
+// each at most Config.MaxFileSize bytes: a FIFO, a device or /dev/zero
+// behind a .gram name is an error that says what it is, never a hang or an
+// exhausted memory.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+// DefaultMaxFileSize is the size limit of one .gram file unless
+// Config.MaxFileSize says otherwise: far above any real declaration file,
+// far below what would exhaust memory.
+const DefaultMaxFileSize = 64 << 20
+
+// Config is how to load. The zero value (or nil) loads from disk with the
+// default limits.
+type Config struct {
+	// Overlay maps file paths to contents that replace the file on disk
+	// or add a file that is not on disk: an editor's unsaved buffers. A
+	// path in the overlay belongs to the package of its directory.
+	Overlay map[string][]byte
+	// MaxFileSize bounds one file; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+}
+
+func (c *Config) maxFileSize() int64 {
+	if c == nil || c.MaxFileSize <= 0 {
+		return DefaultMaxFileSize
+	}
+	return min(c.MaxFileSize, syntax.MaxFileSize)
+}
+
+func (c *Config) overlay(path string) ([]byte, bool) {
+	if c == nil || c.Overlay == nil {
+		return nil, false
+	}
+	src, ok := c.Overlay[filepath.Clean(path)]
+	if !ok {
+		src, ok = c.Overlay[path]
+	}
+	return src, ok
+}
+
+// A Unit is one package's files before they are read: its directory
+// ("" for files named on the command line) and its .gram files, sorted.
+type Unit struct {
+	Dir   string
+	Files []string
+}
+
+// Expand turns patterns into units without reading any file. A directory
+// or file named twice, however spelt (dir, ./dir/, dir/...), is one unit:
+// twice would declare everything twice. The error is for a pattern that
+// names nothing (a missing path, a directory without .gram files) or a
+// directory that cannot be read.
+func Expand(patterns []string, cfg *Config) ([]Unit, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	var units []Unit
+	var named []string
+	seenDir := map[string]bool{}
+	seenFile := map[string]bool{}
+	addDir := func(dir string, files []string) {
+		files = append(files, cfg.overlayFiles(dir, files)...)
+		slices.Sort(files)
+		if seenDir[filepath.Clean(dir)] || len(files) == 0 {
+			return
+		}
+		seenDir[filepath.Clean(dir)] = true
+		units = append(units, Unit{Dir: dir, Files: files})
+	}
+	for _, p := range patterns {
+		if root, ok := strings.CutSuffix(filepath.ToSlash(p), "..."); ok {
+			root = strings.TrimSuffix(root, "/")
+			if root == "" && strings.HasPrefix(p, "/") {
+				root = "/"
+			} else if root == "" || root == "." {
+				root = "."
+			}
+			dirs, err := walkDirs(filepath.FromSlash(root))
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range dirs {
+				addDir(d.Dir, d.Files)
+			}
+			continue
+		}
+		if _, ok := cfg.overlay(p); ok {
+			if !seenFile[filepath.Clean(p)] {
+				seenFile[filepath.Clean(p)] = true
+				named = append(named, p)
+			}
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot load %s: %w", p, err)
+		}
+		if !fi.IsDir() {
+			if !seenFile[filepath.Clean(p)] {
+				seenFile[filepath.Clean(p)] = true
+				named = append(named, p)
+			}
+			continue
+		}
+		files, err := gramFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(files)+len(cfg.overlayFiles(p, files)) == 0 {
+			return nil, fmt.Errorf("no .gram files in %s", p)
+		}
+		addDir(filepath.Clean(p), files)
+	}
+	if len(named) > 0 {
+		units = append(units, Unit{Files: named})
+	}
+	return units, nil
+}
+
+// overlayFiles are the overlay's .gram files in dir that are not in files.
+func (c *Config) overlayFiles(dir string, files []string) []string {
+	if c == nil {
+		return nil
+	}
+	var extra []string
+	for path := range c.Overlay {
+		if strings.HasSuffix(path, ".gram") && filepath.Clean(filepath.Dir(path)) == filepath.Clean(dir) &&
+			!slices.ContainsFunc(files, func(f string) bool { return filepath.Clean(f) == filepath.Clean(path) }) {
+			extra = append(extra, path)
+		}
+	}
+	return extra
+}
+
+// walkDirs returns the directories under root (root included) that hold
+// .gram files, in lexical order.
+func walkDirs(root string) ([]Unit, error) {
+	var out []Unit
+	root = followRootLink(root)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("cannot walk %s: %w", path, err)
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root {
+			name := d.Name()
+			if name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+		}
+		files, err := gramFiles(path)
+		if err != nil {
+			return err
+		}
+		if len(files) > 0 {
+			out = append(out, Unit{Dir: path, Files: files})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// followRootLink returns root so that filepath.WalkDir walks the directory
+// a symbolic link at root points to (as the go command does for
+// "link/..."); links below root are not followed.
+func followRootLink(root string) string {
+	if fi, err := os.Lstat(root); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return root
+	}
+	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
+		return root + string(filepath.Separator)
+	}
+	return root
+}
+
+// gramFiles lists the .gram files of dir, sorted. Entries that are not
+// regular files (or links to them) are listed too, so that reading them
+// says what they are rather than skipping them silently.
+func gramFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read directory %s: %w", dir, err)
+	}
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".gram") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// ErrNotRegular and ErrTooLarge are wrapped by ReadFile's errors.
+var (
+	ErrNotRegular = errors.New("not a regular file")
+	ErrTooLarge   = errors.New("file too large")
+)
+
+// ReadFile reads one source file: a regular file (a symbolic link to one
+// is followed, as the go command does) of at most max bytes. A FIFO, a
+// socket, a device or a directory is refused before it is opened for
+// reading, so nothing blocks; the size is checked while reading too, as a
+// file can grow.
+func ReadFile(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w: over the limit of %d bytes", path, ErrTooLarge, max)
+	}
+	return data, nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// Read reads unit's files (the overlay first) in order.
+func Read(u Unit, cfg *Config) ([]syntax.Source, error) {
+	srcs := make([]syntax.Source, len(u.Files))
+	var errs []error
+	for i, name := range u.Files {
+		src, ok := cfg.overlay(name)
+		if !ok {
+			var err error
+			if src, err = ReadFile(name, cfg.maxFileSize()); err != nil {
+				errs = append(errs, fmt.Errorf("cannot read %w", err))
+				continue
+			}
+		}
+		srcs[i] = syntax.Source{Name: name, Src: src}
+	}
+	return srcs, errors.Join(errs...)
+}
+
+// Packages finds, reads, parses and checks the packages named by
+// patterns. Files are parsed concurrently and packages checked
+// concurrently. A file with a syntax error is reported and the rest of its
+// package is still checked. The error is for I/O problems only (a missing
+// path, an unreadable or irregular file); every problem in the sources is
+// a diagnostic. Diagnostics of all packages are sorted by position.
+func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostics, error) {
+	units, err := Expand(patterns, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	var all []syntax.Source
+	var errs []error
+	for _, u := range units {
+		srcs, err := Read(u, cfg)
+		errs = append(errs, err)
+		all = append(all, srcs...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	parsed := syntax.ParseFiles(all)
+	pkgs := make([]*check.Package, len(units))
+	pkgDiags := make([]diag.Diagnostics, len(units))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	i := 0
+	for k, u := range units {
+		files := make([]check.SourceFile, len(u.Files))
+		for j := range files {
+			files[j] = check.SourceFile{Src: all[i].Src, AST: parsed[i].File, Diags: parsed[i].Diags}
+			i++
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			pkgs[k], pkgDiags[k] = check.CheckSources(u.Dir, files)
+		}()
+	}
+	wg.Wait()
+	var diags diag.Diagnostics
+	for _, ds := range pkgDiags {
+		diags = append(diags, ds...)
+	}
+	diags.Sort()
+	return pkgs, diags, nil
+}
