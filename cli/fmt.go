@@ -41,7 +41,8 @@ By default the formatted text is printed to standard output. The flags,
 as in gofmt:
 
   -l  list the files whose formatting differs from gramc fmt's
-  -w  write the result back to the file (atomically; permissions kept)
+  -w  write the result back to the file in place, as gofmt -w does (mode,
+      owner and hard links kept; a read-only file is refused)
   -d  print a unified diff instead of the formatted text
 
 A file with a syntax error is never formatted: its errors are printed as
@@ -205,7 +206,7 @@ func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 		fmt.Fprintln(r.e.stdout, name)
 	}
 	if o.write && fi != nil {
-		if err := fmtWriteFile(name, res, fi.Mode().Perm()); err != nil {
+		if err := fmtWriteFile(name, src, res); err != nil {
 			r.ioError(err)
 			return
 		}
@@ -222,41 +223,74 @@ func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 	}
 }
 
-// fmtWriteFile replaces the file at name with data: it writes a
-// temporary file in the same directory, gives it perm, and renames it over
-// the original, so an error never leaves a half-written file behind. A
-// symbolic link is followed and its target replaced.
-func fmtWriteFile(name string, data []byte, perm fs.FileMode) (err error) {
-	target, err := filepath.EvalSymlinks(name)
+// fmtWriteFile rewrites the file at name in place, as gofmt -w does: the
+// file keeps its inode, so its mode, owner, hard links and the target of
+// a symbolic link to it are unchanged, and a file gramc may not write
+// (read-only) is refused with the system's error rather than replaced. The
+// original contents go to a backup file next to it first; if writing
+// fails half-way, the original is written back, and the backup is removed
+// once the file is whole again.
+func fmtWriteFile(name string, orig, data []byte) error {
+	fi, err := os.Stat(name)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".gramc-fmt-*")
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("writing %s: not a regular file", name)
+	}
+	bak, err := fmtBackup(name, orig, fi.Mode().Perm())
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		os.Remove(bak)
+		return err
+	}
+	n, err := f.Write(data)
+	if err == nil && int64(n) < fi.Size() {
+		err = f.Truncate(int64(n))
+	}
+	if err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err == nil {
+		os.Remove(bak)
+		return nil
+	}
+	if n == 0 {
+		os.Remove(bak)
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err = tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	// Put the original back.
+	if rerr := os.WriteFile(name, orig, fi.Mode().Perm()); rerr != nil {
+		return fmt.Errorf("writing %s: %w; restoring it failed too (%v): the original is in %s", name, err, rerr, bak)
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	os.Remove(bak)
+	return fmt.Errorf("writing %s: %w (the original is restored)", name, err)
+}
+
+// fmtBackup writes data to a new file next to name (name.<random>) with
+// perm and returns its name.
+func fmtBackup(name string, data []byte, perm fs.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".")
+	if err != nil {
+		return "", err
 	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err = os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
+	if err == nil {
+		err = os.Chmod(f.Name(), perm)
 	}
-	return nil
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // fmtDiffContext is the number of unchanged lines shown around a change.

@@ -67,48 +67,60 @@ func TestFmtUnifiedDiffLarge(t *testing.T) {
 	}
 }
 
-// TestFmtWriteFile checks the atomic write: the new contents and the old
-// permissions on success; on failure the original is intact and no
-// temporary file is left behind.
+// TestFmtWriteFile: fmt -w writes in place as gofmt -w does (issue 12.11):
+// the file keeps its inode (hard links, mode), a read-only file is
+// refused and left alone, a directory or a missing file is an error, and
+// no backup file is left behind.
 func TestFmtWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "a.gram")
-	if err := os.WriteFile(name, []byte("old\n"), 0o600); err != nil {
+	if err := os.WriteFile(name, []byte("old contents\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := fmtWriteFile(name, []byte("new\n"), 0o600); err != nil {
+	link := filepath.Join(dir, "hardlink.gram")
+	if err := os.Link(name, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	if err := fmtWriteFile(name, []byte("old contents\n"), []byte("new\n")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(name)
-	if err != nil || string(got) != "new\n" {
-		t.Fatalf("after write: %q, %v", got, err)
+	for _, n := range []string{name, link} {
+		got, err := os.ReadFile(n)
+		if err != nil || string(got) != "new\n" {
+			t.Fatalf("%s after write: %q, %v (hard link broken?)", n, got, err)
+		}
 	}
-	if fi, err := os.Stat(name); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("permissions not kept: %v, %v", fi.Mode(), err)
+	if fi, err := os.Stat(name); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode not kept: %v, %v", fi.Mode(), err)
 	}
 
-	// Renaming over a non-empty directory fails: nothing may be lost.
+	ro := filepath.Join(dir, "ro.gram")
+	os.WriteFile(ro, []byte("x\n"), 0o444)
+	if os.Getuid() != 0 { // root writes read-only files anyway, as gofmt does
+		if err := fmtWriteFile(ro, []byte("x\n"), []byte("y\n")); err == nil {
+			t.Error("a read-only file was rewritten")
+		}
+		if got, _ := os.ReadFile(ro); string(got) != "x\n" {
+			t.Errorf("read-only file changed: %q", got)
+		}
+	}
+
 	target := filepath.Join(dir, "sub")
 	if err := os.MkdirAll(filepath.Join(target, "keep"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := fmtWriteFile(target, []byte("x\n"), 0o644); err == nil {
+	if err := fmtWriteFile(target, nil, []byte("x\n")); err == nil {
 		t.Fatal("writing over a directory succeeded")
 	}
-	if _, err := os.Stat(filepath.Join(target, "keep")); err != nil {
-		t.Fatalf("directory content lost: %v", err)
+	if err := fmtWriteFile(filepath.Join(dir, "missing.gram"), nil, []byte("x\n")); err == nil {
+		t.Error("writing a missing file succeeded")
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "a.gram" && e.Name() != "sub" {
+		switch e.Name() {
+		case "a.gram", "hardlink.gram", "ro.gram", "sub":
+		default:
 			t.Errorf("left behind: %s", e.Name())
 		}
-	}
-
-	if err := fmtWriteFile(filepath.Join(dir, "missing.gram"), []byte("x\n"), 0o644); err == nil {
-		t.Error("writing a missing file succeeded")
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -154,6 +156,11 @@ func runGen(e *env, opts genOptions, args []string) error {
 				}
 				continue
 			}
+			if f.Name != golang.StubsFileName {
+				if err := refuseHandWritten(path); err != nil {
+					return &exitError{code: ExitProblem, err: err}
+				}
+			}
 			if err := writeFileAtomic(path, f.Contents); err != nil {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 			}
@@ -163,6 +170,34 @@ func runGen(e *env, opts genOptions, args []string) error {
 		return exitCode(ExitProblem)
 	}
 	return nil
+}
+
+// generatedRE is Go's convention for a generated file
+// (https://go.dev/s/generatedcode): a line of this form before the package
+// clause.
+var generatedRE = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// refuseHandWritten returns an error when path exists and is not a
+// generated file: gen never overwrites code a person wrote.
+func refuseHandWritten(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 8<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if i := bytes.Index(head, []byte("\npackage ")); i >= 0 {
+		head = head[:i]
+	}
+	if generatedRE.Match(head) {
+		return nil
+	}
+	return fmt.Errorf("%s exists and was not generated (it has no \"// Code generated ... DO NOT EDIT.\" line); not overwritten: rename it, or delete it to let gen write the file", path)
 }
 
 // packageDir is where a package's generated file goes by default: its

@@ -192,15 +192,21 @@ func schemaSuggestion(name string, candidates []string, what string) string {
 // writeSchemaFiles writes DIR/<tool>.<target>.json for each tool: the
 // tool's entry, indented, ending in a newline.
 func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) error {
-	seen := map[string]bool{}
+	seen := map[string]string{} // lower-case name -> name
 	for _, t := range tools {
 		if t.Name == "" || t.Name != filepath.Base(t.Name) || strings.HasPrefix(t.Name, ".") {
 			return &exitError{code: ExitProblem, err: fmt.Errorf("tool name %q cannot be a file name", t.Name)}
 		}
-		if seen[t.Name] {
-			return &exitError{code: ExitProblem, err: fmt.Errorf("two selected tools are named %q (from different packages), so their files would collide; name one package's directory, or select an agent with --agent", t.Name)}
+		// File names are compared without case: on macOS and Windows
+		// getWeather.json and GetWeather.json are one file.
+		key := strings.ToLower(t.Name)
+		if other, dup := seen[key]; dup {
+			if other == t.Name {
+				return &exitError{code: ExitProblem, err: fmt.Errorf("two selected tools are named %q (from different packages), so their files would collide; name one package's directory, or select an agent with --agent", t.Name)}
+			}
+			return &exitError{code: ExitProblem, err: fmt.Errorf("tools %q and %q differ only in case, so their files would be one file on macOS and Windows; rename one, or select tools with --tool", other, t.Name)}
 		}
-		seen[t.Name] = true
+		seen[key] = t.Name
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return &exitError{code: ExitUsage, err: err}
