@@ -29,14 +29,17 @@ func init() { register(newRunCmd) }
 
 // runOptions are gramc run's flags.
 type runOptions struct {
-	agent         string
-	tools         []string // NAME=COMMAND
-	baseURL       string
-	model         string
-	debug         bool
-	legacy        bool
-	toolTimeout   time.Duration
-	maxIterations int
+	agent          string
+	tools          []string // NAME=COMMAND
+	baseURL        string
+	model          string
+	debug          bool
+	legacy         bool
+	toolTimeout    time.Duration
+	maxIterations  int
+	maxToolCalls   int
+	requestTimeout time.Duration
+	maxRetryWait   time.Duration
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -81,6 +84,9 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
 			}
+			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.maxRetryWait <= 0 {
+				return usageErrorf("--max-tool-calls, --request-timeout and --max-retry-wait must be positive")
+			}
 			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
 			if len(files) == 0 {
 				return usageErrorf("name at least one .gram file or directory")
@@ -97,6 +103,9 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.BoolVar(&opts.legacy, "functions", false, "use the legacy functions/function_call API instead of tools")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
+	f.IntVar(&opts.maxToolCalls, "max-tool-calls", runtime.DefaultMaxToolCalls, "tool calls run per model response; the rest are answered with an error")
+	f.DurationVar(&opts.requestTimeout, "request-timeout", 60*time.Second, "time limit for each request to the model")
+	f.DurationVar(&opts.maxRetryWait, "max-retry-wait", 60*time.Second, "longest wait before retrying a failed request (backoff or the server's Retry-After)")
 	return cmd
 }
 
@@ -203,6 +212,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
+		runtime.WithMaxToolCalls(opts.maxToolCalls),
 		runtime.WithObserver(
 			func(c runtime.ToolCall) {
 				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(c.Name, 100), oneLine(c.Arguments))
@@ -353,6 +363,16 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	if opts.debug {
 		copts = append(copts, openai.WithDebugWriter(e.stderr))
 	}
+	copts = append(copts,
+		openai.WithTimeout(opts.requestTimeout),
+		openai.WithMaxRetryWait(opts.maxRetryWait),
+		// A wait of more than a second is shown, so a rate-limited run
+		// does not look hung.
+		openai.WithRetryNotice(func(attempt int, wait time.Duration, err error) {
+			if wait > time.Second {
+				fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
+			}
+		}))
 	c, err := openai.NewForModel(agent.Model, copts...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" && ce.Err == nil {

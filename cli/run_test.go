@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -305,5 +309,30 @@ func TestRunChatLongLine(t *testing.T) {
 	}
 	if out != "Hello, Ada!\n" {
 		t.Errorf("stdout = %q", out)
+	}
+}
+
+// TestRunShowsLongRetryWaits: a retry that waits over a second says so,
+// and --max-retry-wait bounds the server's Retry-After (issue 12.13).
+func TestRunShowsLongRetryWaits(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	fake := &runtimetest.FakeServer{Handler: runtimetest.EchoPolicy, NoSchema: true, Problem: func(err error) { t.Error(err) }}
+	var n atomic.Int32
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}`)
+			return
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	code, out, errs := runGramc(t, "", "run", "--base-url", hs.URL+"/v1", "--max-retry-wait", "1100ms", filepath.Join(seedDir(), "helloAgent.gram"), "Hi Ada")
+	if code != 0 || out != "Hello, Ada!\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if !strings.Contains(errs, "Rate limit reached") || !strings.Contains(errs, "retrying in 1.1s") {
+		t.Errorf("stderr = %q", errs)
 	}
 }

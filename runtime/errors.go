@@ -118,6 +118,7 @@ const (
 	ToolPanicked     ToolCallErrorKind = "tool panic"
 	ToolTimedOut     ToolCallErrorKind = "tool timeout"
 	BadResult        ToolCallErrorKind = "bad result"
+	TooManyCalls     ToolCallErrorKind = "too many calls"
 )
 
 // ToolCallError is why a tool call failed. Its message is what the model

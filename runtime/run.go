@@ -16,6 +16,11 @@ import (
 // at the same time.
 const DefaultConcurrency = 4
 
+// DefaultMaxToolCalls bounds the tool calls run for one model response: a
+// model that asks for thousands at once gets the excess answered with an
+// error it can act on.
+const DefaultMaxToolCalls = 64
+
 // RunOptions tune Run. The zero value is the default behaviour.
 type RunOptions struct {
 	// ToolTimeout bounds each tool call (0: no limit beyond ctx).
@@ -25,6 +30,10 @@ type RunOptions struct {
 	Concurrency int
 	// MaxIterations overrides the agent's maxIterations when positive.
 	MaxIterations int
+	// MaxToolCalls bounds the tool calls run for one model response (0:
+	// DefaultMaxToolCalls); the calls beyond it are answered with an error
+	// the model can read, not run.
+	MaxToolCalls int
 	// OnToolCall is called when a tool call starts, OnToolResult when it
 	// ends. Calls are serialised, so the callbacks need no locking.
 	OnToolCall   func(call ToolCall)
@@ -39,6 +48,9 @@ func WithToolTimeout(d time.Duration) Option { return func(o *RunOptions) { o.To
 
 // WithConcurrency bounds the tool calls of one response run at once.
 func WithConcurrency(n int) Option { return func(o *RunOptions) { o.Concurrency = n } }
+
+// WithMaxToolCalls bounds the tool calls run for one model response.
+func WithMaxToolCalls(n int) Option { return func(o *RunOptions) { o.MaxToolCalls = n } }
 
 // WithMaxIterations overrides the agent's iteration limit.
 func WithMaxIterations(n int) Option { return func(o *RunOptions) { o.MaxIterations = n } }
@@ -95,6 +107,9 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
+	}
+	if o.MaxToolCalls <= 0 {
+		o.MaxToolCalls = DefaultMaxToolCalls
 	}
 
 	c := conv.Clone()
@@ -221,6 +236,17 @@ func (ob *observer) result(inv Invocation) {
 // invocations in call order.
 func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, obs *observer) []Invocation {
 	invs := make([]Invocation, len(calls))
+	if len(calls) > o.MaxToolCalls {
+		for i := o.MaxToolCalls; i < len(calls); i++ {
+			call := calls[i]
+			invs[i] = Invocation{CallID: call.ID, Tool: call.Name, Args: rawArgs(call.Arguments),
+				Err: &ToolCallError{Tool: call.Name, Kind: TooManyCalls, Message: fmt.Sprintf(
+					"tool %s was not run: the response asked for %d tool calls and at most %d run per response; call it again in a later response", call.Name, len(calls), o.MaxToolCalls)}}
+		}
+		run := b.callTools(ctx, calls[:o.MaxToolCalls], o, obs)
+		copy(invs, run)
+		return invs
+	}
 	if len(calls) == 1 {
 		invs[0] = b.callTool(ctx, calls[0], o, obs)
 		return invs

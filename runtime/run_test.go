@@ -367,3 +367,35 @@ func TestCallIDsUniquePerConversation(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxToolCalls: the tool calls of one response beyond the limit are not
+// run; each is answered with an error the model can act on (issue 12.13).
+func TestMaxToolCalls(t *testing.T) {
+	var calls []runtime.ToolCall
+	for i := range 5 {
+		calls = append(calls, runtime.ToolCall{Name: "sayHello", Arguments: fmt.Sprintf(`{"personName":"P%d"}`, i)})
+	}
+	model := runtimetest.NewScriptedModel(runtimetest.CallTools(calls...), runtimetest.Say("ok"))
+	var ran atomic.Int32
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+		ran.Add(1)
+		return "hi", nil
+	}})
+	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "hi", nil, runtime.WithMaxToolCalls(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 3 || len(resp.Invocations) != 5 {
+		t.Fatalf("ran %d tools, %d invocations", ran.Load(), len(resp.Invocations))
+	}
+	for i, inv := range resp.Invocations {
+		var tce *runtime.ToolCallError
+		tooMany := errors.As(inv.Err, &tce) && tce.Kind == runtime.TooManyCalls
+		if tooMany != (i >= 3) {
+			t.Errorf("invocation %d: %v", i, inv.Err)
+		}
+		if i >= 3 && !strings.Contains(inv.Err.Error(), "asked for 5 tool calls and at most 3 run per response") {
+			t.Errorf("message: %v", inv.Err)
+		}
+	}
+}

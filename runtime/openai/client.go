@@ -72,6 +72,10 @@ type Client struct {
 	// Debug, when set, receives every raw request and response with the
 	// API key redacted.
 	Debug func(kind string, data []byte)
+	// OnRetry, when set, is told before each wait for a retry: the attempt
+	// that failed, how long the wait is and why (a CLI shows it when the
+	// wait is long enough to notice).
+	OnRetry func(attempt int, wait time.Duration, err error)
 }
 
 // Option configures New.
@@ -91,6 +95,17 @@ func WithMode(m Mode) Option { return func(c *Client) { c.Mode = m } }
 
 // WithHTTPClient sets the HTTP client.
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.HTTPClient = h } }
+
+// WithMaxRetryWait bounds every wait between retries, the backoff's and
+// the server's Retry-After alike.
+func WithMaxRetryWait(d time.Duration) Option {
+	return func(c *Client) { c.MaxBackoff, c.MaxRetryAfter = d, d }
+}
+
+// WithRetryNotice sets OnRetry.
+func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
+	return func(c *Client) { c.OnRetry = f }
+}
 
 // WithTimeout bounds each HTTP request.
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.Timeout = d } }
@@ -376,6 +391,9 @@ func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
 		wait := c.backoff(attempt)
 		if retryAfter > 0 {
 			wait = min(retryAfter, c.maxRetryAfter())
+		}
+		if c.OnRetry != nil {
+			c.OnRetry(attempt, wait, apiErr)
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("openai: %w", err)
