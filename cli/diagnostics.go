@@ -14,8 +14,17 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 		return
 	}
 	ds.Sort()
-	diag.WriteText(e.stderr, ds, diag.TextOptions{Color: useColor(e.stderr)}) //nolint:errcheck // stderr
+	opts := diag.TextOptions{Color: useColor(e.stderr), MaxPerFile: maxPerFile}
+	if e.allErrors {
+		opts.MaxPerFile = 0
+	}
+	diag.WriteText(e.stderr, ds, opts) //nolint:errcheck // stderr
 }
+
+// maxPerFile is how many diagnostics of one file the terminal shows unless
+// -e asks for all (go/parser stops at 10): a garbage file does not bury
+// the first, most useful ones. JSON and GitHub outputs are never cut.
+const maxPerFile = 10
 
 // writeDiagnostics prints diagnostics in format: text on standard error,
 // json and github on standard output.

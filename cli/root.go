@@ -30,6 +30,8 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// allErrors (-e) shows every diagnostic on the terminal.
+	allErrors bool
 }
 
 // commands are the registered subcommand constructors, in registration order.
@@ -134,6 +136,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 			return exitCode(ExitUsage)
 		},
 	}
+	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default)")
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
 
@@ -45,10 +46,17 @@ func bounds(r ast.Range) (line, col, endLine, endCol int) {
 
 // WriteJSON writes diagnostics as an indented JSON array (`[]` when there
 // are none) followed by a newline. Lines and columns are 1-based and count
-// characters; endColumn is exclusive.
+// characters; endColumn is exclusive. The array is streamed, one element
+// at a time, so memory does not grow with the number of diagnostics; the
+// bytes are those of json.MarshalIndent of the whole array.
 func WriteJSON(w io.Writer, ds Diagnostics) error {
-	out := make([]jsonDiagnostic, 0, len(ds))
-	for _, d := range ds {
+	bw := bufio.NewWriter(w)
+	if len(ds) == 0 {
+		bw.WriteString("[]\n")
+		return bw.Flush()
+	}
+	bw.WriteString("[\n")
+	for i, d := range ds {
 		j := jsonDiagnostic{
 			File:       d.Range.File,
 			Severity:   d.Severity.String(),
@@ -63,13 +71,17 @@ func WriteJSON(w io.Writer, ds Diagnostics) error {
 			jr.Line, jr.Column, jr.EndLine, jr.EndColumn = bounds(r.Range)
 			j.Related = append(j.Related, jr)
 		}
-		out = append(out, j)
+		b, err := json.MarshalIndent(j, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		bw.Write(b)
+		if i < len(ds)-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
-	return err
+	bw.WriteString("]\n")
+	return bw.Flush()
 }

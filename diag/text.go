@@ -2,7 +2,6 @@ package diag
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // TextOptions controls WriteText.
@@ -20,6 +21,10 @@ type TextOptions struct {
 	// ReadFile returns a file's contents for the source excerpt; nil means
 	// os.ReadFile. A file that cannot be read is shown without excerpt.
 	ReadFile func(name string) ([]byte, error)
+	// MaxPerFile, when positive, shows at most this many diagnostics of
+	// each file, errors first, then a line saying how many more there are
+	// (go/parser stops at 10).
+	MaxPerFile int
 }
 
 const (
@@ -38,6 +43,14 @@ const (
 //	    ^~~~ under the range
 //	    detail: how to fix it
 //	    file:line:col: note: a related location
+//
+// Text from the source never reaches the terminal raw: control
+// characters, bidirectional overrides and invalid UTF-8 in an excerpt, a
+// name or a message are shown escaped (`\x1b`, `\u202e`, `\xff`), and carets
+// line up by display width (wide characters take two columns). Each
+// diagnostic costs time in proportion to the excerpt's window, not to the
+// line it sits on, so thousands of diagnostics on one huge line print in
+// linear time.
 func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 	read := opts.ReadFile
 	if read == nil {
@@ -61,15 +74,16 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		}
 		return color + s + ansiReset
 	}
+	shown, hidden := capPerFile(ds, opts.MaxPerFile)
 	bw := bufio.NewWriter(w)
-	for _, d := range ds {
+	for i, d := range shown {
 		sev := paint(ansiRed, d.Severity.String())
 		if d.Severity == Warning {
 			sev = paint(ansiYellow, d.Severity.String())
 		}
-		fmt.Fprintf(bw, "%s: %s: %s", paint(ansiBold, d.Range.String()), sev, paint(ansiBold, d.Summary))
+		fmt.Fprintf(bw, "%s: %s: %s", paint(ansiBold, safe(d.Range.String())), sev, paint(ansiBold, safe(d.Summary)))
 		if d.Code != "" {
-			fmt.Fprintf(bw, " [%s]", d.Code)
+			fmt.Fprintf(bw, " [%s]", safe(string(d.Code)))
 		}
 		bw.WriteByte('\n')
 		if line, caret, ok := excerpt(source(d.Range.File), d.Range); ok {
@@ -77,17 +91,70 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		}
 		if d.Detail != "" {
 			for _, l := range strings.Split(d.Detail, "\n") {
-				fmt.Fprintf(bw, "    %s\n", l)
+				fmt.Fprintf(bw, "    %s\n", safe(l))
 			}
 		}
 		if d.Suggestion != "" && !strings.Contains(d.Summary, d.Suggestion) && !strings.Contains(d.Detail, d.Suggestion) {
-			fmt.Fprintf(bw, "    suggestion: %s\n", d.Suggestion)
+			fmt.Fprintf(bw, "    suggestion: %s\n", safe(d.Suggestion))
 		}
 		for _, r := range d.Related {
-			fmt.Fprintf(bw, "    %s: %s: %s\n", r.Range.String(), paint(ansiCyan, "note"), r.Message)
+			fmt.Fprintf(bw, "    %s: %s: %s\n", safe(r.Range.String()), paint(ansiCyan, "note"), safe(r.Message))
+		}
+		if n := hidden[i]; n > 0 {
+			fmt.Fprintf(bw, "%s: and %d more %s (gramc -e shows them all)\n", safe(d.Range.File), n, english.Noun(n, "diagnostic"))
 		}
 	}
 	return bw.Flush()
+}
+
+// safe is s as a terminal may show it (internal/termsafe): s can quote a
+// name, a string or a file name from the source.
+func safe(s string) string { return termsafe.Line(s, 0) }
+
+// capPerFile keeps at most max diagnostics of each file (all when max <=
+// 0): a file's errors before its warnings, in position order. hidden[i]
+// is the number left out of the file of shown[i] when shown[i] is that
+// file's last one shown, else 0.
+func capPerFile(ds Diagnostics, max int) (shown Diagnostics, hidden []int) {
+	if max <= 0 {
+		return ds, make([]int, len(ds))
+	}
+	perFile := map[string]int{}
+	for _, d := range ds {
+		perFile[d.Range.File]++
+	}
+	over := false
+	for _, n := range perFile {
+		over = over || n > max
+	}
+	if !over {
+		return ds, make([]int, len(ds))
+	}
+	// Which of a file's diagnostics are shown: its errors first.
+	keep := make([]bool, len(ds))
+	taken := map[string]int{}
+	for _, sev := range []Severity{Error, Warning} {
+		for i, d := range ds {
+			if d.Severity == sev && taken[d.Range.File] < max {
+				keep[i] = true
+				taken[d.Range.File]++
+			}
+		}
+	}
+	last := map[string]int{}
+	for i, d := range ds {
+		if keep[i] {
+			shown = append(shown, d)
+			hidden = append(hidden, 0)
+			last[d.Range.File] = len(shown) - 1
+		}
+	}
+	for file, n := range perFile {
+		if n > max {
+			hidden[last[file]] = n - taken[file]
+		}
+	}
+	return shown, hidden
 }
 
 // excerptWidth is how many characters of a source line an excerpt shows at
@@ -96,86 +163,70 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 const excerptWidth = 160
 
 // excerpt returns the source line holding r's start and a caret line
-// underlining r (to the end of the line when r spans lines). Tabs in the
-// line are kept in the caret line so the underline stays aligned; bytes
-// that are not UTF-8 show as U+FFFD, one per byte, so the caret stays
-// aligned with them too.
+// underlining r (to the end of the line when r spans lines). Only a window
+// of at most excerptWidth characters around the range is looked at: the
+// range's column (in characters) says where it is on its line, so the
+// cost does not grow with the line's length. Tabs are kept in the caret
+// line so the underline stays aligned; escaped characters and wide ones
+// are padded by their display width.
 func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	off := int(r.Start.Offset)
-	if src == nil || off < 0 || off > len(src) || !r.Start.IsValid() {
+	if src == nil || off < 0 || off > len(src) || !r.Start.IsValid() || r.Start.Column < 1 {
 		return "", "", false
 	}
+	col := int(r.Start.Column) - 1 // characters before the range on its line
+	from := 0                      // the window's first character
+	if col > excerptWidth*3/4 {
+		from = col - excerptWidth/4
+	}
+	// Walk back from the range's start to the window's start.
 	start := off
-	for start > 0 && src[start-1] != '\n' {
-		start--
+	for k := col; k > from && start > 0; k-- {
+		_, size := utf8.DecodeLastRune(src[:start])
+		if src[start-size] == '\n' {
+			break // the column was wrong for this source; stay on the line
+		}
+		start -= size
 	}
-	end := off
-	for end < len(src) && src[end] != '\n' {
-		end++
-	}
-	text := bytes.TrimSuffix(src[start:end], []byte("\r"))
-	n := runeCount(text)
-	col := runeCount(src[start:off]) // the range's start, in characters
 	stop := int(r.End.Offset)
-	if stop > end || stop < off || r.End.Line != r.Start.Line {
-		stop = end
-	}
-	width := max(runeCount(src[off:stop]), 1)
-
-	// The window of text shown: all of it, or excerptWidth characters
-	// starting a little before the range. Only the window is decoded, so
-	// many diagnostics on one huge line stay cheap.
-	from, to := 0, n
-	if n > excerptWidth {
-		from = max(0, min(col-excerptWidth/4, n-excerptWidth))
-		to = from + excerptWidth
+	if stop < off || r.End.Line != r.Start.Line {
+		stop = -1 // to the end of the window
 	}
 	var l, b strings.Builder
 	if from > 0 {
 		l.WriteString("...")
 		b.WriteString("   ")
 	}
-	for i, k := 0, 0; k < to && i < len(text); k++ {
-		c, size := utf8.DecodeRune(text[i:])
+	width := 0
+	i, k := start, from
+	for ; i < len(src) && k < from+excerptWidth; k++ {
+		c, size := utf8.DecodeRune(src[i:])
+		if c == '\n' || c == '\r' && (i+1 == len(src) || src[i+1] == '\n') {
+			break
+		}
+		shown := "\t" // a tab is harmless, and keeps the caret line aligned
+		if c != '\t' {
+			shown = termsafe.Rune(c, size, src[i:])
+		}
+		l.WriteString(shown)
+		w := len(shown) // an escape is ASCII
+		if shown == string(c) {
+			w = termsafe.Width(c)
+		}
+		switch {
+		case i < off && c == '\t':
+			b.WriteByte('\t')
+		case i < off:
+			b.WriteString(strings.Repeat(" ", w))
+		case stop < 0 || i < stop:
+			width += w
+		}
 		i += size
-		if k < from {
-			continue
-		}
-		l.WriteRune(c) // an invalid byte is RuneError, written as U+FFFD
-		if k < col {
-			if c == '\t' {
-				b.WriteByte('\t')
-			} else {
-				b.WriteByte(' ')
-			}
-		}
 	}
-	if to < n {
+	if i < len(src) && src[i] != '\n' && !(src[i] == '\r' && (i+1 == len(src) || src[i+1] == '\n')) {
 		l.WriteString("...")
 	}
-	if col > to {
-		// The range starts past the window (in a trailing "\r").
-		width = 1
-	} else {
-		width = min(width, max(to-col, 1))
-	}
 	b.WriteByte('^')
-	b.WriteString(strings.Repeat("~", width-1))
+	b.WriteString(strings.Repeat("~", max(width, 1)-1))
 	return l.String(), b.String(), true
-}
-
-// runeCount is utf8.RuneCount without its allocation (for non-ASCII text
-// Go 1.26 converts the slice to a string): an excerpt counts the characters of
-// lines that may be megabytes long.
-func runeCount(p []byte) int {
-	n := 0
-	for i := 0; i < len(p); n++ {
-		if p[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		_, size := utf8.DecodeRune(p[i:])
-		i += size
-	}
-	return n
 }

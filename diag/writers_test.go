@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	goruntime "runtime"
 	"strings"
 	"testing"
@@ -159,14 +161,41 @@ func TestExcerptLongLine(t *testing.T) {
 	}
 }
 
-// TestExcerptInvalidUTF8: each byte that is not UTF-8 is one character
-// wide in the line as in the column count, so the caret stays aligned.
+// TestExcerptInvalidUTF8: each byte that is not UTF-8 is shown escaped
+// (\xff), and the caret is padded by the escape's width so it stays
+// aligned.
 func TestExcerptInvalidUTF8(t *testing.T) {
 	src := []byte("\"\xff\xfe\" (::Strng)")
 	r := ast.Range{File: "x", Start: ast.Pos{Offset: 8, Line: 1, Column: 9}, End: ast.Pos{Offset: 13, Line: 1, Column: 14}}
 	line, caret, ok := excerpt(src, r)
-	if !ok || line != "\"\uFFFD\uFFFD\" (::Strng)" || caret != "        ^~~~~" {
+	if !ok || line != `"\xff\xfe" (::Strng)` || caret != "              ^~~~~" {
 		t.Errorf("excerpt = %q %q %v", line, caret, ok)
+	}
+}
+
+// TestExcerptTerminalSafety: control characters and bidi overrides from
+// the source are shown escaped, as rustc does, and the caret stays under
+// the range; wide characters take two columns (issue 11.4).
+func TestExcerptTerminalSafety(t *testing.T) {
+	for _, tc := range []struct {
+		src         string
+		col, length int
+		line, caret string
+	}{
+		{"(a \x1b]0;pwn\x07 ::Strng)", 15, 5, `(a \x1b]0;pwn\x07 ::Strng)`, strings.Repeat(" ", 20) + "^~~~~"},
+		{"(\u202eevil ::Strng)", 10, 5, `(\u202eevil ::Strng)`, strings.Repeat(" ", 14) + "^~~~~"},
+		{"(名前 ::Strng)", 7, 5, "(名前 ::Strng)", strings.Repeat(" ", 8) + "^~~~~"},
+		{"(🙂 ::Strng)", 6, 5, "(🙂 ::Strng)", strings.Repeat(" ", 6) + "^~~~~"},
+		{"(nul\x00 ::Strng)", 9, 5, `(nul\x00 ::Strng)`, strings.Repeat(" ", 11) + "^~~~~"},
+	} {
+		runes := []rune(tc.src)
+		off := len(string(runes[:tc.col-1]))
+		end := len(string(runes[:tc.col-1+tc.length]))
+		r := ast.Range{File: "x", Start: ast.Pos{Offset: int32(off), Line: 1, Column: int32(tc.col)}, End: ast.Pos{Offset: int32(end), Line: 1, Column: int32(tc.col + tc.length)}}
+		line, caret, ok := excerpt([]byte(tc.src), r)
+		if !ok || line != tc.line || caret != tc.caret {
+			t.Errorf("excerpt(%q) =\n%q\n%q\nwant\n%q\n%q", tc.src, line, caret, tc.line, tc.caret)
+		}
 	}
 }
 
@@ -186,5 +215,57 @@ func TestExcerptLongLineIsCheap(t *testing.T) {
 	goruntime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("10 excerpts of a 1 MiB line allocated %d bytes", got)
+	}
+}
+
+// TestWriteJSONMatchesMarshalIndent: the streamed array is byte for byte
+// what json.MarshalIndent of the whole array gives.
+func TestWriteJSONMatchesMarshalIndent(t *testing.T) {
+	var ds Diagnostics
+	for i := range 3 {
+		ds = append(ds, &Diagnostic{Severity: Severity(i % 2), Code: "c", Summary: fmt.Sprintf("s%d <&>", i), Detail: "d",
+			Range:   ast.Range{File: "f.gram", Start: ast.Pos{Line: 1, Column: int32(i + 1)}},
+			Related: []Related{{Range: ast.Range{File: "g.gram"}, Message: "m"}}})
+	}
+	for _, in := range []Diagnostics{nil, ds[:1], ds} {
+		var got bytes.Buffer
+		if err := WriteJSON(&got, in); err != nil {
+			t.Fatal(err)
+		}
+		var whole []jsonDiagnostic
+		if err := json.Unmarshal(got.Bytes(), &whole); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, got.String())
+		}
+		want, _ := json.MarshalIndent(whole, "", "  ")
+		if len(in) == 0 {
+			want = []byte("[]")
+		}
+		if got.String() != string(want)+"\n" {
+			t.Errorf("streamed:\n%s\nwhole:\n%s", got.String(), want)
+		}
+	}
+}
+
+// TestMaxPerFile: at most MaxPerFile diagnostics of a file are shown,
+// errors first, then how many more there are (issue 12.3).
+func TestMaxPerFile(t *testing.T) {
+	var ds Diagnostics
+	for i := range 15 {
+		sev := Warning
+		if i%3 == 0 {
+			sev = Error
+		}
+		ds = append(ds, &Diagnostic{Severity: sev, Code: "c", Summary: fmt.Sprintf("problem %d", i),
+			Range: ast.Range{File: "a.gram", Start: ast.Pos{Line: int32(i + 1), Column: 1}}})
+	}
+	ds = append(ds, &Diagnostic{Severity: Warning, Code: "c", Summary: "other", Range: ast.Range{File: "b.gram", Start: ast.Pos{Line: 1, Column: 1}}})
+	var out bytes.Buffer
+	WriteText(&out, ds, TextOptions{MaxPerFile: 10, ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }})
+	text := out.String()
+	if n := strings.Count(text, "a.gram:"); n != 11 { // 10 shown, 1 "and N more"
+		t.Errorf("%d lines of a.gram:\n%s", n, text)
+	}
+	if strings.Count(text, "error: problem") != 5 || !strings.Contains(text, "a.gram: and 5 more diagnostics (gramc -e shows them all)") || !strings.Contains(text, "b.gram:1:1: warning: other") {
+		t.Errorf("unexpected output:\n%s", text)
 	}
 }

@@ -11,7 +11,10 @@ package termsafe
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
 
 // Line returns s for one line of output: every control character,
@@ -115,4 +118,35 @@ func unsafeRune(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Width is how many terminal columns r takes when printed: 2 for East
+// Asian wide and fullwidth characters (CJK, most emoji), 0 for combining
+// marks and other zero-width characters, 1 otherwise. Carets under source
+// text line up by it.
+func Width(r rune) int {
+	switch {
+	case r == 0x200b || r == 0x200c || r == 0x200d || r == 0xfeff:
+		return 0
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return 0
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// Rune returns how r (the character at src's start, size bytes long)
+// prints on a line: itself when safe, else its escape (`\x1b`, `\u202e`;
+// an invalid byte is `\xff`).
+func Rune(r rune, size int, src []byte) string {
+	if r == utf8.RuneError && size == 1 {
+		return fmt.Sprintf(`\x%02x`, src[0])
+	}
+	if !unsafeRune(r) {
+		return string(r)
+	}
+	return Line(string(r), 0)
 }
