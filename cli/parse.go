@@ -81,14 +81,14 @@ func runParse(e *env, opts parseOptions, patterns []string) error {
 		case opts.sexp:
 			fmt.Fprintln(e.stdout, syntax.Sexp(r.File))
 		case opts.json:
-			b, err := json.MarshalIndent(struct {
-				File string           `json:"file"`
-				Tree *syntax.TreeNode `json:"tree"`
-			}{r.File.Name, syntax.Tree(r.File)}, "", "  ")
-			if err != nil {
+			// {"file": name, "tree": ...}, the tree streamed pattern by
+			// pattern: a large file's JSON is never held in memory whole.
+			name, _ := json.Marshal(r.File.Name)
+			fmt.Fprintf(e.stdout, "{\n  \"file\": %s,\n  \"tree\": ", name)
+			if err := syntax.WriteJSON(e.stdout, r.File, "  "); err != nil {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("%s: %w", r.File.Name, err)}
 			}
-			fmt.Fprintf(e.stdout, "%s\n", b)
+			fmt.Fprint(e.stdout, "\n}\n")
 		}
 	}
 	if failed {

@@ -1,7 +1,12 @@
 package syntax
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -46,7 +51,140 @@ func Sexp(f *ast.File) string {
 
 // JSON prints f's concrete tree (see TreeNode) as indented JSON.
 func JSON(f *ast.File) ([]byte, error) {
-	return json.MarshalIndent(Tree(f), "", "  ")
+	var b bytes.Buffer
+	err := WriteJSON(&b, f, "")
+	return b.Bytes(), err
+}
+
+// WriteJSON writes f's concrete tree to w as indented JSON, each line
+// starting with prefix: {"type": "gram_pattern", "start", "end",
+// "children": [...]}. Every leaf carries its source text ("text"). The tree
+// is built and written one top-level pattern at a time, so memory stays
+// proportional to the largest pattern, not to the file.
+func WriteJSON(w io.Writer, f *ast.File, prefix string) error {
+	bw := bufio.NewWriter(w)
+	jw := &treeWriter{w: bw, src: f.Source()}
+	root := &TreeNode{Type: "gram_pattern", Start: f.Pos(), End: f.End()}
+	// The root's own fields, then its children streamed.
+	jw.open(root, prefix, f.Header == nil && len(f.Patterns) == 0 && len(f.Comments) == 0)
+	var children []*TreeNode
+	if f.Header != nil {
+		children = append(children, fieldNode("root", record(f.Header)))
+	}
+	comments := f.Comments
+	first := true
+	emit := func(n *TreeNode) {
+		if first {
+			bw.WriteString(",\n" + prefix + "  \"children\": [\n")
+			first = false
+		} else {
+			bw.WriteString(",\n")
+		}
+		jw.node(n, prefix+"    ")
+	}
+	flush := func(upTo int32) {
+		// Comments before offset upTo that sit between patterns.
+		for len(comments) > 0 && comments[0].Pos().Offset < upTo {
+			c := comments[0]
+			comments = comments[1:]
+			emit(&TreeNode{Type: "comment", Start: c.Pos(), End: c.End(), Text: c.Text})
+		}
+	}
+	place := func(n *TreeNode) {
+		flush(n.Start.Offset)
+		// Comments inside the pattern go into it.
+		for len(comments) > 0 && comments[0].Pos().Offset < n.End.Offset {
+			c := comments[0]
+			comments = comments[1:]
+			n.insertComment(&TreeNode{Type: "comment", Start: c.Pos(), End: c.End(), Text: c.Text})
+		}
+		emit(n)
+	}
+	for _, c := range children {
+		place(c)
+	}
+	for _, p := range f.Patterns {
+		if n := pattern(p); n != nil {
+			place(n)
+		}
+	}
+	flush(math.MaxInt32)
+	if !first {
+		bw.WriteString("\n" + prefix + "  ]")
+	}
+	bw.WriteString("\n" + prefix + "}")
+	return bw.Flush()
+}
+
+func fieldNode(field string, n *TreeNode) *TreeNode {
+	if n != nil {
+		n.Field = field
+	}
+	return n
+}
+
+// treeWriter writes TreeNodes as indented JSON.
+type treeWriter struct {
+	w   *bufio.Writer
+	src *ast.Source
+}
+
+// open writes n's opening brace and fields but not its children or its
+// closing brace. A leaf carries its source text.
+func (t *treeWriter) open(n *TreeNode, indent string, leaf bool) {
+	w := t.w
+	w.WriteString("{\n")
+	t.field(indent, "type", n.Type)
+	if n.Field != "" {
+		w.WriteString(",\n")
+		t.field(indent, "field", n.Field)
+	}
+	text := n.Text
+	if text == "" && leaf && t.src != nil {
+		s, e := int(n.Start.Offset), int(n.End.Offset)
+		if all := t.src.Text(); 0 <= s && s <= e && e <= len(all) {
+			text = all[s:e]
+		}
+	}
+	if text != "" {
+		w.WriteString(",\n")
+		t.field(indent, "text", text)
+	}
+	for _, p := range []struct {
+		name string
+		pos  ast.Pos
+	}{{"start", n.Start}, {"end", n.End}} {
+		w.WriteString(",\n" + indent + "  \"" + p.name + "\": {\n")
+		w.WriteString(indent + "    \"offset\": " + strconv.Itoa(int(p.pos.Offset)) + ",\n")
+		w.WriteString(indent + "    \"line\": " + strconv.Itoa(int(p.pos.Line)) + ",\n")
+		w.WriteString(indent + "    \"column\": " + strconv.Itoa(int(p.pos.Column)) + "\n")
+		w.WriteString(indent + "  }")
+	}
+}
+
+func (t *treeWriter) field(indent, name, value string) {
+	b, _ := json.Marshal(value)
+	t.w.WriteString(indent + "  \"" + name + "\": ")
+	t.w.Write(b)
+}
+
+// node writes n and its children, the first line unindented (the caller
+// placed it), the rest at indent.
+func (t *treeWriter) node(n *TreeNode, indent string) {
+	t.w.WriteString(indent)
+	t.open(n, indent, len(n.Children) == 0)
+	if len(n.Children) > 0 {
+		t.w.WriteString(",\n" + indent + "  \"children\": [\n")
+		for i, c := range n.Children {
+			t.node(c, indent+"    ")
+			if i < len(n.Children)-1 {
+				t.w.WriteByte(',')
+			}
+			t.w.WriteByte('\n')
+		}
+		t.w.WriteString(indent + "  ]")
+	}
+	t.w.WriteString("\n" + indent + "}")
 }
 
 type jsonPos struct {
