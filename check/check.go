@@ -32,14 +32,13 @@ func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
 	files = append([]*ast.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	c := &checker{
-		pkg:      &Package{Dir: dir, Files: files},
-		names:    map[string]*declSite{},
-		types:    map[string]*TypeDecl{},
-		enums:    map[string]*Enum{},
-		tools:    map[string]*toolSite{},
-		identity: map[string]*identitySite{},
-		typeSP:   map[*TypeDecl]pending{},
-		lowered:  map[*TypeDecl]int{},
+		pkg:     &Package{Dir: dir, Files: files},
+		names:   map[string]*declSite{},
+		types:   map[string]*TypeDecl{},
+		enums:   map[string]*Enum{},
+		tools:   map[string]*toolSite{},
+		typeSP:  map[*TypeDecl]pending{},
+		lowered: map[*TypeDecl]int{},
 	}
 	c.check()
 	c.diags.Sort()
@@ -60,12 +59,6 @@ type toolSite struct {
 	inline   bool
 	rng      ast.Range
 	topLevel *ast.Range // the first top-level declaration, if any
-}
-
-// identitySite is the first use of a parameter or field name.
-type identitySite struct {
-	node *ast.NodePattern
-	rng  ast.Range
 }
 
 type pending struct {
@@ -91,7 +84,6 @@ type checker struct {
 	types    map[string]*TypeDecl
 	enums    map[string]*Enum
 	tools    map[string]*toolSite
-	identity map[string]*identitySite
 	declared []string             // sorted type and enum names, computed on demand
 	pkgName  *ast.Range           // where a header first named the package
 	ignored  map[string]ast.Range // names of ignored top-level subject patterns

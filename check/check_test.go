@@ -114,6 +114,9 @@ func TestAnnotated(t *testing.T) {
 // code, and that the file produces that code.
 func TestEveryCodeHasATestFile(t *testing.T) {
 	for _, code := range Codes {
+		if _, retired := Retired[code]; retired {
+			continue // parameter-scope.gram shows what is accepted now
+		}
 		name := filepath.Join("../testdata/check", string(code)+".gram")
 		if _, err := os.Stat(name); err != nil {
 			t.Errorf("no test file for code %s: %v", code, err)

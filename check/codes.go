@@ -57,7 +57,14 @@ const (
 	CodeInvalidAgentElement  diag.Code = "invalid-agent-element"
 	CodeInfiniteType         diag.Code = "infinite-type"
 	CodePackageConflict      diag.Code = "package-conflict"
+	CodeNamedReturn          diag.Code = "named-return"
 )
+
+// Retired are codes the checker no longer reports, with why. Codes are
+// append-only: a retired code keeps its meaning and is never reused.
+var Retired = map[diag.Code]string{
+	CodeIdentityConflict: "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)",
+}
 
 // Codes lists every code the checker can report, in the order of
 // docs/diagnostics.md.
@@ -77,7 +84,7 @@ var Codes = []diag.Code{
 	CodeInvalidModel, CodeUnknownProvider, CodeInvalidTemperature,
 	CodeInvalidMaxIterations, CodeInvalidToolChoice, CodeUnknownTool,
 	CodeNotATool, CodeDuplicateAgentTool, CodeInvalidAgentElement,
-	CodeInfiniteType, CodePackageConflict,
+	CodeInfiniteType, CodePackageConflict, CodeNamedReturn,
 }
 
 // Providers are the model providers an agent's `model` may name, as

@@ -258,6 +258,17 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		}
 	}
 	res := nodes[len(nodes)-1]
+	if res.Identifier != nil && len(res.Labels) > 0 {
+		// (Without a label, missing-type says what to write.) A named last node is almost always a parameter whose return
+		// type was forgotten: (name::String) alone would silently lose
+		// the parameter.
+		fix := nodeText(res) + "==>(::String)"
+		d := c.errorf(CodeNamedReturn, res.Identifier,
+			fmt.Sprintf("The last node of a signature is the return type, which has no name. If %s is a parameter, add the return type after it: %s. If it is the return type, drop the name: (::%s).",
+				res.Identifier.Name, fix, labelText(res)),
+			"the last node of %s's signature is its return type, but it is named %s", t.Name, res.Identifier.Name)
+		d.Suggestion = fix
+	}
 	rprops := c.props(res.Record)
 	t.Result = c.nodeType(res, rprops, "return type")
 	rp := &Param{Type: t.Result}

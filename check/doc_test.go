@@ -12,7 +12,7 @@ import (
 var (
 	docSectionRE = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
 	docExampleRE = regexp.MustCompile("(?s)```gram\n(.*?)\n```")
-	docSevRE     = regexp.MustCompile(`(?m)^\*(error|warning)\*\.`)
+	docSevRE     = regexp.MustCompile(`(?m)^\*(error|warning|retired)\*\.`)
 )
 
 // TestDocExamples proves that docs/diagnostics.md documents every code
@@ -49,7 +49,18 @@ func TestDocExamples(t *testing.T) {
 		}
 		sev := docSevRE.FindStringSubmatch(section)
 		if sev == nil {
-			t.Errorf("%s: no *error* or *warning* severity line", code)
+			t.Errorf("%s: no *error*, *warning* or *retired* severity line", code)
+			continue
+		}
+		if _, retired := Retired[code]; retired != (sev[1] == "retired") {
+			t.Errorf("%s: documented as %s, but Retired says %v", code, sev[1], retired)
+			continue
+		}
+		if sev[1] == "retired" {
+			// The example shows what is accepted now: no diagnostic.
+			if _, ds := LoadSource(string(code)+".gram", []byte(m[1])); len(ds) != 0 {
+				t.Errorf("%s: the example of a retired code should check clean; got %v", code, ds)
+			}
 			continue
 		}
 		_, ds := LoadSource(string(code)+".gram", []byte(m[1]))

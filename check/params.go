@@ -89,10 +89,10 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		if s, ok := c.stringProp(legacy, r.String()); ok && s != "" {
 			p.Name = s
 			p.NameRange = c.rng(legacy.Value)
-			sugg := "(" + syntax.QuoteName(s) + "::" + labelText(n) + ")"
-			d := c.warnf(CodeLegacyParamName, legacy.Key, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
+			sugg := withoutParamName(n, s)
+			d := c.warnf(CodeLegacyParamName, n, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
 				"paramName is a legacy spelling of the %s name", r)
-			d.Suggestion = sugg
+			d.Suggestion = sugg // replaces the whole node
 		}
 	default:
 		lt := labelText(n)
@@ -111,10 +111,32 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 	p.Type = c.nodeType(n, props, what)
 	c.lowerProps(p, props, r, what)
 	c.unknownProps(n.Record, r.String(), paramProps, paramHints)
-	if n.Identifier != nil {
-		c.identityCheck(n, p)
-	}
 	return p
+}
+
+// withoutParamName is n written with name as its identifier and without its
+// paramName property: the fix of legacy-param-name, which keeps every other
+// label and property.
+func withoutParamName(n *ast.NodePattern, name string) string {
+	fixed := *n
+	fixed.Identifier = &ast.Identifier{Name: name}
+	if len(fixed.Labels) == 0 {
+		fixed.Labels = []ast.Label{{DoubleColon: true, Name: "String"}}
+	}
+	if n.Record != nil {
+		rec := *n.Record
+		rec.Properties = nil
+		for _, q := range n.Record.Properties {
+			if keyName(&q.Key) != "paramName" {
+				rec.Properties = append(rec.Properties, q)
+			}
+		}
+		fixed.Record = &rec
+		if len(rec.Properties) == 0 {
+			fixed.Record = nil
+		}
+	}
+	return nodeText(&fixed)
 }
 
 // labelText is the node's first label, or "String".
@@ -125,130 +147,7 @@ func labelText(n *ast.NodePattern) string {
 	return "String"
 }
 
-// identityCheck enforces the identity rule: a parameter or field name means
-// one node, with the same labels and properties, everywhere in the package.
-func (c *checker) identityCheck(n *ast.NodePattern, p *Param) {
-	prev, ok := c.identity[p.Name]
-	if !ok {
-		c.identity[p.Name] = &identitySite{node: n, rng: p.NameRange}
-		return
-	}
-	if sameNode(prev.node, n) {
-		return
-	}
-	prevText := nodeText(prev.node)
-	d := c.errorf(CodeIdentityConflict, n.Identifier,
-		fmt.Sprintf("In gram an identifier names one node wherever it appears, so every use of %s must have the same labels and properties. Here it is %s; at %s it is %s. Make them identical, or rename one of them.",
-			p.Name, nodeText(n), prev.rng, prevText),
-		"%s is declared differently elsewhere in the package", p.Name)
-	d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here as " + prevText}}
-}
-
-// sameNode reports whether two nodes have the same labels (as a set) and
-// the same properties (in any order), without allocating.
-func sameNode(a, b *ast.NodePattern) bool {
-	la, lb := a.Labels, b.Labels
-	if len(la) != len(lb) {
-		return false
-	}
-	for i := range la {
-		found := false
-		for j := range lb {
-			if la[i].Name == lb[j].Name {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	var pa, pb []ast.Property
-	if a.Record != nil {
-		pa = a.Record.Properties
-	}
-	if b.Record != nil {
-		pb = b.Record.Properties
-	}
-	if len(pa) != len(pb) {
-		return false
-	}
-	for i := range pa {
-		// Usually the properties are in the same order.
-		x, y := &pa[i], &pb[i]
-		if keyName(&x.Key) != keyName(&y.Key) {
-			y = nil
-			for j := range pb {
-				if keyName(&pb[j].Key) == keyName(&x.Key) {
-					y = &pb[j]
-					break
-				}
-			}
-			if y == nil {
-				return false
-			}
-		}
-		if !sameValue(x.Value, y.Value) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameValue compares two values as written (numbers by their text).
-func sameValue(a, b ast.Value) bool {
-	switch x := a.(type) {
-	case *ast.Number:
-		y, ok := b.(*ast.Number)
-		return ok && x.Raw() == y.Raw()
-	case *ast.RangeValue:
-		y, ok := b.(*ast.RangeValue)
-		return ok && sameNumber(x.Lower, y.Lower) && sameNumber(x.Upper, y.Upper)
-	case *ast.Boolean:
-		y, ok := b.(*ast.Boolean)
-		return ok && x.Value == y.Value
-	case *ast.String:
-		y, ok := b.(*ast.String)
-		return ok && x.Value == y.Value
-	case *ast.TaggedString:
-		y, ok := b.(*ast.TaggedString)
-		return ok && x.Tag == y.Tag && x.Value == y.Value
-	case *ast.Symbol:
-		y, ok := b.(*ast.Symbol)
-		return ok && x.Name == y.Name
-	case *ast.Array:
-		y, ok := b.(*ast.Array)
-		if !ok || len(x.Elements) != len(y.Elements) {
-			return false
-		}
-		for i := range x.Elements {
-			if !sameValue(x.Elements[i], y.Elements[i]) {
-				return false
-			}
-		}
-		return true
-	case *ast.Map:
-		y, ok := b.(*ast.Map)
-		if !ok || len(x.Entries) != len(y.Entries) {
-			return false
-		}
-		for i := range x.Entries {
-			if keyName(&x.Entries[i].Key) != keyName(&y.Entries[i].Key) || !sameValue(x.Entries[i].Value, y.Entries[i].Value) {
-				return false
-			}
-		}
-		return true
-	}
-	return isNil(a) && isNil(b)
-}
-
-func sameNumber(a, b *ast.Number) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return a.Raw() == b.Raw()
-}
-
+// nodeText is n written back as gram, on one line.
 func nodeText(n *ast.NodePattern) string {
 	var b strings.Builder
 	writeNode(&b, n, false)
@@ -264,8 +163,11 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				continue
 			}
 			if q := props[k]; q != nil {
-				c.errorf(CodeInapplicableProperty, q.Key, "A return type takes only description and elementType; defaults and constraints belong to parameters and record fields.",
-					"%s does not apply to a return type", k)
+				detail := "A return type takes only description and elementType; defaults and constraints belong to parameters and record fields."
+				if k == "default" || k == "optional" {
+					detail = "The last node of a signature is the return type, and a return type has no " + k + ". If this node is meant as a parameter, the signature lacks its return type: add one after it, ==>(::String)."
+				}
+				c.errorf(CodeInapplicableProperty, q.Key, detail, "%s does not apply to a return type", k)
 			}
 		}
 	}

@@ -44,3 +44,40 @@ func TestLoadSources(t *testing.T) {
 		t.Fatalf("want a syntax error in bad.gram and unknown-type in good.gram, got %v", ds)
 	}
 }
+
+// TestLegacyParamNameFixChecksClean: applying legacy-param-name's
+// suggestion (it replaces the node) gives code that checks without any
+// diagnostic, with the node's other properties kept (issue 11.2).
+func TestLegacyParamNameFixChecksClean(t *testing.T) {
+	src := `[greet:Tool {description: "Greets"} |
+  (::String {paramName: "who", description: "Who to greet"})==>(::String)
+]
+[wave:Tool {description: "Waves"} |
+  (::String {paramName: "who", default: "you"})==>(::String)
+]
+`
+	_, ds := LoadSource("legacy.gram", []byte(src))
+	fixed := src
+	n := 0
+	for i := len(ds) - 1; i >= 0; i-- { // from the end, so offsets stay valid
+		d := ds[i]
+		if d.Code != CodeLegacyParamName {
+			t.Fatalf("unexpected %s", d.Error())
+		}
+		fixed = fixed[:d.Range.Start.Offset] + d.Suggestion + fixed[d.Range.End.Offset:]
+		n++
+	}
+	if n != 2 {
+		t.Fatalf("%d legacy-param-name warnings, want 2", n)
+	}
+	pkg, ds := LoadSource("fixed.gram", []byte(fixed))
+	if len(ds) != 0 {
+		t.Fatalf("the fixed source does not check clean:\n%s\n%v", fixed, ds)
+	}
+	if p := pkg.Tools[0].Params[0]; p.Name != "who" || p.Description != "Who to greet" {
+		t.Errorf("fixed parameter: %+v", p)
+	}
+	if p := pkg.Tools[1].Params[0]; p.Name != "who" || !p.HasDefault {
+		t.Errorf("fixed parameter: %+v", p)
+	}
+}
