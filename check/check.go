@@ -278,9 +278,17 @@ func (c *checker) collect(p ast.Pattern) {
 		if len(sp.Labels) > 0 {
 			for i := range sp.Labels {
 				l := &sp.Labels[i]
-				if s := c.suggest(l.Name, kindLabels); s != "" {
-					d.Summary = fmt.Sprintf("unknown declaration label %q is ignored; did you mean %q?", l.Name, s)
-					d.Suggestion = s
+				s := olderKindLabels[l.Name]
+				if s == "" {
+					s = c.suggest(l.Name, kindLabels)
+				}
+				if s != "" {
+					colon := ":"
+					if l.DoubleColon {
+						colon = "::"
+					}
+					d.Summary = fmt.Sprintf("unknown declaration label %s%s is ignored; did you mean %s%s?", colon, syntax.QuoteName(l.Name), colon, s)
+					d.Suggestion = colon + s // replaces the label, colon included
 					d.Range = c.rng(l)
 					break
 				}
@@ -478,6 +486,16 @@ func sortStrings(s []string) { sort.Strings(s) }
 const suggestBudget = 2_000_000
 
 // suggest is diag.Suggest within the package's budget.
+// olderKindLabels are declaration labels of older notations (the seeds'
+// first label is :ToolSpecification) and of other tools, with the gramc
+// label each means: too far from it for an edit-distance guess.
+var olderKindLabels = map[string]string{
+	"ToolSpecification": "Tool", "ToolSpec": "Tool", "Function": "Tool", "FunctionDeclaration": "Tool",
+	"AgentSpecification": "Agent", "AgentSpec": "Agent",
+	"Record": "Type", "Struct": "Type", "Object": "Type", "Schema": "Type",
+	"Enumeration": "Enum",
+}
+
 func (c *checker) suggest(name string, cands []string) string {
 	if c.suggestSpent+len(cands) > suggestBudget {
 		return ""
