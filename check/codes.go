@@ -84,7 +84,7 @@ var Codes = []diag.Code{
 	CodeInvalidModel, CodeUnknownProvider, CodeInvalidTemperature,
 	CodeInvalidMaxIterations, CodeInvalidToolChoice, CodeUnknownTool,
 	CodeNotATool, CodeDuplicateAgentTool, CodeInvalidAgentElement,
-	CodeInfiniteType, CodePackageConflict, CodeNamedReturn,
+	CodeInfiniteType, CodePackageConflict, CodeNamedReturn, CodeUnusedIgnore,
 }
 
 // Providers are the model providers an agent's `model` may name, as

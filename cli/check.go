@@ -21,6 +21,8 @@ type checkOptions struct {
 	// targets is --target: a comma-separated list of providers whose
 	// rules are linted too (schema.Lint).
 	targets string
+	// disable is --disable: warning codes not to report.
+	disable string
 }
 
 // diagFormats are the values of --format.
@@ -58,6 +60,12 @@ limits, keywords or formats a target does not support (with the fallback
 taken, as a warning). Targets: jsonschema, openai, openai-strict,
 openai-functions, openai-responses, anthropic, mcp, gemini, or "all".
 
+Warnings can be scoped: --disable CODE[,CODE...] turns codes off for the
+run, and a comment "// gramc:ignore CODE -- reason" at the end of a line
+(or alone on the line before) suppresses those warnings there; one that
+suppresses nothing is reported (unused-ignore). Errors cannot be turned
+off. Text output ends with a count: "1 error, 3 warnings".
+
 Every code is explained, with an example, in docs/diagnostics.md.
 
 Exit status: 0 when there is no error, 1 when there is one (or a warning
@@ -67,7 +75,8 @@ with --werror), 2 for usage or I/O errors.`,
   gramc check weather.gram units.gram
   gramc check --format json ./... > diagnostics.json
   gramc check --format github --werror ./...
-  gramc check --target openai-strict,gemini ./...`,
+  gramc check --target openai-strict,gemini ./...
+  gramc check --werror --disable target-keyword-in-description ./...`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(e, opts, args)
 		},
@@ -76,6 +85,7 @@ with --werror), 2 for usage or I/O errors.`,
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diagFormats, ", "))
 	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
 	f.StringVar(&opts.targets, "target", "", "also lint for these providers (comma-separated; see above)")
+	f.StringVar(&opts.disable, "disable", "", "turn these warning codes off (comma-separated)")
 	return cmd
 }
 
@@ -95,6 +105,10 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		targets = ts
 	}
+	disabled, err := parseDisabled(opts.disable)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
 	pkgs, diags, err := load.Packages(args, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
@@ -112,6 +126,7 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		diags.Sort()
 	}
+	diags = scopeDiagnostics(pkgs, diags, disabled, true)
 	if err := writeDiagnostics(e, diags, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}

@@ -1,7 +1,16 @@
 package cli
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/golang"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/english"
 )
 
 // printDiagnostics is how every command shows diagnostics on the terminal:
@@ -19,6 +28,88 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 		opts.MaxPerFile = 0
 	}
 	diag.WriteText(e.stderr, ds, opts) //nolint:errcheck // stderr
+	fmt.Fprintln(e.stderr, summaryLine(ds))
+}
+
+// summaryLine counts ds: "3 errors, 13 warnings", "1 error", "2 warnings".
+func summaryLine(ds diag.Diagnostics) string {
+	errs := len(ds.Errors())
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, english.Plural(errs, "error"))
+	}
+	if w := len(ds) - errs; w > 0 {
+		parts = append(parts, english.Plural(w, "warning"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// knownCodes are the codes a gramc:ignore comment or --disable may name:
+// the checker's, the provider lint's and gen's.
+func knownCodes() []diag.Code {
+	return slices.Concat(check.Codes, schema.Codes, []diag.Code{golang.CodeNameCollision})
+}
+
+// scopeDiagnostics applies what the user said about warnings: the
+// `// gramc:ignore` comments of the packages' files (check.Suppress) and
+// the codes disabled for the run. Every command that reports diagnostics
+// of packages filters them through it.
+//
+// Only gramc check reports a suppression that suppresses nothing
+// (reportUnused): the other commands see only some of the diagnostics.
+func scopeDiagnostics(pkgs []*check.Package, ds diag.Diagnostics, disabled []diag.Code, reportUnused bool) diag.Diagnostics {
+	var files []*ast.File
+	for _, p := range pkgs {
+		if p != nil {
+			files = append(files, p.Files...)
+		}
+	}
+	if reportUnused {
+		ds = check.Suppress(files, ds, knownCodes())
+	} else {
+		ds = check.SuppressOnly(files, ds)
+	}
+	if len(disabled) == 0 {
+		return ds
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Severity == diag.Warning && slices.Contains(disabled, d.Code) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// parseDisabled reads --disable's comma-separated codes: each must be a
+// known warning code (an error cannot be turned off: a later stage would
+// fail on it).
+func parseDisabled(list string) ([]diag.Code, error) {
+	if list == "" {
+		return nil, nil
+	}
+	known := knownCodes()
+	var names []string
+	for _, k := range known {
+		names = append(names, string(k))
+	}
+	var out []diag.Code
+	for _, f := range strings.Split(list, ",") {
+		code := diag.Code(strings.TrimSpace(f))
+		if code == "" {
+			continue
+		}
+		if !slices.Contains(known, code) {
+			msg := fmt.Sprintf("--disable: unknown code %q", code)
+			if s := diag.Suggest(string(code), names); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return nil, fmt.Errorf("%s (every code is listed in docs/diagnostics.md)", msg)
+		}
+		out = append(out, code)
+	}
+	return out, nil
 }
 
 // maxPerFile is how many diagnostics of one file the terminal shows unless

@@ -87,7 +87,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 	if err != nil {
 		return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
 	}
-	diags.Sort()
+	diags = scopeDiagnostics(pkgs, diags, nil, false)
 	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)
@@ -127,8 +127,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 			Stubs:       opts.stubs && !opts.check,
 			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
 		})
-		warnings.Sort()
-		printDiagnostics(e, warnings)
+		printDiagnostics(e, scopeDiagnostics([]*check.Package{pkg}, warnings, nil, false))
 		if err != nil {
 			return &exitError{code: ExitProblem, err: fmt.Errorf("package %s: %w", pkg.Name, err)}
 		}

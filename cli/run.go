@@ -142,9 +142,8 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	if len(diags) > 0 {
-		printDiagnostics(e, diags)
-	}
+	diags = scopeDiagnostics(pkgs, diags, nil, false)
+	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)
 	}

@@ -66,7 +66,7 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	diags.Sort()
+	diags = scopeDiagnostics(pkgs, diags, nil, false)
 	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)

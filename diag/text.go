@@ -75,6 +75,7 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		return color + s + ansiReset
 	}
 	shown, hidden := capPerFile(ds, opts.MaxPerFile)
+	seenDetail := map[explainedKey]bool{}
 	bw := bufio.NewWriter(w)
 	for i, d := range shown {
 		sev := paint(ansiRed, d.Severity.String())
@@ -89,7 +90,11 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		if line, caret, ok := excerpt(source(d.Range.File), d.Range); ok {
 			fmt.Fprintf(bw, "    %s\n    %s\n", line, paint(ansiGreen, caret))
 		}
-		if d.Detail != "" {
+		// An explanation is stated once per code per run: thirty
+		// warnings of one kind need it once, not thirty times.
+		explained := explainedKey{d.Code, d.Detail}
+		if d.Detail != "" && !seenDetail[explained] {
+			seenDetail[explained] = true
 			for _, l := range strings.Split(d.Detail, "\n") {
 				fmt.Fprintf(bw, "    %s\n", safe(l))
 			}
@@ -105,6 +110,11 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		}
 	}
 	return bw.Flush()
+}
+
+type explainedKey struct {
+	code   Code
+	detail string
 }
 
 // safe is s as a terminal may show it (internal/termsafe): s can quote a

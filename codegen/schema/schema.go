@@ -135,6 +135,13 @@ const (
 	CodeUnknownTarget diag.Code = "target-unknown"
 )
 
+// Codes lists every code of Lint.
+var Codes = []diag.Code{
+	CodeInvalidName, CodeInvalidPropertyName, CodeRecursiveType, CodeStrictFreeFormObject,
+	CodeStrictLimit, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription,
+	CodeSchemaTooLarge, CodeUnknownTarget,
+}
+
 var (
 	// openAINameRE is OpenAI's and Anthropic's function name rule.
 	openAINameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
