@@ -65,6 +65,9 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 			v, kind = s, String
 		case *ast.Number:
 			j, err := numberValue(x)
+			if c.numberLimit(x, "enum value", err) {
+				continue
+			}
 			if err != nil || x.Kind == ast.Decimal || !isIntegral(j) {
 				c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw())
 				continue

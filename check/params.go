@@ -344,6 +344,9 @@ func articleType(t *Type) string {
 // bound converts a numeric bound; Integer parameters accept any number.
 func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
 	v, err := numberValue(n)
+	if c.numberLimit(n, k+" bound", err) {
+		return nil
+	}
 	if err != nil {
 		c.errorf(CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw())
 		return nil

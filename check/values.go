@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"sort"
@@ -19,7 +20,51 @@ var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0
 // numberValue converts a gram number to a json.Number: integers keep their
 // digits, hexadecimal and octal become decimal digits, decimals are written
 // in JSON number syntax. Measurements are not JSON numbers (error).
+//
+// A number every later stage can use is at most MaxNumberLength characters
+// and within float64's range: JSON parsers (the providers', the runtime's,
+// generated Go's) read numbers as float64 or reject longer ones, so check
+// rejects what a later stage would.
 func numberValue(n *ast.Number) (json.Number, error) {
+	if len(n.Raw()) > MaxNumberLength {
+		return "", numberLimitError(fmt.Sprintf("number of %d characters is longer than the %d a JSON number may have", len(n.Raw()), MaxNumberLength))
+	}
+	v, err := numberText(n)
+	if err != nil {
+		return "", err
+	}
+	if len(v) > MaxNumberLength {
+		return "", numberLimitError(fmt.Sprintf("number %s has %d digits in JSON, more than %d", n.Raw(), len(v), MaxNumberLength))
+	}
+	if f, err := strconv.ParseFloat(string(v), 64); err != nil && math.IsInf(f, 0) {
+		return "", numberLimitError(fmt.Sprintf("number of %d digits is beyond the range of a JSON number (about ±1.8·10^308)", len(v)))
+	}
+	return v, nil
+}
+
+// numberLimitError is numberValue's error for a number over a limit.
+type numberLimitError string
+
+func (e numberLimitError) Error() string { return string(e) }
+
+// numberLimit reports err when it is a number limit (and returns true):
+// such a number is well-formed, so the caller's own message ("not an
+// integer", "not a number") would mislead.
+func (c *checker) numberLimit(n *ast.Number, what string, err error) bool {
+	le, ok := err.(numberLimitError)
+	if !ok {
+		return false
+	}
+	c.errorf(CodeNotJSONValue, n, "JSON parsers read numbers as 64-bit floating point, and providers reject longer ones; later stages (schemas, the runtime, generated Go) could not use it. Use a smaller number, or a string.",
+		"%s: %s", what, string(le))
+	return true
+}
+
+// MaxNumberLength bounds a number's text: 400 characters hold every
+// float64 written out in full, and no tool needs more.
+const MaxNumberLength = 400
+
+func numberText(n *ast.Number) (json.Number, error) {
 	raw := strings.ReplaceAll(n.Raw(), "_", "")
 	switch n.Kind {
 	case ast.Measurement:
