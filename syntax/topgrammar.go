@@ -91,8 +91,37 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 type docAnnotated struct {
 	Tokens  []lexer.Token
 	Ident   *docIdentAnnot  `parser:"@@?"`
-	Props   []*docPropAnnot `parser:"@@*"`
+	Props   docPropAnnots   `parser:"@@"`
 	Pattern *patternGroup   `parser:"@@"`
+}
+
+// docPropAnnots is the list of `@key(value)` annotations, looped by hand:
+// participle's repetition stops at participle.MaxIterations (1,000,000)
+// with a misleading error, and a document may hold more annotations than
+// that. The list is bounded by the file only.
+type docPropAnnots struct{ list []*docPropAnnot }
+
+func (a *docPropAnnots) Parse(lex *lexer.PeekingLexer) error {
+	for {
+		at := lex.Peek()
+		if at.Type != tPunct || at.Value != "@" {
+			return nil
+		}
+		cp := lex.MakeCheckpoint()
+		first := *lex.Next()
+		key := lex.Peek()
+		if key.Type != tSymbol {
+			lex.LoadCheckpoint(cp)
+			return nil
+		}
+		p := &docPropAnnot{Key: *lex.Next()}
+		p.Value = &valueGroup{}
+		if err := p.Value.Parse(lex); err != nil {
+			return err
+		}
+		p.Tokens = []lexer.Token{first, *p.Value.tok}
+		a.list = append(a.list, p)
+	}
 }
 
 // docIdentAnnot is `@@id:Label`.
@@ -109,11 +138,11 @@ type docLabel struct {
 	Name   lexer.Token `parser:"@(Symbol | BTString)"`
 }
 
-// docPropAnnot is `@key(value)`.
+// docPropAnnot is `@key(value)`, delimited by docPropAnnots.
 type docPropAnnot struct {
-	Tokens []lexer.Token
-	Key    lexer.Token `parser:"'@' @Symbol"`
-	Value  *valueGroup `parser:"@@"`
+	Tokens []lexer.Token // the first and last tokens
+	Key    lexer.Token
+	Value  *valueGroup
 }
 
 // The grammar's Parse methods only delimit: they consume the tokens of a
@@ -478,7 +507,7 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 		}
 		ap.Annotations = append(ap.Annotations, ia)
 	}
-	for _, p := range g.Props {
+	for _, p := range g.Props.list {
 		if p == nil {
 			continue
 		}
