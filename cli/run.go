@@ -22,6 +22,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
 
@@ -147,7 +148,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if diags.HasErrors() {
 		return exitCode(ExitProblem)
 	}
-	ca, err := runtime.FindAgent(pkgs, opts.agent)
+	ca, err := gramfile.FindAgent(pkgs, opts.agent)
 	if err != nil {
 		if opts.agent == "" {
 			n := 0
@@ -160,7 +161,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		}
 		return usageErrorf("%v", err)
 	}
-	agent, err := runtime.AgentFromCheck(ca)
+	agent, err := gramfile.AgentFromCheck(ca)
 	if err != nil {
 		return &exitError{code: ExitProblem, err: err}
 	}

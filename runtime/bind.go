@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // BoundAgent is an agent whose every tool is resolved to an implementation
@@ -39,7 +39,7 @@ func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) {
 		t, ok := lib.Lookup(spec.Name)
 		if !ok {
 			d := "not in the library"
-			if s := diag.Suggest(spec.Name, lib.Names()); s != "" {
+			if s := suggest.Closest(spec.Name, lib.Names()); s != "" {
 				d += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}

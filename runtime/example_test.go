@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -15,7 +16,7 @@ import (
 // The seed's hello agent, loaded from its .gram file, run against a fake
 // OpenAI server (use openai.New() with OPENAI_API_KEY for the real one).
 func ExampleRun() {
-	agent, err := runtime.LoadAgent("../testdata/examples/seed/helloAgent.gram", "hello_world_agent")
+	agent, err := gramfile.LoadAgent("../testdata/examples/seed/helloAgent.gram", "hello_world_agent")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func ExampleRun() {
 // Binding fails, naming the tool and the difference, when a library's
 // tool does not match the agent's specification.
 func ExampleBind() {
-	agent, err := runtime.LoadAgent("../testdata/examples/seed/helloAgent.gram", "")
+	agent, err := gramfile.LoadAgent("../testdata/examples/seed/helloAgent.gram", "")
 	if err != nil {
 		log.Fatal(err)
 	}

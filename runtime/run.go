@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // DefaultConcurrency bounds how many tool calls of one model response run
@@ -296,7 +296,7 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 	if !ok {
 		inv.Args = rawArgs(call.Arguments)
 		msg := fmt.Sprintf("unknown tool %q", call.Name)
-		if s := diag.Suggest(call.Name, b.names); s != "" {
+		if s := suggest.Closest(call.Name, b.names); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		if len(b.names) > 0 {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 )
 
 // repoRoot is the module root, two directories up from this package.
@@ -111,8 +111,8 @@ func write(t testing.TB, path string, data []byte) {
 
 // specsProgram writes a program that checks, for every package generated
 // from gram source, that each <Tool>Spec and New<Agent>() equals what the
-// runtime builds from the checked source (runtime.SpecFromTool and
-// runtime.AgentFromCheck), compared as JSON.
+// runtime builds from the checked source (gramfile.SpecFromTool and
+// gramfile.AgentFromCheck), compared as JSON.
 func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []byte {
 	var b bytes.Buffer
 	b.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n")
@@ -132,7 +132,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 		n++
 		fmt.Fprintf(&b, "\t%s %q\n", alias, "gramctest/"+sanitizeDir(id))
 		for i, tool := range pkg.Tools {
-			spec, err := runtime.SpecFromTool(tool)
+			spec, err := gramfile.SpecFromTool(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +166,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 			needContext = true
 		}
 		for i, a := range pkg.Agents {
-			agent, err := runtime.AgentFromCheck(a)
+			agent, err := gramfile.AgentFromCheck(a)
 			if err != nil {
 				t.Fatal(err)
 			}

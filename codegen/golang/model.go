@@ -14,9 +14,9 @@ import (
 	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
-	"github.com/gramc-dev/gramc/runtime"
 )
 
 // The template's view of the package: every string in it is either a Go
@@ -587,9 +587,10 @@ func (b *builder) goType(t *check.Type) string {
 
 func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	tm := b.toolGo[t]
-	// The embedded spec is runtime.SpecFromTool's, so generated code and
-	// runtime.LoadAgent agree by construction.
-	spec, err := runtime.SpecFromTool(t)
+	// The embedded spec is schema.Spec's, as runtime/gramfile's, so
+	// generated code and an agent loaded from .gram files agree by
+	// construction.
+	spec, err := schema.Spec(t)
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}
@@ -615,11 +616,11 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 		Name:        quote(spec.Name),
 		Description: quote(spec.Description),
 		Signature:   quote(spec.Signature),
-		Schema:      quote(string(spec.Schema)),
+		Schema:      quote(string(spec.Parameters)),
 		Strict:      spec.Strict,
 	}
-	if len(spec.OutputSchema) > 0 {
-		tm.Spec.OutputSchema = quote(string(spec.OutputSchema))
+	if len(spec.Output) > 0 {
+		tm.Spec.OutputSchema = quote(string(spec.Output))
 	}
 	return tm, nil
 }

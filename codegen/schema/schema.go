@@ -106,6 +106,45 @@ func ParseTargets(s string) ([]Target, error) {
 	return out, nil
 }
 
+// ToolSpec is a tool's specification as plain data: what a model is told
+// about the tool, exactly as every consumer needs it. The runtime's
+// .gram loader (runtime/gramfile) and generated Go code (codegen/golang)
+// both take it from Spec, so a tool loaded at run time and the same tool
+// compiled into Go are identical by construction.
+type ToolSpec struct {
+	Name        string
+	Description string
+	// Signature is the gram text of the tool's signature.
+	Signature string
+	// Parameters is the JSON Schema of the arguments object, as `gramc
+	// schema --target openai` prints it under "parameters" (compact).
+	Parameters json.RawMessage
+	// Output is the JSON Schema of the result, nil when there is none.
+	Output json.RawMessage
+	// Strict asks the provider for strict schema adherence.
+	Strict bool
+}
+
+// Spec returns t's specification.
+func Spec(t *check.Tool) (ToolSpec, error) {
+	params, err := Parameters(t)
+	if err != nil {
+		return ToolSpec{}, err
+	}
+	out, err := Output(t)
+	if err != nil {
+		return ToolSpec{}, err
+	}
+	return ToolSpec{
+		Name:        t.Name,
+		Description: t.Description,
+		Signature:   t.Signature,
+		Parameters:  params,
+		Output:      out,
+		Strict:      t.Strict != nil && *t.Strict,
+	}, nil
+}
+
 // Diagnostic codes of Lint (and of the errors Emit and Entry return).
 // They are stable: see docs/schema.md for an example of each.
 const (

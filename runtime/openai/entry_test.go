@@ -12,6 +12,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -59,7 +60,7 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
-			spec, err := runtime.SpecFromTool(tool)
+			spec, err := gramfile.SpecFromTool(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 // TestWeatherAgentAgainstFake runs the weather example (enums, records,
 // defaults in $defs) through the fake server's reference checks.
 func TestWeatherAgentAgainstFake(t *testing.T) {
-	agent, err := runtime.LoadAgent("../../testdata/examples/weather.gram", "weather_agent")
+	agent, err := gramfile.LoadAgent("../../testdata/examples/weather.gram", "weather_agent")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -35,9 +35,9 @@ func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 
 func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool) error {
 	b.WriteString(`{"name":`)
-	b.Write(schema.AppendString(b.AvailableBuffer(), spec.Name))
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
 	b.WriteString(`,"description":`)
-	b.Write(schema.AppendString(b.AvailableBuffer(), spec.Description))
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
 	b.WriteString(`,"parameters":`)
 	params := bytes.TrimSpace(spec.Schema)
 	if len(params) == 0 {

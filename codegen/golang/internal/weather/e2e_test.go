@@ -13,6 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -219,7 +220,7 @@ func TestDefaultsWithoutRuntime(t *testing.T) {
 // from the .gram file at run time: the specs match, so gram-defined agents
 // run on typed Go implementations.
 func TestBindsToLoadedAgent(t *testing.T) {
-	agent, err := runtime.LoadAgent("../../../../testdata/examples/weather.gram", "weather_agent")
+	agent, err := gramfile.LoadAgent("../../../../testdata/examples/weather.gram", "weather_agent")
 	if err != nil {
 		t.Fatal(err)
 	}

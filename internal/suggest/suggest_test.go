@@ -1,8 +1,8 @@
-package diag
+package suggest
 
 import "testing"
 
-func TestSuggest(t *testing.T) {
+func TestClosest(t *testing.T) {
 	cands := []string{"String", "Integer", "Number", "Boolean", "Object", "Array"}
 	for _, tc := range []struct{ in, want string }{
 		{"Strng", "String"},
@@ -15,8 +15,8 @@ func TestSuggest(t *testing.T) {
 		{"String", ""}, // exact match is not a suggestion
 		{"", ""},
 	} {
-		if got := Suggest(tc.in, cands); got != tc.want {
-			t.Errorf("Suggest(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := Closest(tc.in, cands); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

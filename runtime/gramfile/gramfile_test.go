@@ -1,4 +1,4 @@
-package runtime_test
+package gramfile_test
 
 import (
 	"context"
@@ -13,13 +13,14 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-const seedDir = "../testdata/examples/seed"
+const seedDir = "../../testdata/examples/seed"
 
 func TestLoadAgent(t *testing.T) {
-	a, err := runtime.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "")
+	a, err := gramfile.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,14 +43,14 @@ func TestLoadAgent(t *testing.T) {
 }
 
 func TestSpecFromToolMatchesSchema(t *testing.T) {
-	pkgs, diags, err := load.Packages([]string{"../testdata/examples/..."}, nil)
+	pkgs, diags, err := load.Packages([]string{"../../testdata/examples/..."}, nil)
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("load: %v %v", err, diags.Err())
 	}
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
-			spec, err := runtime.SpecFromTool(tool)
+			spec, err := gramfile.SpecFromTool(tool)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,24 +77,24 @@ func TestLoadAgentErrors(t *testing.T) {
 		return p
 	}
 	var ce *runtime.ConfigurationError
-	if _, err := runtime.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "hello_goodby_agent"); !errors.As(err, &ce) ||
+	if _, err := gramfile.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "hello_goodby_agent"); !errors.As(err, &ce) ||
 		!strings.Contains(err.Error(), `did you mean "hello_goodbye_agent"?`) {
 		t.Errorf("misspelt agent: %v", err)
 	}
-	if _, err := runtime.LoadAgentFiles([]string{filepath.Join(seedDir, "helloAgent.gram"), filepath.Join(seedDir, "helloGoodbyeAgent.gram")}, ""); err == nil ||
+	if _, err := gramfile.LoadAgentFiles([]string{filepath.Join(seedDir, "helloAgent.gram"), filepath.Join(seedDir, "helloGoodbyeAgent.gram")}, ""); err == nil ||
 		!strings.Contains(err.Error(), "hello_goodbye_agent, hello_world_agent") {
 		t.Errorf("two agents, no name: %v", err)
 	}
-	if _, err := runtime.LoadAgent(filepath.Join(seedDir, "sayHello.gram"), ""); !errors.As(err, &ce) || !strings.Contains(err.Error(), "no agent") {
+	if _, err := gramfile.LoadAgent(filepath.Join(seedDir, "sayHello.gram"), ""); !errors.As(err, &ce) || !strings.Contains(err.Error(), "no agent") {
 		t.Errorf("no agent: %v", err)
 	}
 	bad := write("bad.gram", "[a:Agent {model: \"OpenAI/x\", instruction: \"i\"} | nosuchTool]\n")
-	_, err := runtime.LoadAgent(bad, "")
+	_, err := gramfile.LoadAgent(bad, "")
 	var el diag.ErrorList
 	if !errors.As(err, &ce) || !errors.As(err, &el) || !strings.Contains(err.Error(), "bad.gram:1:") {
 		t.Errorf("checker errors: %v", err)
 	}
-	if _, err := runtime.LoadAgent(filepath.Join(dir, "missing.gram"), ""); !errors.As(err, &ce) {
+	if _, err := gramfile.LoadAgent(filepath.Join(dir, "missing.gram"), ""); !errors.As(err, &ce) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -118,7 +119,7 @@ func TestStrictDefaults(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	agent, err := runtime.LoadAgent(path, "")
+	agent, err := gramfile.LoadAgent(path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,5 +140,15 @@ func TestStrictDefaults(t *testing.T) {
 	}
 	if want := `{"city":"x","days":3,"unit":"c","where":{"label":null,"x":1.5}}`; got != want {
 		t.Errorf("tool got %s, want %s", got, want)
+	}
+}
+
+func greet(greeting string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		var a struct{ PersonName string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return greeting + ", " + a.PersonName + "!", nil
 	}
 }

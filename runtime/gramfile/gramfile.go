@@ -1,4 +1,10 @@
-package runtime
+// Package gramfile loads agents from .gram files at run time, through
+// gramc's own front end (package load, check) and schema emitter: what a
+// program needs when it reads agent declarations instead of compiling
+// them into Go with gramc gen. It lives beside the runtime core, not in
+// it, so that a program built from generated code links the runtime
+// alone, never the compiler.
+package gramfile
 
 import (
 	"fmt"
@@ -9,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // LoadAgent reads the .gram file or package directory at path through the
@@ -16,23 +23,23 @@ import (
 // with its tool specifications. An empty name selects the only agent.
 // Problems in the sources are a *ConfigurationError wrapping the
 // diagnostics (a diag.ErrorList).
-func LoadAgent(path, name string) (Agent, error) {
+func LoadAgent(path, name string) (runtime.Agent, error) {
 	return LoadAgentFiles([]string{path}, name)
 }
 
 // LoadAgentFiles is LoadAgent for several paths (package load patterns).
-func LoadAgentFiles(paths []string, name string) (Agent, error) {
+func LoadAgentFiles(paths []string, name string) (runtime.Agent, error) {
 	pkgs, diags, err := load.Packages(paths, nil)
 	if err != nil {
-		return Agent{}, &ConfigurationError{Setting: "agent", Message: "cannot load " + strings.Join(paths, " "), Err: err}
+		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "cannot load " + strings.Join(paths, " "), Err: err}
 	}
 	if diags.HasErrors() {
 		diags.Sort()
-		return Agent{}, &ConfigurationError{Setting: "agent", Message: "the gram files have errors", Err: diag.ErrorList(diags.Errors())}
+		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "the gram files have errors", Err: diag.ErrorList(diags.Errors())}
 	}
 	a, err := FindAgent(pkgs, name)
 	if err != nil {
-		return Agent{}, err
+		return runtime.Agent{}, err
 	}
 	return AgentFromCheck(a)
 }
@@ -55,11 +62,11 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 	sort.Strings(names)
 	switch {
 	case len(all) == 0:
-		return nil, &ConfigurationError{Setting: "agent", Message: "no agent is declared in the gram files"}
+		return nil, &runtime.ConfigurationError{Setting: "agent", Message: "no agent is declared in the gram files"}
 	case name == "" && len(all) == 1:
 		return all[0], nil
 	case name == "":
-		return nil, &ConfigurationError{Setting: "agent", Message: "several agents are declared (" + strings.Join(names, ", ") + "): name one"}
+		return nil, &runtime.ConfigurationError{Setting: "agent", Message: "several agents are declared (" + strings.Join(names, ", ") + "): name one"}
 	}
 	msg := fmt.Sprintf("no agent named %q", name)
 	if s := diag.Suggest(name, names); s != "" {
@@ -67,13 +74,13 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 	} else {
 		msg += "; the agents are " + strings.Join(names, ", ")
 	}
-	return nil, &ConfigurationError{Setting: "agent", Message: msg}
+	return nil, &runtime.ConfigurationError{Setting: "agent", Message: msg}
 }
 
 // AgentFromCheck converts a checked agent, with its tools' specifications
 // from SpecFromTool.
-func AgentFromCheck(a *check.Agent) (Agent, error) {
-	out := Agent{
+func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
+	out := runtime.Agent{
 		Name:          a.Name,
 		Description:   a.Description,
 		Model:         a.Model,
@@ -85,31 +92,27 @@ func AgentFromCheck(a *check.Agent) (Agent, error) {
 	for _, t := range a.Tools {
 		spec, err := SpecFromTool(t)
 		if err != nil {
-			return Agent{}, &ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
+			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
 		}
 		out.Tools = append(out.Tools, spec)
 	}
 	return out, nil
 }
 
-// SpecFromTool returns a checked tool's specification. Its schemas are
-// schema.Parameters and schema.Output, byte-identical to what `gramc
-// schema` prints and to what generated Go code embeds.
-func SpecFromTool(t *check.Tool) (ToolSpecification, error) {
-	params, err := schema.Parameters(t)
+// SpecFromTool returns a checked tool's specification: schema.Spec, whose
+// schemas are byte-identical to what `gramc schema` prints and to what
+// generated Go code embeds.
+func SpecFromTool(t *check.Tool) (runtime.ToolSpecification, error) {
+	spec, err := schema.Spec(t)
 	if err != nil {
-		return ToolSpecification{}, err
+		return runtime.ToolSpecification{}, err
 	}
-	out, err := schema.Output(t)
-	if err != nil {
-		return ToolSpecification{}, err
-	}
-	return ToolSpecification{
-		Name:         t.Name,
-		Description:  t.Description,
-		Signature:    t.Signature,
-		Schema:       params,
-		OutputSchema: out,
-		Strict:       t.Strict != nil && *t.Strict,
+	return runtime.ToolSpecification{
+		Name:         spec.Name,
+		Description:  spec.Description,
+		Signature:    spec.Signature,
+		Schema:       spec.Parameters,
+		OutputSchema: spec.Output,
+		Strict:       spec.Strict,
 	}, nil
 }

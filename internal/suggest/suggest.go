@@ -1,0 +1,78 @@
+// Package suggest is gramc's one "did you mean" helper: the candidate
+// closest to a misspelt name by edit distance. The compiler (diag), the
+// CLI and the runtime all suggest through it; it imports nothing of
+// gramc's, so the runtime does not link the compiler for it.
+package suggest
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Closest returns the candidate closest to name by edit distance, or ""
+// when none is close enough to be a plausible misspelling. A candidate that
+// differs from name only in case (TOOL, INTEGER) always wins. Ties go to
+// the earlier candidate, so the result is deterministic for a given
+// candidate order.
+func Closest(name string, candidates []string) string {
+	for _, c := range candidates {
+		if c != name && strings.EqualFold(c, name) {
+			return c
+		}
+	}
+	best, bestDist := "", -1
+	limit := maxDistance(name)
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		d := distance(name, c)
+		if d <= limit && (bestDist < 0 || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// maxDistance is how many edits still count as a misspelling of name.
+func maxDistance(name string) int {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case n <= 2:
+		return 1
+	case n <= 5:
+		return 2
+	}
+	return n/3 + 1
+}
+
+// distance is the optimal-string-alignment (Damerau-Levenshtein) distance
+// between a and b: insertions, deletions, substitutions and transpositions of
+// adjacent characters each cost one edit.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 256 || len(rb) > 256 {
+		return len(ra) + len(rb) // too long to be a misspelling worth the work
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}

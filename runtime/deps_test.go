@@ -1,0 +1,47 @@
+package runtime_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestGeneratedCodeDoesNotLinkTheCompiler: a program that imports only
+// generated code, the runtime and a provider client (examples/hello) links
+// none of gramc's compiler packages nor their dependencies (issue 10.1):
+// a user's binary carries the runtime alone.
+func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/examples/hello").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 || !contains(deps, "github.com/gramc-dev/gramc/runtime") {
+		t.Fatalf("go list -deps gave %d packages; the test is broken:\n%s", len(deps), out)
+	}
+	forbidden := []string{
+		"github.com/gramc-dev/gramc/syntax", "github.com/gramc-dev/gramc/check", "github.com/gramc-dev/gramc/ast",
+		"github.com/gramc-dev/gramc/diag", "github.com/gramc-dev/gramc/codegen/", "github.com/gramc-dev/gramc/load",
+		"github.com/gramc-dev/gramc/runtime/gramfile",
+		"github.com/alecthomas/participle", "github.com/invopop/jsonschema", "yaml",
+	}
+	for _, d := range deps {
+		for _, f := range forbidden {
+			if strings.HasPrefix(d, f) || strings.Contains(f, "yaml") && strings.Contains(d, "yaml") {
+				t.Errorf("examples/hello links %s", d)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
