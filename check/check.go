@@ -183,7 +183,7 @@ func (c *checker) header(f *ast.File) {
 		}
 		s, ok := stringValue(p.Value)
 		if !ok || s == "" {
-			c.errorf(CodeInvalidPropertyValue, p.Value, `Write the package name as a string, e.g. {package: "weather"}.`,
+			c.errorf(diag.CodeInvalidPropertyValue, p.Value, `Write the package name as a string, e.g. {package: "weather"}.`,
 				"header property package must be a non-empty string, not %s", describeValue(p.Value))
 			continue
 		}
@@ -195,7 +195,7 @@ func (c *checker) header(f *ast.File) {
 				c.pkg.Name = s
 			}
 		case s != c.pkg.Name:
-			d := c.errorf(CodePackageConflict, p.Value, fmt.Sprintf("The files of a directory (or named together) form one package with one name; write {package: %q} here too, or move this file to its own directory.", c.pkg.Name),
+			d := c.errorf(diag.CodePackageConflict, p.Value, fmt.Sprintf("The files of a directory (or named together) form one package with one name; write {package: %q} here too, or move this file to its own directory.", c.pkg.Name),
 				"package %q differs from the package %q named earlier", s, c.pkg.Name)
 			d.Related = []diag.Related{{Range: *c.pkgName, Message: fmt.Sprintf("package %q named here", c.pkg.Name)}}
 		}
@@ -250,16 +250,16 @@ func (c *checker) collect(p ast.Pattern) {
 	if !ok {
 		if s := subjectOf(p); s != nil && len(kindOf(s.Labels)) > 0 {
 			k := kindOf(s.Labels)[0].Name
-			c.errorf(CodeMalformedDecl, p, fmt.Sprintf("Declare it with square brackets: [name:%s {...} | ...]. Parentheses make a node, which cannot hold elements.", k),
+			c.errorf(diag.CodeMalformedDecl, p, fmt.Sprintf("Declare it with square brackets: [name:%s {...} | ...]. Parentheses make a node, which cannot hold elements.", k),
 				"a %s declaration must be a subject pattern, not a node", k)
 			return
 		}
 		if rp, ok := p.(*ast.RelationshipPattern); ok {
-			c.warnf(CodeUnknownPattern, rp, `A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`,
+			c.warnf(diag.CodeUnknownPattern, rp, `A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`,
 				"top-level path is not a gramc declaration and is ignored")
 			return
 		}
-		c.warnf(CodeUnknownPattern, p, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
+		c.warnf(diag.CodeUnknownPattern, p, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
 			"top-level pattern is not a gramc declaration and is ignored")
 		return
 	}
@@ -273,7 +273,7 @@ func (c *checker) collect(p ast.Pattern) {
 				c.ignored[sp.Identifier.Name] = c.rng(sp.Identifier)
 			}
 		}
-		d := c.warnf(CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
+		d := c.warnf(diag.CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
 			"top-level pattern is not a gramc declaration and is ignored")
 		if len(sp.Labels) > 0 {
 			for i := range sp.Labels {
@@ -297,13 +297,13 @@ func (c *checker) collect(p ast.Pattern) {
 		return
 	}
 	if len(kinds) > 1 {
-		c.errorf(CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
+		c.errorf(diag.CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
 			"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
 		return
 	}
 	kind := kinds[0].Name
 	if sp.Identifier == nil {
-		c.errorf(CodeMissingName, sp, fmt.Sprintf("Name it right after the opening bracket: [myName:%s ...].", kind),
+		c.errorf(diag.CodeMissingName, sp, fmt.Sprintf("Name it right after the opening bracket: [myName:%s ...].", kind),
 			"%s declaration has no name", kind)
 		return
 	}
@@ -360,7 +360,7 @@ func hasLabel(ls []ast.Label, name string) bool {
 // reserved reports (and diagnoses) a declared type named like a built-in.
 func (c *checker) reserved(name string, id *ast.Identifier) bool {
 	if _, ok := builtinTypes[name]; ok {
-		c.errorf(CodeReservedName, id, "Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.",
+		c.errorf(diag.CodeReservedName, id, "Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.",
 			"%s is a built-in type name", name)
 		return true
 	}
@@ -379,7 +379,7 @@ func withArticle(kind string) string {
 // is an error pointing at the first.
 func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 	if prev, ok := c.names[name]; ok {
-		d := c.errorf(CodeDuplicateDecl, id, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
+		d := c.errorf(diag.CodeDuplicateDecl, id, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
 			"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
 		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 		return false
@@ -398,7 +398,7 @@ func (c *checker) props(r *ast.Record) map[string]*ast.Property {
 		p := &r.Properties[i]
 		k := keyName(&p.Key)
 		if prev, ok := m[k]; ok {
-			d := c.errorf(CodeDuplicateProperty, p.Key, "Remove one of them.", "property %s is given twice", k)
+			d := c.errorf(diag.CodeDuplicateProperty, p.Key, "Remove one of them.", "property %s is given twice", k)
 			d.Related = []diag.Related{{Range: c.rng(prev.Key), Message: "first given here"}}
 			continue
 		}
@@ -419,11 +419,11 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 			continue
 		}
 		if h, ok := hints[k]; ok {
-			c.warnf(CodeUnknownProperty, p.Key, h, "unknown %s property %s", what, k)
+			c.warnf(diag.CodeUnknownProperty, p.Key, h, "unknown %s property %s", what, k)
 			continue
 		}
 		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
-		d := c.warnf(CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
+		d := c.warnf(diag.CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
 		if s := c.suggest(k, known); s != "" {
 			d.Summary += fmt.Sprintf("; did you mean %s?", s)
 			d.Suggestion = s
@@ -452,7 +452,7 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 		c.unquoted(sym, fmt.Sprintf("%s %s", what, keyName(&p.Key)))
 		return "", false
 	}
-	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(&p.Key)),
+	c.errorf(diag.CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(&p.Key)),
 		"%s %s must be a string, not %s", what, keyName(&p.Key), describeValue(p.Value))
 	return "", false
 }
@@ -460,7 +460,7 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 // unquoted reports a symbol used where a string is expected.
 func (c *checker) unquoted(sym *ast.Symbol, where string) {
 	q := syntax.Quote(sym.Name, '"')
-	d := c.errorf(CodeUnquotedString, sym, fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q),
+	d := c.errorf(diag.CodeUnquotedString, sym, fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q),
 		"%s must be a string; did you mean %s?", where, q)
 	d.Suggestion = q
 }
@@ -473,7 +473,7 @@ func (c *checker) boolProp(p *ast.Property, what string) (bool, bool) {
 	if b, ok := p.Value.(*ast.Boolean); ok {
 		return b.Value, true
 	}
-	c.errorf(CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(&p.Key), keyName(&p.Key)),
+	c.errorf(diag.CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(&p.Key), keyName(&p.Key)),
 		"%s %s must be true or false, not %s", what, keyName(&p.Key), describeValue(p.Value))
 	return false, false
 }

@@ -23,13 +23,13 @@ func (c *checker) jsonValue(v ast.Value, what string) (any, bool) {
 	case *ast.Number:
 		n, err := numberValue(v)
 		if err != nil {
-			c.errorf(CodeNotJSONValue, v, "JSON numbers have no unit; write the plain number and say the unit in the description.",
+			c.errorf(diag.CodeNotJSONValue, v, "JSON numbers have no unit; write the plain number and say the unit in the description.",
 				"%s: %v", what, err)
 			return nil, false
 		}
 		return n, true
 	case *ast.RangeValue:
-		c.errorf(CodeNotJSONValue, v, "A range is a constraint (range: 1..10), not a value; write a single number.",
+		c.errorf(diag.CodeNotJSONValue, v, "A range is a constraint (range: 1..10), not a value; write a single number.",
 			"%s: the range %s is not a JSON value", what, canonicalValue(v))
 		return nil, false
 	case *ast.Symbol:
@@ -233,16 +233,16 @@ func (c *checker) checkPattern(n ast.Node, s string) *regexp.Regexp {
 	re, err := regexp.Compile(s)
 	if err != nil {
 		if ecmaOnly.MatchString(s) {
-			c.warnf(CodePatternPortability, n, "JSON Schema validators (ECMA-262 regular expressions) accept lookaround and backreferences, but Go's RE2 does not, so gramc's runtime and generated Go code cannot check this pattern. Rewrite it without them if you can.",
+			c.warnf(diag.CodePatternPortability, n, "JSON Schema validators (ECMA-262 regular expressions) accept lookaround and backreferences, but Go's RE2 does not, so gramc's runtime and generated Go code cannot check this pattern. Rewrite it without them if you can.",
 				"pattern uses syntax Go's regexp does not support")
 			return nil
 		}
-		c.errorf(CodeInvalidPattern, n, fmt.Sprintf("Go says: %v. Fix the regular expression (JSON Schema uses ECMA-262 syntax; gramc also requires it to compile with Go's RE2).", err),
+		c.errorf(diag.CodeInvalidPattern, n, fmt.Sprintf("Go says: %v. Fix the regular expression (JSON Schema uses ECMA-262 syntax; gramc also requires it to compile with Go's RE2).", err),
 			"pattern is not a valid regular expression")
 		return nil
 	}
 	if re2Only.MatchString(s) {
-		c.warnf(CodePatternPortability, n, "Go accepts this, but JSON Schema validators use ECMA-262 regular expressions, which have no inline flags, \\A, \\z, (?P<name>) or [[:class:]]. Use ^ and $, (?<name>...) and explicit character classes.",
+		c.warnf(diag.CodePatternPortability, n, "Go accepts this, but JSON Schema validators use ECMA-262 regular expressions, which have no inline flags, \\A, \\z, (?P<name>) or [[:class:]]. Use ^ and $, (?<name>...) and explicit character classes.",
 			"pattern uses syntax JSON Schema validators do not support")
 	}
 	return re

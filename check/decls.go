@@ -39,19 +39,19 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 		en.Description, _ = c.proseProp(q, "enum")
 	}
 	if len(sp.Elements) > 0 {
-		c.errorf(CodeInvalidEnum, sp.Elements[0], `List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`,
+		c.errorf(diag.CodeInvalidEnum, sp.Elements[0], `List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`,
 			"an enum has no elements")
 	}
 	en.ValueKind = String
 	q := props["values"]
 	if q == nil {
-		c.errorf(CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+syntax.QuoteName(en.Name)+`:Enum {values: ["a", "b"]}].`,
+		c.errorf(diag.CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+syntax.QuoteName(en.Name)+`:Enum {values: ["a", "b"]}].`,
 			"enum %s has no values", en.Name)
 		return
 	}
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(CodeInvalidEnum, q.Value, `Write the values as an array: values: ["a", "b"].`, "values must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidEnum, q.Value, `Write the values as an array: values: ["a", "b"].`, "values must be an array, not %s", describeValue(q.Value))
 		return
 	}
 	seen := map[string]ast.Node{}
@@ -69,7 +69,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 				continue
 			}
 			if err != nil || x.Kind == ast.Decimal || !isIntegral(j) {
-				c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw())
+				c.errorf(diag.CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw())
 				continue
 			}
 			v, kind = j, Integer
@@ -77,20 +77,20 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 			c.unquoted(x, "enum value")
 			continue
 		default:
-			c.errorf(CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", canonicalValue(e))
+			c.errorf(diag.CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", canonicalValue(e))
 			continue
 		}
 		if first == nil {
 			first = e
 			en.ValueKind = kind
 		} else if kind != en.ValueKind {
-			d := c.errorf(CodeInvalidEnum, e, "An enum's values are all strings or all integers.", "enum %s mixes strings and integers", en.Name)
+			d := c.errorf(diag.CodeInvalidEnum, e, "An enum's values are all strings or all integers.", "enum %s mixes strings and integers", en.Name)
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first value"}}
 			continue
 		}
 		k := fmt.Sprint(v)
 		if prev, dup := seen[k]; dup {
-			d := c.errorf(CodeInvalidEnum, e, "Each value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d := c.errorf(diag.CodeInvalidEnum, e, "Each value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
 			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			continue
 		}
@@ -119,13 +119,13 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 				td.Fields = append(td.Fields, f)
 			}
 		case *ast.RelationshipPattern:
-			c.errorf(CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
+			c.errorf(diag.CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
 				"a record field is a node, not a path")
 		case *ast.PatternReference:
-			c.errorf(CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", syntax.QuoteName(n.Identifier.Name)),
+			c.errorf(diag.CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", syntax.QuoteName(n.Identifier.Name)),
 				"a record field needs a type: %s is a bare identifier", n.Identifier.Name)
 		default:
-			c.errorf(CodeInvalidField, e, "Write a field as a node with a name and a type: (name::String).", "a record field is a node")
+			c.errorf(diag.CodeInvalidField, e, "Write a field as a node with a name and a type: (name::String).", "a record field is a node")
 		}
 	}
 }
@@ -153,7 +153,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 	site, seen := c.tools[name]
 	if !seen {
 		if prev, taken := c.names[name]; taken {
-			d := c.errorf(CodeDuplicateDecl, sp.Identifier, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
+			d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
 				"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
 			d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 			return
@@ -168,7 +168,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 		return
 	}
 	if !inline && site.topLevel != nil {
-		d := c.errorf(CodeDuplicateDecl, sp.Identifier, "Declare a tool once at top level; agents can refer to it by name.",
+		d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "Declare a tool once at top level; agents can refer to it by name.",
 			"tool %s is declared twice", name)
 		d.Related = []diag.Related{{Range: *site.topLevel, Message: "first declared here"}}
 		return
@@ -181,7 +181,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 		site.key = toolKey(site.sp)
 	}
 	if toolKey(sp) != site.key {
-		d := c.errorf(CodeToolConflict, sp.Identifier,
+		d := c.errorf(diag.CodeToolConflict, sp.Identifier,
 			"An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.",
 			"tool %s differs from its other declaration", name)
 		d.Related = []diag.Related{{Range: site.rng, Message: "other declaration here"}}
@@ -192,17 +192,17 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	t := &Tool{Name: sp.Identifier.Name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
 	if !toolNameRE.MatchString(t.Name) {
-		c.errorf(CodeInvalidToolName, sp.Identifier, "LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.",
+		c.errorf(diag.CodeInvalidToolName, sp.Identifier, "LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.",
 			"tool name %s is not a valid function name", syntax.QuoteName(t.Name))
 	}
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
 	if q := props["description"]; q == nil {
-		c.errorf(CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)),
+		c.errorf(diag.CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)),
 			"tool %s has no description", t.Name)
 	} else if s, ok := c.proseProp(q, "tool"); ok {
 		if strings.TrimSpace(s) == "" {
-			c.errorf(CodeMissingDescription, q.Value, "The model chooses tools by their description; say what the tool does.", "tool %s has an empty description", t.Name)
+			c.errorf(diag.CodeMissingDescription, q.Value, "The model chooses tools by their description; say what the tool does.", "tool %s has an empty description", t.Name)
 		}
 		t.Description = s
 	}
@@ -218,12 +218,12 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		t.Deprecated, _ = c.boolProp(q, "tool")
 	}
 	if len(sp.Elements) == 0 {
-		c.errorf(CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, syntax.QuoteName(t.Name)),
+		c.errorf(diag.CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, syntax.QuoteName(t.Name)),
 			"tool %s has no signature", t.Name)
 		return t
 	}
 	if len(sp.Elements) > 1 {
-		c.errorf(CodeExtraElement, sp.Elements[1], "A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).",
+		c.errorf(diag.CodeExtraElement, sp.Elements[1], "A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).",
 			"tool %s has more than one element", t.Name)
 	}
 	sig := unwrap(sp.Elements[0])
@@ -234,7 +234,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		if ref, ok := sig.(*ast.PatternReference); ok {
 			what = "the bare identifier " + ref.Identifier.Name
 		}
-		c.errorf(CodeInvalidSignature, sig, detail, "the signature of %s must be a path of nodes, not %s", t.Name, what)
+		c.errorf(diag.CodeInvalidSignature, sig, detail, "the signature of %s must be a path of nodes, not %s", t.Name, what)
 		return t
 	}
 	for _, a := range arrows {
@@ -242,11 +242,11 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 			continue
 		}
 		if a.Kind != ast.RightArrow {
-			c.errorf(CodeArrowDirection, a, "Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.",
+			c.errorf(diag.CodeArrowDirection, a, "Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.",
 				"a signature uses right arrows only, not %s", arrowName(a.Kind))
 		}
 		if a.Subject != nil {
-			c.warnf(CodeArrowSubject, a, "gramc ignores what is written inside a signature's arrows; write ==>.", "arrow subject is ignored")
+			c.warnf(diag.CodeArrowSubject, a, "gramc ignores what is written inside a signature's arrows; write ==>.", "arrow subject is ignored")
 		}
 	}
 	t.Signature = signatureText(nodes)
@@ -266,7 +266,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		// type was forgotten: (name::String) alone would silently lose
 		// the parameter.
 		fix := nodeText(res) + "==>(::String)"
-		d := c.errorf(CodeNamedReturn, res.Identifier,
+		d := c.errorf(diag.CodeNamedReturn, res.Identifier,
 			fmt.Sprintf("The last node of a signature is the return type, which has no name. If %s is a parameter, add the return type after it: %s. If it is the return type, drop the name: (::%s).",
 				res.Identifier.Name, fix, labelText(res)),
 			"the last node of %s's signature is its return type, but it is named %s", t.Name, res.Identifier.Name)
@@ -289,10 +289,10 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		a.Description, _ = c.proseProp(q, "agent")
 	}
 	if q := props["instruction"]; q == nil {
-		c.errorf(CodeMissingInstruction, sp.Identifier, "Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.", "agent %s has no instruction", a.Name)
+		c.errorf(diag.CodeMissingInstruction, sp.Identifier, "Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.", "agent %s has no instruction", a.Name)
 	} else if s, ok := c.proseProp(q, "agent"); ok {
 		if strings.TrimSpace(s) == "" {
-			c.errorf(CodeMissingInstruction, q.Value, "Write the system prompt the model follows.", "agent %s has an empty instruction", a.Name)
+			c.errorf(diag.CodeMissingInstruction, q.Value, "Write the system prompt the model follows.", "agent %s has an empty instruction", a.Name)
 		}
 		a.Instruction = s
 	}
@@ -306,7 +306,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		}
 		f, ferr := v.Float64()
 		if !ok || err != nil || ferr != nil || f < 0 || f > 2 || math.IsNaN(f) {
-			c.errorf(CodeInvalidTemperature, q.Value, "temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.",
+			c.errorf(diag.CodeInvalidTemperature, q.Value, "temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.",
 				"temperature must be a number from 0 to 2, not %s", canonicalValue(q.Value))
 		} else {
 			a.Temperature = &f
@@ -323,7 +323,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			}
 		}
 		if i < 1 || i > math.MaxInt32 {
-			c.errorf(CodeInvalidMaxIterations, q.Value, "maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).",
+			c.errorf(diag.CodeInvalidMaxIterations, q.Value, "maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).",
 				"maxIterations must be a positive integer, not %s", canonicalValue(q.Value))
 		} else {
 			a.MaxIterations = int(i)
@@ -332,7 +332,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 	listed := map[string]ast.Range{}
 	add := func(name string, n ast.Node, t *Tool) {
 		if prev, dup := listed[name]; dup {
-			d := c.errorf(CodeDuplicateAgentTool, n, "List each tool once.", "tool %s is listed twice in agent %s", name, a.Name)
+			d := c.errorf(diag.CodeDuplicateAgentTool, n, "List each tool once.", "tool %s is listed twice in agent %s", name, a.Name)
 			d.Related = []diag.Related{{Range: prev, Message: "first listed here"}}
 			return
 		}
@@ -350,11 +350,11 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			if prev, ok := c.names[name]; ok {
-				d := c.errorf(CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as "+withArticle(strings.ToLower(prev.kind))+".", "%s is not a tool", name)
+				d := c.errorf(diag.CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as "+withArticle(strings.ToLower(prev.kind))+".", "%s is not a tool", name)
 				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 				continue
 			}
-			d := c.errorf(CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
+			d := c.errorf(diag.CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
 				"unknown tool %s", name)
 			if s := c.suggest(name, c.toolNames()); s != "" {
 				d.Summary += fmt.Sprintf("; did you mean %s?", s)
@@ -376,22 +376,22 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				}
 				add(name, n.Identifier, t)
 			case len(kinds) == 1 && kinds[0].Name == labelTool:
-				c.errorf(CodeMissingName, n, "Name it right after the opening bracket: [myTool:Tool ...].", "Tool declaration has no name")
+				c.errorf(diag.CodeMissingName, n, "Name it right after the opening bracket: [myTool:Tool ...].", "Tool declaration has no name")
 			case len(kinds) > 1:
-				c.errorf(CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
+				c.errorf(diag.CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
 					"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
 			case len(kinds) == 1:
-				c.errorf(CodeInvalidAgentElement, n, fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name),
+				c.errorf(diag.CodeInvalidAgentElement, n, fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name),
 					"an agent cannot contain a :%s declaration", kinds[0].Name)
 			default:
-				c.errorf(CodeInvalidAgentElement, n, "An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].",
+				c.errorf(diag.CodeInvalidAgentElement, n, "An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].",
 					"agent element is not a tool")
 			}
 		case *ast.RelationshipPattern:
-			c.errorf(CodeInvalidAgentElement, n, "A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].",
+			c.errorf(diag.CodeInvalidAgentElement, n, "A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].",
 				"agent element is a bare signature, not a tool")
 		default:
-			c.errorf(CodeInvalidAgentElement, e, "An agent's elements are tool names or inline [name:Tool ...] patterns.", "agent element is not a tool")
+			c.errorf(diag.CodeInvalidAgentElement, e, "An agent's elements are tool names or inline [name:Tool ...] patterns.", "agent element is not a tool")
 		}
 	}
 	if q := props["toolChoice"]; q != nil {
@@ -404,7 +404,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			if contains(choices, s) || contains(names, s) {
 				a.ToolChoice = s
 			} else {
-				d := c.errorf(CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
+				d := c.errorf(diag.CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
 					"toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name)
 				if sg := c.suggest(s, append(choices, names...)); sg != "" {
 					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
@@ -419,7 +419,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Property, a *Agent) {
 	q := props["model"]
 	if q == nil {
-		c.errorf(CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+		c.errorf(diag.CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
 			"agent %s has no model", a.Name)
 		return
 	}
@@ -429,12 +429,12 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 	}
 	provider, model, found := strings.Cut(s, "/")
 	if !found || strings.TrimSpace(provider) == "" || strings.TrimSpace(model) == "" {
-		c.errorf(CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+		c.errorf(diag.CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
 			"model %q is not Provider/model-name", s)
 		return
 	}
 	if !contains(Providers, provider) {
-		d := c.errorf(CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(Providers, ", ")+".", "unknown model provider %q", provider)
+		d := c.errorf(diag.CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(Providers, ", ")+".", "unknown model provider %q", provider)
 		sg := ""
 		for _, p := range Providers {
 			if strings.EqualFold(p, provider) {
@@ -487,7 +487,7 @@ func (c *checker) firstOfName(seen map[string]*Param, p *Param, n ast.Node, kind
 		return true
 	}
 	if prev, dup := seen[p.Name]; dup {
-		d := c.errorf(CodeDuplicateField, n, "Each "+kind+" of a "+owner+" has a distinct name; rename or remove one.", "%s %s is declared twice in %s", kind, p.Name, ownerName)
+		d := c.errorf(diag.CodeDuplicateField, n, "Each "+kind+" of a "+owner+" has a distinct name; rename or remove one.", "%s %s is declared twice in %s", kind, p.Name, ownerName)
 		d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
 		return false
 	}

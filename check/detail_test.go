@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/gramc-dev/gramc/diag"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func TestAnonymousFieldDetail(t *testing.T) {
 	_, ds := LoadSource("a.gram", []byte("[Chain:Type | (::String)]\n"))
 	var detail string
 	for _, d := range ds {
-		if d.Code == CodeAnonymousParameter {
+		if d.Code == diag.CodeAnonymousParameter {
 			detail = d.Detail
 		}
 	}
@@ -32,12 +33,12 @@ func TestUnknownToolDeclaredWithoutLabel(t *testing.T) {
 	var unknown, notATool bool
 	for _, d := range ds {
 		switch d.Code {
-		case CodeUnknownTool:
+		case diag.CodeUnknownTool:
 			unknown = true
 			if !strings.Contains(d.Detail, "without the label :Tool") || len(d.Related) != 1 || d.Related[0].Range.Start.Line != 1 {
 				t.Errorf("unknown tool lookup: detail %q, related %v", d.Detail, d.Related)
 			}
-		case CodeNotATool:
+		case diag.CodeNotATool:
 			notATool = true
 			if !strings.Contains(d.Detail, "declared as an enum") {
 				t.Errorf("not a tool: detail %q", d.Detail)

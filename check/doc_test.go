@@ -27,7 +27,7 @@ func TestDocExamples(t *testing.T) {
 	locs := docSectionRE.FindAllStringSubmatchIndex(doc, -1)
 	documented := map[diag.Code]bool{}
 	known := map[diag.Code]bool{}
-	for _, c := range Codes {
+	for _, c := range Codes() {
 		known[c] = true
 	}
 	for i, loc := range locs {
@@ -52,8 +52,8 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("%s: no *error*, *warning* or *retired* severity line", code)
 			continue
 		}
-		if _, retired := Retired[code]; retired != (sev[1] == "retired") {
-			t.Errorf("%s: documented as %s, but Retired says %v", code, sev[1], retired)
+		if info, _ := diag.Lookup(code); (info.Retired != "") != (sev[1] == "retired") {
+			t.Errorf("%s: documented as %s, but the registry disagrees", code, sev[1])
 			continue
 		}
 		if sev[1] == "retired" {
@@ -64,7 +64,7 @@ func TestDocExamples(t *testing.T) {
 			continue
 		}
 		pkg, ds := LoadSource(string(code)+".gram", []byte(m[1]))
-		ds = Suppress(pkg.Files, ds, Codes)
+		ds = Suppress(pkg.Files, ds, Codes())
 		found := false
 		for _, d := range ds {
 			if d.Code == code && d.Severity.String() == sev[1] {
@@ -79,7 +79,7 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("%s: example does not produce a %s with this code; got:\n%s", code, sev[1], strings.Join(got, "\n"))
 		}
 	}
-	for _, c := range Codes {
+	for _, c := range Codes() {
 		if !documented[c] {
 			t.Errorf("code %s is not documented in docs/diagnostics.md", c)
 		}

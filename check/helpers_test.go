@@ -27,7 +27,7 @@ func loadPaths(paths ...string) ([]*Package, diag.Diagnostics, error) {
 			files[n] = src
 		}
 		pkg, ds := LoadSources(files)
-		ds = Suppress(pkg.Files, ds, Codes)
+		ds = Suppress(pkg.Files, ds, Codes())
 		pkg.Dir = dir
 		pkgs = append(pkgs, pkg)
 		all = append(all, ds...)

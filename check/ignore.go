@@ -9,11 +9,6 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 )
 
-// CodeUnusedIgnore is the warning for a `// gramc:ignore` comment that
-// suppresses nothing: a stale one, a misspelt code, or an error (errors
-// cannot be ignored).
-const CodeUnusedIgnore diag.Code = "unused-ignore"
-
 // ignorePrefix starts a suppression comment:
 //
 //	// gramc:ignore CODE[,CODE...] -- reason
@@ -94,7 +89,7 @@ func suppress(files []*ast.File, ds diag.Diagnostics, known []diag.Code, reportU
 			if ig.used[code] {
 				continue
 			}
-			w := &diag.Diagnostic{Severity: diag.Warning, Code: CodeUnusedIgnore, Range: ig.rng}
+			w := &diag.Diagnostic{Severity: diag.Warning, Code: diag.CodeUnusedIgnore, Range: ig.rng}
 			switch {
 			case !slices.Contains(known, code):
 				w.Summary = fmt.Sprintf("gramc:ignore names unknown code %s", code)

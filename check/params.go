@@ -82,7 +82,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		p.Name = n.Identifier.Name
 		p.NameRange = c.rng(n.Identifier)
 		if legacy != nil {
-			c.warnf(CodeLegacyParamName, legacy.Key, "The node's identifier is the parameter name; remove paramName.",
+			c.warnf(diag.CodeLegacyParamName, legacy.Key, "The node's identifier is the parameter name; remove paramName.",
 				"paramName is redundant on a named %s", r)
 		}
 	case legacy != nil:
@@ -90,7 +90,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 			p.Name = s
 			p.NameRange = c.rng(legacy.Value)
 			sugg := withoutParamName(n, s)
-			d := c.warnf(CodeLegacyParamName, n, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
+			d := c.warnf(diag.CodeLegacyParamName, n, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
 				"paramName is a legacy spelling of the %s name", r)
 			d.Suggestion = sugg // replaces the whole node
 		}
@@ -101,7 +101,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		if r == roleField {
 			detail = fmt.Sprintf("Every field of a record needs a name, its JSON property. Write it before the type: %s.", sugg)
 		}
-		d := c.errorf(CodeAnonymousParameter, n, detail, "%s has no name", r)
+		d := c.errorf(diag.CodeAnonymousParameter, n, detail, "%s has no name", r)
 		d.Suggestion = sugg
 	}
 	what := r.String()
@@ -167,7 +167,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				if k == "default" || k == "optional" {
 					detail = "The last node of a signature is the return type, and a return type has no " + k + ". If this node is meant as a parameter, the signature lacks its return type: add one after it, ==>(::String)."
 				}
-				c.errorf(CodeInapplicableProperty, q.Key, detail, "%s does not apply to a return type", k)
+				c.errorf(diag.CodeInapplicableProperty, q.Key, detail, "%s does not apply to a return type", k)
 			}
 		}
 	}
@@ -195,7 +195,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			if t.Kind == EnumKind && k == "enum" {
 				detail = fmt.Sprintf("%s is the enum %s, whose values are declared with it; remove enum here.", what, t.Name())
 			}
-			c.errorf(CodeInapplicableProperty, q.Key, detail, "%s does not apply to %s", k, articleType(t))
+			c.errorf(diag.CodeInapplicableProperty, q.Key, detail, "%s does not apply to %s", k, articleType(t))
 			continue
 		}
 		if ok == nil {
@@ -221,14 +221,14 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			}
 			for _, k := range []string{"minimum", "maximum"} {
 				if o := props[k]; o != nil && ok[k] {
-					d := c.errorf(CodeContradiction, o.Key, "range is shorthand for minimum and maximum; give the bounds one way only.",
+					d := c.errorf(diag.CodeContradiction, o.Key, "range is shorthand for minimum and maximum; give the bounds one way only.",
 						"%s and range both give bounds", k)
 					d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "range given here"}}
 					ok[k] = false
 				}
 			}
 		} else {
-			c.errorf(CodeInvalidPropertyValue, q.Value, "Write a gram range: 1..10, 1... (at least 1) or ...10 (at most 10).",
+			c.errorf(diag.CodeInvalidPropertyValue, q.Value, "Write a gram range: 1..10, 1... (at least 1) or ...10 (at most 10).",
 				"range must be a range such as 1..10, not %s", describeValue(q.Value))
 		}
 	}
@@ -239,7 +239,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		q := props[k]
 		n, isNum := q.Value.(*ast.Number)
 		if !isNum {
-			c.errorf(CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a number, e.g. %s: 0.", k), "%s must be a number, not %s", k, describeValue(q.Value))
+			c.errorf(diag.CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a number, e.g. %s: 0.", k), "%s must be a number, not %s", k, describeValue(q.Value))
 			return nil
 		}
 		return c.bound(n, t, k)
@@ -264,7 +264,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				}
 			}
 		}
-		c.errorf(CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a whole number of zero or more, e.g. %s: 1.", k),
+		c.errorf(diag.CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a whole number of zero or more, e.g. %s: 1.", k),
 			"%s must be a non-negative integer, not %s", k, describeValue(q.Value))
 		return nil
 	}
@@ -288,7 +288,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			if contains(Formats, s) {
 				cons.Format = s
 			} else {
-				d := c.errorf(CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
+				d := c.errorf(diag.CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
 				if sg := c.suggest(s, Formats); sg != "" {
 					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
 					d.Suggestion = sg
@@ -302,13 +302,13 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 	}
 	if q := props["default"]; q != nil {
 		if o := props["optional"]; o != nil && optionalGiven && !p.Optional {
-			d := c.errorf(CodeContradiction, o.Value, "A default makes a parameter optional; remove optional: false or the default.",
+			d := c.errorf(diag.CodeContradiction, o.Value, "A default makes a parameter optional; remove optional: false or the default.",
 				"%s has a default but optional: false", what)
 			d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "default given here"}}
 		}
 		if t != nil {
-			if v, good := c.conform(q.Value, t, CodeInvalidDefault, "default of "+what); good {
-				if c.satisfies(q.Value, v, t, cons, re, CodeInvalidDefault, "default of "+what) {
+			if v, good := c.conform(q.Value, t, diag.CodeInvalidDefault, "default of "+what); good {
+				if c.satisfies(q.Value, v, t, cons, re, diag.CodeInvalidDefault, "default of "+what) {
 					p.Default, p.HasDefault = v, true
 				}
 			}
@@ -348,7 +348,7 @@ func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
 		return nil
 	}
 	if err != nil {
-		c.errorf(CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw())
+		c.errorf(diag.CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw())
 		return nil
 	}
 	return &v
@@ -375,7 +375,7 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 				if strict {
 					rel = "is not below"
 				}
-				c.errorf(CodeContradiction, n, "No value satisfies both bounds; swap them or fix one.",
+				c.errorf(diag.CodeContradiction, n, "No value satisfies both bounds; swap them or fix one.",
 					"%s %s %s %s %s", la, *a, rel, lb, *b)
 			}
 		}
@@ -386,7 +386,7 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
 	cnt := func(a, b *int64, la, lb string) {
 		if a != nil && b != nil && *a > *b {
-			c.errorf(CodeContradiction, at(lb), "No value satisfies both; swap them or fix one.", "%s %d is above %s %d", la, *a, lb, *b)
+			c.errorf(diag.CodeContradiction, at(lb), "No value satisfies both; swap them or fix one.", "%s %d is above %s %d", la, *a, lb, *b)
 		}
 	}
 	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
@@ -397,19 +397,19 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(CodeInvalidEnum, q.Value, `List the allowed values in an array: enum: ["a", "b"].`, "enum must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidEnum, q.Value, `List the allowed values in an array: enum: ["a", "b"].`, "enum must be an array, not %s", describeValue(q.Value))
 		return nil
 	}
 	out := make([]any, 0, len(arr.Elements))
 	seen := map[string]ast.Node{}
 	for _, e := range arr.Elements {
-		v, good := c.conform(e, t, CodeInvalidEnum, "enum value of "+what)
+		v, good := c.conform(e, t, diag.CodeInvalidEnum, "enum value of "+what)
 		if !good {
 			continue
 		}
 		k := fmt.Sprint(v)
 		if prev, dup := seen[k]; dup {
-			d := c.errorf(CodeInvalidEnum, e, "Each allowed value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d := c.errorf(diag.CodeInvalidEnum, e, "Each allowed value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
 			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			continue
 		}
@@ -424,19 +424,19 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what string) []any {
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(CodeInvalidExample, q.Value, `List examples in an array: examples: ["Paris", "Tokyo"].`, "examples must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidExample, q.Value, `List examples in an array: examples: ["Paris", "Tokyo"].`, "examples must be an array, not %s", describeValue(q.Value))
 		return nil
 	}
 	if p.Type.Kind == Array {
-		if v, good := c.conform(arr, p.Type, CodeInvalidExample, "example of "+what); good {
+		if v, good := c.conform(arr, p.Type, diag.CodeInvalidExample, "example of "+what); good {
 			return []any{v}
 		}
 		return nil
 	}
 	var out []any
 	for _, e := range arr.Elements {
-		if v, good := c.conform(e, p.Type, CodeInvalidExample, "example of "+what); good {
-			if c.satisfies(e, v, p.Type, &p.Constraints, re, CodeInvalidExample, "example of "+what) {
+		if v, good := c.conform(e, p.Type, diag.CodeInvalidExample, "example of "+what); good {
+			if c.satisfies(e, v, p.Type, &p.Constraints, re, diag.CodeInvalidExample, "example of "+what) {
 				out = append(out, v)
 			}
 		}

@@ -136,7 +136,7 @@ var (
 // the inline record `fields: [{...}]`.
 func refineSyntax(src []byte, ds diag.Diagnostics) {
 	for _, d := range ds {
-		if d.Code != CodeSyntax {
+		if d.Code != diag.CodeSyntax {
 			continue
 		}
 		line := lineAt(src, int(d.Range.Start.Offset))
@@ -149,7 +149,7 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 		}
 		switch {
 		case inlineFieldsRE.MatchString(line):
-			d.Code = CodeInlineRecord
+			d.Code = diag.CodeInlineRecord
 			d.Detail = "The parser says: " + d.Summary + ". " +
 				"gram arrays hold scalars only, so a record cannot be written inline as fields: [{...}]. " +
 				"Declare it once at the top level and use its name as the type:\n" +
@@ -157,7 +157,7 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 				"    ... (person::Person) ..."
 			d.Summary = "inline record fields are not gram; declare a :Type"
 		case textualArrowRE.MatchString(line):
-			d.Code = CodeTextualSignature
+			d.Code = diag.CodeTextualSignature
 			d.Detail = "The parser says: " + d.Summary + ". " +
 				"This is the old textual signature form. In gram every parameter and the return type is a node, " +
 				"joined by ==>, and types are JSON types (no IO or Maybe). Write: " + gramForm(line)

@@ -1,6 +1,10 @@
 package check
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gramc-dev/gramc/diag"
+)
 
 func TestGramForm(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -37,8 +41,8 @@ func TestLoadSources(t *testing.T) {
 	})
 	var syntaxErr, typeErr bool
 	for _, d := range ds {
-		syntaxErr = syntaxErr || (d.Range.File == "bad.gram" && d.Code == CodeSyntax)
-		typeErr = typeErr || (d.Range.File == "good.gram" && d.Code == CodeUnknownType)
+		syntaxErr = syntaxErr || (d.Range.File == "bad.gram" && d.Code == diag.CodeSyntax)
+		typeErr = typeErr || (d.Range.File == "good.gram" && d.Code == diag.CodeUnknownType)
 	}
 	if !syntaxErr || !typeErr {
 		t.Fatalf("want a syntax error in bad.gram and unknown-type in good.gram, got %v", ds)
@@ -61,7 +65,7 @@ func TestLegacyParamNameFixChecksClean(t *testing.T) {
 	n := 0
 	for i := len(ds) - 1; i >= 0; i-- { // from the end, so offsets stay valid
 		d := ds[i]
-		if d.Code != CodeLegacyParamName {
+		if d.Code != diag.CodeLegacyParamName {
 			t.Fatalf("unexpected %s", d.Error())
 		}
 		fixed = fixed[:d.Range.Start.Offset] + d.Suggestion + fixed[d.Range.End.Offset:]

@@ -69,16 +69,16 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 			if what == "return type" {
 				fix = "(::" + id.Name + ")"
 			}
-			d := c.errorf(CodeMissingType, n, fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix),
+			d := c.errorf(diag.CodeMissingType, n, fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix),
 				"%s has no type label; did you mean %s?", what, fix)
 			d.Suggestion = fix
 			return nil
 		}
-		c.errorf(CodeMissingType, n, detail, "%s has no type label", what)
+		c.errorf(diag.CodeMissingType, n, detail, "%s has no type label", what)
 		return nil
 	}
 	if len(n.Labels) > 1 {
-		c.errorf(CodeMultipleTypes, &n.Labels[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
+		c.errorf(diag.CodeMultipleTypes, &n.Labels[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
 			"%s has more than one type label", what)
 	}
 	l := &n.Labels[0]
@@ -128,12 +128,12 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 		return t
 	}
 	if strings.Contains(name, "->") {
-		c.report(diag.Error, CodeNonJSONType, r, fmt.Sprintf("%s is a function type, not a JSON type", name),
+		c.report(diag.Error, diag.CodeNonJSONType, r, fmt.Sprintf("%s is a function type, not a JSON type", name),
 			"gram types are JSON types: a tool is itself the function. Write each argument as a parameter node and the result as the last node: (x::String)==>(::String).")
 		return nil
 	}
 	if expl, ok := nonJSONTypes[name]; ok && expl != "" {
-		c.report(diag.Error, CodeNonJSONType, r, fmt.Sprintf("%s is not a JSON type", name), expl+" "+typeListDetail)
+		c.report(diag.Error, diag.CodeNonJSONType, r, fmt.Sprintf("%s is not a JSON type", name), expl+" "+typeListDetail)
 		return nil
 	}
 	if c.typeCands == nil {
@@ -150,7 +150,7 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 	if isKind {
 		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
 	}
-	d := c.report(diag.Error, CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
+	d := c.report(diag.Error, diag.CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
 	if s := c.suggest(name, cands); s != "" && !isKind {
 		d.Summary += fmt.Sprintf("; did you mean %s?", s)
 		d.Suggestion = s
@@ -161,7 +161,7 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 // elementType resolves an Array's elementType property.
 func (c *checker) elementType(arr *Type, p *ast.Property, depth int) *Type {
 	if p == nil {
-		c.report(diag.Error, CodeMissingElementType, arr.Range, "Array needs an elementType",
+		c.report(diag.Error, diag.CodeMissingElementType, arr.Range, "Array needs an elementType",
 			"Say what the array holds: (tags::Array {elementType: String}). For an array of records, declare a :Type and name it: {elementType: WeatherReport}.")
 		return nil
 	}
@@ -174,13 +174,13 @@ func (c *checker) elementType(arr *Type, p *ast.Property, depth int) *Type {
 	case *ast.TaggedString:
 		name = v.Value
 	default:
-		c.errorf(CodeInvalidPropertyValue, p.Value, "Name the element type, e.g. {elementType: String} or {elementType: WeatherReport}.",
+		c.errorf(diag.CodeInvalidPropertyValue, p.Value, "Name the element type, e.g. {elementType: String} or {elementType: WeatherReport}.",
 			"elementType must name a type, not %s", describeValue(p.Value))
 		return nil
 	}
 	name = strings.TrimSpace(name)
 	if name == "Array" || depth > 0 {
-		c.errorf(CodeMissingElementType, p.Value, "gram cannot say what the inner array holds. Declare a :Type with an Array field and use it as the element type.",
+		c.errorf(diag.CodeMissingElementType, p.Value, "gram cannot say what the inner array holds. Declare a :Type with an Array field and use it as the element type.",
 			"an array of arrays needs a declared :Type")
 		return nil
 	}
@@ -224,7 +224,7 @@ func (c *checker) finiteTypes() {
 			if f == nil || f.Name == "" || !f.Required() || f.Type == nil || f.Type.Kind != Record || f.Type.Decl == nil || finite[f.Type.Decl] {
 				continue
 			}
-			d := c.report(diag.Warning, CodeInfiniteType, f.NameRange,
+			d := c.report(diag.Warning, diag.CodeInfiniteType, f.NameRange,
 				fmt.Sprintf("type %s has no finite value: its required field %s needs %s", td.Name, f.Name, english.A(f.Type.Decl.Name)),
 				fmt.Sprintf("Every %s must hold %s, which in turn must hold ... without end, so no model can write one. Make the field optional, (%s::%s {optional: true}), or an array, (%s::Array {elementType: %s}).",
 					td.Name, english.A(f.Type.Decl.Name), f.Name, f.Type.Decl.Name, f.Name, f.Type.Decl.Name))

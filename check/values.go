@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -55,7 +56,7 @@ func (c *checker) numberLimit(n *ast.Number, what string, err error) bool {
 	if !ok {
 		return false
 	}
-	c.errorf(CodeNotJSONValue, n, "JSON parsers read numbers as 64-bit floating point, and providers reject longer ones; later stages (schemas, the runtime, generated Go) could not use it. Use a smaller number, or a string.",
+	c.errorf(diag.CodeNotJSONValue, n, "JSON parsers read numbers as 64-bit floating point, and providers reject longer ones; later stages (schemas, the runtime, generated Go) could not use it. Use a smaller number, or a string.",
 		"%s: %s", what, string(le))
 	return true
 }

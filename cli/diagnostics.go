@@ -7,8 +7,6 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/codegen/golang"
-	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 )
@@ -45,9 +43,13 @@ func summaryLine(ds diag.Diagnostics) string {
 }
 
 // knownCodes are the codes a gramc:ignore comment or --disable may name:
-// the checker's, the provider lint's and gen's.
+// every registered code (diag.Codes).
 func knownCodes() []diag.Code {
-	return slices.Concat(check.Codes, schema.Codes, []diag.Code{golang.CodeNameCollision})
+	var out []diag.Code
+	for _, c := range diag.Codes() {
+		out = append(out, c.Code)
+	}
+	return out
 }
 
 // scopeDiagnostics applies what the user said about warnings: the

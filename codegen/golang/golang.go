@@ -47,7 +47,7 @@ type Request struct {
 	// Stubs asks for the implementation skeleton (StubsFileName) too.
 	Stubs bool
 	// Report, when not nil, receives warnings about the generated names
-	// (CodeNameCollision).
+	// (diag.CodeGenNameCollision).
 	Report func(*diag.Diagnostic)
 }
 

@@ -124,7 +124,7 @@ func TestHostileModels(t *testing.T) {
 			if name == "names" {
 				var msgs []string
 				for _, w := range warnings {
-					if w.Code != CodeNameCollision || w.Severity != diag.Warning {
+					if w.Code != diag.CodeGenNameCollision || w.Severity != diag.Warning {
 						t.Errorf("unexpected diagnostic %v", w)
 					}
 					msgs = append(msgs, w.Summary)

@@ -12,11 +12,6 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 )
 
-// CodeNameCollision is the code of the warning reported when two gram names
-// map to the same Go identifier (`foo_bar` and `fooBar` both give FooBar);
-// the later one gets a numeric suffix.
-const CodeNameCollision diag.Code = "gen-name-collision"
-
 // exportedName derives an exported Go identifier from a gram name. Runs of
 // characters that cannot appear in a Go identifier (`_`, `-`, `.`, `@`,
 // spaces, anything else) separate words, as does a lower-case letter or
@@ -223,7 +218,7 @@ func (n *namer) takeBase(gram, base string, rng ast.Range, derive func(base stri
 		}
 		d := &diag.Diagnostic{
 			Severity: diag.Warning,
-			Code:     CodeNameCollision,
+			Code:     diag.CodeGenNameCollision,
 			Range:    rng,
 		}
 		switch {

@@ -82,7 +82,7 @@ func (b *builder) report(sev diag.Severity, code diag.Code, r ast.Range, summary
 // fallback reports a keyword the target does not support, whose meaning
 // was moved into the description.
 func (b *builder) fallback(r ast.Range, keyword string) {
-	b.report(diag.Warning, CodeKeywordInDescription, r,
+	b.report(diag.Warning, diag.CodeTargetKeywordInDescription, r,
 		fmt.Sprintf("%s does not support %s; moved into the description", b.name(), keyword),
 		fmt.Sprintf("%s cannot express %s in its schema, so gramc states it in the description instead and the provider will not enforce it. Validate the arguments in the tool, or drop the keyword.", b.name(), keyword))
 }
@@ -173,7 +173,7 @@ func (b *builder) enum(e *check.Enum) *jsonschema.Schema {
 			// list the values in the description.
 			s.Enum = nil
 			s.Description = joinSentences(s.Description, "One of: "+listValues(e.Values)+".")
-			b.report(diag.Warning, CodeEnumInDescription, e.NameRange,
+			b.report(diag.Warning, diag.CodeTargetEnumInDescription, e.NameRange,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, e.Name),
 				"Gemini accepts `enum` on strings only. gramc keeps the integer type and names the allowed values in the description; the tool must still reject other values. Declare the enum with string values to have Gemini enforce it.")
 		}
@@ -204,7 +204,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: jsonType(t.Kind)}
 	case check.Object:
 		if b.mode == modeStrict {
-			b.report(diag.Error, CodeStrictFreeFormObject, r,
+			b.report(diag.Error, diag.CodeTargetStrictFreeFormObject, r,
 				fmt.Sprintf("%s does not accept a free-form Object", b.name()),
 				"OpenAI's strict mode requires every object to list its properties and set additionalProperties to false, so a free-form Object cannot be sent. Declare a :Type with the fields you expect, or use a non-strict target.")
 		}
@@ -222,7 +222,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 		}
 		if b.mode == modeGemini {
 			if b.inlining[d] {
-				b.report(diag.Error, CodeRecursiveType, r,
+				b.report(diag.Error, diag.CodeTargetRecursiveType, r,
 					fmt.Sprintf("%s cannot express the recursive type %s", b.target, d.Name),
 					"Gemini's schema has no $ref, so gramc inlines named types, and a type that contains itself cannot be inlined. Break the cycle (for example with an identifier field that refers to the other value), or use another target.",
 					diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
@@ -231,7 +231,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 			if b.properties+len(d.Fields) > MaxInlinedProperties {
 				if !b.tooLarge {
 					b.tooLarge = true
-					b.report(diag.Error, CodeSchemaTooLarge, r,
+					b.report(diag.Error, diag.CodeTargetSchemaTooLarge, r,
 						fmt.Sprintf("%s would inline more than %d properties", b.target, MaxInlinedProperties),
 						"Gemini's schema has no $ref, so gramc copies a named type at every use; this tool's types use each other so often that the copies grow too large. Use fewer nested named types, or another target.",
 						diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
@@ -270,7 +270,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 // param is the schema of a parameter or field.
 func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if b.mode == modeGemini && !geminiPropertyName(p.Name) {
-		b.report(diag.Error, CodeInvalidPropertyName, p.NameRange,
+		b.report(diag.Error, diag.CodeTargetInvalidPropertyName, p.NameRange,
 			fmt.Sprintf("%s does not accept the property name %q", b.target, p.Name),
 			"Gemini parameter names must start with a letter or an underscore and hold only letters, digits and underscores, at most 64 characters. Rename the parameter.")
 	}
@@ -286,7 +286,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if c.Enum != nil {
 		if b.mode == modeGemini && t.Kind != check.String {
 			notes = append(notes, "One of: "+listValues(c.Enum)+".")
-			b.report(diag.Warning, CodeEnumInDescription, p.Range,
+			b.report(diag.Warning, diag.CodeTargetEnumInDescription, p.Range,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, p.Name),
 				"Gemini accepts `enum` on strings only. gramc keeps the numeric type and names the allowed values in the description; the tool must still reject other values.")
 		} else {
@@ -372,7 +372,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if p.HasDefault {
 		if b.mode == modeStrict {
 			notes = append(notes, "Default: "+jsonText(p.Default)+".")
-			b.report(diag.Warning, CodeDefaultInDescription, p.Range,
+			b.report(diag.Warning, diag.CodeTargetDefaultInDescription, p.Range,
 				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.name(), p.Name),
 				"OpenAI's strict mode has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
 		} else {

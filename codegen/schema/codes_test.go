@@ -19,15 +19,15 @@ var codeExamples = []struct {
 	line   int
 	src    string
 }{
-	{CodeInvalidName, Gemini, 1, "[`9lives`:Tool {description: \"Counts lives\"} | ()==>(::Integer)]"},
-	{CodeInvalidPropertyName, Gemini, 2, "[upload:Tool {description: \"Uploads\"} |\n  (`content-type`::String)==>(::Boolean)]"},
-	{CodeRecursiveType, Gemini, 1, "[Comment:Type | (text::String), (replies::Array {elementType: Comment, optional: true})]\n[post:Tool {description: \"Posts\"} | (root::Comment)==>(::Boolean)]"},
-	{CodeStrictFreeFormObject, OpenAIStrict, 2, "[store:Tool {description: \"Stores\"} |\n  (data::Object)==>(::Boolean)]"},
-	{CodeStrictLimit, OpenAIStrict, 1, "[pick:Tool {description: \"Picks\"} | (choice::Integer {enum: [" + enumList(1001) + "]})==>(::Boolean)]"},
-	{CodeKeywordInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {minLength: 1})==>(::String)]"},
-	{CodeDefaultInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {default: \"world\"})==>(::String)]"},
-	{CodeSchemaTooLarge, Gemini, 0, doubling(16)},
-	{CodeEnumInDescription, Gemini, 1, "[Level:Enum {values: [1, 2, 3]}]\n[log:Tool {description: \"Logs\"} | (level::Level)==>(::Boolean)]"},
+	{diag.CodeTargetInvalidName, Gemini, 1, "[`9lives`:Tool {description: \"Counts lives\"} | ()==>(::Integer)]"},
+	{diag.CodeTargetInvalidPropertyName, Gemini, 2, "[upload:Tool {description: \"Uploads\"} |\n  (`content-type`::String)==>(::Boolean)]"},
+	{diag.CodeTargetRecursiveType, Gemini, 1, "[Comment:Type | (text::String), (replies::Array {elementType: Comment, optional: true})]\n[post:Tool {description: \"Posts\"} | (root::Comment)==>(::Boolean)]"},
+	{diag.CodeTargetStrictFreeFormObject, OpenAIStrict, 2, "[store:Tool {description: \"Stores\"} |\n  (data::Object)==>(::Boolean)]"},
+	{diag.CodeTargetStrictLimit, OpenAIStrict, 1, "[pick:Tool {description: \"Picks\"} | (choice::Integer {enum: [" + enumList(1001) + "]})==>(::Boolean)]"},
+	{diag.CodeTargetKeywordInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {minLength: 1})==>(::String)]"},
+	{diag.CodeTargetDefaultInDescription, OpenAIStrict, 2, "[greet:Tool {description: \"Greets\"} |\n  (name::String {default: \"world\"})==>(::String)]"},
+	{diag.CodeTargetSchemaTooLarge, Gemini, 0, doubling(16)},
+	{diag.CodeTargetEnumInDescription, Gemini, 1, "[Level:Enum {values: [1, 2, 3]}]\n[log:Tool {description: \"Logs\"} | (level::Level)==>(::Boolean)]"},
 }
 
 func enumList(n int) string {
@@ -72,9 +72,9 @@ func TestCodeExamples(t *testing.T) {
 		}
 		seen[ex.code] = true
 	}
-	seen[CodeUnknownTarget] = true // TestLintCodes
-	for _, c := range []diag.Code{CodeInvalidName, CodeInvalidPropertyName, CodeRecursiveType, CodeStrictFreeFormObject,
-		CodeStrictLimit, CodeSchemaTooLarge, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription, CodeUnknownTarget} {
+	seen[diag.CodeTargetUnknown] = true // TestLintCodes
+	for _, c := range []diag.Code{diag.CodeTargetInvalidName, diag.CodeTargetInvalidPropertyName, diag.CodeTargetRecursiveType, diag.CodeTargetStrictFreeFormObject,
+		diag.CodeTargetStrictLimit, diag.CodeTargetSchemaTooLarge, diag.CodeTargetKeywordInDescription, diag.CodeTargetDefaultInDescription, diag.CodeTargetEnumInDescription, diag.CodeTargetUnknown} {
 		if !seen[c] {
 			t.Errorf("code %s has no example", c)
 		}

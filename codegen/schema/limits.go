@@ -122,7 +122,7 @@ func checkStrictLimits(t *check.Tool, s *jsonschema.Schema, b *builder) {
 		if got <= max {
 			return
 		}
-		b.report(diag.Error, CodeStrictLimit, t.NameRange,
+		b.report(diag.Error, diag.CodeTargetStrictLimit, t.NameRange,
 			fmt.Sprintf("%s allows at most %d %s; the schema of %s has %d", b.name(), max, what, t.Name, got),
 			"OpenAI rejects strict-mode schemas beyond its documented size limits. Split the tool, flatten nested types or shorten the enums, or use a non-strict target.")
 	}

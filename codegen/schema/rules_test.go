@@ -419,16 +419,16 @@ func TestLintCodes(t *testing.T) {
 		sev  diag.Severity
 		sub  string
 	}{
-		{CodeEnumInDescription, 1, diag.Warning, "gemini enums hold strings only; the values of Level"},
-		{CodeRecursiveType, 5, diag.Error, "gemini cannot express the recursive type Comment"},
-		{CodeKeywordInDescription, 10, diag.Warning, "openai-strict does not support minLength"},
-		{CodeKeywordInDescription, 12, diag.Warning, "gemini does not support format uri"},
-		{CodeDefaultInDescription, 13, diag.Warning, "openai-strict does not support default"},
-		{CodeKeywordInDescription, 13, diag.Warning, "gemini does not support exclusiveMinimum"},
-		{CodeKeywordInDescription, 16, diag.Warning, "openai-strict does not support uniqueItems"},
-		{CodeInvalidName, 27, diag.Error, `anthropic does not accept the tool name "store-blob.v2"`},
-		{CodeStrictFreeFormObject, 28, diag.Error, "openai-strict does not accept a free-form Object"},
-		{CodeInvalidPropertyName, 29, diag.Error, `gemini does not accept the property name "content-type"`},
+		{diag.CodeTargetEnumInDescription, 1, diag.Warning, "gemini enums hold strings only; the values of Level"},
+		{diag.CodeTargetRecursiveType, 5, diag.Error, "gemini cannot express the recursive type Comment"},
+		{diag.CodeTargetKeywordInDescription, 10, diag.Warning, "openai-strict does not support minLength"},
+		{diag.CodeTargetKeywordInDescription, 12, diag.Warning, "gemini does not support format uri"},
+		{diag.CodeTargetDefaultInDescription, 13, diag.Warning, "openai-strict does not support default"},
+		{diag.CodeTargetKeywordInDescription, 13, diag.Warning, "gemini does not support exclusiveMinimum"},
+		{diag.CodeTargetKeywordInDescription, 16, diag.Warning, "openai-strict does not support uniqueItems"},
+		{diag.CodeTargetInvalidName, 27, diag.Error, `anthropic does not accept the tool name "store-blob.v2"`},
+		{diag.CodeTargetStrictFreeFormObject, 28, diag.Error, "openai-strict does not accept a free-form Object"},
+		{diag.CodeTargetInvalidPropertyName, 29, diag.Error, `gemini does not accept the property name "content-type"`},
 	}
 	for _, w := range want {
 		found := false
@@ -457,7 +457,7 @@ func TestLintCodes(t *testing.T) {
 			t.Errorf("weather: unexpected %v", d)
 		}
 	}
-	if ds := Lint(weatherModel(), []Target{"opneai"}); len(ds) != 1 || ds[0].Code != CodeUnknownTarget {
+	if ds := Lint(weatherModel(), []Target{"opneai"}); len(ds) != 1 || ds[0].Code != diag.CodeTargetUnknown {
 		t.Errorf("unknown target: %v", ds)
 	}
 }
@@ -482,8 +482,8 @@ func TestStrictLimits(t *testing.T) {
 		Result: &check.Type{Kind: check.String}}
 	for _, tool := range []*check.Tool{big, deep} {
 		_, err := Entry(tool, OpenAIStrict)
-		if err == nil || !strings.Contains(err.Error(), string(CodeStrictLimit)) {
-			t.Errorf("%s: want a %s error, got %v", tool.Name, CodeStrictLimit, err)
+		if err == nil || !strings.Contains(err.Error(), string(diag.CodeTargetStrictLimit)) {
+			t.Errorf("%s: want a %s error, got %v", tool.Name, diag.CodeTargetStrictLimit, err)
 		}
 		if _, err := Entry(tool, OpenAI); err != nil {
 			t.Errorf("%s: non-strict openai must not apply strict limits: %v", tool.Name, err)

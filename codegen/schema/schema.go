@@ -145,42 +145,6 @@ func Spec(t *check.Tool) (ToolSpec, error) {
 	}, nil
 }
 
-// Diagnostic codes of Lint (and of the errors Emit and Entry return).
-// They are stable: see docs/schema.md for an example of each.
-const (
-	// CodeInvalidName: a tool name the target's provider rejects.
-	CodeInvalidName diag.Code = "target-invalid-name"
-	// CodeInvalidPropertyName: a parameter or field name the target rejects.
-	CodeInvalidPropertyName diag.Code = "target-invalid-property-name"
-	// CodeRecursiveType: a recursive type where the target needs inlining.
-	CodeRecursiveType diag.Code = "target-recursive-type"
-	// CodeStrictFreeFormObject: a free-form Object in OpenAI strict mode.
-	CodeStrictFreeFormObject diag.Code = "target-strict-free-form-object"
-	// CodeStrictLimit: a schema beyond OpenAI strict mode's size limits.
-	CodeStrictLimit diag.Code = "target-strict-limit"
-	// CodeKeywordInDescription (warning): an unsupported keyword moved into
-	// the description.
-	CodeKeywordInDescription diag.Code = "target-keyword-in-description"
-	// CodeDefaultInDescription (warning): a default moved into the
-	// description (strict mode makes the property nullable).
-	CodeDefaultInDescription diag.Code = "target-default-in-description"
-	// CodeEnumInDescription (warning): a non-string enum listed in the
-	// description (Gemini).
-	CodeEnumInDescription diag.Code = "target-enum-in-description"
-	// CodeSchemaTooLarge: inlining named types (Gemini) grows the schema
-	// beyond MaxInlinedProperties.
-	CodeSchemaTooLarge diag.Code = "target-schema-too-large"
-	// CodeUnknownTarget: Lint was asked about a target that does not exist.
-	CodeUnknownTarget diag.Code = "target-unknown"
-)
-
-// Codes lists every code of Lint.
-var Codes = []diag.Code{
-	CodeInvalidName, CodeInvalidPropertyName, CodeRecursiveType, CodeStrictFreeFormObject,
-	CodeStrictLimit, CodeKeywordInDescription, CodeDefaultInDescription, CodeEnumInDescription,
-	CodeSchemaTooLarge, CodeUnknownTarget,
-}
-
 var (
 	// openAINameRE is OpenAI's and Anthropic's function name rule.
 	openAINameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -298,7 +262,7 @@ func checkName(t *check.Tool, target Target, issues *diag.Diagnostics) {
 	}
 	*issues = append(*issues, &diag.Diagnostic{
 		Severity: sev,
-		Code:     CodeInvalidName,
+		Code:     diag.CodeTargetInvalidName,
 		Summary:  fmt.Sprintf("%s does not accept the tool name %q", target, t.Name),
 		Detail:   fmt.Sprintf("Tool names for %s must use %s. Rename the tool.", target, rule),
 		Range:    t.NameRange,
@@ -396,7 +360,7 @@ func Lint(pkg *check.Package, targets []Target) diag.Diagnostics {
 	seen := map[string]bool{}
 	for _, target := range targets {
 		if _, err := ParseTarget(string(target)); err != nil {
-			out = append(out, &diag.Diagnostic{Severity: diag.Error, Code: CodeUnknownTarget, Summary: err.Error(),
+			out = append(out, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeTargetUnknown, Summary: err.Error(),
 				Detail: "Name one of the listed targets."})
 			continue
 		}

@@ -1,0 +1,205 @@
+package diag
+
+// Every diagnostic code gramc reports, from every stage: the parser's, the
+// checker's, the provider lint's and gen's. Codes are stable and
+// append-only, like go/types' error codes: a code keeps its meaning, and a
+// code no longer reported is marked retired, never reused. The registry
+// below says, for each, its stage, its default severity and the page that
+// documents it with an example (a test proves the registry and the pages
+// agree). Adding a code is a constant, a registry line and a doc section.
+const (
+	CodeSyntax                     Code = "syntax"
+	CodeTextualSignature           Code = "textual-signature"
+	CodeInlineRecord               Code = "inline-record"
+	CodeUnknownPattern             Code = "unknown-pattern"
+	CodeMalformedDecl              Code = "malformed-declaration"
+	CodeMissingName                Code = "missing-name"
+	CodeInvalidToolName            Code = "invalid-tool-name"
+	CodeDuplicateDecl              Code = "duplicate-declaration"
+	CodeToolConflict               Code = "tool-conflict"
+	CodeMissingDescription         Code = "missing-description"
+	CodeUnknownProperty            Code = "unknown-property"
+	CodeDuplicateProperty          Code = "duplicate-property"
+	CodeInvalidPropertyValue       Code = "invalid-property-value"
+	CodeMissingSignature           Code = "missing-signature"
+	CodeExtraElement               Code = "extra-element"
+	CodeInvalidSignature           Code = "invalid-signature"
+	CodeArrowDirection             Code = "arrow-direction"
+	CodeArrowSubject               Code = "arrow-subject"
+	CodeAnonymousParameter         Code = "anonymous-parameter"
+	CodeLegacyParamName            Code = "legacy-param-name"
+	CodeMissingType                Code = "missing-type"
+	CodeMultipleTypes              Code = "multiple-types"
+	CodeUnknownType                Code = "unknown-type"
+	CodeNonJSONType                Code = "non-json-type"
+	CodeReservedName               Code = "reserved-name"
+	CodeMissingElementType         Code = "missing-element-type"
+	CodeInapplicableProperty       Code = "inapplicable-property"
+	CodeInvalidDefault             Code = "invalid-default"
+	CodeInvalidEnum                Code = "invalid-enum"
+	CodeContradiction              Code = "contradictory-constraints"
+	CodeInvalidPattern             Code = "invalid-pattern"
+	CodePatternPortability         Code = "pattern-portability"
+	CodeUnknownFormat              Code = "unknown-format"
+	CodeInvalidExample             Code = "invalid-example"
+	CodeNotJSONValue               Code = "not-json-value"
+	CodeUnquotedString             Code = "unquoted-string"
+	CodeIdentityConflict           Code = "identity-conflict"
+	CodeDuplicateField             Code = "duplicate-field"
+	CodeInvalidField               Code = "invalid-field"
+	CodeMissingInstruction         Code = "missing-instruction"
+	CodeInvalidModel               Code = "invalid-model"
+	CodeUnknownProvider            Code = "unknown-provider"
+	CodeInvalidTemperature         Code = "invalid-temperature"
+	CodeInvalidMaxIterations       Code = "invalid-max-iterations"
+	CodeInvalidToolChoice          Code = "invalid-tool-choice"
+	CodeUnknownTool                Code = "unknown-tool"
+	CodeNotATool                   Code = "not-a-tool"
+	CodeDuplicateAgentTool         Code = "duplicate-agent-tool"
+	CodeInvalidAgentElement        Code = "invalid-agent-element"
+	CodeInfiniteType               Code = "infinite-type"
+	CodePackageConflict            Code = "package-conflict"
+	CodeNamedReturn                Code = "named-return"
+	CodeUnusedIgnore               Code = "unused-ignore"
+	CodeTargetInvalidName          Code = "target-invalid-name"
+	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
+	CodeTargetRecursiveType        Code = "target-recursive-type"
+	CodeTargetStrictFreeFormObject Code = "target-strict-free-form-object"
+	CodeTargetStrictLimit          Code = "target-strict-limit"
+	CodeTargetKeywordInDescription Code = "target-keyword-in-description"
+	CodeTargetDefaultInDescription Code = "target-default-in-description"
+	CodeTargetEnumInDescription    Code = "target-enum-in-description"
+	CodeTargetSchemaTooLarge       Code = "target-schema-too-large"
+	CodeTargetUnknown              Code = "target-unknown"
+	CodeGenNameCollision           Code = "gen-name-collision"
+)
+
+// Stage is the part of gramc that reports a code.
+type Stage string
+
+// The stages.
+const (
+	StageSyntax Stage = "syntax" // the parser
+	StageCheck  Stage = "check"  // the type checker
+	StageTarget Stage = "target" // the provider lint (check --target, schema)
+	StageGen    Stage = "gen"    // the Go generator
+)
+
+// CodeInfo is what the registry knows of a code.
+type CodeInfo struct {
+	Code     Code
+	Stage    Stage
+	Severity Severity // the default severity
+	// Doc is the page that documents the code with an example.
+	Doc string
+	// Retired, when set, says why the code is no longer reported.
+	Retired string
+}
+
+// registry lists every code, in the order of its documentation.
+var registry = []CodeInfo{
+	{CodeSyntax, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeTextualSignature, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeInlineRecord, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownPattern, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeMalformedDecl, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMissingName, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidToolName, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeDuplicateDecl, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeToolConflict, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMissingDescription, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownProperty, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeDuplicateProperty, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidPropertyValue, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMissingSignature, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeExtraElement, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidSignature, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeArrowDirection, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeArrowSubject, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeAnonymousParameter, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeLegacyParamName, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeMissingType, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMultipleTypes, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownType, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeNonJSONType, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeReservedName, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMissingElementType, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInapplicableProperty, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidDefault, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidEnum, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeContradiction, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidPattern, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodePatternPortability, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeUnknownFormat, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidExample, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeNotJSONValue, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnquotedString, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeIdentityConflict, StageCheck, Error, "docs/diagnostics.md", "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)"},
+	{CodeDuplicateField, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidField, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeMissingInstruction, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidModel, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownProvider, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidTemperature, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidMaxIterations, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidToolChoice, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownTool, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeNotATool, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeDuplicateAgentTool, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidAgentElement, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInfiniteType, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodePackageConflict, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeNamedReturn, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnusedIgnore, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeTargetInvalidName, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetInvalidPropertyName, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetRecursiveType, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetStrictFreeFormObject, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetStrictLimit, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetKeywordInDescription, StageTarget, Warning, "docs/schema.md", ""},
+	{CodeTargetDefaultInDescription, StageTarget, Warning, "docs/schema.md", ""},
+	{CodeTargetEnumInDescription, StageTarget, Warning, "docs/schema.md", ""},
+	{CodeTargetSchemaTooLarge, StageTarget, Error, "docs/schema.md", ""},
+	{CodeTargetUnknown, StageTarget, Error, "docs/schema.md", ""},
+	{CodeGenNameCollision, StageGen, Warning, "docs/codegen.md", ""},
+}
+
+// Codes returns every registered code's information, in registry order.
+// The slice is a copy: the registry cannot be changed from outside.
+func Codes() []CodeInfo { return append([]CodeInfo(nil), registry...) }
+
+// CodesOf returns the codes of the given stages, in registry order.
+func CodesOf(stages ...Stage) []Code {
+	var out []Code
+	for _, c := range registry {
+		for _, s := range stages {
+			if c.Stage == s {
+				out = append(out, c.Code)
+			}
+		}
+	}
+	return out
+}
+
+// Lookup returns code's information.
+func Lookup(code Code) (CodeInfo, bool) {
+	for _, c := range registry {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}
+
+// DocsBase is where the documentation pages live, for links (a language
+// server's codeDescription).
+const DocsBase = "https://github.com/gramc-dev/gramc/blob/main/"
+
+// DocURL is the address of the code's documentation: its page, and on
+// docs/diagnostics.md its section (the heading is the code itself).
+func (c CodeInfo) DocURL() string {
+	if c.Doc == "docs/diagnostics.md" {
+		return DocsBase + c.Doc + "#" + string(c.Code)
+	}
+	return DocsBase + c.Doc
+}
