@@ -90,9 +90,9 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 // docAnnotated is a top-level pattern with annotations.
 type docAnnotated struct {
 	Tokens  []lexer.Token
-	Ident   *docIdentAnnot  `parser:"@@?"`
-	Props   docPropAnnots   `parser:"@@"`
-	Pattern *patternGroup   `parser:"@@"`
+	Ident   *docIdentAnnot `parser:"@@?"`
+	Props   docPropAnnots  `parser:"@@"`
+	Pattern *patternGroup  `parser:"@@"`
 }
 
 // docPropAnnots is the list of `@key(value)` annotations, looped by hand:
