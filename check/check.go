@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -425,7 +426,7 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
 		d := c.warnf(diag.CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
 		if s := c.suggest(k, known); s != "" {
-			d.Summary += fmt.Sprintf("; did you mean %s?", s)
+			d.Summary += suggest.DidYouMean(s)
 			d.Suggestion = s
 		}
 	}

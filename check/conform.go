@@ -7,6 +7,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // jsonValue converts any gram value to its JSON-ready Go value (string,
@@ -169,7 +170,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		d := c.errorf(code, v, "Use one of: "+enumText(en.Values)+".", "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name)
 		if s := c.suggest(fmt.Sprint(x), names); s != "" {
-			d.Summary += fmt.Sprintf("; did you mean %q?", s)
+			d.Summary += suggest.DidYouMeanQuoted(s)
 			d.Suggestion = s
 		}
 		return nil, false
@@ -198,7 +199,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 				d := c.errorf(code, e.Key, fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")),
 					"%s: %s has no field %s", what, td.Name, k)
 				if s := c.suggest(k, fieldNames); s != "" {
-					d.Summary += fmt.Sprintf("; did you mean %s?", s)
+					d.Summary += suggest.DidYouMean(s)
 					d.Suggestion = s
 				}
 				good = false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -357,7 +358,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			d := c.errorf(diag.CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
 				"unknown tool %s", name)
 			if s := c.suggest(name, c.toolNames()); s != "" {
-				d.Summary += fmt.Sprintf("; did you mean %s?", s)
+				d.Summary += suggest.DidYouMean(s)
 				d.Suggestion = s
 			}
 			if r, ok := c.ignored[name]; ok {
@@ -407,7 +408,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				d := c.errorf(diag.CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
 					"toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name)
 				if sg := c.suggest(s, append(choices, names...)); sg != "" {
-					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
 				}
 			}
@@ -445,7 +446,7 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 			sg = c.suggest(provider, Providers)
 		}
 		if sg != "" {
-			d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+			d.Summary += suggest.DidYouMeanQuoted(sg)
 			d.Suggestion = sg
 			d.Detail += fmt.Sprintf(" Write model: %q.", sg+"/"+model)
 		}

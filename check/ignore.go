@@ -7,6 +7,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // ignorePrefix starts a suppression comment:
@@ -99,7 +100,7 @@ func suppress(files []*ast.File, ds diag.Diagnostics, known []diag.Code, reportU
 					names = append(names, string(k))
 				}
 				if s := diag.Suggest(string(code), names); s != "" {
-					w.Summary += fmt.Sprintf("; did you mean %s?", s)
+					w.Summary += suggest.DidYouMean(s)
 					w.Suggestion = s
 				}
 			default:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -290,7 +291,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			} else {
 				d := c.errorf(diag.CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
 				if sg := c.suggest(s, Formats); sg != "" {
-					d.Summary += fmt.Sprintf("; did you mean %q?", sg)
+					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
 				}
 			}

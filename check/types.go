@@ -9,6 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // builtinTypes maps every built-in type label and alias to its kind.
@@ -152,7 +153,7 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 	}
 	d := c.report(diag.Error, diag.CodeUnknownType, r, fmt.Sprintf("unknown type %s", name), detail)
 	if s := c.suggest(name, cands); s != "" && !isKind {
-		d.Summary += fmt.Sprintf("; did you mean %s?", s)
+		d.Summary += suggest.DidYouMean(s)
 		d.Suggestion = s
 	}
 	return nil

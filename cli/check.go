@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
 
@@ -91,11 +91,7 @@ with --werror), 2 for usage or I/O errors.`,
 
 func runCheck(e *env, opts checkOptions, args []string) error {
 	if !slices.Contains(diagFormats, opts.format) {
-		msg := fmt.Sprintf("unknown --format %q (want %s)", opts.format, strings.Join(diagFormats, ", "))
-		if s := diag.Suggest(opts.format, diagFormats); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
-		return usageErrorf("%s", msg)
+		return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, diagFormats, "formats"))
 	}
 	var targets []schema.Target
 	if opts.targets != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // printDiagnostics is how every command shows diagnostics on the terminal:
@@ -103,11 +104,7 @@ func parseDisabled(list string) ([]diag.Code, error) {
 			continue
 		}
 		if !slices.Contains(known, code) {
-			msg := fmt.Sprintf("--disable: unknown code %q", code)
-			if s := diag.Suggest(string(code), names); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return nil, fmt.Errorf("%s (every code is listed in docs/diagnostics.md)", msg)
+			return nil, fmt.Errorf("--disable: unknown code %q%s (every code is documented in docs/diagnostics.md)", code, suggest.DidYouMean(suggest.Closest(string(code), names)))
 		}
 		out = append(out, code)
 	}

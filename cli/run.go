@@ -17,7 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/load"
@@ -402,12 +402,7 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 			return nil, usageErrorf("--tool %q: want NAME=COMMAND", tf)
 		}
 		if !containsString(names, name) {
-			msg := fmt.Sprintf("--tool %s: agent %s has no tool %s", name, agent.Name, name)
-			if s := diag.Suggest(name, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			} else if len(names) > 0 {
-				msg += " (its tools: " + strings.Join(names, ", ") + ")"
-			}
+			msg := fmt.Sprintf("--tool %s: agent %s has no tool %s", name, agent.Name, name) + suggest.Hint(name, names, "agent's tools")
 			return nil, usageErrorf("%s", msg)
 		}
 		commands[name] = command

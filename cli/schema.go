@@ -10,7 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/spf13/cobra"
 )
@@ -175,18 +175,9 @@ func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool
 	return out, nil
 }
 
-// schemaSuggestion is `; did you mean "x"?` or a list of what exists.
+// schemaSuggestion is the hint for a misspelt name (internal/suggest).
 func schemaSuggestion(name string, candidates []string, what string) string {
-	if s := diag.Suggest(name, candidates); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
-	}
-	if len(candidates) == 0 {
-		return " (there are no " + what + ")"
-	}
-	if len(candidates) > 10 {
-		candidates = append(candidates[:10:10], "...")
-	}
-	return " (" + what + ": " + strings.Join(candidates, ", ") + ")"
+	return suggest.Hint(name, candidates, what)
 }
 
 // writeSchemaFiles writes DIR/<tool>.<target>.json for each tool: the

@@ -38,10 +38,7 @@ func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) {
 		}
 		t, ok := lib.Lookup(spec.Name)
 		if !ok {
-			d := "not in the library"
-			if s := suggest.Closest(spec.Name, lib.Names()); s != "" {
-				d += fmt.Sprintf(" (did you mean %q?)", s)
-			}
+			d := "not in the library" + suggest.Hint(spec.Name, lib.Names(), "library's tools")
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}
 		}
 		if t.Func == nil {

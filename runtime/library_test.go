@@ -90,7 +90,7 @@ func TestBind(t *testing.T) {
 		want string
 	}{
 		{"missing", NewToolLibrary(Tool{Spec: ToolSpecification{Name: "sayHelo"}, Func: impl}),
-			`agent hello: tool sayHello: not in the library (did you mean "sayHelo"?)`},
+			`agent hello: tool sayHello: not in the library; did you mean sayHelo?`},
 		{"nil func", NewToolLibrary(Tool{Spec: hello}), "no implementation"},
 		{"description", NewToolLibrary(Tool{Spec: ToolSpecification{Name: "sayHello", Description: "waves", Schema: hello.Schema}, Func: impl}),
 			`description differs: agent "greets", library "waves"`},

@@ -295,12 +295,9 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 	bt, ok := b.tools[call.Name]
 	if !ok {
 		inv.Args = rawArgs(call.Arguments)
-		msg := fmt.Sprintf("unknown tool %q", call.Name)
-		if s := suggest.Closest(call.Name, b.names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
+		msg := fmt.Sprintf("unknown tool %q", call.Name) + suggest.DidYouMean(suggest.Closest(call.Name, b.names))
 		if len(b.names) > 0 {
-			msg += "; the available tools are " + strings.Join(b.names, ", ")
+			msg += " (the available tools are " + strings.Join(b.names, ", ") + ")"
 		} else {
 			msg += "; this agent has no tools"
 		}

@@ -127,7 +127,7 @@ func TestRunToolFailures(t *testing.T) {
 		want string
 	}{
 		{"unknown tool", greet("Hello"), runtimetest.Call("sayHelo", `{}`), nil, runtime.UnknownTool,
-			`error: unknown tool "sayHelo" (did you mean "sayHello"?); the available tools are sayHello`},
+			`error: unknown tool "sayHelo"; did you mean sayHello? (the available tools are sayHello)`},
 		{"invalid arguments", greet("Hello"), runtimetest.Call("sayHello", `{"personName":42}`), nil, runtime.InvalidArguments,
 			"error: invalid arguments for tool sayHello: at '/personName': got number, want string"},
 		{"bad json", greet("Hello"), runtimetest.Call("sayHello", `{"personName":`), nil, runtime.InvalidArguments,

@@ -391,7 +391,7 @@ func TestParseTarget(t *testing.T) {
 		}
 	}
 	_, err := ParseTarget("opneai")
-	if err == nil || !strings.Contains(err.Error(), `did you mean "openai"?`) {
+	if err == nil || !strings.Contains(err.Error(), `did you mean openai?`) {
 		t.Errorf("ParseTarget(opneai): %v", err)
 	}
 	ts, err := ParseTargets("gemini, openai,gemini")
@@ -401,7 +401,7 @@ func TestParseTarget(t *testing.T) {
 	if ts, err := ParseTargets("all"); err != nil || len(ts) != len(Targets()) {
 		t.Errorf("ParseTargets(all): %v, %v", ts, err)
 	}
-	if _, err := ParseTargets("openai,antropic"); err == nil || !strings.Contains(err.Error(), `did you mean "anthropic"?`) {
+	if _, err := ParseTargets("openai,antropic"); err == nil || !strings.Contains(err.Error(), `did you mean anthropic?`) {
 		t.Errorf("ParseTargets(openai,antropic): %v", err)
 	}
 	if _, err := Emit(nil, "nope"); err == nil {

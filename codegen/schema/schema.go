@@ -22,6 +22,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/invopop/jsonschema"
 )
 
@@ -70,11 +71,7 @@ func ParseTarget(s string) (Target, error) {
 		}
 		names = append(names, string(t))
 	}
-	msg := fmt.Sprintf("unknown target %q", s)
-	if sug := diag.Suggest(s, names); sug != "" {
-		msg += fmt.Sprintf("; did you mean %q?", sug)
-	}
-	return "", fmt.Errorf("%s (targets: %s)", msg, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown target %q%s", s, suggest.Hint(s, names, "targets"))
 }
 
 // ParseTargets parses a comma-separated list of targets (as `gramc check

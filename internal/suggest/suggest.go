@@ -5,6 +5,7 @@
 package suggest
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -75,4 +76,65 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// DidYouMean is how every message offers a guess: "; did you mean X?",
+// with X quoted (Go syntax) unless it is a plain name, or "" when there
+// is no guess.
+func DidYouMean(guess string) string {
+	if guess == "" {
+		return ""
+	}
+	return "; did you mean " + Show(guess) + "?"
+}
+
+// Show is s as a message shows a name: as it is when it is a plain name
+// (letters, digits, '_', '-', '.', ':' and '/'), else quoted.
+func Show(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r == ':' || r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// Hint is what a message about the misspelt name appends: DidYouMean of
+// the closest candidate when one is close enough, else, when the guess
+// would be a stretch, the candidates themselves ("; the agents are a, b,
+// c", at most 10 then how many more), so the reader still sees the
+// choices. what names the candidates in the plural ("agents").
+func Hint(name string, candidates []string, what string) string {
+	if g := Closest(name, candidates); g != "" {
+		return DidYouMean(g)
+	}
+	switch len(candidates) {
+	case 0:
+		return "; there are no " + what
+	case 1:
+		return "; the only one is " + Show(candidates[0])
+	}
+	shown := candidates
+	more := ""
+	if len(shown) > 10 {
+		shown, more = shown[:10], ", and "+strconv.Itoa(len(candidates)-10)+" more"
+	}
+	parts := make([]string, len(shown))
+	for i, c := range shown {
+		parts[i] = Show(c)
+	}
+	return "; the " + what + " are " + strings.Join(parts, ", ") + more
+}
+
+// DidYouMeanQuoted is DidYouMean for a guess that is a string value (a
+// default, a format, a tool choice): always quoted, as the user must
+// write it.
+func DidYouMeanQuoted(guess string) string {
+	if guess == "" {
+		return ""
+	}
+	return "; did you mean " + strconv.Quote(guess) + "?"
 }

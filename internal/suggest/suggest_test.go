@@ -33,3 +33,27 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestHint(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cands []string
+		want  string
+	}{
+		{"getForcast", []string{"getWeather", "getForecast"}, "; did you mean getForecast?"},
+		{"wether", []string{"weather_agent", "hello_world_agent"}, "; the agents are weather_agent, hello_world_agent"},
+		{"x", nil, "; there are no agents"},
+		{"zzz", []string{"only"}, "; the only one is only"},
+		{"q", []string{"a b", "c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"}, `; the agents are "a b", c0, c1, c2, c3, c4, c5, c6, c7, c8, and 1 more`},
+	} {
+		if got := Hint(tc.name, tc.cands, "agents"); got != tc.want {
+			t.Errorf("Hint(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := DidYouMean("openai-strict"); got != "; did you mean openai-strict?" {
+		t.Errorf("DidYouMean = %q", got)
+	}
+	if got := DidYouMean(`(::String)`); got != `; did you mean "(::String)"?` {
+		t.Errorf("DidYouMean = %q", got)
+	}
+}

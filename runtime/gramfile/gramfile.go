@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -68,12 +69,7 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 	case name == "":
 		return nil, &runtime.ConfigurationError{Setting: "agent", Message: "several agents are declared (" + strings.Join(names, ", ") + "): name one"}
 	}
-	msg := fmt.Sprintf("no agent named %q", name)
-	if s := diag.Suggest(name, names); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", s)
-	} else {
-		msg += "; the agents are " + strings.Join(names, ", ")
-	}
+	msg := fmt.Sprintf("no agent named %s", suggest.Show(name)) + suggest.Hint(name, names, "agents")
 	return nil, &runtime.ConfigurationError{Setting: "agent", Message: msg}
 }
 

@@ -78,7 +78,7 @@ func TestLoadAgentErrors(t *testing.T) {
 	}
 	var ce *runtime.ConfigurationError
 	if _, err := gramfile.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "hello_goodby_agent"); !errors.As(err, &ce) ||
-		!strings.Contains(err.Error(), `did you mean "hello_goodbye_agent"?`) {
+		!strings.Contains(err.Error(), `did you mean hello_goodbye_agent?`) {
 		t.Errorf("misspelt agent: %v", err)
 	}
 	if _, err := gramfile.LoadAgentFiles([]string{filepath.Join(seedDir, "helloAgent.gram"), filepath.Join(seedDir, "helloGoodbyeAgent.gram")}, ""); err == nil ||
