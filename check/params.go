@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -491,10 +492,10 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 	case []any:
 		n := int64(len(v))
 		if cons.MinItems != nil && n < *cons.MinItems {
-			return fail("Add items or lower minItems.", "%s has fewer than minItems %d items", what, *cons.MinItems)
+			return fail("Add items or lower minItems.", "%s has fewer than %s (minItems)", what, english.Plural(int(*cons.MinItems), "item"))
 		}
 		if cons.MaxItems != nil && n > *cons.MaxItems {
-			return fail("Remove items or raise maxItems.", "%s has more than maxItems %d items", what, *cons.MaxItems)
+			return fail("Remove items or raise maxItems.", "%s has more than %s (maxItems)", what, english.Plural(int(*cons.MaxItems), "item"))
 		}
 		if cons.UniqueItems {
 			seen := map[string]bool{}
