@@ -18,7 +18,7 @@ help:
 	@echo "make demo   - check, schema, gen and run the bundled examples"
 
 build:
-	@echo "== building bin/gramc (the first build compiles every dependency: about a minute on 2 cores)"
+	@echo "== building bin/gramc (the first build compiles every dependency: about half a minute on 2 cores)"
 	$(GO) build -buildvcs=auto -o bin/gramc ./cmd/gramc
 
 install:
@@ -41,7 +41,7 @@ gramfmt:
 test: lint gramfmt
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
-	@echo "== go test (a cold cache compiles the test binaries first: 2-4 minutes on 2 cores)"
+	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
 
 bench:
