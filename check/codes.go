@@ -6,9 +6,15 @@ import "github.com/gramc-dev/gramc/diag"
 // of docs/diagnostics.md (the registry, diag.Codes, knows them all).
 func Codes() []diag.Code { return diag.CodesOf(diag.StageSyntax, diag.StageCheck) }
 
-// Providers are the model providers an agent's `model` may name, as
+// providers are the model providers an agent's `model` may name, as
 // `Provider/model-name`.
-var Providers = []string{"OpenAI", "Anthropic", "Gemini", "Ollama"}
+var providers = []string{"OpenAI", "Anthropic", "Gemini", "Ollama"}
 
-// Formats are the `format` values a String parameter may carry.
-var Formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}
+// formats are the `format` values a String parameter may carry.
+var formats = []string{"date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"}
+
+// Providers returns the model providers an agent's `model` may name.
+func Providers() []string { return append([]string(nil), providers...) }
+
+// Formats returns the `format` values a String parameter may carry.
+func Formats() []string { return append([]string(nil), formats...) }

@@ -420,7 +420,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Property, a *Agent) {
 	q := props["model"]
 	if q == nil {
-		c.errorf(diag.CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+		c.errorf(diag.CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(providers, ", ")+".",
 			"agent %s has no model", a.Name)
 		return
 	}
@@ -430,20 +430,20 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 	}
 	provider, model, found := strings.Cut(s, "/")
 	if !found || strings.TrimSpace(provider) == "" || strings.TrimSpace(model) == "" {
-		c.errorf(diag.CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(Providers, ", ")+".",
+		c.errorf(diag.CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(providers, ", ")+".",
 			"model %q is not Provider/model-name", s)
 		return
 	}
-	if !contains(Providers, provider) {
-		d := c.errorf(diag.CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(Providers, ", ")+".", "unknown model provider %q", provider)
+	if !contains(providers, provider) {
+		d := c.errorf(diag.CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(providers, ", ")+".", "unknown model provider %q", provider)
 		sg := ""
-		for _, p := range Providers {
+		for _, p := range providers {
 			if strings.EqualFold(p, provider) {
 				sg = p
 			}
 		}
 		if sg == "" {
-			sg = c.suggest(provider, Providers)
+			sg = c.suggest(provider, providers)
 		}
 		if sg != "" {
 			d.Summary += suggest.DidYouMeanQuoted(sg)

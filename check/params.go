@@ -287,11 +287,11 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 	if ok["format"] {
 		q := props["format"]
 		if s, isStr := c.stringProp(q, what); isStr {
-			if contains(Formats, s) {
+			if contains(formats, s) {
 				cons.Format = s
 			} else {
-				d := c.errorf(diag.CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(Formats, ", ")+".", "unknown format %q", s)
-				if sg := c.suggest(s, Formats); sg != "" {
+				d := c.errorf(diag.CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(formats, ", ")+".", "unknown format %q", s)
+				if sg := c.suggest(s, formats); sg != "" {
 					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
 				}
