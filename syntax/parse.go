@@ -83,6 +83,17 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (*as
 			Range:    ast.Range{File: filename, Start: src.Position(e.start), End: src.Position(e.end)},
 		})
 	}
+	if sc.truncated >= 0 && (err == nil || syntaxError(filename, src, text, err).Range.Start.Offset >= int32(sc.truncated)) {
+		// The parser reached where the scanner stopped: say why.
+		err = nil
+		diags = append(diags, &diag.Diagnostic{
+			Severity: diag.Error,
+			Code:     codeSyntax,
+			Summary:  fmt.Sprintf("more than %d tokens in a row outside any (...), [...] or {...} group", MaxTokensWithoutGroup),
+			Detail:   "gramc stops reading the file here: no gram construct needs that many tokens without a group, and holding them all would take unbounded memory. Split the pattern, or check the file is gram.",
+			Range:    ast.Range{File: filename, Start: src.Position(sc.truncated), End: src.Position(sc.truncated)},
+		})
+	}
 	if err != nil {
 		d := syntaxError(filename, src, text, err)
 		// A parser error after an error inside a group is most likely a

@@ -117,7 +117,20 @@ type scanner struct {
 	// participle's 64); and how many patterns the runs hold.
 	runToks     []runTok
 	runPatterns int
+
+	// fineRun counts the coarse scanner's tokens since the last group: no
+	// gram construct needs MaxTokensWithoutGroup of them in a row, so the
+	// scanner stops there (truncated is where) instead of handing
+	// participle, which takes every token of a file before it parses, an
+	// unbounded list (9 MB of "-->" took 1.2 GB before the error at 1:1).
+	fineRun   int
+	truncated int // offset where the scanner stopped, or -1
 }
+
+// MaxTokensWithoutGroup bounds the tokens in a row outside any (...),
+// [...] or {...} group that a file may hold: paths, annotations and
+// labels always reach a group long before.
+const MaxTokensWithoutGroup = 1 << 16
 
 // runTok is a token inside a tRun token: src[start:end], of type typ.
 type runTok struct {
@@ -135,7 +148,7 @@ func newScanner(filename, src string) *scanner {
 // newCoarseScanner returns a scanner of a whole file that yields each
 // balanced (...), [...] or {...} group as one token.
 func newCoarseScanner(filename, src string) *scanner {
-	s := &scanner{src: src, filename: filename, coarse: true}
+	s := &scanner{src: src, filename: filename, coarse: true, truncated: -1}
 	s.skipBOM()
 	return s
 }
@@ -191,6 +204,11 @@ func (s *scanner) Next() (lexer.Token, error) {
 
 // note records what the coarse token t means for the next run.
 func (s *scanner) note(t *lexer.Token) {
+	if t.Type == tRun || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tParenGroup {
+		s.fineRun = 0
+	} else {
+		s.fineRun++
+	}
 	switch t.Type {
 	case tRun, tBracketGroup, tBraceGroup:
 		s.noRun, s.annKey = false, false
@@ -216,6 +234,15 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 	}
 	s.tokStart = s.off
 	if s.off >= len(s.src) {
+		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
+	}
+	if s.fineRun >= MaxTokensWithoutGroup && !s.inner {
+		// Stop here; parseText reports the limit if the parser gets
+		// this far (it usually fails much earlier, at the first token
+		// that does not fit).
+		if s.truncated < 0 {
+			s.truncated = s.off
+		}
 		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
 	}
 	var typ lexer.TokenType
