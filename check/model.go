@@ -103,19 +103,10 @@ const (
 
 // String returns the gram name of the kind ("String", "Integer", ...).
 func (k Kind) String() string {
+	if b, ok := k.Builtin(); ok {
+		return b.Name
+	}
 	switch k {
-	case String:
-		return "String"
-	case Integer:
-		return "Integer"
-	case Number:
-		return "Number"
-	case Boolean:
-		return "Boolean"
-	case Object:
-		return "Object"
-	case Array:
-		return "Array"
 	case Record:
 		return "Record"
 	case EnumKind:

@@ -198,11 +198,8 @@ func gramForm(line string) string {
 }
 
 func gramType(t string) string {
-	if k, ok := builtinTypes[t]; ok && t != "Text" {
-		return k.String()
-	}
-	if t == "Text" {
-		return "String"
+	if k, ok := builtinTypes[t]; ok {
+		return k.String() // the canonical name of an alias
 	}
 	if syntax.IsSymbol(t) {
 		return t

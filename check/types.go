@@ -12,18 +12,76 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
-// builtinTypes maps every built-in type label and alias to its kind.
-var builtinTypes = map[string]Kind{
-	"String": String, "Text": String,
-	"Integer": Integer, "Int": Integer,
-	"Number": Number, "Double": Number, "Float": Number,
-	"Boolean": Boolean, "Bool": Boolean,
-	"Object": Object,
-	"Array":  Array,
+// BuiltinType is a built-in type of gram: its names and what it becomes
+// in JSON Schema and in Go. The table builtins is the one place this is
+// written: the checker resolves labels, the schema emitter and the Go
+// generator map kinds, and the messages list the types, all from it (a
+// test proves docs/language.md's type table agrees).
+type BuiltinType struct {
+	Kind    Kind
+	Name    string   // the canonical label
+	Aliases []string // other labels accepted for it
+	JSON    string   // the JSON Schema "type"
+	Go      string   // the Go type; Array's is the prefix of []Elem
 }
 
-// builtinNames is the suggestion order: canonical names, then aliases.
-var builtinNames = []string{"String", "Integer", "Number", "Boolean", "Object", "Array", "Text", "Int", "Double", "Float", "Bool"}
+var builtins = []BuiltinType{
+	{String, "String", []string{"Text"}, "string", "string"},
+	{Integer, "Integer", []string{"Int"}, "integer", "int64"},
+	{Number, "Number", []string{"Double", "Float"}, "number", "float64"},
+	{Boolean, "Boolean", []string{"Bool"}, "boolean", "bool"},
+	{Object, "Object", nil, "object", "map[string]any"},
+	{Array, "Array", nil, "array", "[]"},
+}
+
+// Builtins returns the built-in types, in their canonical order.
+func Builtins() []BuiltinType { return append([]BuiltinType(nil), builtins...) }
+
+// Builtin returns the built-in type of kind k (ok false for records and
+// enums).
+func (k Kind) Builtin() (BuiltinType, bool) {
+	for _, b := range builtins {
+		if b.Kind == k {
+			return b, true
+		}
+	}
+	return BuiltinType{}, false
+}
+
+// builtinTypes maps every built-in label and alias to its kind, and
+// builtinNames lists them for suggestions: canonical names, then aliases.
+var builtinTypes, builtinNames = func() (map[string]Kind, []string) {
+	m := map[string]Kind{}
+	var names, aliases []string
+	for _, b := range builtins {
+		m[b.Name] = b.Kind
+		names = append(names, b.Name)
+		for _, a := range b.Aliases {
+			m[a] = b.Kind
+			aliases = append(aliases, a)
+		}
+	}
+	return m, append(names, aliases...)
+}()
+
+// typeListDetail names the built-in types in messages: "Built-in types
+// are String (Text), Integer (Int), ...".
+var typeListDetail = func() string {
+	var parts []string
+	for _, b := range builtins {
+		p := b.Name
+		if len(b.Aliases) > 0 {
+			p += " (" + strings.Join(b.Aliases, ", ") + ")"
+		}
+		if b.Kind == Array {
+			p += " {elementType: T}"
+		}
+		parts = append(parts, p)
+	}
+	last := len(parts) - 1
+	return "Built-in types are " + strings.Join(parts[:last], ", ") + " and " + parts[last] +
+		"; a :Type or :Enum declared in the package may be used by name."
+}()
 
 // nonJSONTypes are types users bring from the old textual form or from
 // Haskell-like notations; each gets an explanation instead of "unknown".
@@ -35,8 +93,6 @@ var nonJSONTypes = map[string]string{
 	"Void":    "Every tool returns a JSON value; return (::Object) or (::String) instead.",
 	"Nothing": "Every tool returns a JSON value; return (::Object) or (::String) instead.",
 }
-
-const typeListDetail = "Built-in types are String (Text), Integer (Int), Number (Double, Float), Boolean (Bool), Object and Array {elementType: T}; a :Type or :Enum declared in the package may be used by name."
 
 // declaredNames returns the sorted names of declared types and enums.
 func (c *checker) declaredNames() []string {

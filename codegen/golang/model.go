@@ -559,18 +559,11 @@ func (b *builder) goType(t *check.Type) string {
 		return "any"
 	}
 	switch t.Kind {
-	case check.String:
-		return "string"
-	case check.Integer:
-		return "int64"
-	case check.Number:
-		return "float64"
-	case check.Boolean:
-		return "bool"
-	case check.Object:
-		return "map[string]any"
 	case check.Array:
 		return "[]" + b.goType(t.Elem)
+	case check.String, check.Integer, check.Number, check.Boolean, check.Object:
+		bt, _ := t.Kind.Builtin()
+		return bt.Go
 	case check.Record:
 		if n, ok := b.declGo[t.Decl]; ok {
 			return n

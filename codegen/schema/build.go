@@ -182,17 +182,8 @@ func (b *builder) enum(e *check.Enum) *jsonschema.Schema {
 }
 
 func jsonType(k check.Kind) string {
-	switch k {
-	case check.String:
-		return "string"
-	case check.Integer:
-		return "integer"
-	case check.Number:
-		return "number"
-	case check.Boolean:
-		return "boolean"
-	case check.Array:
-		return "array"
+	if b, ok := k.Builtin(); ok {
+		return b.JSON
 	}
 	return "object"
 }

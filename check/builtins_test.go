@@ -1,0 +1,61 @@
+package check
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestBuiltinsTableMatchesDocs: docs/language.md's type table lists the
+// built-in types exactly as the table builtins defines them — names,
+// aliases, JSON type and Go type — so adding a type or an alias is one
+// table row and one doc row, and they cannot drift.
+func TestBuiltinsTableMatchesDocs(t *testing.T) {
+	data, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([A-Za-z]+)`( \\(([^)]*)\\))?[^|]*\\| `\\{\"type\":\"([a-z]+)\"")
+	goType := regexp.MustCompile("\\| `([^`]+)` \\|$")
+	found := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name, aliases, json := m[1], m[3], m[4]
+		var b BuiltinType
+		for _, x := range builtins {
+			if x.Name == name {
+				b = x
+			}
+		}
+		if b.Name == "" {
+			t.Errorf("docs list type %s, which is not built in", name)
+			continue
+		}
+		found[name] = true
+		var want []string
+		for _, a := range b.Aliases {
+			want = append(want, "`"+a+"`")
+		}
+		if aliases != strings.Join(want, ", ") {
+			t.Errorf("%s: docs aliases %q, table %q", name, aliases, strings.Join(want, ", "))
+		}
+		if json != b.JSON {
+			t.Errorf("%s: docs JSON type %q, table %q", name, json, b.JSON)
+		}
+		if g := goType.FindStringSubmatch(line); g == nil || (g[1] != b.Go && !(b.Kind == Array && g[1] == "[]T")) {
+			t.Errorf("%s: docs Go type %v, table %q", name, g, b.Go)
+		}
+	}
+	for _, b := range builtins {
+		if !found[b.Name] {
+			t.Errorf("type %s is not in docs/language.md's type table", b.Name)
+		}
+	}
+	if !strings.HasPrefix(typeListDetail, "Built-in types are String (Text), Integer (Int), Number (Double, Float), Boolean (Bool), Object and Array {elementType: T};") {
+		t.Errorf("typeListDetail = %q", typeListDetail)
+	}
+}
