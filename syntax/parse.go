@@ -22,7 +22,7 @@ func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 		return tooLarge(filename, len(src))
 	}
 	text := string(src)
-	return parseText(filename, ast.NewSource(text), text, true)
+	return parseRecovering(filename, ast.NewSource(text), text)
 }
 
 // ParseString is ParseFile for source held in a string. The tree's strings
@@ -32,7 +32,147 @@ func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 	if len(text) > MaxFileSize {
 		return tooLarge(filename, len(text))
 	}
-	return parseText(filename, ast.NewSource(text), text, true)
+	return parseRecovering(filename, ast.NewSource(text), text)
+}
+
+// MaxSyntaxErrors bounds the syntax errors reported for one file: after
+// it, the parser stops recovering (each recovery parses the rest again).
+const MaxSyntaxErrors = 100
+
+// parseRecovering parses text and, after a syntax error, carries on at the
+// next top-level pattern, as go/parser advances past bad code: every
+// syntax error of a file is reported (up to MaxSyntaxErrors), and the file
+// holds every pattern that parses, those after the errors included.
+//
+// Recovery is by blanking: the broken pattern — from the last line at or
+// before the error that starts a top-level pattern, to the next such line
+// after it (a line whose first character is '[', '(', '@' or '{') — is
+// replaced by spaces, newlines kept, and the text parsed again. Offsets,
+// lines and columns stay those of the file (src is the file's), so the
+// tree and the diagnostics point into the file as written.
+func parseRecovering(filename string, src *ast.Source, text string) (*ast.File, diag.Diagnostics) {
+	f, diags, stop := parseText(filename, src, text, true)
+	if stop < 0 {
+		return f, diags
+	}
+	work := []byte(text)
+	seen := map[string]bool{}
+	key := func(d *diag.Diagnostic) string { return fmt.Sprint(d.Range.Start.Offset, d.Summary) }
+	for _, d := range diags {
+		seen[key(d)] = true
+	}
+	for n := 1; stop >= 0; n++ {
+		if n >= MaxSyntaxErrors {
+			diags = append(diags, &diag.Diagnostic{
+				Severity: diag.Error,
+				Code:     codeSyntax,
+				Summary:  fmt.Sprintf("too many syntax errors (%d); the rest of the file is not parsed", MaxSyntaxErrors),
+				Detail:   "Fix the errors above first.",
+				Range:    ast.Range{File: filename, Start: src.Position(stop), End: src.Position(stop)},
+			})
+			break
+		}
+		// The broken region, most likely first: the pattern before an
+		// error at the first token of a pattern line (a dangling arrow,
+		// an unclosed path: this line may be fine); junk at the start of
+		// a line (a "#" comment, a stray word) up to the next pattern
+		// line; else the pattern holding the error up to the next one.
+		// The first region that still has text is blanked, so each round
+		// blanks something and the loop ends.
+		type region struct{ from, to int }
+		var regions []region
+		ls := lineStart(work, stop)
+		if stop > 0 && patternStart(work, stop) == stop {
+			regions = append(regions, region{patternStart(work, stop-1), stop})
+		}
+		if firstOnLine(work, ls, stop) && !startsPattern(work, stop) {
+			regions = append(regions, region{ls, nextPatternStart(work, stop)})
+		}
+		regions = append(regions, region{patternStart(work, stop), nextPatternStart(work, stop)})
+		blanked := false
+		for _, r := range regions {
+			if blank(work, r.from, r.to) {
+				blanked = true
+				break
+			}
+		}
+		if !blanked {
+			break
+		}
+		var more diag.Diagnostics
+		f, more, stop = parseText(filename, src, string(work), true)
+		for _, d := range more {
+			if !seen[key(d)] {
+				seen[key(d)] = true
+				diags = append(diags, d)
+			}
+		}
+	}
+	diags.Sort()
+	return f, diags
+}
+
+// startsPattern reports whether the line at text[i:] starts a top-level
+// pattern: its first character opens a node, a subject pattern, an
+// annotation or the header.
+func startsPattern(text []byte, i int) bool {
+	return i < len(text) && (text[i] == '[' || text[i] == '(' || text[i] == '@' || text[i] == '{')
+}
+
+// blank replaces text[from:to] by spaces, keeping line breaks, and
+// reports whether anything changed.
+func blank(text []byte, from, to int) bool {
+	changed := false
+	for i := from; i < to && i < len(text); i++ {
+		if text[i] != '\n' && text[i] != ' ' {
+			text[i] = ' '
+			changed = true
+		}
+	}
+	return changed
+}
+
+// lineStart is the offset of the start of off's line.
+func lineStart(text []byte, off int) int {
+	off = min(off, len(text))
+	for off > 0 && text[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// firstOnLine reports whether only white space stands between the line
+// start ls and off.
+func firstOnLine(text []byte, ls, off int) bool {
+	for i := ls; i < off && i < len(text); i++ {
+		if text[i] != ' ' && text[i] != '\t' && text[i] != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// patternStart is the start of the last line at or before off that starts
+// a top-level pattern (0 when none does).
+func patternStart(text []byte, off int) int {
+	off = min(off, len(text))
+	for i := off; i > 0; i-- {
+		if text[i-1] == '\n' && startsPattern(text, i) && i <= off {
+			return i
+		}
+	}
+	return 0
+}
+
+// nextPatternStart is the start of the first line after off's line that
+// starts a top-level pattern (len(text) when none does).
+func nextPatternStart(text []byte, off int) int {
+	for i := off; i < len(text); i++ {
+		if text[i] == '\n' && startsPattern(text, i+1) {
+			return i + 1
+		}
+	}
+	return len(text)
 }
 
 // tooLarge is the result for a source over MaxFileSize bytes.
@@ -53,15 +193,19 @@ const MaxFileSize = math.MaxInt32
 // parseText parses text, which is src's text or (for a partial parse) a
 // prefix of it; with partial, a lexical error (which stops the scanner)
 // still yields the patterns before the construct it is in.
-func parseText(filename string, src *ast.Source, text string, partial bool) (*ast.File, diag.Diagnostics) {
-	f := &ast.File{Name: filename}
+//
+// stop is the offset of the error that stopped the parse, or -1 when the
+// parse reached the end (errors inside groups do not stop it).
+func parseText(filename string, src *ast.Source, text string, partial bool) (f *ast.File, diags diag.Diagnostics, stop int) {
+	stop = -1
+	f = &ast.File{Name: filename}
 	sc := newCoarseScanner(filename, text)
 	peek, err := lexer.Upgrade(sc)
 	var g *docFile
 	if err == nil {
 		g, err = topGrammar.ParseFromLexer(peek)
 	} else if partial && sc.tokStart > 0 {
-		prefix, _ := parseText(filename, src, text[:sc.tokStart], false)
+		prefix, _, _ := parseText(filename, src, text[:sc.tokStart], false)
 		f.Header, f.Patterns = prefix.Header, prefix.Patterns
 	}
 	if g != nil && g.Patterns != nil && g.Patterns.err != nil {
@@ -73,7 +217,6 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (*as
 	l.file(g, f)
 	f.Comments = comments(src, sc.comments)
 	f.Span = src.Span(0, len(src.Text()))
-	var diags diag.Diagnostics
 	for _, e := range l.errs {
 		diags = append(diags, &diag.Diagnostic{
 			Severity: diag.Error,
@@ -96,22 +239,26 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (*as
 	}
 	if err != nil {
 		d := syntaxError(filename, src, text, err)
-		// A parser error after an error inside a group is most likely a
-		// consequence of it; report only the first.
-		if len(diags) == 0 || d.Range.Start.Offset < firstOffset(diags) {
+		stop = int(d.Range.Start.Offset)
+		// A parser error after an error inside a group of the same
+		// top-level pattern is most likely a consequence of it; report
+		// only the first.
+		if !hasErrorFrom(diags, patternStart([]byte(text), stop)) {
 			diags = append(diags, d)
 		}
 	}
 	diags.Sort()
-	return f, diags
+	return f, diags, stop
 }
 
-func firstOffset(ds diag.Diagnostics) int32 {
-	off := ds[0].Range.Start.Offset
-	for _, d := range ds[1:] {
-		off = min(off, d.Range.Start.Offset)
+// hasErrorFrom reports whether ds has an error at or after offset from.
+func hasErrorFrom(ds diag.Diagnostics, from int) bool {
+	for _, d := range ds {
+		if int(d.Range.Start.Offset) >= from {
+			return true
+		}
 	}
-	return off
+	return false
 }
 
 // comments converts the scanner's comments to ast comments.

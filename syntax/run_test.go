@@ -92,13 +92,13 @@ func TestRunTrees(t *testing.T) {
 }
 
 // TestRunPartialFile checks that the patterns of a run before a lexical
-// error are kept.
+// error are kept, and (recovery) the pattern after it too.
 func TestRunPartialFile(t *testing.T) {
 	f, diags := ParseFile("x.gram", []byte("(a)\n(b)-->(c)\n[d]\n(e {s: \"unterminated})\n(f)"))
 	if !diags.HasErrors() {
 		t.Fatal("no error")
 	}
-	if len(f.Patterns) != 3 {
-		t.Errorf("%d patterns before the error, want 3", len(f.Patterns))
+	if len(f.Patterns) != 4 {
+		t.Errorf("%d patterns around the error, want 4", len(f.Patterns))
 	}
 }
