@@ -136,8 +136,8 @@ var (
 // the inline record `fields: [{...}]`.
 func refineSyntax(src []byte, ds diag.Diagnostics) {
 	for _, d := range ds {
-		if d.Code != diag.CodeSyntax {
-			continue
+		if d.Code != diag.CodeSyntax && d.Code != diag.CodeWrongArrow {
+			continue // a wrong arrow may be part of a textual signature
 		}
 		line := lineAt(src, int(d.Range.Start.Offset))
 		// A signature split after its arrow puts the error on the next line.

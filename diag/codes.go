@@ -11,6 +11,8 @@ const (
 	CodeSyntax                     Code = "syntax"
 	CodeTextualSignature           Code = "textual-signature"
 	CodeInlineRecord               Code = "inline-record"
+	CodeWrongArrow                 Code = "wrong-arrow"
+	CodeHashComment                Code = "hash-comment"
 	CodeUnknownPattern             Code = "unknown-pattern"
 	CodeMalformedDecl              Code = "malformed-declaration"
 	CodeMissingName                Code = "missing-name"
@@ -101,6 +103,8 @@ var registry = []CodeInfo{
 	{CodeSyntax, StageSyntax, Error, "docs/diagnostics.md", ""},
 	{CodeTextualSignature, StageSyntax, Error, "docs/diagnostics.md", ""},
 	{CodeInlineRecord, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeWrongArrow, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeHashComment, StageSyntax, Error, "docs/diagnostics.md", ""},
 	{CodeUnknownPattern, StageCheck, Warning, "docs/diagnostics.md", ""},
 	{CodeMalformedDecl, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeMissingName, StageCheck, Error, "docs/diagnostics.md", ""},

@@ -26,6 +26,9 @@ func syntaxError(filename string, src *ast.Source, text string, err error) *diag
 	var se *scanError
 	if errors.As(err, &se) {
 		d.Summary, d.Detail = se.summary, se.detail
+		if se.code != "" {
+			d.Code, d.Suggestion = se.code, se.suggestion
+		}
 		d.Range = rangeOf(se.offset, se.end)
 		if se.relatedMsg != "" {
 			d.Related = []diag.Related{{Range: rangeOf(se.related, se.related+1), Message: se.relatedMsg}}
@@ -71,6 +74,10 @@ func explain(d *diag.Diagnostic, t *lexer.Token, pe participle.Error) {
 	if errors.As(pe, &ute) {
 		expect = ute.Expect
 	}
+	if summary, detail, fix, ok := wrongArrow(t); ok {
+		d.Summary, d.Detail, d.Code, d.Suggestion = summary, detail, diag.CodeWrongArrow, fix
+		return
+	}
 	switch {
 	case t.Type == tPunct && t.Value == ",":
 		d.Summary = "top-level patterns are not comma-separated"
@@ -93,6 +100,21 @@ func explain(d *diag.Diagnostic, t *lexer.Token, pe participle.Error) {
 			d.Detail = "Expected a top-level pattern: a subject pattern [...], a node (...) or a path such as (a)-->(b), optionally preceded by annotations such as @key(value)."
 		}
 	}
+}
+
+// wrongArrows are arrows of other notations and the gram arrow each means.
+var wrongArrows = map[string]string{"=>": "==>", "->": "-->", "<=": "<==", "<-": "<--", "~>": "~~>", "<~": "<~~"}
+
+// wrongArrow recognises an arrow written as other notations write it
+// (`=>`, `->`): the summary, detail and the gram arrow to write instead.
+func wrongArrow(t *lexer.Token) (summary, detail, fix string, ok bool) {
+	fix, ok = wrongArrows[t.Value]
+	if !ok || t.Type != tPunct {
+		return "", "", "", false
+	}
+	return fmt.Sprintf("unexpected %q; did you mean %s?", t.Value, fix),
+		"gram arrows are three characters long: ==>, --> or ~~> to the right (a tool signature uses ==>), <==, <-- or <~~ to the left.",
+		fix, true
 }
 
 // hiddenCloser explains when a line comment after off swallowed the

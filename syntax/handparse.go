@@ -6,6 +6,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
 )
 
 // hparser is the hand-written recursive-descent parser for the inside of a
@@ -33,6 +34,8 @@ type parseError struct {
 	start, end int
 	summary    string
 	detail     string
+	code       diag.Code // "" means diag.CodeSyntax
+	suggestion string
 }
 
 func (p *hparser) init(src *ast.Source, t *lexer.Token, a *arena) {
@@ -86,6 +89,11 @@ func (p *hparser) unexpected(want string) {
 	if p.tok.Type == tPunct && (p.tok.Value == "@" || p.tok.Value == "@@") {
 		p.fail("annotations cannot appear here",
 			"Annotations such as @key(value) or @@id come before a whole top-level pattern: @desc(\"x\") (a)-->(b). Inside a node, arrow or subject pattern, put the data in the record: (a {desc: \"x\"}).")
+		return
+	}
+	if summary, detail, fix, ok := wrongArrow(&p.tok); ok {
+		p.fail(summary, detail)
+		p.err.code, p.err.suggestion = diag.CodeWrongArrow, fix
 		return
 	}
 	p.fail("unexpected "+describe(&p.tok), "Expected "+want+" here.")

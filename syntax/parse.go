@@ -10,8 +10,9 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 )
 
-// codeSyntax is the diagnostic code of every syntax error.
-const codeSyntax = diag.Code("syntax")
+// codeSyntax is the diagnostic code of a syntax error the parser has no
+// more specific code for (diag's registry lists the others).
+const codeSyntax = diag.CodeSyntax
 
 // ParseFile parses one gram document. It always returns a non-nil file:
 // on syntax errors the file holds what could be parsed and the diagnostics
@@ -218,12 +219,17 @@ func parseText(filename string, src *ast.Source, text string, partial bool) (f *
 	f.Comments = comments(src, sc.comments)
 	f.Span = src.Span(0, len(src.Text()))
 	for _, e := range l.errs {
+		code := e.code
+		if code == "" {
+			code = codeSyntax
+		}
 		diags = append(diags, &diag.Diagnostic{
-			Severity: diag.Error,
-			Code:     codeSyntax,
-			Summary:  e.summary,
-			Detail:   e.detail,
-			Range:    ast.Range{File: filename, Start: src.Position(e.start), End: src.Position(e.end)},
+			Severity:   diag.Error,
+			Code:       code,
+			Summary:    e.summary,
+			Detail:     e.detail,
+			Suggestion: e.suggestion,
+			Range:      ast.Range{File: filename, Start: src.Position(e.start), End: src.Position(e.end)},
 		})
 	}
 	if sc.truncated >= 0 && (err == nil || syntaxError(filename, src, text, err).Range.Start.Offset >= int32(sc.truncated)) {

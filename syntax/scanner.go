@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
 )
 
 // MaxNesting is the deepest nesting of brackets, parentheses and braces the
@@ -78,6 +79,8 @@ type scanError struct {
 	// that explains the error (a stray closer, where a new pattern starts).
 	related    int
 	relatedMsg string
+	code       diag.Code // "" means diag.CodeSyntax
+	suggestion string
 }
 
 func (e *scanError) Error() string { return e.summary }
@@ -620,6 +623,13 @@ func (s *scanner) fine() (lexer.Token, error) {
 		if r == utf8.RuneError && size <= 1 {
 			return s.fail(start, start+1, "invalid UTF-8 encoding",
 				"gram files must be UTF-8 encoded text.")
+		}
+		if r == '#' {
+			// A comment in another language's style.
+			t, err := s.fail(start, start+1, `"#" does not start a comment; comments start with //`,
+				"gram has line comments only, written // comment, to the end of the line.")
+			s.err.code, s.err.suggestion = diag.CodeHashComment, "//"
+			return t, err
 		}
 		return s.fail(start, start+size, "unexpected character "+quoteRune(r),
 			"This character cannot appear here. Outside strings, gram uses letters, digits, _ and the punctuation of patterns, records and arrows; put free text in a quoted string.")
