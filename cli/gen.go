@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -121,54 +122,164 @@ func runGen(e *env, opts genOptions, args []string) error {
 			goPkg = existingGoPackage(dir)
 		}
 		var warnings diag.Diagnostics
-		files, err := golang.Generate(golang.Request{
+		out := &genOutput{e: e, dir: dir, check: opts.check}
+		err := golang.GenerateTo(golang.Request{
 			Package:     pkg,
 			PackageName: goPkg,
 			Stubs:       opts.stubs && !opts.check,
 			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
-		})
+		}, out.open)
 		printDiagnostics(e, scopeDiagnostics([]*check.Package{pkg}, warnings, nil, false))
+		if err == nil {
+			err = out.finish()
+		}
 		if err != nil {
+			out.discard()
+			var xe *exitError
+			if errors.As(err, &xe) {
+				return xe
+			}
 			return &exitError{code: ExitProblem, err: fmt.Errorf("package %s: %w", pkg.Name, err)}
 		}
-		for _, f := range files {
-			path := filepath.Join(dir, f.Name)
-			if f.Name == golang.StubsFileName {
-				if _, err := os.Stat(path); err == nil {
-					fmt.Fprintf(e.stderr, "gramc: %s exists; not overwritten\n", path)
-					continue
-				} else if !errors.Is(err, fs.ErrNotExist) {
-					return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
-				}
-			}
-			if opts.check {
-				old, err := os.ReadFile(path)
-				switch {
-				case errors.Is(err, fs.ErrNotExist):
-					fmt.Fprintf(e.stdout, "%s: missing (run gramc gen)\n", path)
-					stale = true
-				case err != nil:
-					return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
-				case !bytes.Equal(old, f.Contents):
-					fmt.Fprintf(e.stdout, "%s: stale (run gramc gen)\n", path)
-					stale = true
-				}
-				continue
-			}
-			if f.Name != golang.StubsFileName {
-				if err := refuseHandWritten(path); err != nil {
-					return &exitError{code: ExitProblem, err: err}
-				}
-			}
-			if err := writeFileAtomic(path, f.Contents); err != nil {
-				return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
-			}
-		}
+		stale = stale || out.stale
 	}
 	if stale {
 		return exitCode(ExitProblem)
 	}
 	return nil
+}
+
+// genOutput receives the files gen generates, streamed (golang.GenerateTo):
+// into a temporary file beside each destination, renamed over it when the
+// whole file is written (a reader or a crash never sees half a file); or,
+// with --check, compared with the file on disk as it is generated.
+type genOutput struct {
+	e     *env
+	dir   string
+	check bool
+	stale bool
+	files []*genFile
+}
+
+type genFile struct {
+	path string
+	tmp  *os.File
+	buf  *bufio.Writer
+	cmp  *compareWriter
+}
+
+func (o *genOutput) open(name string) (io.Writer, error) {
+	path := filepath.Join(o.dir, name)
+	if name == golang.StubsFileName {
+		if _, err := os.Stat(path); err == nil {
+			fmt.Fprintf(o.e.stderr, "gramc gen: %s exists; not overwritten\n", path)
+			return nil, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, &exitError{code: ExitUsage, err: err}
+		}
+	}
+	if o.check {
+		old, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(o.e.stdout, "%s: missing (run gramc gen)\n", path)
+			o.stale = true
+			return nil, nil
+		}
+		if err != nil {
+			return nil, &exitError{code: ExitUsage, err: err}
+		}
+		f := &genFile{path: path, cmp: &compareWriter{r: bufio.NewReader(old), c: old}}
+		o.files = append(o.files, f)
+		return f.cmp, nil
+	}
+	if name != golang.StubsFileName {
+		if err := refuseHandWritten(path); err != nil {
+			return nil, &exitError{code: ExitProblem, err: err}
+		}
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
+	}
+	tmp, err := os.CreateTemp(o.dir, ".gramc-gen-*")
+	if err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
+	}
+	f := &genFile{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 256<<10)}
+	o.files = append(o.files, f)
+	return f.buf, nil
+}
+
+// finish renames the written files into place, or reports the stale ones.
+func (o *genOutput) finish() error {
+	for _, f := range o.files {
+		if f.cmp != nil {
+			if !f.cmp.same() {
+				fmt.Fprintf(o.e.stdout, "%s: stale (run gramc gen)\n", f.path)
+				o.stale = true
+			}
+			f.cmp.c.Close()
+			continue
+		}
+		err := f.buf.Flush()
+		if err == nil {
+			err = f.tmp.Chmod(0o644)
+		}
+		if cerr := f.tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(f.tmp.Name(), f.path)
+		}
+		if err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
+		f.tmp = nil
+	}
+	return nil
+}
+
+// discard removes what a failed generation wrote.
+func (o *genOutput) discard() {
+	for _, f := range o.files {
+		if f.tmp != nil {
+			f.tmp.Close()
+			os.Remove(f.tmp.Name())
+		}
+		if f.cmp != nil {
+			f.cmp.c.Close()
+		}
+	}
+}
+
+// compareWriter compares what is written with a reader's bytes.
+type compareWriter struct {
+	r    *bufio.Reader
+	c    io.Closer
+	diff bool
+	buf  []byte
+}
+
+func (w *compareWriter) Write(p []byte) (int, error) {
+	if !w.diff {
+		if cap(w.buf) < len(p) {
+			w.buf = make([]byte, len(p))
+		}
+		b := w.buf[:len(p)]
+		if _, err := io.ReadFull(w.r, b); err != nil || !bytes.Equal(b, p) {
+			w.diff = true
+		}
+	}
+	return len(p), nil
+}
+
+// same reports whether everything written matched and the reader is at
+// its end.
+func (w *compareWriter) same() bool {
+	if w.diff {
+		return false
+	}
+	_, err := w.r.ReadByte()
+	return err == io.EOF
 }
 
 // generatedRE is Go's convention for a generated file

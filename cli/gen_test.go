@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +28,30 @@ func TestGenCheck(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := Do(append([]string{"gen"}, args...), nil, &stdout, &stderr); code != 0 {
 			t.Errorf("gramc gen %v: exit %d (run go generate ./... or GRAMC_UPDATE=1 go test ./cli)\n%s%s", args, code, &stdout, &stderr)
+		}
+	}
+}
+
+// TestCompareWriter: gen --check compares the generated file with the one
+// on disk as it is generated, without holding either whole.
+func TestCompareWriter(t *testing.T) {
+	for _, tc := range []struct {
+		disk   string
+		writes []string
+		same   bool
+	}{
+		{"abcdef", []string{"abc", "def"}, true},
+		{"abcdef", []string{"abc", "dxf"}, false},
+		{"abcdef", []string{"abc"}, false},     // the file on disk is longer
+		{"abc", []string{"abc", "def"}, false}, // shorter
+		{"", nil, true},
+	} {
+		w := &compareWriter{r: bufio.NewReader(strings.NewReader(tc.disk)), c: io.NopCloser(nil)}
+		for _, s := range tc.writes {
+			w.Write([]byte(s))
+		}
+		if w.same() != tc.same {
+			t.Errorf("disk %q, written %q: same = %v", tc.disk, tc.writes, !tc.same)
 		}
 	}
 }

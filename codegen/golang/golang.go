@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"io"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -94,26 +95,53 @@ const chunkMark = "\x00gramc:chunk\x00"
 // would not produce (an integer enum value out of range) and, as a bug
 // (*FormatError), when the generated source does not format.
 func Generate(req Request) ([]File, error) {
+	var files []File
+	var bufs []*bytes.Buffer
+	err := GenerateTo(req, func(name string) (io.Writer, error) {
+		files = append(files, File{Name: name})
+		bufs = append(bufs, &bytes.Buffer{})
+		return bufs[len(bufs)-1], nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range files {
+		files[i].Contents = bufs[i].Bytes()
+	}
+	return files, nil
+}
+
+// GenerateTo is Generate writing each file as it is generated: open gives
+// the writer for a file's name (a nil writer skips the file), and the
+// formatted code is written to it declaration by declaration, so the
+// whole file is never held in memory. On an error the writers may hold
+// part of a file: the caller discards them.
+func GenerateTo(req Request, open func(name string) (io.Writer, error)) error {
 	if req.Package == nil {
-		return nil, errors.New("golang: Generate: no package")
+		return errors.New("golang: Generate: no package")
 	}
 	m, err := buildModel(req)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	main, err := render(templates, "package.go.tmpl", m)
-	if err != nil {
-		return nil, err
-	}
-	files := []File{{Name: FileName(req.Package), Contents: main}}
+	names := []string{FileName(req.Package)}
+	tmpls := []string{"package.go.tmpl"}
 	if req.Stubs {
-		stubs, err := render(templates, "stubs.go.tmpl", m)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, File{Name: StubsFileName, Contents: stubs})
+		names, tmpls = append(names, StubsFileName), append(tmpls, "stubs.go.tmpl")
 	}
-	return files, nil
+	for i, name := range names {
+		w, err := open(name)
+		if err != nil {
+			return err
+		}
+		if w == nil {
+			continue
+		}
+		if err := render(w, templates, tmpls[i], m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FormatError is returned when generated source is not valid Go: a bug in
@@ -137,18 +165,15 @@ func (e *FormatError) Unwrap() error { return e.Err }
 // declarations. Neither the unformatted file nor the formatter's syntax
 // tree of the whole file ever exists, so memory stays proportional to the
 // gram input (a 20,000-tool package took 970 MB formatted whole).
-func render(tmpl *template.Template, name string, m *fileModel) ([]byte, error) {
-	cw := &chunkWriter{template: name}
+func render(dst io.Writer, tmpl *template.Template, name string, m *fileModel) error {
+	cw := &chunkWriter{template: name, out: dst}
 	if err := tmpl.ExecuteTemplate(cw, name, m); err != nil {
 		if cw.err != nil {
-			return nil, cw.err
+			return cw.err
 		}
-		return nil, fmt.Errorf("golang: executing %s: %w", name, err)
+		return fmt.Errorf("golang: executing %s: %w", name, err)
 	}
-	if err := cw.flush(); err != nil {
-		return nil, err
-	}
-	return cw.out.Bytes(), nil
+	return cw.flush()
 }
 
 // chunkWriter formats each chunk of a template's output (see chunkMark)
@@ -156,7 +181,7 @@ func render(tmpl *template.Template, name string, m *fileModel) ([]byte, error) 
 type chunkWriter struct {
 	template string
 	pending  bytes.Buffer // the current chunk, unformatted
-	out      bytes.Buffer // the formatted chunks so far
+	out      io.Writer    // where formatted chunks go
 	n        int          // chunks formatted
 	err      error        // a *FormatError
 }
@@ -196,10 +221,12 @@ func (w *chunkWriter) flush() error {
 		return w.err
 	}
 	if w.n > 0 {
-		w.out.WriteByte('\n')
-		formatted = append(bytes.TrimSpace(formatted), '\n')
+		formatted = append(append([]byte{'\n'}, bytes.TrimSpace(formatted)...), '\n')
 	}
-	w.out.Write(formatted)
+	if _, err := w.out.Write(formatted); err != nil {
+		w.err = err
+		return err
+	}
 	w.n++
 	return nil
 }

@@ -191,7 +191,8 @@ func TestInvalidPackageName(t *testing.T) {
 // *FormatError carrying the offending source, never written.
 func TestFormatError(t *testing.T) {
 	bad := template.Must(template.Must(templates.Clone()).New("bad.go.tmpl").Parse("package {{.PackageName}}\n\nfunc broken( {\n"))
-	_, err := render(bad, "bad.go.tmpl", &fileModel{PackageName: "x"})
+	var out bytes.Buffer
+	err := render(&out, bad, "bad.go.tmpl", &fileModel{PackageName: "x"})
 	var fe *FormatError
 	if !errors.As(err, &fe) {
 		t.Fatalf("err = %v, want a *FormatError", err)

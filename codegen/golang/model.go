@@ -70,23 +70,38 @@ type fieldModel struct {
 	OmitEmpty string // "", "nil" or "len"
 }
 
+// toolModel is what the templates need of a tool. Its names and docs are
+// built with the model; its body — the argument struct, the embedded
+// schemas, the defaults — is built by Body when the template writes the
+// tool's code, and dropped after, so a package of many tools is never
+// held in memory whole as Go.
 type toolModel struct {
-	Doc        []string
 	MethodDoc  []string
 	Gram       string // the tool's name as a Go literal
 	Name       string // Go base name
-	Args       *structModel
+	ArgsName   string
 	ResultType string
 	ResultName string
 	FuncName   string
 	SpecName   string
 	NewName    string
-	// Defaults are the parameters' defaults (literals of name and JSON).
-	Defaults []constModel
 	// NotImplemented is the literal of the skeleton's error message.
 	NotImplemented string
-	Spec           specModel
+
+	body func() (*toolBody, error)
 }
+
+// toolBody is the bulk of a tool's generated code.
+type toolBody struct {
+	Doc  []string
+	Args *structModel
+	// Defaults are the parameters' defaults (literals of name and JSON).
+	Defaults []constModel
+	Spec     specModel
+}
+
+// Body builds the tool's body (called once per tool, by the template).
+func (tm *toolModel) Body() (*toolBody, error) { return tm.body() }
 
 type specModel struct {
 	Name, Description, Signature, Schema, OutputSchema string // literals; OutputSchema may be ""
@@ -195,8 +210,11 @@ func buildModel(req Request) (*fileModel, error) {
 	for _, s := range m.Structs {
 		m.NeedManual = m.NeedManual || s.Manual
 	}
-	for _, t := range m.Tools {
-		m.NeedManual = m.NeedManual || t.Args.Manual
+	for _, t := range b.tools {
+		for _, p := range t.Params {
+			// As structOf decides for the argument struct, built later.
+			m.NeedManual = m.NeedManual || !simpleJSONName(p.Name)
+		}
 	}
 	for _, a := range m.Agents {
 		m.NeedFloat = m.NeedFloat || a.Temperature != ""
@@ -580,6 +598,16 @@ func (b *builder) goType(t *check.Type) string {
 
 func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	tm := b.toolGo[t]
+	tm.Gram = quote(t.Name)
+	tm.NotImplemented = quote(t.Name + ": not implemented")
+	tm.MethodDoc = doc(fmt.Sprintf("%s implements the gram tool %s.", tm.Name, quote(t.Name)), t.Description)
+	tm.ArgsName = toolNames(tm.Name)[0]
+	tm.ResultType = b.goType(t.Result)
+	tm.body = func() (*toolBody, error) { return b.toolBody(t, tm) }
+	return tm, nil
+}
+
+func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	// The embedded spec is schema.Spec's, as runtime/gramfile's, so
 	// generated code and an agent loaded from .gram files agree by
 	// construction.
@@ -587,25 +615,21 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}
-	tm.Gram = quote(t.Name)
-	tm.NotImplemented = quote(t.Name + ": not implemented")
+	body := &toolBody{}
 	sent := "JSON"
 	if t.Result != nil && t.Result.Kind == check.String {
 		sent = "plain text"
 	}
-	tm.Doc = doc(fmt.Sprintf("%s binds %s to the gram tool %s.\nThe runtime validates the model's arguments against %s and applies\ndefaults before fn sees them; fn's result is sent to the model as %s.",
+	body.Doc = doc(fmt.Sprintf("%s binds %s to the gram tool %s.\nThe runtime validates the model's arguments against %s and applies\ndefaults before fn sees them; fn's result is sent to the model as %s.",
 		tm.NewName, english.A(tm.FuncName), quote(t.Name), tm.SpecName, sent), t.Description)
-	tm.MethodDoc = doc(fmt.Sprintf("%s implements the gram tool %s.", tm.Name, quote(t.Name)), t.Description)
-	args := toolNames(tm.Name)[0]
-	tm.Args = b.structOf(args, "arguments of tool "+quote(t.Name), t.Params, nil)
-	tm.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", args, quote(t.Name)), "")
+	body.Args = b.structOf(tm.ArgsName, "arguments of tool "+quote(t.Name), t.Params, nil)
+	body.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", tm.ArgsName, quote(t.Name)), "")
 	for _, p := range t.Params {
 		if p.HasDefault {
-			tm.Defaults = append(tm.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonText(p.Default))})
+			body.Defaults = append(body.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonText(p.Default))})
 		}
 	}
-	tm.ResultType = b.goType(t.Result)
-	tm.Spec = specModel{
+	body.Spec = specModel{
 		Name:        quote(spec.Name),
 		Description: quote(spec.Description),
 		Signature:   quote(spec.Signature),
@@ -613,9 +637,9 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 		Strict:      spec.Strict,
 	}
 	if len(spec.Output) > 0 {
-		tm.Spec.OutputSchema = quote(string(spec.Output))
+		body.Spec.OutputSchema = quote(string(spec.Output))
 	}
-	return tm, nil
+	return body, nil
 }
 
 func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
