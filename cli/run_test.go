@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -334,5 +335,22 @@ func TestRunShowsLongRetryWaits(t *testing.T) {
 	}
 	if !strings.Contains(errs, "Rate limit reached") || !strings.Contains(errs, "retrying in 1.1s") {
 		t.Errorf("stderr = %q", errs)
+	}
+}
+
+// TestRunHugeProviderError: a provider error of 20 MB prints as a bounded,
+// terminal-safe line with a count of what was left out (issue 12.5).
+func TestRunHugeProviderError(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	huge := strings.Repeat("\x1b[31mboom ", 4<<20) // 20 MB
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		body, _ := json.Marshal(map[string]any{"error": map[string]any{"message": huge, "type": "invalid_request_error"}})
+		w.Write(body)
+	}))
+	defer hs.Close()
+	code, _, errs := runGramc(t, "", "run", "--base-url", hs.URL+"/v1", filepath.Join(seedDir(), "helloAgent.gram"), "hi")
+	if code != ExitProblem || len(errs) > 8192 || strings.Contains(errs, "\x1b") || !strings.Contains(errs, "more bytes]") {
+		t.Errorf("exit %d, %d bytes of stderr: %.300q", code, len(errs), errs)
 	}
 }
