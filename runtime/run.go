@@ -284,6 +284,22 @@ type toolOutcome struct {
 
 // callTool validates a call's arguments and runs the tool. Every failure
 // becomes a *ToolCallError in the invocation.
+// Call runs one tool call exactly as Run runs a model's: the arguments are
+// validated against the tool's schema and given their defaults, the tool
+// runs under the tool timeout, and an unknown tool, invalid arguments, an
+// error, a panic or a timeout is the Invocation's *ToolCallError, with the
+// message Run would send the model. Servers that expose an agent's tools
+// to other callers (runtime/mcp) call it.
+func (b *BoundAgent) Call(ctx context.Context, call ToolCall, opts ...Option) Invocation {
+	var o RunOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	var obs observer
+	obs.opts = &o
+	return b.callTool(ctx, call, &o, &obs)
+}
+
 func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, obs *observer) (inv Invocation) {
 	start := time.Now()
 	inv = Invocation{CallID: call.ID, Tool: call.Name}

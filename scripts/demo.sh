@@ -51,3 +51,10 @@ else
   bold "# the same agent from Go, through generated code (examples/hello):"
   OPENAI_API_KEY=demo OPENAI_BASE_URL="$(cat "$urlfile")" step go run ./examples/hello "Ada"
 fi
+
+bold "# gramc mcp: the hello tool served to an MCP client (tools/list, then one call)"
+( printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"demo","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}' \
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sayHello","arguments":{"personName":"Ada"}}}'
+  sleep 1 ) | $G mcp examples/hello/hello.gram 2>&1 | cut -c1-160

@@ -122,9 +122,19 @@ type ToolSpec struct {
 	Strict bool
 }
 
-// Spec returns t's specification.
-func Spec(t *check.Tool) (ToolSpec, error) {
-	params, err := Parameters(t)
+// Spec returns t's specification, with the parameters schema of the
+// OpenAI target (what generated code embeds and runtime.Run sends).
+func Spec(t *check.Tool) (ToolSpec, error) { return SpecFor(t, OpenAI) }
+
+// SpecFor is Spec with the parameters schema target emits: an MCP server
+// serves the mcp target's inputSchema (a strict tool's OpenAI schema is
+// shaped for OpenAI's strict mode).
+func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
+	s, _, issues := parameters(t, target)
+	if issues.HasErrors() {
+		return ToolSpec{}, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
+	}
+	params, err := marshal(s)
 	if err != nil {
 		return ToolSpec{}, err
 	}

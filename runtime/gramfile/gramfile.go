@@ -99,7 +99,13 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 // schemas are byte-identical to what `gramc schema` prints and to what
 // generated Go code embeds.
 func SpecFromTool(t *check.Tool) (runtime.ToolSpecification, error) {
-	spec, err := schema.Spec(t)
+	return SpecForTarget(t, schema.OpenAI)
+}
+
+// SpecForTarget is SpecFromTool with the parameters schema that target
+// emits (gramc mcp serves schema.MCP's).
+func SpecForTarget(t *check.Tool, target schema.Target) (runtime.ToolSpecification, error) {
+	spec, err := schema.SpecFor(t, target)
 	if err != nil {
 		return runtime.ToolSpecification{}, err
 	}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/internal/toolcmd"
+	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/runtime/mcp"
+)
+
+func init() { register(newMCPCmd) }
+
+type mcpOptions struct {
+	agent       string
+	tools       []string // NAME=COMMAND
+	toolTimeout time.Duration
+}
+
+func newMCPCmd(e *env) *cobra.Command {
+	var opts mcpOptions
+	cmd := &cobra.Command{
+		Use:   "mcp [paths] [--agent NAME] [--tool NAME=COMMAND]...",
+		Short: "Serve gram tools to MCP hosts over standard input and output",
+		Long: `Mcp serves the tools of the gram packages that paths name (default ./...),
+or of one agent (--agent), as a Model Context Protocol server on standard
+input and output: an MCP host (Claude Desktop, Cursor, an IDE, another
+agent) lists them with the schemas "gramc schema --target mcp" prints and
+calls them.
+
+Tools are bound to shell commands exactly as gramc run binds them:
+--tool NAME=COMMAND runs sh -c COMMAND with the validated arguments (defaults
+applied) as JSON on standard input, standard output is the result, a
+non-zero exit is a tool error; --tool-timeout (default 30s) stops the
+command and every process it started. The seed tools sayHello and
+sayGoodbye are built in. Without --tool every tool needs an
+implementation; with --tool, the tools named are served.
+
+Invalid arguments, tool errors, panics and timeouts are results with
+isError set and the message gramc run would give a model. Logs go to
+standard error; standard output carries the protocol only.`,
+		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
+  gramc mcp examples/hello/hello.gram`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
+	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
+	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
+	return cmd
+}
+
+func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pkgs, diags, err := load.Packages(args, nil)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	diags = scopeDiagnostics(pkgs, diags, nil, false)
+	printDiagnostics(e, diags)
+	if diags.HasErrors() {
+		return exitCode(ExitProblem)
+	}
+	var tools []*check.Tool
+	if opts.agent != "" {
+		a, err := gramfile.FindAgent(pkgs, opts.agent)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		tools = a.Tools
+	} else {
+		for _, p := range pkgs {
+			tools = append(tools, p.Tools...)
+		}
+	}
+	commands := map[string]string{}
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	for _, tf := range opts.tools {
+		name, command, ok := strings.Cut(tf, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.TrimSpace(command) == "" {
+			return usageErrorf("--tool %q: want NAME=COMMAND", tf)
+		}
+		if !containsString(names, name) {
+			return usageErrorf("--tool %s: there is no tool %s%s", name, name, suggest.Hint(name, names, "tools"))
+		}
+		commands[name] = command
+	}
+	runner := toolcmd.NewRunner(os.Environ())
+	defer runner.Close()
+	var specs []runtime.ToolSpecification
+	var impls []runtime.Tool
+	var unbound []string
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if seen[t.Name] {
+			return usageErrorf("two tools are named %s (in different packages): name one package, or an agent with --agent", t.Name)
+		}
+		seen[t.Name] = true
+		var fn runtime.ToolFunc
+		switch {
+		case commands[t.Name] != "":
+			fn = runner.Tool(commands[t.Name])
+		case len(opts.tools) > 0:
+			continue // --tool selects the tools served
+		case builtinTools[t.Name] != nil:
+			fn = builtinTools[t.Name]
+		default:
+			unbound = append(unbound, t.Name)
+			continue
+		}
+		spec, err := gramfile.SpecForTarget(t, schema.MCP)
+		if err != nil {
+			return &exitError{code: ExitProblem, err: err}
+		}
+		specs = append(specs, spec)
+		impls = append(impls, runtime.Tool{Spec: spec, Func: fn})
+	}
+	if len(unbound) > 0 {
+		return usageErrorf("no implementation for tool %s: bind each with --tool NAME=COMMAND (or name the tools to serve with --tool)", strings.Join(unbound, ", "))
+	}
+	if len(specs) == 0 {
+		return usageErrorf("no tools to serve")
+	}
+	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, runtime.WithToolTimeout(opts.toolTimeout))
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	ctx, stop := signal.NotifyContext(ctx, stopSignals...)
+	defer stop()
+	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on standard input and output\n", len(specs), english.Noun(len(specs), "tool"))
+	err = srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	if err != nil && ctx.Err() == nil && !isClosed(err) {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// isClosed reports whether err only says the client went away.
+func isClosed(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "EOF") || strings.Contains(s, "closed")
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func init() {
+	// mcpclient COMMAND ARGS... starts COMMAND as an MCP server on its
+	// standard input and output with the official Go SDK's client, lists
+	// its tools (name and inputSchema, one line each) and then, for each
+	// line "TOOL JSON" of its own standard input, calls TOOL with the JSON
+	// arguments and prints the result ("ok TEXT" or "error TEXT").
+	scriptCommands["mcpclient"] = func() { os.Exit(mcpClientMain(os.Args[1:])) }
+}
+
+func mcpClientMain(args []string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpclient", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpclient: connect:", err)
+		return 1
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcpclient: tools/list:", err)
+		return 1
+	}
+	for _, t := range tools.Tools {
+		in, _ := json.Marshal(t.InputSchema)
+		fmt.Printf("tool %s %s\n", t.Name, in)
+	}
+	input, _ := os.ReadFile("/dev/stdin")
+	for _, line := range strings.Split(strings.TrimSpace(string(input)), "\n") {
+		name, arguments, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: json.RawMessage(arguments)})
+		if err != nil {
+			fmt.Printf("protocol-error %v\n", err)
+			continue
+		}
+		var text strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text.WriteString(tc.Text)
+			}
+		}
+		kind := "ok"
+		if res.IsError {
+			kind = "error"
+		}
+		fmt.Printf("%s %s\n", kind, text.String())
+	}
+	return 0
+}

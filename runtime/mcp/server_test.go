@@ -1,0 +1,227 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/runtime/mcp"
+)
+
+// weather loads the weather example's tools and their MCP entries as
+// `gramc schema --target mcp` prints them.
+func weather(t *testing.T) ([]runtime.ToolSpecification, map[string]map[string]json.RawMessage) {
+	t.Helper()
+	pkgs, ds, err := load.Packages([]string{"../../examples/weather"}, nil)
+	if err != nil || ds.HasErrors() {
+		t.Fatal(err, ds)
+	}
+	var specs []runtime.ToolSpecification
+	for _, tool := range pkgs[0].Tools {
+		s, err := gramfile.SpecForTarget(tool, schema.MCP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, s)
+	}
+	out, err := schema.Emit(pkgs[0].Tools, schema.MCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []map[string]json.RawMessage
+	if err := json.Unmarshal(out, &entries); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]map[string]json.RawMessage{}
+	for _, e := range entries {
+		var name string
+		json.Unmarshal(e["name"], &name)
+		byName[name] = e
+	}
+	return specs, byName
+}
+
+func impl(specs []runtime.ToolSpecification) *runtime.ToolLibrary {
+	funcs := map[string]runtime.ToolFunc{
+		"getWeather": func(ctx context.Context, args json.RawMessage) (any, error) {
+			var a struct{ City, Unit string }
+			json.Unmarshal(args, &a)
+			return map[string]any{"temperature": 14, "conditions": "rain in " + a.City + " (" + a.Unit + ")", "humidity": 80,
+				"position": map[string]any{"latitude": 1, "longitude": 2}, "observedAt": "2026-11-22T09:00:00Z"}, nil
+		},
+		"getForecast": func(ctx context.Context, args json.RawMessage) (any, error) {
+			return nil, errors.New("forecast service down")
+		},
+		"getAlerts": func(ctx context.Context, args json.RawMessage) (any, error) { panic("boom") },
+		"findStations": func(ctx context.Context, args json.RawMessage) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+		"convertTemperature": func(ctx context.Context, args json.RawMessage) (any, error) { return 57.2, nil },
+	}
+	var tools []runtime.Tool
+	for _, s := range specs {
+		tools = append(tools, runtime.Tool{Spec: s, Func: funcs[s.Name]})
+	}
+	return runtime.NewToolLibrary(tools...)
+}
+
+// connect serves specs over the SDK's in-memory transports and returns a
+// client session.
+func connect(t *testing.T, specs []runtime.ToolSpecification, lib *runtime.ToolLibrary) *sdk.ClientSession {
+	t.Helper()
+	srv, err := mcp.NewServer("weather", "test", lib, specs, runtime.WithToolTimeout(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func compact(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestListToolsMatchesSchemaTarget(t *testing.T) {
+	specs, entries := weather(t)
+	cs := connect(t, specs, impl(specs))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != len(specs) {
+		t.Fatalf("%d tools listed, want %d", len(res.Tools), len(specs))
+	}
+	for _, tool := range res.Tools {
+		e := entries[tool.Name]
+		in, _ := json.Marshal(tool.InputSchema)
+		if compact(t, in) != compact(t, e["inputSchema"]) {
+			t.Errorf("%s: inputSchema\n%s\nwant (gramc schema --target mcp)\n%s", tool.Name, in, e["inputSchema"])
+		}
+		if want, ok := e["outputSchema"]; ok {
+			out, _ := json.Marshal(tool.OutputSchema)
+			if compact(t, out) != compact(t, want) {
+				t.Errorf("%s: outputSchema\n%s\nwant\n%s", tool.Name, out, want)
+			}
+		} else if tool.OutputSchema != nil {
+			t.Errorf("%s: an outputSchema the mcp target does not emit", tool.Name)
+		}
+	}
+}
+
+func TestCalls(t *testing.T) {
+	specs, _ := weather(t)
+	cs := connect(t, specs, impl(specs))
+	call := func(name string, args any) *sdk.CallToolResult {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	text := func(r *sdk.CallToolResult) string {
+		var b strings.Builder
+		for _, c := range r.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String()
+	}
+	// A valid call: defaults applied before the tool runs; a record result
+	// is structured content too.
+	r := call("getWeather", map[string]any{"city": "Paris"})
+	if r.IsError || !strings.Contains(text(r), "rain in Paris (celsius)") || r.StructuredContent == nil {
+		t.Errorf("valid call: error %v, %q, structured %v", r.IsError, text(r), r.StructuredContent)
+	}
+	for _, tc := range []struct {
+		name string
+		args any
+		want string
+	}{
+		{"getWeather", map[string]any{"city": ""}, "invalid arguments for tool getWeather: at '/city'"},
+		{"getWeather", map[string]any{"town": "Paris"}, "invalid arguments for tool getWeather"},
+		{"getForecast", map[string]any{"city": "Paris"}, "forecast service down"},
+		{"getAlerts", map[string]any{"position": map[string]any{"latitude": 1, "longitude": 2}}, "panic: boom"},
+		{"findStations", map[string]any{"code": "LFPG"}, "timed out"},
+	} {
+		r := call(tc.name, tc.args)
+		if !r.IsError || !strings.Contains(text(r), tc.want) {
+			t.Errorf("%s %v: isError %v, %q; want an error with %q", tc.name, tc.args, r.IsError, text(r), tc.want)
+		}
+	}
+	// An unknown tool is refused by the protocol.
+	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "getWether"}); err == nil {
+		t.Error("calling an unknown tool succeeded")
+	}
+}
+
+func TestBindingMismatch(t *testing.T) {
+	specs, _ := weather(t)
+	lib := impl(specs)
+	changed := append([]runtime.ToolSpecification(nil), specs...)
+	changed[0].Description = "something else"
+	if _, err := mcp.NewServer("weather", "test", lib, changed); err == nil || !strings.Contains(err.Error(), changed[0].Name+": description differs") {
+		t.Errorf("a spec that differs from the library's: %v", err)
+	}
+}
+
+// BenchmarkMCPCall: one tools/call over the SDK's in-memory transport —
+// validation, defaults, the tool (trivial here) and the protocol — so the
+// figure is gramc's and the SDK's overhead per call.
+func BenchmarkMCPCall(b *testing.B) {
+	spec := runtime.ToolSpecification{Name: "sayHello", Description: "Greets",
+		Schema: json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`)}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "Hello!", nil }})
+	srv, err := mcp.NewServer("bench", "1", lib, []runtime.ToolSpecification{spec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, ct := sdk.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	params := &sdk.CallToolParams{Name: "sayHello", Arguments: json.RawMessage(`{"personName":"Ada"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}
