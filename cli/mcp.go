@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -26,6 +29,7 @@ import (
 func init() { register(newMCPCmd) }
 
 type mcpOptions struct {
+	http        string // serve streamable HTTP on this address instead of stdio
 	agent       string
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
@@ -34,7 +38,7 @@ type mcpOptions struct {
 func newMCPCmd(e *env) *cobra.Command {
 	var opts mcpOptions
 	cmd := &cobra.Command{
-		Use:   "mcp [paths] [--agent NAME] [--tool NAME=COMMAND]...",
+		Use:   "mcp [paths] [--agent NAME] [--tool NAME=COMMAND]... [--http ADDR]",
 		Short: "Serve gram tools to MCP hosts over standard input and output",
 		Long: `Mcp serves the tools of the gram packages that paths name (default ./...),
 or of one agent (--agent), as a Model Context Protocol server on standard
@@ -52,13 +56,18 @@ implementation; with --tool, the tools named are served.
 
 Invalid arguments, tool errors, panics and timeouts are results with
 isError set and the message gramc run would give a model. Logs go to
-standard error; standard output carries the protocol only.`,
+standard error; standard output carries the protocol only.
+
+--http ADDR serves streamable HTTP on ADDR instead (":8080" means the
+loopback interface, 127.0.0.1:8080; name a host to listen elsewhere), with
+the SDK's DNS-rebinding protection.`,
 		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
   gramc mcp examples/hello/hello.gram`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
+	f.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (loopback unless a host is named) instead of stdio")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	return cmd
@@ -147,9 +156,36 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, stopSignals...)
 	defer stop()
+	if opts.http != "" {
+		return serveMCPHTTP(ctx, e, srv, opts.http, len(specs))
+	}
 	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on standard input and output\n", len(specs), english.Noun(len(specs), "tool"))
 	err = srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
 	if err != nil && ctx.Err() == nil && !isClosed(err) {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return nil
+}
+
+// serveMCPHTTP serves srv as streamable HTTP on addr until ctx ends.
+func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, addr string, n int) error {
+	if strings.HasPrefix(addr, ":") {
+		addr = "127.0.0.1" + addr
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx) //nolint:errcheck // exiting
+	}()
+	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on http://%s/\n", n, english.Noun(n, "tool"), ln.Addr())
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return nil

@@ -41,6 +41,7 @@ type runOptions struct {
 	maxToolCalls   int
 	requestTimeout time.Duration
 	maxRetryWait   time.Duration
+	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -98,6 +99,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
+	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
 	f.StringVar(&opts.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (default $OPENAI_BASE_URL or https://api.openai.com/v1)")
 	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's")
 	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
@@ -169,7 +171,12 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// kill them all (and wait for them) before gramc exits.
 	tools := toolcmd.NewRunner(os.Environ())
 	defer tools.Close()
-	lib, err := runToolLibrary(agent, opts.tools, tools)
+	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp)
+	if err != nil {
+		return err
+	}
+	defer closeMCP()
+	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
 	if err != nil {
 		return err
 	}
@@ -389,7 +396,11 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to
 // a built-in implementation.
-func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner) (*runtime.ToolLibrary, error) {
+func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool) (*runtime.ToolLibrary, error) {
+	fromMCP := map[string]runtime.Tool{}
+	for _, t := range mcpTools {
+		fromMCP[t.Spec.Name] = t
+	}
 	commands := map[string]string{}
 	var names []string
 	for _, s := range agent.Tools {
@@ -412,6 +423,10 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 	for _, spec := range agent.Tools {
 		if command, ok := commands[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: tools.Tool(command)})
+		} else if t, ok := fromMCP[spec.Name]; ok {
+			// The server's own specification: Bind reports any
+			// difference from the agent's declaration.
+			lib.Replace(t)
 		} else if f, ok := builtinTools[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		} else {

@@ -39,6 +39,18 @@ func init() {
 		fmt.Fprintf(os.Stderr, "waitfile: %s did not appear\n", os.Args[1])
 		os.Exit(1)
 	}
+	// waitaddr ADDR waits (up to 20 s) until something listens on ADDR.
+	scriptCommands["waitaddr"] = func() {
+		for range 2000 {
+			if c, err := net.Dial("tcp", os.Args[1]); err == nil {
+				c.Close()
+				os.Exit(0)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		fmt.Fprintf(os.Stderr, "waitaddr: nothing listens on %s\n", os.Args[1])
+		os.Exit(1)
+	}
 	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -47,6 +59,12 @@ func init() {
 		addr := ln.Addr().String()
 		ln.Close()
 		env.Setenv("FAKEOPENAI_ADDR", addr)
+		ln2, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		env.Setenv("MCP_ADDR", ln2.Addr().String())
+		ln2.Close()
 		env.Setenv("SEED", seedDir())
 		return nil
 	})

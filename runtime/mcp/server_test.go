@@ -15,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/mcp"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // weather loads the weather example's tools and their MCP entries as
@@ -223,5 +224,41 @@ func BenchmarkMCPCall(b *testing.B) {
 		if err != nil || res.IsError {
 			b.Fatal(err, res)
 		}
+	}
+}
+
+// TestAgentUsesMCPTools: an agent's declared tools bound to the tools of
+// an MCP server (here gramc's own, in memory) run through the server; a
+// declared tool whose MCP schema differs gets binding's named difference.
+func TestAgentUsesMCPTools(t *testing.T) {
+	specs, _ := weather(t)
+	cs := connect(t, specs, impl(specs))
+	tools, err := mcp.Tools(context.Background(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := runtime.NewToolLibrary(tools...)
+	agent := runtime.Agent{Name: "weather_agent", Model: "OpenAI/gpt-4o-mini", Instruction: "Help", Tools: specs}
+	model := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("getWeather", `{"city":"Lyon"}`), runtimetest.Call("getForecast", `{"city":"Lyon"}`)),
+		runtimetest.Say("done"))
+	resp, err := runtime.Run(context.Background(), model, agent, lib, "Weather in Lyon?", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Invocations) != 2 || !strings.Contains(resp.Invocations[0].Result, "rain in Lyon (celsius)") ||
+		resp.Invocations[1].Err == nil || !strings.Contains(resp.Invocations[1].Err.Error(), "forecast service down") {
+		t.Errorf("invocations: %+v", resp.Invocations)
+	}
+	// A declaration that differs from what the server offers.
+	changed := append([]runtime.ToolSpecification(nil), specs...)
+	for i := range changed {
+		if changed[i].Name == "getWeather" {
+			changed[i].Schema = json.RawMessage(`{"type":"object","properties":{"city":{"type":"integer"}}}`)
+		}
+	}
+	agent.Tools = changed
+	if _, err := runtime.Bind(agent, lib); err == nil || !strings.Contains(err.Error(), "tool getWeather: schema differs at") {
+		t.Errorf("binding to a differing MCP tool: %v", err)
 	}
 }
