@@ -7,14 +7,15 @@ import (
 )
 
 // TestGeneratedCodeDoesNotLinkTheCompiler: a program that imports only
-// generated code, the runtime and a provider client (examples/hello) links
+// generated code, the runtime and a provider client or the MCP server
+// (examples/hello, examples/hellomcp) links
 // none of gramc's compiler packages nor their dependencies (issue 10.1):
 // a user's binary carries the runtime alone.
 func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/examples/hello").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/examples/hello", "github.com/gramc-dev/gramc/examples/hellomcp").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}

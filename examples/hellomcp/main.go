@@ -1,0 +1,43 @@
+// Command hellomcp serves hello.gram's sayHello tool to MCP hosts, from
+// generated code: hello.gram.go is generated from ../hello/hello.gram
+// (go generate keeps it fresh, and the tests prove it is), and the tool
+// is the typed method below. Register it in an MCP host as
+// {"command": "go", "args": ["run", "github.com/gramc-dev/gramc/examples/hellomcp"]}.
+package main
+
+//go:generate go run github.com/gramc-dev/gramc/cmd/gramc gen -o . --package main ../hello/hello.gram
+
+import (
+	"context"
+	"log"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/mcp"
+)
+
+// hello implements the generated Tools interface.
+type hello struct{}
+
+// SayHello implements the gram tool "sayHello"; the runtime has validated
+// the arguments and filled in the default name.
+func (hello) SayHello(ctx context.Context, args SayHelloArgs) (SayHelloResult, error) {
+	return "Hello, " + args.PersonName + "!", nil
+}
+
+// newServer is the MCP server: the generated specification bound to the
+// typed implementation.
+func newServer() (*sdk.Server, error) {
+	return mcp.NewServer("hello", "1.0.0", NewToolLibrary(hello{}), []runtime.ToolSpecification{SayHelloSpec})
+}
+
+func main() {
+	srv, err := newServer()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
