@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
@@ -160,7 +160,10 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		return serveMCPHTTP(ctx, e, srv, opts.http, len(specs))
 	}
 	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on standard input and output\n", len(specs), english.Noun(len(specs), "tool"))
-	err = srv.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(e.stderr, "gramc mcp: %s\n", termsafe.Line(fmt.Sprintf(format, args...), 300))
+	}
+	err = srv.Run(ctx, mcp.NewIOTransport(e.stdin, e.stdout, logf))
 	if err != nil && ctx.Err() == nil && !isClosed(err) {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -190,10 +193,6 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, addr string, n i
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // isClosed reports whether err only says the client went away.
 func isClosed(err error) bool {
