@@ -425,3 +425,28 @@ func deepCopy(v any) any {
 	}
 	return v
 }
+
+// ValidateOutput checks a tool's JSON result against spec's OutputSchema
+// with the validator that checks arguments (nothing to check without an
+// output schema). The error says where the result differs, as argument
+// errors do.
+func ValidateOutput(spec ToolSpecification, result json.RawMessage) error {
+	if len(bytes.TrimSpace(spec.OutputSchema)) == 0 {
+		return nil
+	}
+	as, err := compileArgSchema(spec.OutputSchema)
+	if err != nil {
+		return fmt.Errorf("tool %s: output schema: %w", spec.Name, err)
+	}
+	v, err := decodeJSON(result)
+	if err != nil {
+		return fmt.Errorf("the result of tool %s is not JSON: %v", spec.Name, err)
+	}
+	if err := checkNumbers(v, ""); err != nil {
+		return fmt.Errorf("the result of tool %s: %v", spec.Name, err)
+	}
+	if err := as.compiled.Validate(v); err != nil {
+		return fmt.Errorf("the result of tool %s does not match its output schema: %s", spec.Name, validationMessage(err))
+	}
+	return nil
+}

@@ -14,6 +14,7 @@ import (
 // from generated Go code; both produce identical values for the same source.
 type ToolSpecification struct {
 	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"` // a display name (MCP hosts show it)
 	Description string `json:"description"`
 	// Signature is the gram text of the tool's signature.
 	Signature string `json:"signature,omitempty"`
@@ -24,6 +25,8 @@ type ToolSpecification struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// Strict asks the provider for strict schema adherence.
 	Strict bool `json:"strict,omitempty"`
+	// Deprecated marks a tool kept for old callers.
+	Deprecated bool `json:"deprecated,omitempty"`
 }
 
 // ToolFunc implements a tool. args is the validated JSON arguments object

@@ -104,8 +104,8 @@ type toolBody struct {
 func (tm *toolModel) Body() (*toolBody, error) { return tm.body() }
 
 type specModel struct {
-	Name, Description, Signature, Schema, OutputSchema string // literals; OutputSchema may be ""
-	Strict                                             bool
+	Name, Title, Description, Signature, Schema, OutputSchema string // literals; Title and OutputSchema may be ""
+	Strict, Deprecated                                        bool
 }
 
 type agentModel struct {
@@ -632,9 +632,13 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	body.Spec = specModel{
 		Name:        quote(spec.Name),
 		Description: quote(spec.Description),
+		Deprecated:  spec.Deprecated,
 		Signature:   quote(spec.Signature),
 		Schema:      quote(string(spec.Parameters)),
 		Strict:      spec.Strict,
+	}
+	if spec.Title != "" {
+		body.Spec.Title = quote(spec.Title)
 	}
 	if len(spec.Output) > 0 {
 		body.Spec.OutputSchema = quote(string(spec.Output))

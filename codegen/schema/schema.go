@@ -110,6 +110,7 @@ func ParseTargets(s string) ([]Target, error) {
 // compiled into Go are identical by construction.
 type ToolSpec struct {
 	Name        string
+	Title       string
 	Description string
 	// Signature is the gram text of the tool's signature.
 	Signature string
@@ -120,6 +121,8 @@ type ToolSpec struct {
 	Output json.RawMessage
 	// Strict asks the provider for strict schema adherence.
 	Strict bool
+	// Deprecated marks a tool kept for old callers.
+	Deprecated bool
 }
 
 // Spec returns t's specification, with the parameters schema of the
@@ -144,11 +147,13 @@ func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
 	}
 	return ToolSpec{
 		Name:        t.Name,
+		Title:       t.Title,
 		Description: t.Description,
 		Signature:   t.Signature,
 		Parameters:  params,
 		Output:      out,
 		Strict:      t.Strict != nil && *t.Strict,
+		Deprecated:  t.Deprecated,
 	}, nil
 }
 
@@ -213,6 +218,11 @@ func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
 			e = append(e, member{"title", t.Title})
 		}
 		e = append(e, member{"description", t.Description}, member{"inputSchema", build(modeStandard).input(t)})
+		if t.Deprecated {
+			// MCP has no deprecation field; _meta carries it for hosts
+			// and agents that look.
+			e = append(e, member{"_meta", object{{"deprecated", true}}})
+		}
 		// MCP restricts outputSchema to `type: object` at the root.
 		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
 			e = append(e, member{"outputSchema", build(modeStandard).output(t)})

@@ -111,10 +111,12 @@ func SpecForTarget(t *check.Tool, target schema.Target) (runtime.ToolSpecificati
 	}
 	return runtime.ToolSpecification{
 		Name:         spec.Name,
+		Title:        spec.Title,
 		Description:  spec.Description,
 		Signature:    spec.Signature,
 		Schema:       spec.Parameters,
 		OutputSchema: spec.Output,
 		Strict:       spec.Strict,
+		Deprecated:   spec.Deprecated,
 	}, nil
 }

@@ -8,7 +8,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"sync/atomic"
 
@@ -29,7 +28,10 @@ import (
 // (runtime.BoundAgent.Call); an unknown tool, invalid arguments, an error,
 // a panic or a timeout (opts: runtime.WithToolTimeout) is a result with
 // isError set and the message the runtime gives a model. A tool with an
-// output schema returns its JSON result as structuredContent too.
+// output schema returns its JSON result as structuredContent too, after
+// checking it against the schema (a result that does not match is an
+// isError result saying where). A title is carried; a deprecated tool has
+// "deprecated": true in its _meta, as `gramc schema --target mcp` emits.
 func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, opts ...runtime.Option) (*sdk.Server, error) {
 	bound, err := runtime.Bind(runtime.Agent{Name: name, Tools: specs}, lib)
 	if err != nil {
@@ -38,7 +40,10 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 	s := sdk.NewServer(&sdk.Implementation{Name: name, Version: version}, nil)
 	var calls atomic.Int64
 	for _, spec := range specs {
-		tool := &sdk.Tool{Name: spec.Name, Description: spec.Description, InputSchema: json.RawMessage(spec.Schema)}
+		tool := &sdk.Tool{Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: json.RawMessage(spec.Schema)}
+		if spec.Deprecated {
+			tool.Meta = sdk.Meta{"deprecated": true} // as gramc schema --target mcp emits it
+		}
 		structured := isObjectSchema(spec.OutputSchema)
 		if structured {
 			tool.OutputSchema = json.RawMessage(spec.OutputSchema)
@@ -55,9 +60,10 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 			}
 			res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: inv.Result}}}
 			if structured {
-				if !json.Valid([]byte(inv.Result)) {
-					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{
-						Text: fmt.Sprintf("tool %s returned a result that is not JSON, but its output schema needs an object", spec.Name)}}}, nil
+				// Structured content must match the output schema the
+				// tool advertises.
+				if err := runtime.ValidateOutput(spec, json.RawMessage(inv.Result)); err != nil {
+					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
 				}
 				res.StructuredContent = json.RawMessage(inv.Result)
 			}

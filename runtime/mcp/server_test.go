@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,11 @@ func TestListToolsMatchesSchemaTarget(t *testing.T) {
 	}
 	for _, tool := range res.Tools {
 		e := entries[tool.Name]
+		var title string
+		json.Unmarshal(e["title"], &title)
+		if tool.Title != title {
+			t.Errorf("%s: title %q, want %q", tool.Name, tool.Title, title)
+		}
 		in, _ := json.Marshal(tool.InputSchema)
 		if compact(t, in) != compact(t, e["inputSchema"]) {
 			t.Errorf("%s: inputSchema\n%s\nwant (gramc schema --target mcp)\n%s", tool.Name, in, e["inputSchema"])
@@ -260,5 +266,66 @@ func TestAgentUsesMCPTools(t *testing.T) {
 	agent.Tools = changed
 	if _, err := runtime.Bind(agent, lib); err == nil || !strings.Contains(err.Error(), "tool getWeather: schema differs at") {
 		t.Errorf("binding to a differing MCP tool: %v", err)
+	}
+}
+
+// TestStructuredOutputAndMeta: a structured result that does not match the
+// advertised output schema is an isError result saying where; a title is
+// carried and a deprecated tool says so in _meta.
+func TestStructuredOutputAndMeta(t *testing.T) {
+	spec := runtime.ToolSpecification{Name: "report", Title: "Report", Description: "Reports", Deprecated: true,
+		Schema:       json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}},"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`)}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+		var a struct{ OK bool }
+		json.Unmarshal(args, &a)
+		if a.OK {
+			return map[string]any{"n": 3}, nil
+		}
+		return map[string]any{"n": "three"}, nil
+	}})
+	cs := connect(t, []runtime.ToolSpecification{spec}, lib)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Title != "Report" || tools.Tools[0].Meta["deprecated"] != true {
+		t.Fatalf("tools/list: %v %+v", err, tools.Tools[0])
+	}
+	good, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "report", Arguments: map[string]any{"ok": true}})
+	if err != nil || good.IsError || good.StructuredContent == nil {
+		t.Errorf("a matching result: %v %+v", err, good)
+	}
+	bad, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "report", Arguments: map[string]any{"ok": false}})
+	if err != nil || !bad.IsError || !strings.Contains(bad.Content[0].(*sdk.TextContent).Text, "does not match its output schema: at '/n'") {
+		t.Errorf("a result that does not match: %v %+v", err, bad)
+	}
+}
+
+// BenchmarkMCPCallStdio is BenchmarkMCPCall over the stdio transport gramc
+// mcp uses: newline-delimited JSON through two OS pipes (the process
+// boundary itself is not measured).
+func BenchmarkMCPCallStdio(b *testing.B) {
+	spec := runtime.ToolSpecification{Name: "sayHello", Description: "Greets",
+		Schema: json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`)}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "Hello!", nil }})
+	srv, err := mcp.NewServer("bench", "1", lib, []runtime.ToolSpecification{spec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	toServerR, toServerW, _ := os.Pipe()
+	toClientR, toClientW, _ := os.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Run(ctx, mcp.NewIOTransport(toServerR, toClientW, nil)) //nolint:errcheck
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: toClientR, Writer: toServerW}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	params := &sdk.CallToolParams{Name: "sayHello", Arguments: json.RawMessage(`{"personName":"Ada"}`)}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
 	}
 }
