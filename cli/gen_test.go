@@ -15,8 +15,8 @@ import (
 // tests. GRAMC_UPDATE=1 regenerates instead.
 func TestGenCheck(t *testing.T) {
 	cases := [][]string{
-		{"-o", "../codegen/golang/internal/weather", "--package", "weather", "../testdata/examples/weather.gram"},
-		{"../codegen/golang/internal/notes"},
+		{"-o", "../internal/e2e/weather", "--package", "weather", "../testdata/examples/weather.gram"},
+		{"../internal/e2e/notes"},
 	}
 	if _, err := os.Stat(filepath.Join("..", "examples", "hello", "main.go")); err == nil {
 		cases = append(cases, []string{"../examples/hello"})
