@@ -61,8 +61,6 @@ func WithObserver(onCall func(ToolCall), onResult func(Invocation)) Option {
 	return func(o *RunOptions) { o.OnToolCall, o.OnToolResult = onCall, onResult }
 }
 
-// WithOptions sets all options at once.
-func WithOptions(opts RunOptions) Option { return func(o *RunOptions) { *o = opts } }
 
 // Run sends input to the agent as the next user message of conv (nil for a
 // new conversation) and runs the tool-calling loop: tool calls are

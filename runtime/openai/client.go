@@ -43,83 +43,76 @@ const (
 	FunctionsMode
 )
 
-// Client is a runtime.Model that talks to a Chat Completions endpoint.
-// Set fields before the first request; a Client is then safe for
-// concurrent use.
+// Client is a runtime.Model that talks to a Chat Completions endpoint. It
+// is configured one way, with the options of New (WithBaseURL, WithModel,
+// ...), and is safe for concurrent use.
 type Client struct {
-	// APIKey is sent as a bearer token ("" sends none: local servers).
-	APIKey string
-	// BaseURL is the API root, e.g. "https://api.openai.com/v1".
-	BaseURL string
-	// Model, when set, overrides the agent's model name.
-	Model string
-	Mode  Mode
-	// HTTPClient defaults to a client without an overall timeout (the
-	// per-request Timeout applies).
-	HTTPClient *http.Client
-	// Timeout bounds each HTTP request (default 60s).
-	Timeout time.Duration
-	// MaxRetries is how many times a retryable failure is retried
-	// (default 3; negative for none).
-	MaxRetries int
-	// MinBackoff and MaxBackoff bound the exponential backoff (defaults
-	// 500ms and 20s); Retry-After from the server wins, up to MaxRetryAfter
-	// (default 60s).
-	MinBackoff, MaxBackoff, MaxRetryAfter time.Duration
-	// Sleep waits between retries; tests replace it to run fast. It must
-	// return early with ctx's error when ctx ends.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Debug, when set, receives every raw request and response with the
-	// API key redacted.
-	Debug func(kind string, data []byte)
-	// OnRetry, when set, is told before each wait for a retry: the attempt
-	// that failed, how long the wait is and why (a CLI shows it when the
-	// wait is long enough to notice).
-	OnRetry func(attempt int, wait time.Duration, err error)
+	apiKey     string // sent as a bearer token ("" sends none: local servers)
+	baseURL    string // the API root, e.g. "https://api.openai.com/v1"
+	model      string // when set, overrides the agent's model name
+	mode       Mode
+	httpClient *http.Client // nil: http.DefaultClient (the per-request timeout applies)
+	timeoutD   time.Duration
+	// maxRetriesN is how many times a retryable failure is retried (0:
+	// the default, 3; negative for none).
+	maxRetriesN int
+	// The exponential backoff's bounds, and Retry-After's (0: defaults).
+	minBackoffD, maxBackoffD, maxRetryAfterD time.Duration
+	sleepFn                                  func(ctx context.Context, d time.Duration) error
+	debug                                    func(kind string, data []byte)
+	onRetry                                  func(attempt int, wait time.Duration, err error)
 }
-
 // Option configures New.
 type Option func(*Client)
 
 // WithAPIKey sets the API key instead of OPENAI_API_KEY.
-func WithAPIKey(key string) Option { return func(c *Client) { c.APIKey = key } }
+func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
 
 // WithBaseURL sets the base URL instead of OPENAI_BASE_URL.
-func WithBaseURL(u string) Option { return func(c *Client) { c.BaseURL = u } }
+func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
 
 // WithModel overrides the agent's model name.
-func WithModel(m string) Option { return func(c *Client) { c.Model = m } }
+func WithModel(m string) Option { return func(c *Client) { c.model = m } }
 
 // WithMode selects tools or legacy functions.
-func WithMode(m Mode) Option { return func(c *Client) { c.Mode = m } }
+func WithMode(m Mode) Option { return func(c *Client) { c.mode = m } }
 
 // WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.HTTPClient = h } }
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.httpClient = h } }
 
 // WithMaxRetryWait bounds every wait between retries, the backoff's and
 // the server's Retry-After alike.
 func WithMaxRetryWait(d time.Duration) Option {
-	return func(c *Client) { c.MaxBackoff, c.MaxRetryAfter = d, d }
+	return func(c *Client) { c.maxBackoffD, c.maxRetryAfterD = d, d }
 }
 
 // WithRetryNotice sets OnRetry.
 func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
-	return func(c *Client) { c.OnRetry = f }
+	return func(c *Client) { c.onRetry = f }
 }
 
+// WithBackoff sets the exponential backoff's bounds between retries
+// (defaults 500ms and 20s).
+func WithBackoff(min, max time.Duration) Option {
+	return func(c *Client) { c.minBackoffD, c.maxBackoffD = min, max }
+}
+
+// BaseURL returns the API root the client sends requests to.
+func (c *Client) BaseURL() string { return c.baseURL }
+
 // WithTimeout bounds each HTTP request.
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.Timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeoutD = d } }
 
 // WithMaxRetries sets how often retryable failures are retried.
-func WithMaxRetries(n int) Option { return func(c *Client) { c.MaxRetries = n } }
+func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetriesN = n } }
 
 // WithSleep replaces the wait between retries (for tests).
 func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.Sleep = f }
+	return func(c *Client) { c.sleepFn = f }
 }
 
 // WithDebug receives raw requests and responses, key redacted.
-func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.Debug = f } }
+func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.debug = f } }
 
 // WithDebugWriter writes raw requests and responses to w, key redacted.
 func WithDebugWriter(w io.Writer) Option {
@@ -132,32 +125,32 @@ func WithDebugWriter(w io.Writer) Option {
 // then opts. Without an API key it is a *runtime.ConfigurationError when
 // the base URL is OpenAI's own (a local compatible server needs none).
 func New(opts ...Option) (*Client, error) {
-	c := &Client{APIKey: os.Getenv("OPENAI_API_KEY"), BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	c := &Client{apiKey: os.Getenv("OPENAI_API_KEY"), baseURL: os.Getenv("OPENAI_BASE_URL")}
 	for _, o := range opts {
 		o(c)
 	}
-	if c.BaseURL == "" {
-		c.BaseURL = DefaultBaseURL
+	if c.baseURL == "" {
+		c.baseURL = DefaultBaseURL
 	}
-	u, err := url.Parse(c.BaseURL)
+	u, err := url.Parse(c.baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_BASE_URL",
-			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.BaseURL)}
+			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
 	}
-	if err := credhttp.CheckKey(c.APIKey); err != nil {
+	if err := credhttp.CheckKey(c.apiKey); err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY", Message: "OPENAI_API_KEY: " + err.Error(), Err: err}
 	}
-	if c.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
+	if c.apiKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY",
 			Message: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"}
 	}
 	return c, nil
 }
 
-func (c *Client) timeout() time.Duration       { return orDefault(c.Timeout, 60*time.Second) }
-func (c *Client) minBackoff() time.Duration    { return orDefault(c.MinBackoff, 500*time.Millisecond) }
-func (c *Client) maxBackoff() time.Duration    { return orDefault(c.MaxBackoff, 20*time.Second) }
-func (c *Client) maxRetryAfter() time.Duration { return orDefault(c.MaxRetryAfter, 60*time.Second) }
+func (c *Client) timeout() time.Duration       { return orDefault(c.timeoutD, 60*time.Second) }
+func (c *Client) minBackoff() time.Duration    { return orDefault(c.minBackoffD, 500*time.Millisecond) }
+func (c *Client) maxBackoff() time.Duration    { return orDefault(c.maxBackoffD, 20*time.Second) }
+func (c *Client) maxRetryAfter() time.Duration { return orDefault(c.maxRetryAfterD, 60*time.Second) }
 
 func orDefault(d, def time.Duration) time.Duration {
 	if d > 0 {
@@ -168,19 +161,19 @@ func orDefault(d, def time.Duration) time.Duration {
 
 func (c *Client) maxRetries() int {
 	switch {
-	case c.MaxRetries < 0:
+	case c.maxRetriesN < 0:
 		return 0
-	case c.MaxRetries == 0:
+	case c.maxRetriesN == 0:
 		return 3
 	}
-	return c.MaxRetries
+	return c.maxRetriesN
 }
 
 // modelName returns the model to ask for: the override, or the agent's
 // `Provider/model-name` without its provider.
 func (c *Client) modelName(agentModel string) string {
-	if c.Model != "" {
-		return c.Model
+	if c.model != "" {
+		return c.model
 	}
 	if _, name, ok := strings.Cut(agentModel, "/"); ok {
 		return name
@@ -210,7 +203,7 @@ func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
 	if req.Instruction != "" {
 		cr.Messages = append(cr.Messages, wireMessage{Role: "system", Content: ptr(req.Instruction)})
 	}
-	legacy := c.Mode == FunctionsMode
+	legacy := c.mode == FunctionsMode
 	// The legacy form has one call per assistant message, each followed by
 	// its result: a stored turn with several calls is sent as call, result,
 	// call, result. Results are paired with calls by position among the
@@ -363,17 +356,17 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 
 // post sends body to /chat/completions, retrying what may succeed later.
 func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
-	base := c.BaseURL
+	base := c.baseURL
 	if base == "" {
 		base = DefaultBaseURL
 	}
 	endpoint := strings.TrimRight(base, "/") + "/chat/completions"
-	if c.Debug != nil {
+	if c.debug != nil {
 		head := "request POST " + redact.URL(endpoint)
-		if c.APIKey != "" {
+		if c.apiKey != "" {
 			head += "\nAuthorization: Bearer " + redact.Marker
 		}
-		c.Debug(head, c.redact(body))
+		c.debug(head, c.redact(body))
 	}
 	retries := c.maxRetries()
 	for attempt := 1; ; attempt++ {
@@ -392,8 +385,8 @@ func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
 		if retryAfter > 0 {
 			wait = min(retryAfter, c.maxRetryAfter())
 		}
-		if c.OnRetry != nil {
-			c.OnRetry(attempt, wait, apiErr)
+		if c.onRetry != nil {
+			c.onRetry(attempt, wait, apiErr)
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("openai: %w", err)
@@ -413,8 +406,8 @@ func (c *Client) backoff(attempt int) time.Duration {
 }
 
 func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
+	if c.sleepFn != nil {
+		return c.sleepFn(ctx, d)
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -437,10 +430,10 @@ func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]b
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
-	if c.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+	if c.apiKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}
-	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
+	resp, err := credhttp.Client(c.httpClient).Do(hreq)
 	if err != nil {
 		msg := c.redactString(err.Error())
 		if ctx.Err() == nil && actx.Err() != nil {
@@ -451,8 +444,8 @@ func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]b
 	}
 	defer resp.Body.Close()
 	data, err := credhttp.ReadBody(resp.Body, maxResponseBytes)
-	if c.Debug != nil {
-		c.Debug(fmt.Sprintf("response %s", resp.Status), c.redact(data))
+	if c.debug != nil {
+		c.debug(fmt.Sprintf("response %s", resp.Status), c.redact(data))
 	}
 	if err != nil {
 		msg := c.redactString(err.Error())
@@ -517,9 +510,9 @@ func retryAfter(h http.Header) time.Duration {
 
 // redact removes the API key from data where it stands as a whole token
 // (internal/redact), so a short key never mangles ordinary text.
-func (c *Client) redact(data []byte) []byte { return redact.NewSecret(c.APIKey).Bytes(data) }
+func (c *Client) redact(data []byte) []byte { return redact.NewSecret(c.apiKey).Bytes(data) }
 
-func (c *Client) redactString(s string) string { return redact.NewSecret(c.APIKey).String(s) }
+func (c *Client) redactString(s string) string { return redact.NewSecret(c.apiKey).String(s) }
 
 // maxResponseBytes bounds a response body; a longer one is an error that
 // says so, never a silently cut reply.
@@ -571,12 +564,12 @@ const OllamaBaseURL = "http://localhost:11434/v1"
 // OPENAI_BASE_URL) of its OpenAI-compatible API; without one it is a
 // *runtime.ConfigurationError naming the provider.
 func NewForModel(model string, opts ...Option) (*Client, error) {
-	probe := &Client{BaseURL: os.Getenv("OPENAI_BASE_URL")}
+	probe := &Client{baseURL: os.Getenv("OPENAI_BASE_URL")}
 	for _, o := range opts {
 		o(probe)
 	}
 	provider, _, ok := strings.Cut(model, "/")
-	if ok && probe.BaseURL == "" {
+	if ok && probe.baseURL == "" {
 		switch strings.ToLower(provider) {
 		case "openai":
 		case "ollama":

@@ -35,7 +35,7 @@ func TestNewConfiguration(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-env")
 	t.Setenv("OPENAI_BASE_URL", "http://example.test/v1")
 	c, err := openai.New()
-	if err != nil || c.APIKey != "sk-env" || c.BaseURL != "http://example.test/v1" {
+	if err != nil || c.BaseURL() != "http://example.test/v1" {
 		t.Errorf("from the environment: %+v, %v", c, err)
 	}
 }
@@ -225,7 +225,7 @@ func TestToolEntry(t *testing.T) {
 		t.Error("invalid schema accepted")
 	}
 	// The request body keeps the entries byte for byte.
-	c := &openai.Client{}
+	c := newClient(t)
 	body, err := c.EncodeRequest(&runtime.Request{Model: "OpenAI/gpt-4o", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}, Tools: []runtime.ToolSpecification{spec}, ToolChoice: "f"})
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestModelOverride(t *testing.T) {
 }
 
 func TestLegacyInterleavesSeveralCalls(t *testing.T) {
-	c := &openai.Client{Mode: openai.FunctionsMode}
+	c := newClient(t, openai.WithMode(openai.FunctionsMode))
 	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
 		{Role: runtime.RoleUser, Content: "hi"},
 		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "a", Name: "f", Arguments: "{}"}, {ID: "b", Name: "g", Arguments: "{}"}}},
@@ -275,7 +275,7 @@ func TestLegacyInterleavesSeveralCalls(t *testing.T) {
 // TestLegacyPairsByPosition: with --functions, results follow their own
 // calls even when a stored conversation repeats an ID (issue 12.6).
 func TestLegacyPairsByPosition(t *testing.T) {
-	c := &openai.Client{Mode: openai.FunctionsMode}
+	c := newClient(t, openai.WithMode(openai.FunctionsMode))
 	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
 		{Role: runtime.RoleUser, Content: "hi"},
 		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "f", Arguments: "{}"}, {ID: "x", Name: "g", Arguments: "{}"}}},
@@ -297,7 +297,7 @@ func TestNewForModel(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
 	c, err := openai.NewForModel("Ollama/llama3.1")
-	if err != nil || c.BaseURL != openai.OllamaBaseURL {
+	if err != nil || c.BaseURL() != openai.OllamaBaseURL {
 		t.Errorf("Ollama: %+v, %v", c, err)
 	}
 	var ce *runtime.ConfigurationError
@@ -325,4 +325,14 @@ func TestErrorBodyWithStatus200(t *testing.T) {
 	if _, err := run(t, c, "hi", nil); err == nil || !strings.Contains(err.Error(), "malformed response: no choices") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// newClient is a client for encoding tests (it sends nothing).
+func newClient(t *testing.T, opts ...openai.Option) *openai.Client {
+	t.Helper()
+	c, err := openai.New(append([]openai.Option{openai.WithBaseURL("http://example.test/v1"), openai.WithAPIKey("k")}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
