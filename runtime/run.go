@@ -61,7 +61,6 @@ func WithObserver(onCall func(ToolCall), onResult func(Invocation)) Option {
 	return func(o *RunOptions) { o.OnToolCall, o.OnToolResult = onCall, onResult }
 }
 
-
 // Run sends input to the agent as the next user message of conv (nil for a
 // new conversation) and runs the tool-calling loop: tool calls are
 // validated against the tools' schemas, given their defaults and executed

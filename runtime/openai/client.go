@@ -62,6 +62,7 @@ type Client struct {
 	debug                                    func(kind string, data []byte)
 	onRetry                                  func(attempt int, wait time.Duration, err error)
 }
+
 // Option configures New.
 type Option func(*Client)
 
