@@ -117,12 +117,15 @@ func (c *checker) report(sev diag.Severity, code diag.Code, r ast.Range, summary
 	return d
 }
 
-func (c *checker) errorf(code diag.Code, n ast.Node, detail, format string, args ...any) *diag.Diagnostic {
-	return c.report(diag.Error, code, c.rng(n), fmt.Sprintf(format, args...), detail)
+// errorf reports an error at n: its summary first, as fmt.Errorf takes
+// its message; WithDetail adds the sentences that say how to fix it.
+func (c *checker) errorf(code diag.Code, n ast.Node, format string, args ...any) *diag.Diagnostic {
+	return c.report(diag.Error, code, c.rng(n), fmt.Sprintf(format, args...), "")
 }
 
-func (c *checker) warnf(code diag.Code, n ast.Node, detail, format string, args ...any) *diag.Diagnostic {
-	return c.report(diag.Warning, code, c.rng(n), fmt.Sprintf(format, args...), detail)
+// warnf is errorf for a warning.
+func (c *checker) warnf(code diag.Code, n ast.Node, format string, args ...any) *diag.Diagnostic {
+	return c.report(diag.Warning, code, c.rng(n), fmt.Sprintf(format, args...), "")
 }
 
 func (c *checker) check() {
@@ -184,8 +187,7 @@ func (c *checker) header(f *ast.File) {
 		}
 		s, ok := stringValue(p.Value)
 		if !ok || s == "" {
-			c.errorf(diag.CodeInvalidPropertyValue, p.Value, `Write the package name as a string, e.g. {package: "weather"}.`,
-				"header property package must be a non-empty string, not %s", describeValue(p.Value))
+			c.errorf(diag.CodeInvalidPropertyValue, p.Value, "header property package must be a non-empty string, not %s", describeValue(p.Value)).WithDetail(`Write the package name as a string, e.g. {package: "weather"}.`)
 			continue
 		}
 		switch {
@@ -196,8 +198,7 @@ func (c *checker) header(f *ast.File) {
 				c.pkg.Name = s
 			}
 		case s != c.pkg.Name:
-			d := c.errorf(diag.CodePackageConflict, p.Value, fmt.Sprintf("The files of a directory (or named together) form one package with one name; write {package: %q} here too, or move this file to its own directory.", c.pkg.Name),
-				"package %q differs from the package %q named earlier", s, c.pkg.Name)
+			d := c.errorf(diag.CodePackageConflict, p.Value, "package %q differs from the package %q named earlier", s, c.pkg.Name).WithDetail(fmt.Sprintf("The files of a directory (or named together) form one package with one name; write {package: %q} here too, or move this file to its own directory.", c.pkg.Name))
 			d.Related = []diag.Related{{Range: *c.pkgName, Message: fmt.Sprintf("package %q named here", c.pkg.Name)}}
 		}
 	}
@@ -251,17 +252,14 @@ func (c *checker) collect(p ast.Pattern) {
 	if !ok {
 		if s := subjectOf(p); s != nil && len(kindOf(s.Labels)) > 0 {
 			k := kindOf(s.Labels)[0].Name
-			c.errorf(diag.CodeMalformedDecl, p, fmt.Sprintf("Declare it with square brackets: [name:%s {...} | ...]. Parentheses make a node, which cannot hold elements.", k),
-				"a %s declaration must be a subject pattern, not a node", k)
+			c.errorf(diag.CodeMalformedDecl, p, "a %s declaration must be a subject pattern, not a node", k).WithDetail(fmt.Sprintf("Declare it with square brackets: [name:%s {...} | ...]. Parentheses make a node, which cannot hold elements.", k))
 			return
 		}
 		if rp, ok := p.(*ast.RelationshipPattern); ok {
-			c.warnf(diag.CodeUnknownPattern, rp, `A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`,
-				"top-level path is not a gramc declaration and is ignored")
+			c.warnf(diag.CodeUnknownPattern, rp, "top-level path is not a gramc declaration and is ignored").WithDetail(`A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`)
 			return
 		}
-		c.warnf(diag.CodeUnknownPattern, p, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
-			"top-level pattern is not a gramc declaration and is ignored")
+		c.warnf(diag.CodeUnknownPattern, p, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.")
 		return
 	}
 	kinds := kindOf(sp.Labels)
@@ -274,8 +272,7 @@ func (c *checker) collect(p ast.Pattern) {
 				c.ignored[sp.Identifier.Name] = c.rng(sp.Identifier)
 			}
 		}
-		d := c.warnf(diag.CodeUnknownPattern, sp, "gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.",
-			"top-level pattern is not a gramc declaration and is ignored")
+		d := c.warnf(diag.CodeUnknownPattern, sp, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.")
 		if len(sp.Labels) > 0 {
 			for i := range sp.Labels {
 				l := &sp.Labels[i]
@@ -298,14 +295,12 @@ func (c *checker) collect(p ast.Pattern) {
 		return
 	}
 	if len(kinds) > 1 {
-		c.errorf(diag.CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
-			"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
+		c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.")
 		return
 	}
 	kind := kinds[0].Name
 	if sp.Identifier == nil {
-		c.errorf(diag.CodeMissingName, sp, fmt.Sprintf("Name it right after the opening bracket: [myName:%s ...].", kind),
-			"%s declaration has no name", kind)
+		c.errorf(diag.CodeMissingName, sp, "%s declaration has no name", kind).WithDetail(fmt.Sprintf("Name it right after the opening bracket: [myName:%s ...].", kind))
 		return
 	}
 	name := sp.Identifier.Name
@@ -361,8 +356,7 @@ func hasLabel(ls []ast.Label, name string) bool {
 // reserved reports (and diagnoses) a declared type named like a built-in.
 func (c *checker) reserved(name string, id *ast.Identifier) bool {
 	if _, ok := builtinTypes[name]; ok {
-		c.errorf(diag.CodeReservedName, id, "Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.",
-			"%s is a built-in type name", name)
+		c.errorf(diag.CodeReservedName, id, "%s is a built-in type name", name).WithDetail("Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.")
 		return true
 	}
 	return false
@@ -380,8 +374,7 @@ func withArticle(kind string) string {
 // is an error pointing at the first.
 func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 	if prev, ok := c.names[name]; ok {
-		d := c.errorf(diag.CodeDuplicateDecl, id, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
-			"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
+		d := c.errorf(diag.CodeDuplicateDecl, id, "%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind))).WithDetail("Names of tools, agents, types and enums share one namespace per package; rename one of them.")
 		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 		return false
 	}
@@ -399,7 +392,7 @@ func (c *checker) props(r *ast.Record) map[string]*ast.Property {
 		p := &r.Properties[i]
 		k := keyName(&p.Key)
 		if prev, ok := m[k]; ok {
-			d := c.errorf(diag.CodeDuplicateProperty, p.Key, "Remove one of them.", "property %s is given twice", k)
+			d := c.errorf(diag.CodeDuplicateProperty, p.Key, "property %s is given twice", k).WithDetail("Remove one of them.")
 			d.Related = []diag.Related{{Range: c.rng(prev.Key), Message: "first given here"}}
 			continue
 		}
@@ -420,11 +413,11 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 			continue
 		}
 		if h, ok := hints[k]; ok {
-			c.warnf(diag.CodeUnknownProperty, p.Key, h, "unknown %s property %s", what, k)
+			c.warnf(diag.CodeUnknownProperty, p.Key, "unknown %s property %s", what, k).WithDetail(h)
 			continue
 		}
 		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
-		d := c.warnf(diag.CodeUnknownProperty, p.Key, detail, "unknown %s property %s", what, k)
+		d := c.warnf(diag.CodeUnknownProperty, p.Key, "unknown %s property %s", what, k).WithDetail(detail)
 		if s := c.suggest(k, known); s != "" {
 			d.Summary += suggest.DidYouMean(s)
 			d.Suggestion = s
@@ -453,16 +446,14 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 		c.unquoted(sym, fmt.Sprintf("%s %s", what, keyName(&p.Key)))
 		return "", false
 	}
-	c.errorf(diag.CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s as a quoted string.", keyName(&p.Key)),
-		"%s %s must be a string, not %s", what, keyName(&p.Key), describeValue(p.Value))
+	c.errorf(diag.CodeInvalidPropertyValue, p.Value, "%s %s must be a string, not %s", what, keyName(&p.Key), describeValue(p.Value)).WithDetail(fmt.Sprintf("Write %s as a quoted string.", keyName(&p.Key)))
 	return "", false
 }
 
 // unquoted reports a symbol used where a string is expected.
 func (c *checker) unquoted(sym *ast.Symbol, where string) {
 	q := syntax.Quote(sym.Name, '"')
-	d := c.errorf(diag.CodeUnquotedString, sym, fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q),
-		"%s must be a string; did you mean %s?", where, q)
+	d := c.errorf(diag.CodeUnquotedString, sym, "%s must be a string; did you mean %s?", where, q).WithDetail(fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q))
 	d.Suggestion = q
 }
 
@@ -474,8 +465,7 @@ func (c *checker) boolProp(p *ast.Property, what string) (bool, bool) {
 	if b, ok := p.Value.(*ast.Boolean); ok {
 		return b.Value, true
 	}
-	c.errorf(diag.CodeInvalidPropertyValue, p.Value, fmt.Sprintf("Write %s: true or %s: false.", keyName(&p.Key), keyName(&p.Key)),
-		"%s %s must be true or false, not %s", what, keyName(&p.Key), describeValue(p.Value))
+	c.errorf(diag.CodeInvalidPropertyValue, p.Value, "%s %s must be true or false, not %s", what, keyName(&p.Key), describeValue(p.Value)).WithDetail(fmt.Sprintf("Write %s: true or %s: false.", keyName(&p.Key), keyName(&p.Key)))
 	return false, false
 }
 

@@ -24,14 +24,12 @@ func (c *checker) jsonValue(v ast.Value, what string) (any, bool) {
 	case *ast.Number:
 		n, err := numberValue(v)
 		if err != nil {
-			c.errorf(diag.CodeNotJSONValue, v, "JSON numbers have no unit; write the plain number and say the unit in the description.",
-				"%s: %v", what, err)
+			c.errorf(diag.CodeNotJSONValue, v, "%s: %v", what, err).WithDetail("JSON numbers have no unit; write the plain number and say the unit in the description.")
 			return nil, false
 		}
 		return n, true
 	case *ast.RangeValue:
-		c.errorf(diag.CodeNotJSONValue, v, "A range is a constraint (range: 1..10), not a value; write a single number.",
-			"%s: the range %s is not a JSON value", what, canonicalValue(v))
+		c.errorf(diag.CodeNotJSONValue, v, "%s: the range %s is not a JSON value", what, canonicalValue(v)).WithDetail("A range is a constraint (range: 1..10), not a value; write a single number.")
 		return nil, false
 	case *ast.Symbol:
 		c.unquoted(v, what)
@@ -66,7 +64,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		return nil, false
 	}
 	mismatch := func(want, detail string) (any, bool) {
-		c.errorf(code, v, detail, "%s must be %s, not %s", what, want, describeValue(v))
+		c.errorf(code, v, "%s must be %s, not %s", what, want, describeValue(v)).WithDetail(detail)
 		return nil, false
 	}
 	// Values that are never JSON get their own, more precise diagnostics.
@@ -80,8 +78,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 	case *ast.Symbol:
 		switch x.Name {
 		case "null", "nil", "None", "undefined":
-			c.errorf(code, v, "gram has no null value. Leave the property out; a parameter without a default can be made optional with optional: true.",
-				"%s cannot be %s: gram has no null", what, x.Name)
+			c.errorf(code, v, "%s cannot be %s: gram has no null", what, x.Name).WithDetail("gram has no null value. Leave the property out; a parameter without a default can be made optional with optional: true.")
 			return nil, false
 		}
 		if t.Kind == EnumKind || t.Kind == String {
@@ -168,7 +165,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			}
 			names = append(names, fmt.Sprint(e))
 		}
-		d := c.errorf(code, v, "Use one of: "+enumText(en.Values)+".", "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name)
+		d := c.errorf(code, v, "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name).WithDetail("Use one of: " + enumText(en.Values) + ".")
 		if s := c.suggest(fmt.Sprint(x), names); s != "" {
 			d.Summary += suggest.DidYouMeanQuoted(s)
 			d.Suggestion = s
@@ -196,8 +193,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			k := keyName(&e.Key)
 			f, ok := fields[k]
 			if !ok {
-				d := c.errorf(code, e.Key, fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")),
-					"%s: %s has no field %s", what, td.Name, k)
+				d := c.errorf(code, e.Key, "%s: %s has no field %s", what, td.Name, k).WithDetail(fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")))
 				if s := c.suggest(k, fieldNames); s != "" {
 					d.Summary += suggest.DidYouMean(s)
 					d.Suggestion = s
@@ -211,7 +207,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		for _, f := range td.Fields {
 			if _, given := out[f.Name]; !given && f.Name != "" && f.Required() {
-				c.errorf(code, v, fmt.Sprintf("Give every required field of %s a value.", td.Name), "%s lacks the required field %s", what, f.Name)
+				c.errorf(code, v, "%s lacks the required field %s", what, f.Name).WithDetail(fmt.Sprintf("Give every required field of %s a value.", td.Name))
 				good = false
 			}
 		}
@@ -234,17 +230,14 @@ func (c *checker) checkPattern(n ast.Node, s string) *regexp.Regexp {
 	re, err := regexp.Compile(s)
 	if err != nil {
 		if ecmaOnly.MatchString(s) {
-			c.warnf(diag.CodePatternPortability, n, "JSON Schema validators (ECMA-262 regular expressions) accept lookaround and backreferences, but Go's RE2 does not, so gramc's runtime and generated Go code cannot check this pattern. Rewrite it without them if you can.",
-				"pattern uses syntax Go's regexp does not support")
+			c.warnf(diag.CodePatternPortability, n, "pattern uses syntax Go's regexp does not support").WithDetail("JSON Schema validators (ECMA-262 regular expressions) accept lookaround and backreferences, but Go's RE2 does not, so gramc's runtime and generated Go code cannot check this pattern. Rewrite it without them if you can.")
 			return nil
 		}
-		c.errorf(diag.CodeInvalidPattern, n, fmt.Sprintf("Go says: %v. Fix the regular expression (JSON Schema uses ECMA-262 syntax; gramc also requires it to compile with Go's RE2).", err),
-			"pattern is not a valid regular expression")
+		c.errorf(diag.CodeInvalidPattern, n, "pattern is not a valid regular expression").WithDetail(fmt.Sprintf("Go says: %v. Fix the regular expression (JSON Schema uses ECMA-262 syntax; gramc also requires it to compile with Go's RE2).", err))
 		return nil
 	}
 	if re2Only.MatchString(s) {
-		c.warnf(diag.CodePatternPortability, n, "Go accepts this, but JSON Schema validators use ECMA-262 regular expressions, which have no inline flags, \\A, \\z, (?P<name>) or [[:class:]]. Use ^ and $, (?<name>...) and explicit character classes.",
-			"pattern uses syntax JSON Schema validators do not support")
+		c.warnf(diag.CodePatternPortability, n, "pattern uses syntax JSON Schema validators do not support").WithDetail("Go accepts this, but JSON Schema validators use ECMA-262 regular expressions, which have no inline flags, \\A, \\z, (?P<name>) or [[:class:]]. Use ^ and $, (?<name>...) and explicit character classes.")
 	}
 	return re
 }

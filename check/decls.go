@@ -40,19 +40,17 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 		en.Description, _ = c.proseProp(q, "enum")
 	}
 	if len(sp.Elements) > 0 {
-		c.errorf(diag.CodeInvalidEnum, sp.Elements[0], `List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`,
-			"an enum has no elements")
+		c.errorf(diag.CodeInvalidEnum, sp.Elements[0], "an enum has no elements").WithDetail(`List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`)
 	}
 	en.ValueKind = String
 	q := props["values"]
 	if q == nil {
-		c.errorf(diag.CodeInvalidEnum, sp.Identifier, `Add the allowed values: [`+syntax.QuoteName(en.Name)+`:Enum {values: ["a", "b"]}].`,
-			"enum %s has no values", en.Name)
+		c.errorf(diag.CodeInvalidEnum, sp.Identifier, "enum %s has no values", en.Name).WithDetail(`Add the allowed values: [` + syntax.QuoteName(en.Name) + `:Enum {values: ["a", "b"]}].`)
 		return
 	}
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(diag.CodeInvalidEnum, q.Value, `Write the values as an array: values: ["a", "b"].`, "values must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidEnum, q.Value, "values must be an array, not %s", describeValue(q.Value)).WithDetail(`Write the values as an array: values: ["a", "b"].`)
 		return
 	}
 	seen := map[string]ast.Node{}
@@ -70,7 +68,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 				continue
 			}
 			if err != nil || x.Kind == ast.Decimal || !isIntegral(j) {
-				c.errorf(diag.CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", x.Raw())
+				c.errorf(diag.CodeInvalidEnum, e, "enum value %s is not a string or an integer", x.Raw()).WithDetail("Enum values are strings or integers.")
 				continue
 			}
 			v, kind = j, Integer
@@ -78,20 +76,20 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 			c.unquoted(x, "enum value")
 			continue
 		default:
-			c.errorf(diag.CodeInvalidEnum, e, "Enum values are strings or integers.", "enum value %s is not a string or an integer", canonicalValue(e))
+			c.errorf(diag.CodeInvalidEnum, e, "enum value %s is not a string or an integer", canonicalValue(e)).WithDetail("Enum values are strings or integers.")
 			continue
 		}
 		if first == nil {
 			first = e
 			en.ValueKind = kind
 		} else if kind != en.ValueKind {
-			d := c.errorf(diag.CodeInvalidEnum, e, "An enum's values are all strings or all integers.", "enum %s mixes strings and integers", en.Name)
+			d := c.errorf(diag.CodeInvalidEnum, e, "enum %s mixes strings and integers", en.Name).WithDetail("An enum's values are all strings or all integers.")
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first value"}}
 			continue
 		}
 		k := fmt.Sprint(v)
 		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "Each value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each value must appear once; remove the repetition.")
 			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			continue
 		}
@@ -120,13 +118,11 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 				td.Fields = append(td.Fields, f)
 			}
 		case *ast.RelationshipPattern:
-			c.errorf(diag.CodeInvalidField, n, "A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.",
-				"a record field is a node, not a path")
+			c.errorf(diag.CodeInvalidField, n, "a record field is a node, not a path").WithDetail("A record's fields are separate nodes, separated by commas: [Point:Type | (x::Number), (y::Number)]. Arrows belong to tool signatures.")
 		case *ast.PatternReference:
-			c.errorf(diag.CodeInvalidField, n, fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", syntax.QuoteName(n.Identifier.Name)),
-				"a record field needs a type: %s is a bare identifier", n.Identifier.Name)
+			c.errorf(diag.CodeInvalidField, n, "a record field needs a type: %s is a bare identifier", n.Identifier.Name).WithDetail(fmt.Sprintf("Write a field as a node with a name and a type: (%s::String).", syntax.QuoteName(n.Identifier.Name)))
 		default:
-			c.errorf(diag.CodeInvalidField, e, "Write a field as a node with a name and a type: (name::String).", "a record field is a node")
+			c.errorf(diag.CodeInvalidField, e, "a record field is a node").WithDetail("Write a field as a node with a name and a type: (name::String).")
 		}
 	}
 }
@@ -154,8 +150,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 	site, seen := c.tools[name]
 	if !seen {
 		if prev, taken := c.names[name]; taken {
-			d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "Names of tools, agents, types and enums share one namespace per package; rename one of them.",
-				"%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind)))
+			d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind))).WithDetail("Names of tools, agents, types and enums share one namespace per package; rename one of them.")
 			d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 			return
 		}
@@ -169,8 +164,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 		return
 	}
 	if !inline && site.topLevel != nil {
-		d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "Declare a tool once at top level; agents can refer to it by name.",
-			"tool %s is declared twice", name)
+		d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "tool %s is declared twice", name).WithDetail("Declare a tool once at top level; agents can refer to it by name.")
 		d.Related = []diag.Related{{Range: *site.topLevel, Message: "first declared here"}}
 		return
 	}
@@ -182,9 +176,7 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 		site.key = toolKey(site.sp)
 	}
 	if toolKey(sp) != site.key {
-		d := c.errorf(diag.CodeToolConflict, sp.Identifier,
-			"An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.",
-			"tool %s differs from its other declaration", name)
+		d := c.errorf(diag.CodeToolConflict, sp.Identifier, "tool %s differs from its other declaration", name).WithDetail("An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.")
 		d.Related = []diag.Related{{Range: site.rng, Message: "other declaration here"}}
 	}
 }
@@ -193,17 +185,15 @@ func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
 func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	t := &Tool{Name: sp.Identifier.Name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
 	if !toolNameRE.MatchString(t.Name) {
-		c.errorf(diag.CodeInvalidToolName, sp.Identifier, "LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.",
-			"tool name %s is not a valid function name", syntax.QuoteName(t.Name))
+		c.errorf(diag.CodeInvalidToolName, sp.Identifier, "tool name %s is not a valid function name", syntax.QuoteName(t.Name)).WithDetail("LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.")
 	}
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
 	if q := props["description"]; q == nil {
-		c.errorf(diag.CodeMissingDescription, sp.Identifier, fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)),
-			"tool %s has no description", t.Name)
+		c.errorf(diag.CodeMissingDescription, sp.Identifier, "tool %s has no description", t.Name).WithDetail(fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)))
 	} else if s, ok := c.proseProp(q, "tool"); ok {
 		if strings.TrimSpace(s) == "" {
-			c.errorf(diag.CodeMissingDescription, q.Value, "The model chooses tools by their description; say what the tool does.", "tool %s has an empty description", t.Name)
+			c.errorf(diag.CodeMissingDescription, q.Value, "tool %s has an empty description", t.Name).WithDetail("The model chooses tools by their description; say what the tool does.")
 		}
 		t.Description = s
 	}
@@ -219,13 +209,11 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		t.Deprecated, _ = c.boolProp(q, "tool")
 	}
 	if len(sp.Elements) == 0 {
-		c.errorf(diag.CodeMissingSignature, sp.Identifier, fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, syntax.QuoteName(t.Name)),
-			"tool %s has no signature", t.Name)
+		c.errorf(diag.CodeMissingSignature, sp.Identifier, "tool %s has no signature", t.Name).WithDetail(fmt.Sprintf(`Add the signature after a |: [%s:Tool {description: "..."} | (name::String)==>(::String)]. A tool without parameters is ()==>(::String).`, syntax.QuoteName(t.Name)))
 		return t
 	}
 	if len(sp.Elements) > 1 {
-		c.errorf(diag.CodeExtraElement, sp.Elements[1], "A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).",
-			"tool %s has more than one element", t.Name)
+		c.errorf(diag.CodeExtraElement, sp.Elements[1], "tool %s has more than one element", t.Name).WithDetail("A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).")
 	}
 	sig := unwrap(sp.Elements[0])
 	nodes, arrows := pathNodes(sig)
@@ -235,7 +223,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		if ref, ok := sig.(*ast.PatternReference); ok {
 			what = "the bare identifier " + ref.Identifier.Name
 		}
-		c.errorf(diag.CodeInvalidSignature, sig, detail, "the signature of %s must be a path of nodes, not %s", t.Name, what)
+		c.errorf(diag.CodeInvalidSignature, sig, "the signature of %s must be a path of nodes, not %s", t.Name, what).WithDetail(detail)
 		return t
 	}
 	for _, a := range arrows {
@@ -243,11 +231,10 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 			continue
 		}
 		if a.Kind != ast.RightArrow {
-			c.errorf(diag.CodeArrowDirection, a, "Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.",
-				"a signature uses right arrows only, not %s", arrowName(a.Kind))
+			c.errorf(diag.CodeArrowDirection, a, "a signature uses right arrows only, not %s", arrowName(a.Kind)).WithDetail("Parameters are read left to right: join them with ==> (or --> / ~~>). Left, undirected and two-way arrows have no meaning in a signature.")
 		}
 		if a.Subject != nil {
-			c.warnf(diag.CodeArrowSubject, a, "gramc ignores what is written inside a signature's arrows; write ==>.", "arrow subject is ignored")
+			c.warnf(diag.CodeArrowSubject, a, "arrow subject is ignored").WithDetail("gramc ignores what is written inside a signature's arrows; write ==>.")
 		}
 	}
 	t.Signature = signatureText(nodes)
@@ -267,10 +254,8 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		// type was forgotten: (name::String) alone would silently lose
 		// the parameter.
 		fix := nodeText(res) + "==>(::String)"
-		d := c.errorf(diag.CodeNamedReturn, res.Identifier,
-			fmt.Sprintf("The last node of a signature is the return type, which has no name. If %s is a parameter, add the return type after it: %s. If it is the return type, drop the name: (::%s).",
-				res.Identifier.Name, fix, labelText(res)),
-			"the last node of %s's signature is its return type, but it is named %s", t.Name, res.Identifier.Name)
+		d := c.errorf(diag.CodeNamedReturn, res.Identifier, "the last node of %s's signature is its return type, but it is named %s", t.Name, res.Identifier.Name).WithDetail(fmt.Sprintf("The last node of a signature is the return type, which has no name. If %s is a parameter, add the return type after it: %s. If it is the return type, drop the name: (::%s).",
+			res.Identifier.Name, fix, labelText(res)))
 		d.Suggestion = fix
 	}
 	rprops := c.props(res.Record)
@@ -290,10 +275,10 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		a.Description, _ = c.proseProp(q, "agent")
 	}
 	if q := props["instruction"]; q == nil {
-		c.errorf(diag.CodeMissingInstruction, sp.Identifier, "Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.", "agent %s has no instruction", a.Name)
+		c.errorf(diag.CodeMissingInstruction, sp.Identifier, "agent %s has no instruction", a.Name).WithDetail("Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.")
 	} else if s, ok := c.proseProp(q, "agent"); ok {
 		if strings.TrimSpace(s) == "" {
-			c.errorf(diag.CodeMissingInstruction, q.Value, "Write the system prompt the model follows.", "agent %s has an empty instruction", a.Name)
+			c.errorf(diag.CodeMissingInstruction, q.Value, "agent %s has an empty instruction", a.Name).WithDetail("Write the system prompt the model follows.")
 		}
 		a.Instruction = s
 	}
@@ -307,8 +292,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		}
 		f, ferr := v.Float64()
 		if !ok || err != nil || ferr != nil || f < 0 || f > 2 || math.IsNaN(f) {
-			c.errorf(diag.CodeInvalidTemperature, q.Value, "temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.",
-				"temperature must be a number from 0 to 2, not %s", canonicalValue(q.Value))
+			c.errorf(diag.CodeInvalidTemperature, q.Value, "temperature must be a number from 0 to 2, not %s", canonicalValue(q.Value)).WithDetail("temperature is a number from 0 (deterministic) to 2 (most random), e.g. temperature: 0.2.")
 		} else {
 			a.Temperature = &f
 		}
@@ -324,8 +308,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			}
 		}
 		if i < 1 || i > math.MaxInt32 {
-			c.errorf(diag.CodeInvalidMaxIterations, q.Value, "maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).",
-				"maxIterations must be a positive integer, not %s", canonicalValue(q.Value))
+			c.errorf(diag.CodeInvalidMaxIterations, q.Value, "maxIterations must be a positive integer, not %s", canonicalValue(q.Value)).WithDetail("maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).")
 		} else {
 			a.MaxIterations = int(i)
 		}
@@ -333,7 +316,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 	listed := map[string]ast.Range{}
 	add := func(name string, n ast.Node, t *Tool) {
 		if prev, dup := listed[name]; dup {
-			d := c.errorf(diag.CodeDuplicateAgentTool, n, "List each tool once.", "tool %s is listed twice in agent %s", name, a.Name)
+			d := c.errorf(diag.CodeDuplicateAgentTool, n, "tool %s is listed twice in agent %s", name, a.Name).WithDetail("List each tool once.")
 			d.Related = []diag.Related{{Range: prev, Message: "first listed here"}}
 			return
 		}
@@ -351,12 +334,11 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			if prev, ok := c.names[name]; ok {
-				d := c.errorf(diag.CodeNotATool, n, "An agent's elements are tools; "+name+" is declared as "+withArticle(strings.ToLower(prev.kind))+".", "%s is not a tool", name)
+				d := c.errorf(diag.CodeNotATool, n, "%s is not a tool", name).WithDetail("An agent's elements are tools; " + name + " is declared as " + withArticle(strings.ToLower(prev.kind)) + ".")
 				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 				continue
 			}
-			d := c.errorf(diag.CodeUnknownTool, n, "Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.",
-				"unknown tool %s", name)
+			d := c.errorf(diag.CodeUnknownTool, n, "unknown tool %s", name).WithDetail("Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.")
 			if s := c.suggest(name, c.toolNames()); s != "" {
 				d.Summary += suggest.DidYouMean(s)
 				d.Suggestion = s
@@ -377,22 +359,18 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				}
 				add(name, n.Identifier, t)
 			case len(kinds) == 1 && kinds[0].Name == labelTool:
-				c.errorf(diag.CodeMissingName, n, "Name it right after the opening bracket: [myTool:Tool ...].", "Tool declaration has no name")
+				c.errorf(diag.CodeMissingName, n, "Tool declaration has no name").WithDetail("Name it right after the opening bracket: [myTool:Tool ...].")
 			case len(kinds) > 1:
-				c.errorf(diag.CodeMalformedDecl, kinds[1], "Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.",
-					"declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name)
+				c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.")
 			case len(kinds) == 1:
-				c.errorf(diag.CodeInvalidAgentElement, n, fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name),
-					"an agent cannot contain a :%s declaration", kinds[0].Name)
+				c.errorf(diag.CodeInvalidAgentElement, n, "an agent cannot contain a :%s declaration", kinds[0].Name).WithDetail(fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name))
 			default:
-				c.errorf(diag.CodeInvalidAgentElement, n, "An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].",
-					"agent element is not a tool")
+				c.errorf(diag.CodeInvalidAgentElement, n, "agent element is not a tool").WithDetail("An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].")
 			}
 		case *ast.RelationshipPattern:
-			c.errorf(diag.CodeInvalidAgentElement, n, "A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].",
-				"agent element is a bare signature, not a tool")
+			c.errorf(diag.CodeInvalidAgentElement, n, "agent element is a bare signature, not a tool").WithDetail("A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].")
 		default:
-			c.errorf(diag.CodeInvalidAgentElement, e, "An agent's elements are tool names or inline [name:Tool ...] patterns.", "agent element is not a tool")
+			c.errorf(diag.CodeInvalidAgentElement, e, "agent element is not a tool").WithDetail("An agent's elements are tool names or inline [name:Tool ...] patterns.")
 		}
 	}
 	if q := props["toolChoice"]; q != nil {
@@ -405,8 +383,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			if contains(choices, s) || contains(names, s) {
 				a.ToolChoice = s
 			} else {
-				d := c.errorf(diag.CodeInvalidToolChoice, q.Value, "toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.",
-					"toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name)
+				d := c.errorf(diag.CodeInvalidToolChoice, q.Value, "toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name).WithDetail("toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.")
 				if sg := c.suggest(s, append(choices, names...)); sg != "" {
 					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
@@ -420,8 +397,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Property, a *Agent) {
 	q := props["model"]
 	if q == nil {
-		c.errorf(diag.CodeInvalidModel, sp.Identifier, `Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(providers, ", ")+".",
-			"agent %s has no model", a.Name)
+		c.errorf(diag.CodeInvalidModel, sp.Identifier, "agent %s has no model", a.Name).WithDetail(`Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: ` + strings.Join(providers, ", ") + ".")
 		return
 	}
 	s, ok := c.stringProp(q, "agent")
@@ -430,12 +406,11 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 	}
 	provider, model, found := strings.Cut(s, "/")
 	if !found || strings.TrimSpace(provider) == "" || strings.TrimSpace(model) == "" {
-		c.errorf(diag.CodeInvalidModel, q.Value, `Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: `+strings.Join(providers, ", ")+".",
-			"model %q is not Provider/model-name", s)
+		c.errorf(diag.CodeInvalidModel, q.Value, "model %q is not Provider/model-name", s).WithDetail(`Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: ` + strings.Join(providers, ", ") + ".")
 		return
 	}
 	if !contains(providers, provider) {
-		d := c.errorf(diag.CodeUnknownProvider, q.Value, "Known providers: "+strings.Join(providers, ", ")+".", "unknown model provider %q", provider)
+		d := c.errorf(diag.CodeUnknownProvider, q.Value, "unknown model provider %q", provider).WithDetail("Known providers: " + strings.Join(providers, ", ") + ".")
 		sg := ""
 		for _, p := range providers {
 			if strings.EqualFold(p, provider) {
@@ -488,7 +463,7 @@ func (c *checker) firstOfName(seen map[string]*Param, p *Param, n ast.Node, kind
 		return true
 	}
 	if prev, dup := seen[p.Name]; dup {
-		d := c.errorf(diag.CodeDuplicateField, n, "Each "+kind+" of a "+owner+" has a distinct name; rename or remove one.", "%s %s is declared twice in %s", kind, p.Name, ownerName)
+		d := c.errorf(diag.CodeDuplicateField, n, "%s %s is declared twice in %s", kind, p.Name, ownerName).WithDetail("Each " + kind + " of a " + owner + " has a distinct name; rename or remove one.")
 		d.Related = []diag.Related{{Range: prev.NameRange, Message: "first declared here"}}
 		return false
 	}

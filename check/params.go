@@ -84,16 +84,14 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		p.Name = n.Identifier.Name
 		p.NameRange = c.rng(n.Identifier)
 		if legacy != nil {
-			c.warnf(diag.CodeLegacyParamName, legacy.Key, "The node's identifier is the parameter name; remove paramName.",
-				"paramName is redundant on a named %s", r)
+			c.warnf(diag.CodeLegacyParamName, legacy.Key, "paramName is redundant on a named %s", r).WithDetail("The node's identifier is the parameter name; remove paramName.")
 		}
 	case legacy != nil:
 		if s, ok := c.stringProp(legacy, r.String()); ok && s != "" {
 			p.Name = s
 			p.NameRange = c.rng(legacy.Value)
 			sugg := withoutParamName(n, s)
-			d := c.warnf(diag.CodeLegacyParamName, n, fmt.Sprintf("Write the name as the node's identifier: %s.", sugg),
-				"paramName is a legacy spelling of the %s name", r)
+			d := c.warnf(diag.CodeLegacyParamName, n, "paramName is a legacy spelling of the %s name", r).WithDetail(fmt.Sprintf("Write the name as the node's identifier: %s.", sugg))
 			d.Suggestion = sugg // replaces the whole node
 		}
 	default:
@@ -103,7 +101,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 		if r == roleField {
 			detail = fmt.Sprintf("Every field of a record needs a name, its JSON property. Write it before the type: %s.", sugg)
 		}
-		d := c.errorf(diag.CodeAnonymousParameter, n, detail, "%s has no name", r)
+		d := c.errorf(diag.CodeAnonymousParameter, n, "%s has no name", r).WithDetail(detail)
 		d.Suggestion = sugg
 	}
 	what := r.String()
@@ -169,7 +167,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				if k == "default" || k == "optional" {
 					detail = "The last node of a signature is the return type, and a return type has no " + k + ". If this node is meant as a parameter, the signature lacks its return type: add one after it, ==>(::String)."
 				}
-				c.errorf(diag.CodeInapplicableProperty, q.Key, detail, "%s does not apply to a return type", k)
+				c.errorf(diag.CodeInapplicableProperty, q.Key, "%s does not apply to a return type", k).WithDetail(detail)
 			}
 		}
 	}
@@ -197,7 +195,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			if t.Kind == EnumKind && k == "enum" {
 				detail = fmt.Sprintf("%s is the enum %s, whose values are declared with it; remove enum here.", what, t.Name())
 			}
-			c.errorf(diag.CodeInapplicableProperty, q.Key, detail, "%s does not apply to %s", k, articleType(t))
+			c.errorf(diag.CodeInapplicableProperty, q.Key, "%s does not apply to %s", k, articleType(t)).WithDetail(detail)
 			continue
 		}
 		if ok == nil {
@@ -223,15 +221,13 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			}
 			for _, k := range []string{"minimum", "maximum"} {
 				if o := props[k]; o != nil && ok[k] {
-					d := c.errorf(diag.CodeContradiction, o.Key, "range is shorthand for minimum and maximum; give the bounds one way only.",
-						"%s and range both give bounds", k)
+					d := c.errorf(diag.CodeContradiction, o.Key, "%s and range both give bounds", k).WithDetail("range is shorthand for minimum and maximum; give the bounds one way only.")
 					d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "range given here"}}
 					ok[k] = false
 				}
 			}
 		} else {
-			c.errorf(diag.CodeInvalidPropertyValue, q.Value, "Write a gram range: 1..10, 1... (at least 1) or ...10 (at most 10).",
-				"range must be a range such as 1..10, not %s", describeValue(q.Value))
+			c.errorf(diag.CodeInvalidPropertyValue, q.Value, "range must be a range such as 1..10, not %s", describeValue(q.Value)).WithDetail("Write a gram range: 1..10, 1... (at least 1) or ...10 (at most 10).")
 		}
 	}
 	numProp := func(k string) *json.Number {
@@ -241,7 +237,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		q := props[k]
 		n, isNum := q.Value.(*ast.Number)
 		if !isNum {
-			c.errorf(diag.CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a number, e.g. %s: 0.", k), "%s must be a number, not %s", k, describeValue(q.Value))
+			c.errorf(diag.CodeInvalidPropertyValue, q.Value, "%s must be a number, not %s", k, describeValue(q.Value)).WithDetail(fmt.Sprintf("Write a number, e.g. %s: 0.", k))
 			return nil
 		}
 		return c.bound(n, t, k)
@@ -266,8 +262,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				}
 			}
 		}
-		c.errorf(diag.CodeInvalidPropertyValue, q.Value, fmt.Sprintf("Write a whole number of zero or more, e.g. %s: 1.", k),
-			"%s must be a non-negative integer, not %s", k, describeValue(q.Value))
+		c.errorf(diag.CodeInvalidPropertyValue, q.Value, "%s must be a non-negative integer, not %s", k, describeValue(q.Value)).WithDetail(fmt.Sprintf("Write a whole number of zero or more, e.g. %s: 1.", k))
 		return nil
 	}
 	cons.MinLength = countProp("minLength")
@@ -290,7 +285,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			if contains(formats, s) {
 				cons.Format = s
 			} else {
-				d := c.errorf(diag.CodeUnknownFormat, q.Value, "Known formats: "+strings.Join(formats, ", ")+".", "unknown format %q", s)
+				d := c.errorf(diag.CodeUnknownFormat, q.Value, "unknown format %q", s).WithDetail("Known formats: " + strings.Join(formats, ", ") + ".")
 				if sg := c.suggest(s, formats); sg != "" {
 					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
@@ -304,8 +299,7 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 	}
 	if q := props["default"]; q != nil {
 		if o := props["optional"]; o != nil && optionalGiven && !p.Optional {
-			d := c.errorf(diag.CodeContradiction, o.Value, "A default makes a parameter optional; remove optional: false or the default.",
-				"%s has a default but optional: false", what)
+			d := c.errorf(diag.CodeContradiction, o.Value, "%s has a default but optional: false", what).WithDetail("A default makes a parameter optional; remove optional: false or the default.")
 			d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "default given here"}}
 		}
 		if t != nil {
@@ -350,7 +344,7 @@ func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
 		return nil
 	}
 	if err != nil {
-		c.errorf(diag.CodeNotJSONValue, n, "Bounds are plain numbers; drop the unit.", "%s bound %s is not a number", k, n.Raw())
+		c.errorf(diag.CodeNotJSONValue, n, "%s bound %s is not a number", k, n.Raw()).WithDetail("Bounds are plain numbers; drop the unit.")
 		return nil
 	}
 	return &v
@@ -377,8 +371,7 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 				if strict {
 					rel = "is not below"
 				}
-				c.errorf(diag.CodeContradiction, n, "No value satisfies both bounds; swap them or fix one.",
-					"%s %s %s %s %s", la, *a, rel, lb, *b)
+				c.errorf(diag.CodeContradiction, n, "%s %s %s %s %s", la, *a, rel, lb, *b).WithDetail("No value satisfies both bounds; swap them or fix one.")
 			}
 		}
 	}
@@ -388,7 +381,7 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
 	cnt := func(a, b *int64, la, lb string) {
 		if a != nil && b != nil && *a > *b {
-			c.errorf(diag.CodeContradiction, at(lb), "No value satisfies both; swap them or fix one.", "%s %d is above %s %d", la, *a, lb, *b)
+			c.errorf(diag.CodeContradiction, at(lb), "%s %d is above %s %d", la, *a, lb, *b).WithDetail("No value satisfies both; swap them or fix one.")
 		}
 	}
 	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
@@ -399,7 +392,7 @@ func (c *checker) contradictions(props map[string]*ast.Property, cons *Constrain
 func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(diag.CodeInvalidEnum, q.Value, `List the allowed values in an array: enum: ["a", "b"].`, "enum must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidEnum, q.Value, "enum must be an array, not %s", describeValue(q.Value)).WithDetail(`List the allowed values in an array: enum: ["a", "b"].`)
 		return nil
 	}
 	out := make([]any, 0, len(arr.Elements))
@@ -411,7 +404,7 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 		}
 		k := fmt.Sprint(v)
 		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "Each allowed value must appear once; remove the repetition.", "enum value %s is listed twice", canonicalValue(e))
+			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each allowed value must appear once; remove the repetition.")
 			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			continue
 		}
@@ -426,7 +419,7 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what string) []any {
 	arr, ok := q.Value.(*ast.Array)
 	if !ok {
-		c.errorf(diag.CodeInvalidExample, q.Value, `List examples in an array: examples: ["Paris", "Tokyo"].`, "examples must be an array, not %s", describeValue(q.Value))
+		c.errorf(diag.CodeInvalidExample, q.Value, "examples must be an array, not %s", describeValue(q.Value)).WithDetail(`List examples in an array: examples: ["Paris", "Tokyo"].`)
 		return nil
 	}
 	if p.Type.Kind == Array {
@@ -449,7 +442,7 @@ func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what st
 // satisfies checks a conforming value against the constraints.
 func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *regexp.Regexp, code diag.Code, what string) bool {
 	fail := func(detail, format string, args ...any) bool {
-		c.errorf(code, n, detail, format, args...)
+		c.errorf(code, n, format, args...).WithDetail(detail)
 		return false
 	}
 	if len(cons.Enum) > 0 {

@@ -126,17 +126,15 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 			if what == "return type" {
 				fix = "(::" + id.Name + ")"
 			}
-			d := c.errorf(diag.CodeMissingType, n, fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix),
-				"%s has no type label; did you mean %s?", what, fix)
+			d := c.errorf(diag.CodeMissingType, n, "%s has no type label; did you mean %s?", what, fix).WithDetail(fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix))
 			d.Suggestion = fix
 			return nil
 		}
-		c.errorf(diag.CodeMissingType, n, detail, "%s has no type label", what)
+		c.errorf(diag.CodeMissingType, n, "%s has no type label", what).WithDetail(detail)
 		return nil
 	}
 	if len(n.Labels) > 1 {
-		c.errorf(diag.CodeMultipleTypes, &n.Labels[1], "A parameter, field or result has exactly one type label; remove the others. "+typeListDetail,
-			"%s has more than one type label", what)
+		c.errorf(diag.CodeMultipleTypes, &n.Labels[1], "%s has more than one type label", what).WithDetail("A parameter, field or result has exactly one type label; remove the others. " + typeListDetail)
 	}
 	l := &n.Labels[0]
 	return c.resolveLabel(l.Name, c.labelNameRange(l), props["elementType"], 0)
@@ -231,14 +229,12 @@ func (c *checker) elementType(arr *Type, p *ast.Property, depth int) *Type {
 	case *ast.TaggedString:
 		name = v.Value
 	default:
-		c.errorf(diag.CodeInvalidPropertyValue, p.Value, "Name the element type, e.g. {elementType: String} or {elementType: WeatherReport}.",
-			"elementType must name a type, not %s", describeValue(p.Value))
+		c.errorf(diag.CodeInvalidPropertyValue, p.Value, "elementType must name a type, not %s", describeValue(p.Value)).WithDetail("Name the element type, e.g. {elementType: String} or {elementType: WeatherReport}.")
 		return nil
 	}
 	name = strings.TrimSpace(name)
 	if name == "Array" || depth > 0 {
-		c.errorf(diag.CodeMissingElementType, p.Value, "gram cannot say what the inner array holds. Declare a :Type with an Array field and use it as the element type.",
-			"an array of arrays needs a declared :Type")
+		c.errorf(diag.CodeMissingElementType, p.Value, "an array of arrays needs a declared :Type").WithDetail("gram cannot say what the inner array holds. Declare a :Type with an Array field and use it as the element type.")
 		return nil
 	}
 	return c.resolveLabel(name, c.rng(p.Value), nil, depth+1)

@@ -56,8 +56,7 @@ func (c *checker) numberLimit(n *ast.Number, what string, err error) bool {
 	if !ok {
 		return false
 	}
-	c.errorf(diag.CodeNotJSONValue, n, "JSON parsers read numbers as 64-bit floating point, and providers reject longer ones; later stages (schemas, the runtime, generated Go) could not use it. Use a smaller number, or a string.",
-		"%s: %s", what, string(le))
+	c.errorf(diag.CodeNotJSONValue, n, "%s: %s", what, string(le)).WithDetail("JSON parsers read numbers as 64-bit floating point, and providers reject longer ones; later stages (schemas, the runtime, generated Go) could not use it. Use a smaller number, or a string.")
 	return true
 }
 

@@ -53,6 +53,13 @@ type Diagnostic struct {
 	Suggestion string
 }
 
+// WithDetail sets the diagnostic's detail (the sentences that say how to
+// fix it) and returns the diagnostic, for reporting in one expression.
+func (d *Diagnostic) WithDetail(detail string) *Diagnostic {
+	d.Detail = detail
+	return d
+}
+
 // Error formats the diagnostic as "file:line:col: severity: summary [code]".
 func (d *Diagnostic) Error() string {
 	var b strings.Builder
