@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/limits"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -60,9 +61,9 @@ func (c *checker) numberLimit(n *ast.Number, what string, err error) bool {
 	return true
 }
 
-// MaxNumberLength bounds a number's text: 400 characters hold every
-// float64 written out in full, and no tool needs more.
-const MaxNumberLength = 400
+// MaxNumberLength bounds a number's text (internal/limits: the runtime
+// enforces the same bound on a model's arguments).
+const MaxNumberLength = limits.MaxNumberLength
 
 func numberText(n *ast.Number) (json.Number, error) {
 	raw := strings.ReplaceAll(n.Raw(), "_", "")

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gramc-dev/gramc/internal/limits"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -130,12 +132,9 @@ func parseArgs(text string) (any, error) {
 	return v, nil
 }
 
-// MaxNumberLength bounds the text of a number in a tool's arguments. No
-// tool parameter needs more, and comparing a number of n digits with a
-// schema's bounds costs O(n²) in the validator (a 10-million-digit number
-// took minutes), so a longer one is rejected before validation with a
-// message the model can act on.
-const MaxNumberLength = 400
+// MaxNumberLength bounds the text of a number in a tool's arguments
+// (internal/limits: check enforces the same bound on declarations).
+const MaxNumberLength = limits.MaxNumberLength
 
 // checkNumbers reports the first number in v longer than MaxNumberLength.
 func checkNumbers(v any, ptr string) error {
