@@ -18,7 +18,7 @@ help:
 	@echo "make demo   - check, schema, gen and run the bundled examples"
 
 build:
-	@echo "== building bin/gramc (the first build compiles every dependency: about half a minute on 2 cores)"
+	@echo "== building bin/gramc (the first build compiles every dependency: under a minute on 2 cores)"
 	$(GO) build -buildvcs=auto -o bin/gramc ./cmd/gramc
 
 install:
