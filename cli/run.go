@@ -216,25 +216,39 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		tools.Close()
 		return &exitError{code: 128 + signalNumber(sig), err: fmt.Errorf("stopped by %v", sig)}
 	}
+	// The answer is printed as it arrives. Text of the model's goes to
+	// standard output, the tool trace to standard error; a line of text
+	// still open when a tool call starts is ended first, so the two
+	// never share a line on a terminal.
+	out := &answerPrinter{w: e.stdout}
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
 		runtime.WithMaxToolCalls(opts.maxToolCalls),
-		runtime.WithObserver(
-			func(c runtime.ToolCall) {
-				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(c.Name, 100), oneLine(c.Arguments))
-			},
-			func(inv runtime.Invocation) {
+		runtime.WithEvents(func(ev runtime.Event) {
+			switch ev.Kind {
+			case runtime.EventText:
+				out.text(ev.Text)
+			case runtime.EventToolCallStart:
+				out.endLine()
+			case runtime.EventToolCall:
+				out.endLine()
+				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(ev.Call.Name, 100), oneLine(ev.Call.Arguments))
+			case runtime.EventToolResult:
+				inv := ev.Invocation
 				if inv.Err != nil {
 					fmt.Fprintf(e.stderr, "← %s error: %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Err.Error()))
 					return
 				}
 				fmt.Fprintf(e.stderr, "← %s %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Result))
-			}),
+			}
+		}),
 	}
 	var conv *runtime.Conversation
 	send := func(msg string) error {
+		out.answered = false
 		resp, err := bound.Run(ctx, model, msg, conv, runOpts...)
+		out.endLine()
 		if resp != nil {
 			conv = resp.Conversation
 		}
@@ -245,9 +259,10 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			}
 			return interrupted(&exitError{code: ExitProblem, err: err})
 		}
-		// The answer keeps its text, lines and all, but no control
-		// sequence of the model's reaches the terminal.
-		fmt.Fprintln(e.stdout, termsafe.Text(resp.Content, 0))
+		if !out.answered {
+			// An empty answer is still an answer: one line.
+			fmt.Fprintln(e.stdout)
+		}
 		return nil
 	}
 	if len(messages) > 0 {
@@ -288,6 +303,31 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		if interactive {
 			fmt.Fprint(e.stderr, "> ")
 		}
+	}
+}
+
+// answerPrinter prints a model's text as it arrives. The text keeps its
+// lines, but no control sequence of the model's reaches the terminal: each
+// piece goes through termsafe (a piece is whole UTF-8, decoded from JSON).
+type answerPrinter struct {
+	w        io.Writer
+	open     bool // a line of text is not yet ended
+	answered bool // some text was printed for this message
+}
+
+func (p *answerPrinter) text(s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(p.w, termsafe.Text(s, 0))
+	p.open = !strings.HasSuffix(s, "\n")
+	p.answered = true
+}
+
+func (p *answerPrinter) endLine() {
+	if p.open {
+		io.WriteString(p.w, "\n")
+		p.open = false
 	}
 }
 

@@ -39,9 +39,14 @@ func ExampleRun() {
 	}
 
 	resp, err := runtime.Run(context.Background(), model, agent, lib, "Hi, I am Alice", nil,
-		runtime.WithObserver(
-			func(c runtime.ToolCall) { fmt.Println("call:", c.Name, c.Arguments) },
-			func(inv runtime.Invocation) { fmt.Println("result:", inv.Result) }))
+		runtime.WithEvents(func(ev runtime.Event) {
+			switch ev.Kind {
+			case runtime.EventToolCall:
+				fmt.Println("call:", ev.Call.Name, ev.Call.Arguments)
+			case runtime.EventToolResult:
+				fmt.Println("result:", ev.Invocation.Result)
+			}
+		}))
 	if err != nil {
 		log.Fatal(err)
 	}

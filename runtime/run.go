@@ -34,10 +34,8 @@ type RunOptions struct {
 	// DefaultMaxToolCalls); the calls beyond it are answered with an error
 	// the model can read, not run.
 	MaxToolCalls int
-	// OnToolCall is called when a tool call starts, OnToolResult when it
-	// ends. Calls are serialised, so the callbacks need no locking.
-	OnToolCall   func(call ToolCall)
-	OnToolResult func(inv Invocation)
+	// OnEvent receives the run's events (WithEvents).
+	OnEvent func(Event)
 }
 
 // Option sets a RunOptions field.
@@ -54,12 +52,6 @@ func WithMaxToolCalls(n int) Option { return func(o *RunOptions) { o.MaxToolCall
 
 // WithMaxIterations overrides the agent's iteration limit.
 func WithMaxIterations(n int) Option { return func(o *RunOptions) { o.MaxIterations = n } }
-
-// WithObserver reports each tool call as it starts and as it ends; either
-// function may be nil.
-func WithObserver(onCall func(ToolCall), onResult func(Invocation)) Option {
-	return func(o *RunOptions) { o.OnToolCall, o.OnToolResult = onCall, onResult }
-}
 
 // Run sends input to the agent as the next user message of conv (nil for a
 // new conversation) and runs the tool-calling loop: tool calls are
@@ -122,14 +114,13 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 		Temperature: b.Agent.Temperature,
 		ToolChoice:  b.Agent.ToolChoice,
 	}
-	var obs observer
-	obs.opts = &o
+	ev := &events{f: o.OnEvent}
 	for resp.Iterations < limit {
 		if err := ctx.Err(); err != nil {
 			return resp, err
 		}
 		req.Messages = c.Messages
-		comp, err := model.Complete(ctx, req)
+		comp, err := ev.complete(ctx, model, req, resp.Iterations+1)
 		resp.Iterations++
 		if err != nil {
 			if ctx.Err() != nil {
@@ -137,16 +128,21 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 			}
 			return resp, err
 		}
+		if comp == nil {
+			return resp, &APIError{Message: "the model returned no completion and no error"}
+		}
 		msg := comp.Message
 		msg.Role = RoleAssistant
 		resp.Usage.Add(comp.Usage)
+		ev.emit(Event{Kind: EventUsage, Iteration: resp.Iterations, Usage: comp.Usage})
 		ensureCallIDs(c.Messages, msg.ToolCalls, resp.Iterations)
 		c.Append(msg)
 		if len(msg.ToolCalls) == 0 {
 			resp.Content = msg.Content
+			ev.emit(Event{Kind: EventDone, Iteration: resp.Iterations, Response: resp})
 			return resp, nil
 		}
-		invs := b.callTools(ctx, msg.ToolCalls, &o, &obs)
+		invs := b.callTools(ctx, msg.ToolCalls, &o, ev, resp.Iterations)
 		for _, inv := range invs {
 			content := inv.Result
 			if inv.Err != nil {
@@ -208,30 +204,9 @@ func ensureCallIDs(history []Message, calls []ToolCall, iter int) {
 	}
 }
 
-type observer struct {
-	mu   sync.Mutex
-	opts *RunOptions
-}
-
-func (ob *observer) call(c ToolCall) {
-	if ob.opts.OnToolCall != nil {
-		ob.mu.Lock()
-		defer ob.mu.Unlock()
-		ob.opts.OnToolCall(c)
-	}
-}
-
-func (ob *observer) result(inv Invocation) {
-	if ob.opts.OnToolResult != nil {
-		ob.mu.Lock()
-		defer ob.mu.Unlock()
-		ob.opts.OnToolResult(inv)
-	}
-}
-
 // callTools runs calls, at most o.Concurrency at once, and returns their
 // invocations in call order.
-func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, obs *observer) []Invocation {
+func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, ev *events, iter int) []Invocation {
 	invs := make([]Invocation, len(calls))
 	if len(calls) > o.MaxToolCalls {
 		for i := o.MaxToolCalls; i < len(calls); i++ {
@@ -240,12 +215,15 @@ func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOpti
 				Err: &ToolCallError{Tool: call.Name, Kind: TooManyCalls, Message: fmt.Sprintf(
 					"tool %s was not run: the response asked for %d tool calls and at most %d run per response; call it again in a later response", call.Name, len(calls), o.MaxToolCalls)}}
 		}
-		run := b.callTools(ctx, calls[:o.MaxToolCalls], o, obs)
+		run := b.callTools(ctx, calls[:o.MaxToolCalls], o, ev, iter)
 		copy(invs, run)
+		for i := o.MaxToolCalls; i < len(calls); i++ {
+			ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: i, Invocation: invs[i]})
+		}
 		return invs
 	}
 	if len(calls) == 1 {
-		invs[0] = b.callTool(ctx, calls[0], o, obs)
+		invs[0] = b.callTool(ctx, calls[0], o, ev, iter, 0)
 		return invs
 	}
 	sem := make(chan struct{}, o.Concurrency)
@@ -259,10 +237,11 @@ func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOpti
 			case <-ctx.Done():
 				invs[i] = Invocation{CallID: call.ID, Tool: call.Name, Args: rawArgs(call.Arguments),
 					Err: &ToolCallError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("tool %s was not run: %v", call.Name, ctx.Err()), Err: ctx.Err()}}
+				ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: i, Invocation: invs[i]})
 				return
 			}
 			defer func() { <-sem }()
-			invs[i] = b.callTool(ctx, call, o, obs)
+			invs[i] = b.callTool(ctx, call, o, ev, iter, i)
 		}()
 	}
 	wg.Wait()
@@ -292,18 +271,16 @@ func (b *BoundAgent) Call(ctx context.Context, call ToolCall, opts ...Option) In
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var obs observer
-	obs.opts = &o
-	return b.callTool(ctx, call, &o, &obs)
+	return b.callTool(ctx, call, &o, &events{f: o.OnEvent}, 0, 0)
 }
 
-func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, obs *observer) (inv Invocation) {
+func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, ev *events, iter, index int) (inv Invocation) {
 	start := time.Now()
 	inv = Invocation{CallID: call.ID, Tool: call.Name}
-	obs.call(call)
+	ev.emit(Event{Kind: EventToolCall, Iteration: iter, Index: index, Call: call})
 	defer func() {
 		inv.Duration = time.Since(start)
-		obs.result(inv)
+		ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: index, Invocation: inv})
 	}()
 	bt, ok := b.tools[call.Name]
 	if !ok {

@@ -49,9 +49,14 @@ func TestRunScripted(t *testing.T) {
 	)
 	var events []string
 	resp, err := runtime.Run(context.Background(), model, helloAgent, helloLib(), "hi, I am Alice", nil,
-		runtime.WithObserver(
-			func(c runtime.ToolCall) { events = append(events, "call "+c.Name) },
-			func(inv runtime.Invocation) { events = append(events, "result "+inv.Result) }))
+		runtime.WithEvents(func(ev runtime.Event) {
+			switch ev.Kind {
+			case runtime.EventToolCall:
+				events = append(events, "call "+ev.Call.Name)
+			case runtime.EventToolResult:
+				events = append(events, "result "+ev.Invocation.Result)
+			}
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +211,14 @@ func TestRunConcurrentCallsInOrder(t *testing.T) {
 	model := runtimetest.NewScriptedModel(runtimetest.CallTools(calls...), runtimetest.Say("done"))
 	var observed []string // appended from concurrent calls: the observer is serialised
 	resp, err := runtime.Run(context.Background(), model, helloAgent, lib, "go", nil, runtime.WithConcurrency(2),
-		runtime.WithObserver(func(c runtime.ToolCall) { observed = append(observed, c.ID) }, func(inv runtime.Invocation) { observed = append(observed, inv.Result) }))
+		runtime.WithEvents(func(ev runtime.Event) {
+			switch ev.Kind {
+			case runtime.EventToolCall:
+				observed = append(observed, ev.Call.ID)
+			case runtime.EventToolResult:
+				observed = append(observed, ev.Invocation.Result)
+			}
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}

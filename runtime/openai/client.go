@@ -13,19 +13,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gramc-dev/gramc/internal/apihttp"
 	"github.com/gramc-dev/gramc/internal/credhttp"
-	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -43,31 +40,22 @@ const (
 	FunctionsMode
 )
 
-// Client is a runtime.Model that talks to a Chat Completions endpoint. It
-// is configured one way, with the options of New (WithBaseURL, WithModel,
-// ...), and is safe for concurrent use.
+// Client is a runtime.Model (and a runtime.StreamingModel) that talks
+// to a Chat Completions endpoint, or to the Responses API in
+// ResponsesMode. It is configured one way, with the options of New
+// (WithBaseURL, WithModel, ...), and is safe for concurrent use.
 type Client struct {
-	apiKey     string // sent as a bearer token ("" sends none: local servers)
-	baseURL    string // the API root, e.g. "https://api.openai.com/v1"
-	model      string // when set, overrides the agent's model name
-	mode       Mode
-	httpClient *http.Client // nil: http.DefaultClient (the per-request timeout applies)
-	timeoutD   time.Duration
-	// maxRetriesN is how many times a retryable failure is retried (0:
-	// the default, 3; negative for none).
-	maxRetriesN int
-	// The exponential backoff's bounds, and Retry-After's (0: defaults).
-	minBackoffD, maxBackoffD, maxRetryAfterD time.Duration
-	sleepFn                                  func(ctx context.Context, d time.Duration) error
-	debug                                    func(kind string, data []byte)
-	onRetry                                  func(attempt int, wait time.Duration, err error)
+	http    apihttp.Config // the key, retries, timeouts, debug
+	baseURL string         // the API root, e.g. "https://api.openai.com/v1"
+	model   string         // when set, overrides the agent's model name
+	mode    Mode
 }
 
 // Option configures New.
 type Option func(*Client)
 
 // WithAPIKey sets the API key instead of OPENAI_API_KEY.
-func WithAPIKey(key string) Option { return func(c *Client) { c.apiKey = key } }
+func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
 
 // WithBaseURL sets the base URL instead of OPENAI_BASE_URL.
 func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
@@ -79,41 +67,41 @@ func WithModel(m string) Option { return func(c *Client) { c.model = m } }
 func WithMode(m Mode) Option { return func(c *Client) { c.mode = m } }
 
 // WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.httpClient = h } }
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
 
 // WithMaxRetryWait bounds every wait between retries, the backoff's and
 // the server's Retry-After alike.
 func WithMaxRetryWait(d time.Duration) Option {
-	return func(c *Client) { c.maxBackoffD, c.maxRetryAfterD = d, d }
+	return func(c *Client) { c.http.MaxRetryWait = d }
 }
 
 // WithRetryNotice sets OnRetry.
 func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
-	return func(c *Client) { c.onRetry = f }
+	return func(c *Client) { c.http.OnRetry = f }
 }
 
 // WithBackoff sets the exponential backoff's bounds between retries
 // (defaults 500ms and 20s).
 func WithBackoff(min, max time.Duration) Option {
-	return func(c *Client) { c.minBackoffD, c.maxBackoffD = min, max }
+	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
 }
 
 // BaseURL returns the API root the client sends requests to.
 func (c *Client) BaseURL() string { return c.baseURL }
 
 // WithTimeout bounds each HTTP request.
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeoutD = d } }
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
 
 // WithMaxRetries sets how often retryable failures are retried.
-func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetriesN = n } }
+func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
 
 // WithSleep replaces the wait between retries (for tests).
 func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.sleepFn = f }
+	return func(c *Client) { c.http.Sleep = f }
 }
 
 // WithDebug receives raw requests and responses, key redacted.
-func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.debug = f } }
+func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
 
 // WithDebugWriter writes raw requests and responses to w, key redacted.
 func WithDebugWriter(w io.Writer) Option {
@@ -126,7 +114,8 @@ func WithDebugWriter(w io.Writer) Option {
 // then opts. Without an API key it is a *runtime.ConfigurationError when
 // the base URL is OpenAI's own (a local compatible server needs none).
 func New(opts ...Option) (*Client, error) {
-	c := &Client{apiKey: os.Getenv("OPENAI_API_KEY"), baseURL: os.Getenv("OPENAI_BASE_URL")}
+	c := &Client{baseURL: os.Getenv("OPENAI_BASE_URL")}
+	c.http = apihttp.Config{Provider: "openai", KeyEnv: "OPENAI_API_KEY", KeyHeader: "Authorization", APIKey: os.Getenv("OPENAI_API_KEY")}
 	for _, o := range opts {
 		o(c)
 	}
@@ -138,36 +127,14 @@ func New(opts ...Option) (*Client, error) {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_BASE_URL",
 			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
 	}
-	if err := credhttp.CheckKey(c.apiKey); err != nil {
+	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY", Message: "OPENAI_API_KEY: " + err.Error(), Err: err}
 	}
-	if c.apiKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
+	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
 		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY",
 			Message: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"}
 	}
 	return c, nil
-}
-
-func (c *Client) timeout() time.Duration       { return orDefault(c.timeoutD, 60*time.Second) }
-func (c *Client) minBackoff() time.Duration    { return orDefault(c.minBackoffD, 500*time.Millisecond) }
-func (c *Client) maxBackoff() time.Duration    { return orDefault(c.maxBackoffD, 20*time.Second) }
-func (c *Client) maxRetryAfter() time.Duration { return orDefault(c.maxRetryAfterD, 60*time.Second) }
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
-}
-
-func (c *Client) maxRetries() int {
-	switch {
-	case c.maxRetriesN < 0:
-		return 0
-	case c.maxRetriesN == 0:
-		return 3
-	}
-	return c.maxRetriesN
 }
 
 // modelName returns the model to ask for: the override, or the agent's
@@ -184,22 +151,84 @@ func (c *Client) modelName(agentModel string) string {
 
 // Complete implements runtime.Model.
 func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.Completion, error) {
-	body, err := c.encodeRequest(req)
+	body, err := c.encodeRequest(req, false)
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	data, err := c.post(ctx, body)
+	resp, err := c.http.Post(ctx, c.endpoint("/chat/completions"), nil, body, false)
 	if err != nil {
 		return nil, err
+	}
+	return c.decodeResponse(resp.Data)
+}
+
+// Stream implements runtime.StreamingModel: the request asks for
+// `stream: true` (with usage), and the answer is reported as it arrives.
+func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(runtime.Event)) (*runtime.Completion, error) {
+	body, err := c.encodeRequest(req, true)
+	if err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+	}
+	resp, err := c.http.Post(ctx, c.endpoint("/chat/completions"), nil, body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if isJSON(resp.Header) {
+		// A server that does not stream answers with the whole response.
+		comp, err := c.decodeWhole(ctx, resp.Body)
+		if err == nil {
+			replay(comp, emit)
+		}
+		return comp, err
+	}
+	return c.decodeStream(ctx, resp.Body, emit)
+}
+
+// isJSON reports whether a response is JSON rather than an event stream.
+func isJSON(h http.Header) bool {
+	ct := strings.ToLower(h.Get("Content-Type"))
+	return strings.HasPrefix(ct, "application/json")
+}
+
+// decodeWhole reads a whole (not streamed) response from body.
+func (c *Client) decodeWhole(ctx context.Context, body io.Reader) (*runtime.Completion, error) {
+	data, err := credhttp.ReadBody(body, apihttp.MaxResponseBytes)
+	c.http.DebugData("response body", data)
+	if err != nil {
+		return nil, c.streamError(ctx, err)
 	}
 	return c.decodeResponse(data)
 }
 
-// EncodeRequest returns the JSON request body Complete sends for req.
-func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) { return c.encodeRequest(req) }
+// replay reports a whole completion as events.
+func replay(comp *runtime.Completion, emit func(runtime.Event)) {
+	if emit == nil {
+		return
+	}
+	if comp.Message.Content != "" {
+		emit(runtime.Event{Kind: runtime.EventText, Text: comp.Message.Content})
+	}
+	for i, tc := range comp.Message.ToolCalls {
+		emit(runtime.Event{Kind: runtime.EventToolCallStart, Index: i, Call: runtime.ToolCall{ID: tc.ID, Name: tc.Name}})
+	}
+}
 
-func (c *Client) encodeRequest(req *runtime.Request) ([]byte, error) {
+func (c *Client) endpoint(path string) string {
+	return strings.TrimRight(c.baseURL, "/") + path
+}
+
+// EncodeRequest returns the JSON request body Complete sends for req.
+func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
+	return c.encodeRequest(req, false)
+}
+
+func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error) {
 	cr := chatRequest{Model: c.modelName(req.Model), Temperature: req.Temperature}
+	if stream {
+		cr.Stream = true
+		cr.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
 	cr.Messages = make([]wireMessage, 0, len(req.Messages)+1)
 	if req.Instruction != "" {
 		cr.Messages = append(cr.Messages, wireMessage{Role: "system", Content: ptr(req.Instruction)})
@@ -326,7 +355,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		var eb errorBody
 		if json.Unmarshal(data, &eb) == nil && eb.Error != nil && eb.Error.Message != "" {
 			// Some servers report errors with status 200.
-			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.redactString(eb.Error.Message), Type: eb.Error.Type}
+			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.http.RedactString(eb.Error.Message), Type: eb.Error.Type}
 		}
 		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "malformed response: no choices"}
 	}
@@ -349,175 +378,10 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	}
 	comp := &runtime.Completion{Message: msg}
 	if cr.Usage != nil {
-		comp.Usage = runtime.Usage{PromptTokens: cr.Usage.PromptTokens,
-			CompletionTokens: cr.Usage.CompletionTokens, TotalTokens: cr.Usage.TotalTokens}
+		comp.Usage = cr.Usage.usage()
 	}
 	return comp, nil
 }
-
-// post sends body to /chat/completions, retrying what may succeed later.
-func (c *Client) post(ctx context.Context, body []byte) ([]byte, error) {
-	base := c.baseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	endpoint := strings.TrimRight(base, "/") + "/chat/completions"
-	if c.debug != nil {
-		head := "request POST " + redact.URL(endpoint)
-		if c.apiKey != "" {
-			head += "\nAuthorization: Bearer " + redact.Marker
-		}
-		c.debug(head, c.redact(body))
-	}
-	retries := c.maxRetries()
-	for attempt := 1; ; attempt++ {
-		data, apiErr, retryAfter := c.attempt(ctx, endpoint, body)
-		if apiErr == nil {
-			return data, nil
-		}
-		apiErr.Attempts = attempt
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("openai: %w", ctx.Err())
-		}
-		if !apiErr.Retryable || attempt > retries {
-			return nil, apiErr
-		}
-		wait := c.backoff(attempt)
-		if retryAfter > 0 {
-			wait = min(retryAfter, c.maxRetryAfter())
-		}
-		if c.onRetry != nil {
-			c.onRetry(attempt, wait, apiErr)
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, fmt.Errorf("openai: %w", err)
-		}
-	}
-}
-
-// backoff is exponential with jitter: a random duration in [d/2, d] for
-// d = MinBackoff·2^(attempt-1), capped at MaxBackoff.
-func (c *Client) backoff(attempt int) time.Duration {
-	d := c.minBackoff()
-	for i := 1; i < attempt && d < c.maxBackoff(); i++ {
-		d *= 2
-	}
-	d = min(d, c.maxBackoff())
-	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
-}
-
-func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.sleepFn != nil {
-		return c.sleepFn(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// attempt makes one request; on failure it returns the error and how long
-// the server asked to wait.
-func (c *Client) attempt(ctx context.Context, endpoint string, body []byte) ([]byte, *runtime.APIError, time.Duration) {
-	actx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, &runtime.APIError{Provider: "openai", Message: c.redactString(err.Error())}, 0
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if c.apiKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.apiKey)
-	}
-	resp, err := credhttp.Client(c.httpClient).Do(hreq)
-	if err != nil {
-		msg := c.redactString(err.Error())
-		if ctx.Err() == nil && actx.Err() != nil {
-			msg = fmt.Sprintf("request timed out after %v", c.timeout())
-		}
-		return nil, &runtime.APIError{Provider: "openai", Message: "connection error: " + msg,
-			Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
-	}
-	defer resp.Body.Close()
-	data, err := credhttp.ReadBody(resp.Body, maxResponseBytes)
-	if c.debug != nil {
-		c.debug(fmt.Sprintf("response %s", resp.Status), c.redact(data))
-	}
-	if err != nil {
-		msg := c.redactString(err.Error())
-		return nil, &runtime.APIError{Provider: "openai", StatusCode: resp.StatusCode,
-			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil && !errors.Is(err, credhttp.ErrTooLarge), Err: err}, 0
-	}
-	if resp.StatusCode/100 == 2 {
-		return data, nil, 0
-	}
-	e := &runtime.APIError{Provider: "openai", StatusCode: resp.StatusCode, Retryable: retryableStatus(resp.StatusCode)}
-	var eb errorBody
-	if json.Unmarshal(data, &eb) == nil && eb.Error != nil && eb.Error.Message != "" {
-		e.Message = c.redactString(eb.Error.Message)
-		e.Type = eb.Error.Type
-		if eb.Error.Code != nil {
-			e.Code = c.redactString(fmt.Sprint(eb.Error.Code))
-		}
-	} else {
-		e.Message = http.StatusText(resp.StatusCode)
-		if s := strings.TrimSpace(string(data)); s != "" && len(s) < 300 {
-			e.Message += ": " + c.redactString(s)
-		}
-	}
-	switch resp.StatusCode {
-	case http.StatusUnauthorized:
-		e.Message = "unauthorized (check OPENAI_API_KEY): " + e.Message
-	case http.StatusNotFound:
-		e.Message = "not found (check the model name and the base URL): " + e.Message
-	case http.StatusBadRequest:
-		e.Message = "bad request: " + e.Message
-	}
-	return nil, e, retryAfter(resp.Header)
-}
-
-func retryableStatus(code int) bool {
-	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
-		code == http.StatusTooManyRequests || code >= 500
-}
-
-// retryAfter reads Retry-After (seconds or an HTTP date) or the
-// retry-after-ms header OpenAI also sends.
-func retryAfter(h http.Header) time.Duration {
-	if ms := h.Get("Retry-After-Ms"); ms != "" {
-		if v, err := strconv.ParseFloat(ms, 64); err == nil && v > 0 {
-			return time.Duration(v * float64(time.Millisecond))
-		}
-	}
-	ra := h.Get("Retry-After")
-	if ra == "" {
-		return 0
-	}
-	if v, err := strconv.ParseFloat(ra, 64); err == nil && v > 0 {
-		return time.Duration(v * float64(time.Second))
-	}
-	if t, err := http.ParseTime(ra); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-// redact removes the API key from data where it stands as a whole token
-// (internal/redact), so a short key never mangles ordinary text.
-func (c *Client) redact(data []byte) []byte { return redact.NewSecret(c.apiKey).Bytes(data) }
-
-func (c *Client) redactString(s string) string { return redact.NewSecret(c.apiKey).String(s) }
-
-// maxResponseBytes bounds a response body; a longer one is an error that
-// says so, never a silently cut reply.
-const maxResponseBytes = 64 << 20
 
 // pairLegacyResults pairs each assistant turn's calls with the tool
 // messages that follow it: for each call, the first unpaired result with

@@ -71,6 +71,14 @@ type chatRequest struct {
 	Functions    []json.RawMessage `json:"functions,omitempty"`
 	FunctionCall any               `json:"function_call,omitempty"`
 	Temperature  *float64          `json:"temperature,omitempty"`
+	// Stream asks for server-sent events; StreamOptions for the usage
+	// chunk at the end.
+	Stream        bool           `json:"stream,omitempty"`
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 type wireMessage struct {
@@ -120,11 +128,25 @@ type chatResponse struct {
 			} `json:"function_call"`
 		} `json:"message"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-		TotalTokens      int `json:"total_tokens"`
-	} `json:"usage"`
+	Usage *wireUsage `json:"usage"`
+}
+
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	// The Responses API's names.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+func (u *wireUsage) usage() runtime.Usage {
+	out := runtime.Usage{PromptTokens: u.PromptTokens + u.InputTokens,
+		CompletionTokens: u.CompletionTokens + u.OutputTokens, TotalTokens: u.TotalTokens}
+	if out.TotalTokens == 0 {
+		out.TotalTokens = out.PromptTokens + out.CompletionTokens
+	}
+	return out
 }
 
 type errorBody struct {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // ChatRequest is a Chat Completions request as the fake server decoded it.
@@ -21,6 +22,11 @@ type ChatRequest struct {
 	Functions    []json.RawMessage `json:"functions,omitempty"`
 	FunctionCall json.RawMessage   `json:"function_call,omitempty"`
 	Temperature  *float64          `json:"temperature,omitempty"`
+	Stream       bool              `json:"stream,omitempty"`
+	// StreamOptions is stream_options ({"include_usage": true}).
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options,omitempty"`
 	// Raw is the request body; Header its HTTP header.
 	Raw    []byte      `json:"-"`
 	Header http.Header `json:"-"`
@@ -99,6 +105,9 @@ type Reply struct {
 	Message string
 	Body    string
 	Header  map[string]string
+	// SSE, when set, is sent as is as a text/event-stream body (fixtures
+	// of what real servers stream).
+	SSE string
 	// Hang blocks until the client gives up (the request's context ends).
 	Hang bool
 	// Delay waits before answering.
@@ -213,6 +222,11 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	switch {
+	case reply.SSE != "":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(orStatus(reply.Status))
+		w.Write([]byte(reply.SSE))
+		return
 	case reply.Body != "":
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(orStatus(reply.Status))
@@ -220,6 +234,10 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case reply.Status != 0 && reply.Status != http.StatusOK:
 		writeError(w, reply.Status, errorType(reply.Status), reply.Message)
+		return
+	}
+	if req.Stream {
+		writeEvents(w, BuildStream(req, reply, n))
 		return
 	}
 	out := BuildResponse(req, reply, n)
@@ -314,7 +332,107 @@ func checkRequest(body []byte, req *ChatRequest, schema bool) error {
 	if len(req.Tools) > 0 && len(req.Functions) > 0 {
 		return fmt.Errorf("both tools and functions sent")
 	}
+	if req.StreamOptions != nil && !req.Stream {
+		return fmt.Errorf("stream_options is set without stream: true (\"Only set this when you set stream: true\")")
+	}
 	return nil
+}
+
+// writeEvents sends events as server-sent events, flushing each, and
+// ends the stream with data: [DONE].
+func writeEvents(w http.ResponseWriter, events [][]byte) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	f, _ := w.(http.Flusher)
+	for _, ev := range events {
+		w.Write([]byte("data: "))
+		w.Write(ev)
+		w.Write([]byte("\n\n"))
+		if f != nil {
+			f.Flush()
+		}
+	}
+	w.Write([]byte("data: [DONE]\n\n"))
+}
+
+// pieces cuts s into up to n pieces of about equal size (on rune
+// boundaries), as a model streams text and arguments.
+func pieces(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	size := max(1, len(s)/n)
+	for len(s) > 0 {
+		cut := min(size, len(s))
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return out
+}
+
+// BuildStream makes the chat.completion.chunk events streaming reply
+// would send: a role chunk, the text in pieces, each tool call's ID and
+// name and then its arguments in pieces (by index), a finish chunk and,
+// when the request asked for it, a usage chunk with no choices.
+func BuildStream(req *ChatRequest, reply Reply, n int) [][]byte {
+	id := fmt.Sprintf("chatcmpl-fake%d", n)
+	usage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
+	chunk := func(delta map[string]any, finish any) []byte {
+		c := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000 + n, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}}
+		if usage {
+			c["usage"] = nil
+		}
+		out, _ := json.Marshal(c)
+		return out
+	}
+	events := [][]byte{chunk(map[string]any{"role": "assistant", "content": ""}, nil)}
+	for _, p := range pieces(reply.Text, 3) {
+		events = append(events, chunk(map[string]any{"content": p}, nil))
+	}
+	finish := "stop"
+	switch {
+	case len(reply.ToolCalls) > 0 && reply.Legacy:
+		c := reply.ToolCalls[0]
+		events = append(events, chunk(map[string]any{"function_call": map[string]any{"name": c.Name, "arguments": ""}}, nil))
+		for _, p := range pieces(c.Arguments, 3) {
+			events = append(events, chunk(map[string]any{"function_call": map[string]any{"arguments": p}}, nil))
+		}
+		finish = "function_call"
+	case len(reply.ToolCalls) > 0:
+		for i, c := range reply.ToolCalls {
+			cid := c.ID
+			if cid == "" {
+				cid = fmt.Sprintf("call_%d_%d", n, i+1)
+			}
+			events = append(events, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": cid, "type": "function",
+				"function": map[string]any{"name": c.Name, "arguments": ""}}}}, nil))
+			var frags []any
+			if c.AsObject {
+				frags = []any{json.RawMessage(c.Arguments)}
+			} else {
+				for _, p := range pieces(c.Arguments, 3) {
+					frags = append(frags, p)
+				}
+			}
+			for _, f := range frags {
+				events = append(events, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": f}}}}, nil))
+			}
+		}
+		finish = "tool_calls"
+	}
+	events = append(events, chunk(map[string]any{}, finish))
+	if usage {
+		prompt := len(req.Raw) / 4
+		u, _ := json.Marshal(map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1700000000 + n, "model": req.Model,
+			"choices": []any{}, "usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": 10, "total_tokens": prompt + 10}})
+		events = append(events, u)
+	}
+	return events
 }
 
 // BuildResponse makes a CreateChatCompletionResponse for reply.

@@ -1,0 +1,366 @@
+// Package apihttp is the HTTP exchange every provider client of the
+// runtime shares (runtime/openai, runtime/anthropic, runtime/gemini):
+// one POST of a JSON body with the API key in the provider's header,
+// retried on connection errors and 408, 409, 429 and 5xx responses with
+// exponential backoff and jitter (the server's Retry-After, retry-after-ms
+// or Gemini's RetryInfo delay winning), each provider's error body read
+// into a *runtime.APIError that never contains the key, and debug dumps
+// with the key redacted. A streamed response's body is handed back open.
+package apihttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gramc-dev/gramc/internal/credhttp"
+	"github.com/gramc-dev/gramc/internal/redact"
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// MaxResponseBytes bounds a response body; a longer one is an error that
+// says so, never a silently cut reply. A stream is bounded by its SSE
+// decoder's limits instead.
+const MaxResponseBytes = 64 << 20
+
+// Config is what every provider client is configured with; the zero
+// values of the durations and of MaxRetries take the defaults.
+type Config struct {
+	Provider string // "openai", "anthropic", "gemini": names the errors
+	KeyEnv   string // the key's environment variable, for hints
+	APIKey   string // "" sends none
+	// KeyHeader carries the key: "Authorization" sends "Bearer <key>",
+	// any other header the key itself.
+	KeyHeader  string
+	HTTPClient *http.Client
+	Timeout    time.Duration
+	// MaxRetries: 0 for the default (3), negative for none.
+	MaxRetries                           int
+	MinBackoff, MaxBackoff, MaxRetryWait time.Duration
+	Sleep                                func(ctx context.Context, d time.Duration) error
+	Debug                                func(kind string, data []byte)
+	OnRetry                              func(attempt int, wait time.Duration, err error)
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// RequestTimeout is the bound of one request (default 60s).
+func (c *Config) RequestTimeout() time.Duration { return orDefault(c.Timeout, 60*time.Second) }
+
+func (c *Config) maxRetries() int {
+	switch {
+	case c.MaxRetries < 0:
+		return 0
+	case c.MaxRetries == 0:
+		return 3
+	}
+	return c.MaxRetries
+}
+
+// Redact removes the API key from data where it stands as a whole token.
+func (c *Config) Redact(data []byte) []byte { return redact.NewSecret(c.APIKey).Bytes(data) }
+
+// RedactString is Redact for a string.
+func (c *Config) RedactString(s string) string { return redact.NewSecret(c.APIKey).String(s) }
+
+// DebugData passes data to the debug function, key redacted.
+func (c *Config) DebugData(kind string, data []byte) {
+	if c.Debug != nil {
+		c.Debug(kind, c.Redact(data))
+	}
+}
+
+// Response is a successful exchange: Data is the whole body, or, for a
+// stream, Body is the open body (closing it ends the request).
+type Response struct {
+	Status int
+	Header http.Header
+	Data   []byte
+	Body   io.ReadCloser
+}
+
+// Post sends body to endpoint with the extra header, retrying what may
+// succeed later. With stream set, a 2xx response comes back with its body
+// open and the request's timeout still running until the body is closed;
+// errors are never retried once a stream has started (the caller has
+// shown what it got).
+func (c *Config) Post(ctx context.Context, endpoint string, header http.Header, body []byte, stream bool) (*Response, error) {
+	if c.Debug != nil {
+		head := "request POST " + redact.URL(endpoint)
+		if c.APIKey != "" {
+			if c.KeyHeader == "Authorization" {
+				head += "\nAuthorization: Bearer " + redact.Marker
+			} else {
+				head += "\n" + c.KeyHeader + ": " + redact.Marker
+			}
+		}
+		c.Debug(head, c.Redact(body))
+	}
+	retries := c.maxRetries()
+	for attempt := 1; ; attempt++ {
+		resp, apiErr, wait := c.attempt(ctx, endpoint, header, body, stream)
+		if apiErr == nil {
+			return resp, nil
+		}
+		apiErr.Attempts = attempt
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: %w", c.Provider, ctx.Err())
+		}
+		if !apiErr.Retryable || attempt > retries {
+			return nil, apiErr
+		}
+		if wait > 0 {
+			wait = min(wait, orDefault(c.MaxRetryWait, 60*time.Second))
+		} else {
+			wait = c.backoff(attempt)
+		}
+		if c.OnRetry != nil {
+			c.OnRetry(attempt, wait, apiErr)
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Provider, err)
+		}
+	}
+}
+
+// backoff is exponential with jitter: a random duration in [d/2, d] for
+// d = MinBackoff·2^(attempt-1), capped at MaxBackoff (and MaxRetryWait).
+func (c *Config) backoff(attempt int) time.Duration {
+	lo := orDefault(c.MinBackoff, 500*time.Millisecond)
+	hi := orDefault(c.MaxBackoff, 20*time.Second)
+	if c.MaxRetryWait > 0 {
+		hi = min(hi, c.MaxRetryWait)
+	}
+	d := lo
+	for i := 1; i < attempt && d < hi; i++ {
+		d *= 2
+	}
+	d = min(d, hi)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+func (c *Config) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// cancelBody ends a streamed request's context when its body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// attempt makes one request; on failure it returns the error and how long
+// the server asked to wait.
+func (c *Config) attempt(ctx context.Context, endpoint string, header http.Header, body []byte, stream bool) (*Response, *runtime.APIError, time.Duration) {
+	timeout := c.RequestTimeout()
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	keep := false
+	defer func() {
+		if !keep {
+			cancel()
+		}
+	}()
+	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &runtime.APIError{Provider: c.Provider, Message: c.RedactString(err.Error())}, 0
+	}
+	for k, v := range header {
+		hreq.Header[k] = v
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if stream {
+		hreq.Header.Set("Accept", "text/event-stream")
+	} else {
+		hreq.Header.Set("Accept", "application/json")
+	}
+	if c.APIKey != "" {
+		if c.KeyHeader == "Authorization" {
+			hreq.Header.Set("Authorization", "Bearer "+c.APIKey)
+		} else {
+			hreq.Header.Set(c.KeyHeader, c.APIKey)
+		}
+	}
+	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
+	if err != nil {
+		msg := c.RedactString(err.Error())
+		if ctx.Err() == nil && actx.Err() != nil {
+			msg = fmt.Sprintf("request timed out after %v", timeout)
+		}
+		return nil, &runtime.APIError{Provider: c.Provider, Message: "connection error: " + msg,
+			Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+	}
+	if stream && resp.StatusCode/100 == 2 {
+		if c.Debug != nil {
+			c.Debug("response "+resp.Status+" (a stream: each event follows)", nil)
+		}
+		keep = true
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: cancelBody{resp.Body, cancel}}, nil, 0
+	}
+	defer resp.Body.Close()
+	data, err := credhttp.ReadBody(resp.Body, MaxResponseBytes)
+	if c.Debug != nil {
+		c.Debug("response "+resp.Status, c.Redact(data))
+	}
+	if err != nil {
+		msg := c.RedactString(err.Error())
+		if ctx.Err() == nil && actx.Err() != nil {
+			msg = fmt.Sprintf("request timed out after %v", timeout)
+		}
+		return nil, &runtime.APIError{Provider: c.Provider, StatusCode: resp.StatusCode,
+			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil && !errors.Is(err, credhttp.ErrTooLarge), Err: err}, 0
+	}
+	if resp.StatusCode/100 == 2 {
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Data: data}, nil, 0
+	}
+	e, wait := c.StatusError(resp.StatusCode, data)
+	if ra := RetryAfter(resp.Header); ra > 0 {
+		wait = ra
+	}
+	return nil, e, wait
+}
+
+// ErrorBody is the error object every provider sends (OpenAI's
+// {"error":{"message","type","code"}}, Anthropic's {"type":"error",
+// "error":{"type","message"}}, Gemini's {"error":{"code","message",
+// "status","details"}}), also inside a stream.
+type ErrorBody struct {
+	Error *struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Status  string          `json:"status"`
+		Code    json.RawMessage `json:"code"`
+		Details []struct {
+			RetryDelay string `json:"retryDelay"`
+		} `json:"details"`
+	} `json:"error"`
+}
+
+// Decode reads data as an error body; it reports false when data holds
+// none.
+func (eb *ErrorBody) Decode(data []byte) bool {
+	return json.Unmarshal(data, eb) == nil && eb.Error != nil && eb.Error.Message != ""
+}
+
+// APIError turns the body into an *runtime.APIError for status (0 when it
+// came inside a stream or a 200 response) and returns the retry delay it
+// names (Gemini's RetryInfo), if any.
+func (c *Config) fromBody(status int, eb *ErrorBody) (*runtime.APIError, time.Duration) {
+	e := &runtime.APIError{Provider: c.Provider, StatusCode: status, Retryable: RetryableStatus(status),
+		Message: c.RedactString(eb.Error.Message), Type: eb.Error.Type}
+	if e.Type == "" {
+		e.Type = eb.Error.Status
+	}
+	if code := strings.Trim(string(eb.Error.Code), `"`); code != "" && code != "null" {
+		e.Code = c.RedactString(code)
+	}
+	var wait time.Duration
+	for _, d := range eb.Error.Details {
+		if v, err := time.ParseDuration(d.RetryDelay); err == nil && v > 0 {
+			wait = v
+		}
+	}
+	if status == 0 {
+		// Overload reported in a stream (Anthropic's overloaded_error)
+		// or a 200 body: retryable if the provider says so, but a started
+		// stream is never retried.
+		e.Retryable = e.Type == "overloaded_error" || e.Type == "rate_limit_error" || e.Type == "server_error"
+	}
+	return e, wait
+}
+
+// BodyError is the error for an error body that came with status (0 in a
+// stream), if data is one.
+func (c *Config) BodyError(status int, data []byte) (*runtime.APIError, bool) {
+	var eb ErrorBody
+	if !eb.Decode(data) {
+		return nil, false
+	}
+	e, _ := c.fromBody(status, &eb)
+	return e, true
+}
+
+// StatusError is the error for an HTTP error status with its body.
+func (c *Config) StatusError(status int, data []byte) (*runtime.APIError, time.Duration) {
+	var e *runtime.APIError
+	var wait time.Duration
+	var eb ErrorBody
+	if eb.Decode(data) {
+		e, wait = c.fromBody(status, &eb)
+	} else {
+		e = &runtime.APIError{Provider: c.Provider, StatusCode: status, Retryable: RetryableStatus(status), Message: http.StatusText(status)}
+		if e.Message == "" {
+			e.Message = "status " + strconv.Itoa(status)
+		}
+		if s := strings.TrimSpace(string(data)); s != "" && len(s) < 300 {
+			e.Message += ": " + c.RedactString(s)
+		}
+	}
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		e.Message = "unauthorized (check " + c.KeyEnv + "): " + e.Message
+	case http.StatusNotFound:
+		e.Message = "not found (check the model name and the base URL): " + e.Message
+	case http.StatusBadRequest:
+		e.Message = "bad request: " + e.Message
+	}
+	return e, wait
+}
+
+// RetryableStatus reports whether a request that got status may succeed
+// later: 408, 409, 429 and 5xx (Anthropic's 529 overloaded included).
+func RetryableStatus(code int) bool {
+	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
+		code == http.StatusTooManyRequests || code >= 500
+}
+
+// RetryAfter reads Retry-After (seconds or an HTTP date) or the
+// retry-after-ms header OpenAI also sends.
+func RetryAfter(h http.Header) time.Duration {
+	if ms := h.Get("Retry-After-Ms"); ms != "" {
+		if v, err := strconv.ParseFloat(ms, 64); err == nil && v > 0 {
+			return time.Duration(v * float64(time.Millisecond))
+		}
+	}
+	ra := h.Get("Retry-After")
+	if ra == "" {
+		return 0
+	}
+	if v, err := strconv.ParseFloat(ra, 64); err == nil && v > 0 {
+		return time.Duration(v * float64(time.Second))
+	}
+	if t, err := http.ParseTime(ra); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}

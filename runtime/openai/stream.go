@@ -1,0 +1,276 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gramc-dev/gramc/internal/apihttp"
+	"github.com/gramc-dev/gramc/internal/sse"
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// streamLimits bound a streamed answer as MaxResponseBytes bounds a
+// whole one.
+var streamLimits = sse.Limits{MaxStream: apihttp.MaxResponseBytes}
+
+// chatChunk is one chat.completion.chunk of a stream (only what gramc
+// reads).
+type chatChunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content      *string          `json:"content"`
+			Refusal      *string          `json:"refusal"`
+			ToolCalls    []chunkToolCall  `json:"tool_calls"`
+			FunctionCall *chunkToolCallFn `json:"function_call"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *wireUsage `json:"usage"`
+}
+
+type chunkToolCall struct {
+	// Index is a pointer: servers omit it (or send -1) and a missing
+	// index is not index 0.
+	Index    *int            `json:"index"`
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Function chunkToolCallFn `json:"function"`
+}
+
+type chunkToolCallFn struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// calls accumulates streamed tool calls: fragments join the call with
+// their index, never "the last call"; a fragment without an index (or
+// with index -1) joins the call with its ID, or starts a new call when it
+// names one, and only a bare arguments fragment without either continues
+// the call it follows.
+type calls struct {
+	list    []*partialCall
+	byIndex map[int]*partialCall
+	byID    map[string]*partialCall
+	emit    func(runtime.Event)
+}
+
+type partialCall struct {
+	id, name string
+	args     bytes.Buffer
+	started  bool
+	skip     bool // not a function call (another tool type)
+}
+
+func newCalls(emit func(runtime.Event)) *calls {
+	return &calls{byIndex: map[int]*partialCall{}, byID: map[string]*partialCall{}, emit: emit}
+}
+
+// add applies one fragment.
+func (cs *calls) add(index *int, id, typ, name string, args json.RawMessage) {
+	var pc *partialCall
+	switch {
+	case index != nil && *index >= 0:
+		pc = cs.byIndex[*index]
+		if pc == nil {
+			pc = cs.start()
+			cs.byIndex[*index] = pc
+		}
+	case id != "" && cs.byID[id] != nil:
+		pc = cs.byID[id]
+	case id != "" || name != "" || len(cs.list) == 0:
+		pc = cs.start()
+	default:
+		pc = cs.list[len(cs.list)-1]
+	}
+	if id != "" && pc.id == "" {
+		pc.id = id
+		cs.byID[id] = pc
+	}
+	if typ != "" && typ != "function" {
+		pc.skip = true
+	}
+	// Some servers repeat the name in every fragment: it is the name,
+	// not a piece of it.
+	if name != "" && pc.name == "" {
+		pc.name = name
+	}
+	appendArguments(&pc.args, args)
+	if !pc.started && pc.name != "" && !pc.skip {
+		pc.started = true
+		if cs.emit != nil {
+			cs.emit(runtime.Event{Kind: runtime.EventToolCallStart, Index: cs.position(pc), Call: runtime.ToolCall{ID: pc.id, Name: pc.name}})
+		}
+	}
+}
+
+func (cs *calls) start() *partialCall {
+	pc := &partialCall{}
+	cs.list = append(cs.list, pc)
+	return pc
+}
+
+// position is pc's index among the function calls.
+func (cs *calls) position(pc *partialCall) int {
+	n := 0
+	for _, p := range cs.list {
+		if p == pc {
+			return n
+		}
+		if !p.skip {
+			n++
+		}
+	}
+	return n
+}
+
+// appendArguments adds an arguments fragment: normally a JSON string
+// holding a piece of the arguments text; some servers send the object.
+func appendArguments(b *bytes.Buffer, raw json.RawMessage) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			b.WriteString(s)
+			return
+		}
+	}
+	b.Write(raw)
+}
+
+// toolCalls returns the finished function calls; empty arguments mean
+// no arguments, sent back as {}.
+func (cs *calls) toolCalls() []runtime.ToolCall {
+	var out []runtime.ToolCall
+	for _, pc := range cs.list {
+		if pc.skip {
+			continue
+		}
+		args := pc.args.String()
+		if len(bytes.TrimSpace(pc.args.Bytes())) == 0 {
+			args = "{}"
+		}
+		out = append(out, runtime.ToolCall{ID: pc.id, Name: pc.name, Arguments: args})
+	}
+	return out
+}
+
+// decodeStream reads a Chat Completions stream to its end.
+func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error) {
+	dec := sse.NewDecoder(body, streamLimits)
+	var text, refusal bytes.Buffer
+	cs := newCalls(emit)
+	var legacy *partialCall
+	comp := &runtime.Completion{}
+	finished, done := false, false
+	for n := 1; ; n++ {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, c.streamError(ctx, err)
+		}
+		c.http.DebugData("event", ev.Data)
+		data := bytes.TrimSpace(ev.Data)
+		if string(data) == "[DONE]" {
+			done = true
+			break
+		}
+		if ev.Type == "error" || bytes.Contains(data, []byte(`"error"`)) {
+			if e, ok := c.http.BodyError(0, data); ok {
+				e.Message = "error in the stream: " + e.Message
+				return nil, e
+			}
+		}
+		var chunk chatChunk
+		if err := json.Unmarshal(data, &chunk); err != nil {
+			return nil, &runtime.APIError{Provider: "openai", StatusCode: 200,
+				Message: "malformed stream event " + strconv.Itoa(n) + ": " + err.Error(), Err: err}
+		}
+		if chunk.Usage != nil {
+			comp.Usage = chunk.Usage.usage()
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue // gramc asks for one choice
+			}
+			d := ch.Delta
+			if d.Content != nil && *d.Content != "" {
+				text.WriteString(*d.Content)
+				if emit != nil {
+					emit(runtime.Event{Kind: runtime.EventText, Text: *d.Content})
+				}
+			}
+			if d.Refusal != nil && *d.Refusal != "" {
+				refusal.WriteString(*d.Refusal)
+				if emit != nil {
+					emit(runtime.Event{Kind: runtime.EventText, Text: *d.Refusal})
+				}
+			}
+			for _, tc := range d.ToolCalls {
+				cs.add(tc.Index, tc.ID, tc.Type, tc.Function.Name, tc.Function.Arguments)
+			}
+			if fc := d.FunctionCall; fc != nil {
+				if legacy == nil {
+					zero := 0
+					cs.add(&zero, "", "", fc.Name, fc.Arguments)
+					legacy = cs.list[len(cs.list)-1]
+				} else {
+					appendArguments(&legacy.args, fc.Arguments)
+					if legacy.name == "" {
+						legacy.name = fc.Name
+					}
+				}
+			}
+			if ch.FinishReason != nil && *ch.FinishReason != "" {
+				finished = true
+			}
+		}
+	}
+	if !done && !finished {
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: 200,
+			Message: "the stream ended before the response was complete (no finish_reason and no [DONE])", Err: io.ErrUnexpectedEOF}
+	}
+	msg := runtime.Message{Role: runtime.RoleAssistant, Content: text.String()}
+	if msg.Content == "" {
+		msg.Content = refusal.String()
+	}
+	msg.ToolCalls = cs.toolCalls()
+	for _, tc := range msg.ToolCalls {
+		if tc.Name == "" {
+			return nil, &runtime.APIError{Provider: "openai", StatusCode: 200, Message: "malformed stream: a tool call without a name"}
+		}
+	}
+	comp.Message = msg
+	return comp, nil
+}
+
+// streamError is the error for a stream that could not be read to its
+// end: the context's, or an *runtime.APIError saying what went wrong (a
+// limit of the SSE decoder names the limit).
+func (c *Client) streamError(ctx context.Context, err error) error {
+	return streamError(ctx, "openai", c.http.RedactString, err)
+}
+
+func streamError(ctx context.Context, provider string, redact func(string) string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", provider, ctx.Err())
+	}
+	msg := "reading the stream: " + redact(err.Error())
+	var le *sse.LimitError
+	if errors.As(err, &le) {
+		msg = "the stream is too large: " + err.Error()
+	} else if errors.Is(err, sse.ErrCut) || errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "the stream was cut off in the middle of an event"
+	}
+	return &runtime.APIError{Provider: provider, StatusCode: 200, Message: msg, Err: err}
+}
