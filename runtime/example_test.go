@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"log"
 	"net/http/httptest"
 
@@ -82,4 +83,59 @@ func ExampleBind() {
 	fmt.Println(err)
 	// Output:
 	// agent hello_world_agent: tool sayHello: schema differs at /properties/personName/default: agent "world", library "you"
+}
+
+// A run streamed as an iterator, for callers who prefer range-over-func to
+// an event function: Run with WithEvents inside an iter.Seq2, stopping
+// the run when the loop breaks.
+func ExampleWithEvents() {
+	agent, err := gramfile.LoadAgent("../testdata/examples/seed/helloAgent.gram", "hello_world_agent")
+	if err != nil {
+		log.Fatal(err)
+	}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: agent.Tools[0],
+		Func: func(context.Context, json.RawMessage) (any, error) { return "Hello, Alice!", nil }})
+	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
+	defer fake.Close()
+	model, err := openai.New(openai.WithBaseURL(fake.URL+"/v1"), openai.WithAPIKey("sk-example"))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	stream := func(ctx context.Context, input string) iter.Seq2[runtime.Event, error] {
+		return func(yield func(runtime.Event, error) bool) {
+			ctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			stopped := false
+			_, err := runtime.Run(ctx, model, agent, lib, input, nil, runtime.WithEvents(func(ev runtime.Event) {
+				if !stopped && !yield(ev, nil) {
+					stopped = true
+					cancel()
+				}
+			}))
+			if err != nil && !stopped {
+				yield(runtime.Event{}, err)
+			}
+		}
+	}
+	for ev, err := range stream(context.Background(), "Hi, I am Alice") {
+		if err != nil {
+			log.Fatal(err)
+		}
+		switch ev.Kind {
+		case runtime.EventText:
+			fmt.Printf("text %q\n", ev.Text)
+		case runtime.EventToolCall:
+			fmt.Println("call", ev.Call.Name, ev.Call.Arguments)
+		case runtime.EventDone:
+			fmt.Println("done:", ev.Response.Content)
+		}
+	}
+	// Output:
+	// call sayHello {"personName":"Alice"}
+	// text "Hell"
+	// text "o, A"
+	// text "lice"
+	// text "!"
+	// done: Hello, Alice!
 }
