@@ -27,6 +27,14 @@ type ToolSpecification struct {
 	Strict bool `json:"strict,omitempty"`
 	// Deprecated marks a tool kept for old callers.
 	Deprecated bool `json:"deprecated,omitempty"`
+	// TargetSchemas holds the arguments schema as other `gramc schema`
+	// targets print it, where it differs from Schema, keyed by target
+	// name: "anthropic" (the standard schema of a strict tool, whose
+	// Schema is OpenAI's strict subset) and "gemini" (Gemini's OpenAPI
+	// 3.0 subset). A provider client sends its own entry, or else Schema
+	// (Gemini as parametersJsonSchema). Bind does not compare them: they
+	// follow from Schema.
+	TargetSchemas map[string]json.RawMessage `json:"targetSchemas,omitempty"`
 }
 
 // ToolFunc implements a tool. args is the validated JSON arguments object

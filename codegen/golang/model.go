@@ -106,6 +106,14 @@ func (tm *toolModel) Body() (*toolBody, error) { return tm.body() }
 type specModel struct {
 	Name, Title, Description, Signature, Schema, OutputSchema string // literals; Title and OutputSchema may be ""
 	Strict, Deprecated                                        bool
+	// TargetSchemas are the other targets' parameters, sorted by target.
+	TargetSchemas []targetSchemaModel
+}
+
+type targetSchemaModel struct {
+	Target string // a literal
+	Const  string // the constant's name suffix, e.g. "Gemini"
+	Schema string // a literal
 }
 
 type agentModel struct {
@@ -642,6 +650,15 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	}
 	if len(spec.Output) > 0 {
 		body.Spec.OutputSchema = quote(string(spec.Output))
+	}
+	targets := make([]string, 0, len(spec.TargetParameters))
+	for target := range spec.TargetParameters {
+		targets = append(targets, string(target))
+	}
+	sort.Strings(targets)
+	for _, target := range targets {
+		body.Spec.TargetSchemas = append(body.Spec.TargetSchemas, targetSchemaModel{Target: quote(target),
+			Const: exportedName(target), Schema: quote(string(spec.TargetParameters[schema.Target(target)]))})
 	}
 	return body, nil
 }

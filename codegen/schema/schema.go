@@ -123,6 +123,14 @@ type ToolSpec struct {
 	Strict bool
 	// Deprecated marks a tool kept for old callers.
 	Deprecated bool
+	// TargetParameters holds the arguments schema other targets print
+	// where it differs from Parameters, keyed by target: Anthropic's
+	// input_schema for a strict tool (whose Parameters are OpenAI's
+	// strict subset), Gemini's parameters (OpenAPI 3.0 subset; absent
+	// when the tool has no parameters, which the gemini target omits, or
+	// cannot be expressed there). The runtime's provider clients send
+	// these, so what they send is what `gramc schema` prints.
+	TargetParameters map[Target]json.RawMessage
 }
 
 // Spec returns t's specification, with the parameters schema of the
@@ -133,11 +141,11 @@ func Spec(t *check.Tool) (ToolSpec, error) { return SpecFor(t, OpenAI) }
 // serves the mcp target's inputSchema (a strict tool's OpenAI schema is
 // shaped for OpenAI's strict mode).
 func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
-	s, _, issues := parameters(t, target)
+	ps, s, issues := parameters(t, target)
 	if issues.HasErrors() {
 		return ToolSpec{}, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
 	}
-	params, err := marshal(s)
+	params, err := marshal(ps)
 	if err != nil {
 		return ToolSpec{}, err
 	}
@@ -145,7 +153,7 @@ func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
 	if err != nil {
 		return ToolSpec{}, err
 	}
-	return ToolSpec{
+	spec := ToolSpec{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
@@ -154,7 +162,23 @@ func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
 		Output:      out,
 		Strict:      t.Strict != nil && *t.Strict,
 		Deprecated:  t.Deprecated,
-	}, nil
+	}
+	if target == OpenAI {
+		spec.TargetParameters = map[Target]json.RawMessage{}
+		if s {
+			b := newBuilder(modeStandard, Anthropic)
+			if std, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
+				spec.TargetParameters[Anthropic] = std
+			}
+		}
+		if len(t.Params) > 0 {
+			b := newBuilder(modeGemini, Gemini)
+			if g, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
+				spec.TargetParameters[Gemini] = g
+			}
+		}
+	}
+	return spec, nil
 }
 
 var (

@@ -32,13 +32,16 @@ var SayHelloSpec = runtime.ToolSpecification{
 	Signature:    "(personName::String {default: \"world\"})==>(::String)",
 	Schema:       json.RawMessage(gramcSchemaSayHello),
 	OutputSchema: json.RawMessage(gramcOutputSchemaSayHello),
+	TargetSchemas: map[string]json.RawMessage{
+		"gemini": json.RawMessage(gramcGeminiSchemaSayHello),
+	},
 }
 
-// The JSON Schemas of SayHelloSpec, as schema.Parameters and schema.Output
-// return them.
+// The JSON Schemas of SayHelloSpec, as schema.Spec returns them.
 const (
 	gramcSchemaSayHello       = "{\"type\":\"object\",\"properties\":{\"personName\":{\"type\":\"string\",\"default\":\"world\"}},\"additionalProperties\":false}"
 	gramcOutputSchemaSayHello = "{\"type\":\"string\"}"
+	gramcGeminiSchemaSayHello = "{\"type\":\"object\",\"properties\":{\"personName\":{\"type\":\"string\",\"default\":\"world\"}}}"
 )
 
 // NewSayHelloTool binds a SayHelloFunc to the gram tool "sayHello".

@@ -7,6 +7,7 @@
 package gramfile
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -109,7 +110,7 @@ func SpecForTarget(t *check.Tool, target schema.Target) (runtime.ToolSpecificati
 	if err != nil {
 		return runtime.ToolSpecification{}, err
 	}
-	return runtime.ToolSpecification{
+	out := runtime.ToolSpecification{
 		Name:         spec.Name,
 		Title:        spec.Title,
 		Description:  spec.Description,
@@ -118,5 +119,12 @@ func SpecForTarget(t *check.Tool, target schema.Target) (runtime.ToolSpecificati
 		OutputSchema: spec.Output,
 		Strict:       spec.Strict,
 		Deprecated:   spec.Deprecated,
-	}, nil
+	}
+	for target, params := range spec.TargetParameters {
+		if out.TargetSchemas == nil {
+			out.TargetSchemas = map[string]json.RawMessage{}
+		}
+		out.TargetSchemas[string(target)] = params
+	}
+	return out, nil
 }

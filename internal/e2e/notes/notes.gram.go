@@ -77,13 +77,18 @@ var AddNoteSpec = runtime.ToolSpecification{
 	Schema:       json.RawMessage(gramcSchemaAddNote),
 	OutputSchema: json.RawMessage(gramcOutputSchemaAddNote),
 	Strict:       true,
+	TargetSchemas: map[string]json.RawMessage{
+		"anthropic": json.RawMessage(gramcAnthropicSchemaAddNote),
+		"gemini":    json.RawMessage(gramcGeminiSchemaAddNote),
+	},
 }
 
-// The JSON Schemas of AddNoteSpec, as schema.Parameters and schema.Output
-// return them.
+// The JSON Schemas of AddNoteSpec, as schema.Spec returns them.
 const (
-	gramcSchemaAddNote       = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"Short title. At least 1 character.\"},\"body\":{\"type\":[\"string\",\"null\"]},\"priority\":{\"anyOf\":[{\"$ref\":\"#/$defs/Priority\"},{\"type\":\"null\"}],\"description\":\"Default: \\\"high\\\".\"},\"tags\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}},\"required\":[\"title\",\"body\",\"priority\",\"tags\"],\"additionalProperties\":false,\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
-	gramcOutputSchemaAddNote = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Short title\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"priority\":{\"$ref\":\"#/$defs/Priority\",\"default\":\"high\"}},\"required\":[\"title\"],\"additionalProperties\":false,\"description\":\"A stored note\",\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
+	gramcSchemaAddNote          = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"Short title. At least 1 character.\"},\"body\":{\"type\":[\"string\",\"null\"]},\"priority\":{\"anyOf\":[{\"$ref\":\"#/$defs/Priority\"},{\"type\":\"null\"}],\"description\":\"Default: \\\"high\\\".\"},\"tags\":{\"type\":[\"array\",\"null\"],\"items\":{\"type\":\"string\"}}},\"required\":[\"title\",\"body\",\"priority\",\"tags\"],\"additionalProperties\":false,\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
+	gramcOutputSchemaAddNote    = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Short title\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"priority\":{\"$ref\":\"#/$defs/Priority\",\"default\":\"high\"}},\"required\":[\"title\"],\"additionalProperties\":false,\"description\":\"A stored note\",\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
+	gramcAnthropicSchemaAddNote = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Short title\"},\"body\":{\"type\":\"string\"},\"priority\":{\"$ref\":\"#/$defs/Priority\",\"default\":\"high\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"title\"],\"additionalProperties\":false,\"$defs\":{\"Priority\":{\"type\":\"string\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\"}}}"
+	gramcGeminiSchemaAddNote    = "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Short title\"},\"body\":{\"type\":\"string\"},\"priority\":{\"type\":\"string\",\"format\":\"enum\",\"enum\":[\"low\",\"high\"],\"description\":\"How urgent a note is\",\"default\":\"high\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},\"required\":[\"title\"]}"
 )
 
 // NewAddNoteTool binds an AddNoteFunc to the gram tool "addNote".

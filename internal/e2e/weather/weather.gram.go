@@ -81,13 +81,16 @@ var GetWeatherSpec = runtime.ToolSpecification{
 	Signature:    "(city::String {description: \"City name, e.g. Paris\", minLength: 1})==>(unit::Unit {default: \"celsius\"})==>(::WeatherReport)",
 	Schema:       json.RawMessage(gramcSchemaGetWeather),
 	OutputSchema: json.RawMessage(gramcOutputSchemaGetWeather),
+	TargetSchemas: map[string]json.RawMessage{
+		"gemini": json.RawMessage(gramcGeminiSchemaGetWeather),
+	},
 }
 
-// The JSON Schemas of GetWeatherSpec, as schema.Parameters and schema.Output
-// return them.
+// The JSON Schemas of GetWeatherSpec, as schema.Spec returns them.
 const (
 	gramcSchemaGetWeather       = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"
 	gramcOutputSchemaGetWeather = "{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\",\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"}}}"
+	gramcGeminiSchemaGetWeather = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"unit\":{\"type\":\"string\",\"format\":\"enum\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\",\"default\":\"celsius\"}},\"required\":[\"city\"]}"
 )
 
 // NewGetWeatherTool binds a GetWeatherFunc to the gram tool "getWeather".
@@ -129,13 +132,16 @@ var GetForecastSpec = runtime.ToolSpecification{
 	Signature:    "(city::String {description: \"City name, e.g. Paris\", minLength: 1})==>(days::Integer {range: 1..14, default: 3})==>(unit::Unit {default: \"celsius\"})==>(::Array {elementType: WeatherReport})",
 	Schema:       json.RawMessage(gramcSchemaGetForecast),
 	OutputSchema: json.RawMessage(gramcOutputSchemaGetForecast),
+	TargetSchemas: map[string]json.RawMessage{
+		"gemini": json.RawMessage(gramcGeminiSchemaGetForecast),
+	},
 }
 
-// The JSON Schemas of GetForecastSpec, as schema.Parameters and schema.Output
-// return them.
+// The JSON Schemas of GetForecastSpec, as schema.Spec returns them.
 const (
 	gramcSchemaGetForecast       = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"days\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":14,\"default\":3},\"unit\":{\"$ref\":\"#/$defs/Unit\",\"default\":\"celsius\"}},\"required\":[\"city\"],\"additionalProperties\":false,\"$defs\":{\"Unit\":{\"type\":\"string\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\"}}}"
 	gramcOutputSchemaGetForecast = "{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/WeatherReport\"},\"$defs\":{\"Coordinates\":{\"type\":\"object\",\"properties\":{\"latitude\":{\"type\":\"number\",\"minimum\":-90,\"maximum\":90},\"longitude\":{\"type\":\"number\",\"minimum\":-180,\"maximum\":180}},\"required\":[\"latitude\",\"longitude\"],\"additionalProperties\":false,\"description\":\"A point on Earth\"},\"WeatherReport\":{\"type\":\"object\",\"properties\":{\"temperature\":{\"type\":\"number\",\"description\":\"Temperature in the requested unit\"},\"conditions\":{\"type\":\"string\",\"description\":\"Short description, e.g. light rain\"},\"humidity\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100,\"description\":\"Relative humidity in percent\"},\"position\":{\"$ref\":\"#/$defs/Coordinates\"}},\"required\":[\"temperature\",\"conditions\",\"humidity\",\"position\"],\"additionalProperties\":false,\"description\":\"A weather observation\"}}}"
+	gramcGeminiSchemaGetForecast = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\",\"minLength\":1,\"description\":\"City name, e.g. Paris\"},\"days\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":14,\"default\":3},\"unit\":{\"type\":\"string\",\"format\":\"enum\",\"enum\":[\"celsius\",\"fahrenheit\"],\"description\":\"Temperature unit\",\"default\":\"celsius\"}},\"required\":[\"city\"]}"
 )
 
 // NewGetForecastTool binds a GetForecastFunc to the gram tool "getForecast".

@@ -1,0 +1,55 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestSpecTargetParameters: the other targets' parameters a spec carries
+// are exactly what those targets' entries hold, so a provider client that
+// sends them sends what `gramc schema` prints.
+func TestSpecTargetParameters(t *testing.T) {
+	for _, pkg := range []string{"weather", "kitchen"} {
+		p := weatherModel()
+		if pkg == "kitchen" {
+			p = kitchenModel()
+		}
+		for _, tool := range p.Tools {
+			for _, strict := range []bool{false, true} {
+				tool.Strict = &strict
+				spec, err := Spec(tool)
+				if err != nil {
+					continue // what the openai target refuses has no spec
+				}
+				for _, target := range []Target{Anthropic, Gemini} {
+					entry, err := Entry(tool, target)
+					if err != nil {
+						if _, ok := spec.TargetParameters[target]; ok {
+							t.Errorf("%s %s: a %s schema for a tool the target refuses", pkg, tool.Name, target)
+						}
+						continue
+					}
+					var e map[string]json.RawMessage
+					if err := json.Unmarshal(entry, &e); err != nil {
+						t.Fatal(err)
+					}
+					want := e["input_schema"]
+					if target == Gemini {
+						want = e["parameters"]
+					}
+					got, ok := spec.TargetParameters[target]
+					if !ok {
+						got = spec.Parameters // the client sends Schema
+						if target == Gemini && want == nil {
+							continue // no parameters: none sent
+						}
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s %s (strict %v) %s:\n got %s\nwant %s", pkg, tool.Name, strict, target, got, want)
+					}
+				}
+			}
+		}
+	}
+}
