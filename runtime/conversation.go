@@ -30,6 +30,10 @@ type ToolCall struct {
 	// so that a model's malformed arguments still round-trip through a
 	// stored conversation.
 	Arguments string `json:"arguments"`
+	// ThoughtSignature is Gemini's opaque signature of the model's
+	// thinking for this call, echoed back unchanged with the call (Gemini
+	// requires it); other providers ignore it.
+	ThoughtSignature string `json:"thoughtSignature,omitempty"`
 }
 
 // Message is one entry of a conversation: a user message, an assistant
@@ -43,6 +47,12 @@ type Message struct {
 	// ToolCallID and Name identify the call a tool result answers.
 	ToolCallID string `json:"toolCallId,omitempty"`
 	Name       string `json:"name,omitempty"`
+	// IsError marks a tool result that reports a failure (Anthropic's
+	// is_error, Gemini's {"error": ...} response).
+	IsError bool `json:"isError,omitempty"`
+	// ThoughtSignature is Gemini's signature of an assistant text part,
+	// echoed back unchanged.
+	ThoughtSignature string `json:"thoughtSignature,omitempty"`
 }
 
 // Conversation is the history of an exchange with an agent, without the
@@ -127,4 +137,7 @@ type Response struct {
 	Usage        Usage
 	// Iterations is the number of model requests made.
 	Iterations int
+	// StopReason is why the model's last answer ended: StopMaxTokens
+	// when Content was cut at the token limit.
+	StopReason StopReason
 }

@@ -30,7 +30,24 @@ type Completion struct {
 	// Message has Role RoleAssistant.
 	Message Message
 	Usage   Usage
+	// StopReason is why the model stopped, mapped from the provider's
+	// own reason ("" when it gave none).
+	StopReason StopReason
 }
+
+// StopReason is why a model stopped answering, the same for every
+// provider.
+type StopReason string
+
+// The stop reasons. Run decides by the tool calls, not by the reason (a
+// server may say "stop" with tool calls, Gemini always does).
+const (
+	StopEnd       StopReason = "end"        // a complete answer (OpenAI "stop", Anthropic "end_turn", Gemini "STOP")
+	StopToolCalls StopReason = "tool_calls" // tool calls (OpenAI "tool_calls", Anthropic "tool_use")
+	StopMaxTokens StopReason = "max_tokens" // cut at the token limit (OpenAI "length", Anthropic "max_tokens", Gemini "MAX_TOKENS")
+	StopRefusal   StopReason = "refusal"    // refused or filtered (OpenAI "content_filter", Anthropic "refusal", Gemini "SAFETY", ...)
+	StopOther     StopReason = "other"      // any other reason the provider gave
+)
 
 // ModelFunc adapts a function to the Model interface.
 type ModelFunc func(ctx context.Context, req *Request) (*Completion, error)

@@ -134,6 +134,7 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 		msg := comp.Message
 		msg.Role = RoleAssistant
 		resp.Usage.Add(comp.Usage)
+		resp.StopReason = comp.StopReason
 		ev.emit(Event{Kind: EventUsage, Iteration: resp.Iterations, Usage: comp.Usage})
 		ensureCallIDs(c.Messages, msg.ToolCalls, resp.Iterations)
 		c.Append(msg)
@@ -148,7 +149,7 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 			if inv.Err != nil {
 				content = "error: " + inv.Err.Error()
 			}
-			c.Append(Message{Role: RoleTool, ToolCallID: inv.CallID, Name: inv.Tool, Content: content})
+			c.Append(Message{Role: RoleTool, ToolCallID: inv.CallID, Name: inv.Tool, Content: content, IsError: inv.Err != nil})
 		}
 		resp.Invocations = append(resp.Invocations, invs...)
 		if err := ctx.Err(); err != nil {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/internal/redact"
+	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -364,3 +365,31 @@ func RetryAfter(h http.Header) time.Duration {
 	}
 	return 0
 }
+
+// StreamError is the error for a stream that could not be read to its
+// end: the context's, or an *runtime.APIError saying what went wrong (a
+// limit of the SSE decoder named, a cut stream said to be one).
+func (c *Config) StreamError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", c.Provider, ctx.Err())
+	}
+	msg := "reading the stream: " + c.RedactString(err.Error())
+	var le *sse.LimitError
+	if errors.As(err, &le) {
+		msg = "the stream is too large: " + err.Error()
+	} else if errors.Is(err, sse.ErrCut) || errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "the stream was cut off in the middle of an event"
+	}
+	return &runtime.APIError{Provider: c.Provider, StatusCode: http.StatusOK, Message: msg, Err: err}
+}
+
+// Incomplete is the error for a stream that ended cleanly but before the
+// provider's last event (what says which is missing).
+func (c *Config) Incomplete(what string) error {
+	return &runtime.APIError{Provider: c.Provider, StatusCode: http.StatusOK,
+		Message: "the stream ended before the response was complete (" + what + ")", Err: io.ErrUnexpectedEOF}
+}
+
+// StreamLimits bound a streamed answer as MaxResponseBytes bounds a
+// whole one.
+var StreamLimits = sse.Limits{MaxStream: MaxResponseBytes}

@@ -376,7 +376,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	if fc := ch.Message.FunctionCall; fc != nil && len(msg.ToolCalls) == 0 {
 		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
 	}
-	comp := &runtime.Completion{Message: msg}
+	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason)}
 	if cr.Usage != nil {
 		comp.Usage = cr.Usage.usage()
 	}
@@ -445,4 +445,21 @@ func NewForModel(model string, opts ...Option) (*Client, error) {
 		}
 	}
 	return New(opts...)
+}
+
+// stopReason maps a finish_reason (or a Responses status reason).
+func stopReason(r string) runtime.StopReason {
+	switch r {
+	case "":
+		return ""
+	case "stop", "completed":
+		return runtime.StopEnd
+	case "tool_calls", "function_call":
+		return runtime.StopToolCalls
+	case "length", "max_output_tokens":
+		return runtime.StopMaxTokens
+	case "content_filter":
+		return runtime.StopRefusal
+	}
+	return runtime.StopOther
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -14,9 +12,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 )
 
-// streamLimits bound a streamed answer as MaxResponseBytes bounds a
-// whole one.
-var streamLimits = sse.Limits{MaxStream: apihttp.MaxResponseBytes}
 
 // chatChunk is one chat.completion.chunk of a stream (only what gramc
 // reads).
@@ -165,7 +160,7 @@ func (cs *calls) toolCalls() []runtime.ToolCall {
 
 // decodeStream reads a Chat Completions stream to its end.
 func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error) {
-	dec := sse.NewDecoder(body, streamLimits)
+	dec := sse.NewDecoder(body, apihttp.StreamLimits)
 	var text, refusal bytes.Buffer
 	cs := newCalls(emit)
 	var legacy *partialCall
@@ -233,12 +228,12 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 			}
 			if ch.FinishReason != nil && *ch.FinishReason != "" {
 				finished = true
+				comp.StopReason = stopReason(*ch.FinishReason)
 			}
 		}
 	}
 	if !done && !finished {
-		return nil, &runtime.APIError{Provider: "openai", StatusCode: 200,
-			Message: "the stream ended before the response was complete (no finish_reason and no [DONE])", Err: io.ErrUnexpectedEOF}
+		return nil, c.http.Incomplete("no finish_reason and no [DONE]")
 	}
 	msg := runtime.Message{Role: runtime.RoleAssistant, Content: text.String()}
 	if msg.Content == "" {
@@ -254,23 +249,4 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 	return comp, nil
 }
 
-// streamError is the error for a stream that could not be read to its
-// end: the context's, or an *runtime.APIError saying what went wrong (a
-// limit of the SSE decoder names the limit).
-func (c *Client) streamError(ctx context.Context, err error) error {
-	return streamError(ctx, "openai", c.http.RedactString, err)
-}
-
-func streamError(ctx context.Context, provider string, redact func(string) string, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("%s: %w", provider, ctx.Err())
-	}
-	msg := "reading the stream: " + redact(err.Error())
-	var le *sse.LimitError
-	if errors.As(err, &le) {
-		msg = "the stream is too large: " + err.Error()
-	} else if errors.Is(err, sse.ErrCut) || errors.Is(err, io.ErrUnexpectedEOF) {
-		msg = "the stream was cut off in the middle of an event"
-	}
-	return &runtime.APIError{Provider: provider, StatusCode: 200, Message: msg, Err: err}
-}
+func (c *Client) streamError(ctx context.Context, err error) error { return c.http.StreamError(ctx, err) }

@@ -13,52 +13,7 @@ import (
 // user's text (its first string parameter gets the text's last word, other
 // required parameters a value of their type); otherwise it echoes the
 // user's text.
-func EchoPolicy(req *ChatRequest, n int) Reply {
-	var results []string
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		m := req.Messages[i]
-		if m.Role != "tool" && m.Role != "function" {
-			break
-		}
-		if m.Content != nil {
-			results = append([]string{*m.Content}, results...)
-		}
-	}
-	if len(results) > 0 {
-		return Reply{Text: strings.Join(results, "\n")}
-	}
-	user := ""
-	for i := len(req.Messages) - 1; i >= 0; i-- {
-		if m := req.Messages[i]; m.Role == "user" && m.Content != nil {
-			user = *m.Content
-			break
-		}
-	}
-	var name string
-	var params json.RawMessage
-	legacy := false
-	switch {
-	case len(req.Tools) > 0:
-		var e struct {
-			Function struct {
-				Name       string          `json:"name"`
-				Parameters json.RawMessage `json:"parameters"`
-			} `json:"function"`
-		}
-		json.Unmarshal(req.Tools[0], &e)
-		name, params = e.Function.Name, e.Function.Parameters
-	case len(req.Functions) > 0:
-		var e struct {
-			Name       string          `json:"name"`
-			Parameters json.RawMessage `json:"parameters"`
-		}
-		json.Unmarshal(req.Functions[0], &e)
-		name, params, legacy = e.Name, e.Parameters, true
-	default:
-		return Reply{Text: "You said: " + user}
-	}
-	return Reply{ToolCalls: []FakeCall{{Name: name, Arguments: ArgumentsFor(params, user)}}, Legacy: legacy}
-}
+func EchoPolicy(req *ChatRequest, n int) Reply { return Echo(req.Turn(), n) }
 
 // ArgumentsFor builds an arguments object for the JSON Schema params from
 // text: the first string property gets text's last word; other required

@@ -1,0 +1,500 @@
+// Package anthropic is a runtime.Model (and runtime.StreamingModel) for
+// Anthropic's Messages API, written over net/http.
+//
+// Requests carry the key in x-api-key and the anthropic-version header,
+// the required max_tokens, and the tools exactly as `gramc schema --target
+// anthropic` prints them ({"name","description","input_schema"}). A
+// model's tool_use blocks become the run's tool calls; their results go
+// back as tool_result blocks, all of them first in one user message, with
+// is_error set for failures. Stop reasons are mapped to
+// runtime.StopReason. Streaming reads the SSE events (text_delta,
+// input_json_delta, ...). Retries, Retry-After, errors and redaction are
+// those of every gramc provider client.
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gramc-dev/gramc/internal/apihttp"
+	"github.com/gramc-dev/gramc/internal/credhttp"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// DefaultBaseURL is the Anthropic API's root; requests go to
+// <base>/v1/messages.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// APIVersion is the anthropic-version header sent with every request.
+const APIVersion = "2023-06-01"
+
+// DefaultMaxTokens is max_tokens when WithMaxTokens does not set it (the
+// API requires one).
+const DefaultMaxTokens = 4096
+
+// Client is a runtime.Model for the Messages API. It is configured one
+// way, with the options of New, and is safe for concurrent use.
+type Client struct {
+	http      apihttp.Config
+	baseURL   string
+	model     string
+	maxTokens int
+}
+
+// Option configures New.
+type Option func(*Client)
+
+// WithAPIKey sets the API key instead of ANTHROPIC_API_KEY.
+func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
+
+// WithBaseURL sets the base URL instead of ANTHROPIC_BASE_URL.
+func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
+
+// WithModel overrides the agent's model name.
+func WithModel(m string) Option { return func(c *Client) { c.model = m } }
+
+// WithMaxTokens sets max_tokens (default DefaultMaxTokens).
+func WithMaxTokens(n int) Option { return func(c *Client) { c.maxTokens = n } }
+
+// WithHTTPClient sets the HTTP client.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
+
+// WithTimeout bounds each request, a stream to its end (default 60s).
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
+
+// WithMaxRetries sets how often retryable failures are retried (default
+// 3, negative for none).
+func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
+
+// WithBackoff sets the exponential backoff's bounds between retries
+// (defaults 500ms and 20s).
+func WithBackoff(min, max time.Duration) Option {
+	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
+}
+
+// WithMaxRetryWait bounds every wait between retries, the backoff's and
+// the server's retry-after alike (default 60s).
+func WithMaxRetryWait(d time.Duration) Option { return func(c *Client) { c.http.MaxRetryWait = d } }
+
+// WithRetryNotice is called before each wait to retry.
+func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
+	return func(c *Client) { c.http.OnRetry = f }
+}
+
+// WithSleep replaces the wait between retries (for tests).
+func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.http.Sleep = f }
+}
+
+// WithDebug receives raw requests and responses, key redacted.
+func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
+
+// WithDebugWriter writes raw requests and responses to w, key redacted.
+func WithDebugWriter(w io.Writer) Option {
+	return WithDebug(func(kind string, data []byte) {
+		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
+	})
+}
+
+// New returns a client configured from ANTHROPIC_API_KEY and
+// ANTHROPIC_BASE_URL, then opts. Without a key it is a
+// *runtime.ConfigurationError when the base URL is Anthropic's own.
+func New(opts ...Option) (*Client, error) {
+	c := &Client{baseURL: os.Getenv("ANTHROPIC_BASE_URL")}
+	c.http = apihttp.Config{Provider: "anthropic", KeyEnv: "ANTHROPIC_API_KEY", KeyHeader: "X-Api-Key", APIKey: os.Getenv("ANTHROPIC_API_KEY")}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.baseURL == "" {
+		c.baseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(c.baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_BASE_URL",
+			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
+	}
+	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_API_KEY", Message: "ANTHROPIC_API_KEY: " + err.Error(), Err: err}
+	}
+	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "api.anthropic.com") {
+		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_API_KEY",
+			Message: "ANTHROPIC_API_KEY is not set: set it to your Anthropic API key"}
+	}
+	if c.maxTokens <= 0 {
+		c.maxTokens = DefaultMaxTokens
+	}
+	return c, nil
+}
+
+// BaseURL returns the API root the client sends requests to.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+func (c *Client) endpoint() string {
+	base := strings.TrimRight(c.baseURL, "/")
+	// A base URL given with its /v1 (as OpenAI's are) works too.
+	base = strings.TrimSuffix(base, "/v1")
+	return base + "/v1/messages"
+}
+
+var versionHeader = http.Header{"Anthropic-Version": {APIVersion}}
+
+// Complete implements runtime.Model.
+func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.Completion, error) {
+	body, err := c.encodeRequest(req, false)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.decodeResponse(resp.Data)
+}
+
+// Stream implements runtime.StreamingModel.
+func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(runtime.Event)) (*runtime.Completion, error) {
+	body, err := c.encodeRequest(req, true)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return c.decodeStream(ctx, resp.Body, emit)
+}
+
+// EncodeRequest returns the JSON request body Complete sends for req.
+func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) { return c.encodeRequest(req, false) }
+
+// ToolEntry returns the Messages API `tools` entry for spec, compact:
+// {"name","description","input_schema"} in that order, byte-identical to
+// the entry `gramc schema --target anthropic` prints for the same tool.
+func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	schema := spec.TargetSchemas["anthropic"]
+	if len(schema) == 0 {
+		schema = spec.Schema
+	}
+	schema = bytes.TrimSpace(schema)
+	if len(schema) == 0 {
+		schema = []byte(`{"type":"object","properties":{}}`)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
+	b.WriteString(`,"description":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
+	b.WriteString(`,"input_schema":`)
+	start := b.Len()
+	if err := json.Compact(&b, schema); err != nil {
+		return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
+	}
+	if b.Bytes()[start] != '{' {
+		return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// modelName returns the model to ask for: the override, or the agent's
+// `Provider/model-name` without its provider.
+func (c *Client) modelName(agentModel string) string {
+	if c.model != "" {
+		return c.model
+	}
+	if _, name, ok := strings.Cut(agentModel, "/"); ok {
+		return name
+	}
+	return agentModel
+}
+
+// Wire types of the Messages API (only what gramc sends and reads).
+
+type messagesRequest struct {
+	Model       string            `json:"model"`
+	MaxTokens   int               `json:"max_tokens"`
+	System      string            `json:"system,omitempty"`
+	Messages    []wireMessage     `json:"messages"`
+	Tools       []json.RawMessage `json:"tools,omitempty"`
+	ToolChoice  *toolChoice       `json:"tool_choice,omitempty"`
+	Temperature *float64          `json:"temperature,omitempty"`
+	Stream      bool              `json:"stream,omitempty"`
+}
+
+type toolChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name,omitempty"`
+}
+
+type wireMessage struct {
+	Role    string  `json:"role"`
+	Content []block `json:"content"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   string          `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+}
+
+type wireUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+func (u wireUsage) usage() runtime.Usage {
+	in := u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+	return runtime.Usage{PromptTokens: in, CompletionTokens: u.OutputTokens, TotalTokens: in + u.OutputTokens}
+}
+
+type messagesResponse struct {
+	Type       string `json:"type"`
+	Role       string `json:"role"`
+	Content    []struct {
+		Type  string          `json:"type"`
+		Text  string          `json:"text"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	} `json:"content"`
+	StopReason string     `json:"stop_reason"`
+	Usage      *wireUsage `json:"usage"`
+}
+
+func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error) {
+	mr := messagesRequest{Model: c.modelName(req.Model), MaxTokens: c.maxTokens, Stream: stream}
+	if t := req.Temperature; t != nil {
+		if *t < 0 || *t > 1 {
+			return nil, &runtime.ConfigurationError{Setting: "temperature",
+				Message: fmt.Sprintf("temperature %v is outside Anthropic's range 0 to 1", *t)}
+		}
+		mr.Temperature = t
+	}
+	system := []string{}
+	if req.Instruction != "" {
+		system = append(system, req.Instruction)
+	}
+	mr.Messages, system = encodeMessages(req.Messages, system)
+	mr.System = strings.Join(system, "\n\n")
+	for _, spec := range req.Tools {
+		e, err := ToolEntry(spec)
+		if err != nil {
+			return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+		}
+		mr.Tools = append(mr.Tools, e)
+	}
+	if len(req.Tools) > 0 {
+		switch req.ToolChoice {
+		case "":
+		case "auto", "none":
+			mr.ToolChoice = &toolChoice{Type: req.ToolChoice}
+		case "required":
+			mr.ToolChoice = &toolChoice{Type: "any"}
+		default:
+			mr.ToolChoice = &toolChoice{Type: "tool", Name: req.ToolChoice}
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(mr); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// encodeMessages turns a provider-neutral conversation into Messages API
+// turns: roles alternate (neighbouring turns of one role merge), an
+// assistant's tool calls become tool_use blocks, and the results that
+// follow become tool_result blocks, all of them first in the next user
+// message (a call without a recorded result gets an error result, a
+// result without its call becomes text). Extra system messages join the
+// system prompt.
+func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []string) {
+	var out []wireMessage
+	add := func(role string, blocks ...block) {
+		if len(blocks) == 0 {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content = append(out[n-1].Content, blocks...)
+			return
+		}
+		out = append(out, wireMessage{Role: role, Content: blocks})
+	}
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		switch m.Role {
+		case runtime.RoleSystem:
+			if m.Content != "" {
+				system = append(system, m.Content)
+			}
+		case runtime.RoleUser:
+			if m.Content != "" {
+				add("user", block{Type: "text", Text: m.Content})
+			}
+		case runtime.RoleTool:
+			// A result whose call is not right before it.
+			add("user", block{Type: "text", Text: fmt.Sprintf("(result of tool %s) %s", m.Name, nonEmpty(m.Content))})
+		case runtime.RoleAssistant:
+			var blocks []block
+			if m.Content != "" {
+				blocks = append(blocks, block{Type: "text", Text: m.Content})
+			}
+			ids := make([]string, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				ids[j] = toolUseID(tc.ID, i, j)
+				blocks = append(blocks, block{Type: "tool_use", ID: ids[j], Name: tc.Name, Input: inputObject(tc.Arguments)})
+			}
+			if len(blocks) == 0 {
+				continue // an empty answer: nothing to send
+			}
+			add("assistant", blocks...)
+			if len(m.ToolCalls) == 0 {
+				continue
+			}
+			// The results: every call answered, in call order, first.
+			results := map[string]runtime.Message{}
+			var orphans []block
+			for i+1 < len(msgs) && msgs[i+1].Role == runtime.RoleTool {
+				i++
+				r := msgs[i]
+				id := ""
+				for j, tc := range m.ToolCalls {
+					if tc.ID == r.ToolCallID {
+						id = ids[j]
+						break
+					}
+				}
+				if _, dup := results[id]; id == "" || dup {
+					orphans = append(orphans, block{Type: "text", Text: fmt.Sprintf("(result of tool %s) %s", r.Name, nonEmpty(r.Content))})
+					continue
+				}
+				results[id] = r
+			}
+			var rb []block
+			for j, tc := range m.ToolCalls {
+				r, ok := results[ids[j]]
+				if !ok {
+					r = runtime.Message{Content: "error: no result was recorded for this call of " + tc.Name, IsError: true}
+				}
+				rb = append(rb, block{Type: "tool_result", ToolUseID: ids[j], Content: r.Content, IsError: r.IsError})
+			}
+			out = append(out, wireMessage{Role: "user", Content: append(rb, orphans...)})
+		}
+	}
+	return out, system
+}
+
+func nonEmpty(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+// toolUseID makes a call ID fit Anthropic's pattern ^[a-zA-Z0-9_-]+$ (a
+// conversation resumed from another provider may hold any ID); the same
+// ID always maps to the same result.
+func toolUseID(id string, msg, call int) string {
+	if id == "" {
+		return fmt.Sprintf("toolu_gramc_%d_%d", msg, call)
+	}
+	b := []byte(id)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// inputObject is a call's arguments as the JSON object tool_use.input
+// must be: the arguments text when it is one, else {} (a model's
+// malformed arguments were answered with an error the model can read).
+func inputObject(args string) json.RawMessage {
+	raw := bytes.TrimSpace([]byte(args))
+	var m map[string]json.RawMessage
+	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			return b.Bytes()
+		}
+	}
+	// A double-encoded object, as Run accepts.
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != args {
+		return inputObject(s)
+	}
+	return json.RawMessage(`{}`)
+}
+
+func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
+	var mr messagesResponse
+	if err := json.Unmarshal(data, &mr); err != nil {
+		return nil, &runtime.APIError{Provider: "anthropic", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
+	}
+	if mr.Type == "error" {
+		if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+			return nil, e
+		}
+	}
+	if mr.Type != "message" || mr.Role != "assistant" {
+		return nil, &runtime.APIError{Provider: "anthropic", StatusCode: http.StatusOK,
+			Message: fmt.Sprintf("malformed response: type %q, role %q (want an assistant message)", mr.Type, mr.Role)}
+	}
+	msg := runtime.Message{Role: runtime.RoleAssistant}
+	var text strings.Builder
+	for _, b := range mr.Content {
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+		case "tool_use":
+			args := "{}"
+			if len(bytes.TrimSpace(b.Input)) > 0 {
+				args = string(b.Input)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
+		}
+	}
+	msg.Content = text.String()
+	comp := &runtime.Completion{Message: msg, StopReason: stopReason(mr.StopReason)}
+	if mr.Usage != nil {
+		comp.Usage = mr.Usage.usage()
+	}
+	return comp, nil
+}
+
+// stopReason maps the Messages API's stop_reason.
+func stopReason(r string) runtime.StopReason {
+	switch r {
+	case "":
+		return ""
+	case "end_turn", "stop_sequence":
+		return runtime.StopEnd
+	case "tool_use":
+		return runtime.StopToolCalls
+	case "max_tokens", "model_context_window_exceeded":
+		return runtime.StopMaxTokens
+	case "refusal":
+		return runtime.StopRefusal
+	}
+	return runtime.StopOther
+}

@@ -1,0 +1,509 @@
+package runtimetest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+// Every scenario runs against each provider's fake server, streamed and
+// not: the fakes check every request against the provider's rules, so a
+// scenario passes only when the client speaks the provider's protocol and
+// the runtime's loop works through it.
+
+var helloSpec = runtime.ToolSpecification{
+	Name:        "sayHello",
+	Description: "Returns a friendly greeting message for the given name",
+	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
+	TargetSchemas: map[string]json.RawMessage{
+		"gemini": json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}}}`),
+	},
+}
+
+var goodbyeSpec = runtime.ToolSpecification{
+	Name:        "sayGoodbye",
+	Description: "Returns a friendly farewell message for the given name",
+	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
+}
+
+var helloAgent = runtime.Agent{
+	Name:        "hello_goodbye_agent",
+	Model:       "OpenAI/gpt-4o-mini",
+	Instruction: "You are a friendly assistant.",
+	Tools:       []runtime.ToolSpecification{helloSpec, goodbyeSpec},
+}
+
+func greeter(greeting string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		var a struct{ PersonName string }
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return fmt.Sprintf("%s, %s!", greeting, a.PersonName), nil
+	}
+}
+
+func library() *runtime.ToolLibrary {
+	return runtime.NewToolLibrary(
+		runtime.Tool{Spec: helloSpec, Func: greeter("Hello")},
+		runtime.Tool{Spec: goodbyeSpec, Func: greeter("Goodbye")},
+	)
+}
+
+func call(name, args string) runtimetest.FakeCall {
+	return runtimetest.FakeCall{Name: name, Arguments: args}
+}
+
+// sleeps records the client's waits between retries instead of sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func (s *sleeps) waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+const secret = "sk-test-secret-123"
+
+// clientConfig is what a scenario sets on a client, whatever its
+// provider.
+type clientConfig struct {
+	maxRetries int           // 0: the default
+	timeout    time.Duration // 0: the default
+	realSleep  bool
+}
+
+// newClients make each provider's client for a fake server.
+var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error){
+	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+		opts := []openai.Option{openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
+		if !cfg.realSleep {
+			opts = append(opts, openai.WithSleep(s.sleep))
+		}
+		return openai.New(opts...)
+	},
+	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout)}
+		if !cfg.realSleep {
+			opts = append(opts, anthropic.WithSleep(s.sleep))
+		}
+		return anthropic.New(opts...)
+	},
+}
+
+// harness is one provider, streamed or not.
+type harness struct {
+	t        *testing.T
+	provider string
+	stream   bool
+}
+
+// forEach runs f for every provider, streamed and not.
+func forEach(t *testing.T, f func(h *harness)) {
+	for _, p := range runtimetest.Providers() {
+		if newClients[p] == nil {
+			continue
+		}
+		for _, stream := range []bool{false, true} {
+			name := p
+			if stream {
+				name += "/stream"
+			}
+			t.Run(name, func(t *testing.T) { f(&harness{t: t, provider: p, stream: stream}) })
+		}
+	}
+}
+
+func (h *harness) server(p runtimetest.Policy) *runtimetest.ProviderServer {
+	h.t.Helper()
+	return runtimetest.NewProviderServer(h.t, h.provider, p)
+}
+
+func (h *harness) client(srv *runtimetest.ProviderServer, cfg clientConfig) (runtime.Model, *sleeps) {
+	h.t.Helper()
+	s := &sleeps{}
+	m, err := newClients[h.provider](srv.URL, s, cfg)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return m, s
+}
+
+// run runs the agent; streamed, it checks that the text events add up to
+// each answer and that every request asked for a stream.
+func (h *harness) run(ctx context.Context, m runtime.Model, lib *runtime.ToolLibrary, input string, conv *runtime.Conversation, srv *runtimetest.ProviderServer, opts ...runtime.Option) (*runtime.Response, error) {
+	h.t.Helper()
+	var text strings.Builder
+	var done *runtime.Response
+	if h.stream {
+		opts = append(opts, runtime.WithEvents(func(ev runtime.Event) {
+			switch ev.Kind {
+			case runtime.EventText:
+				text.WriteString(ev.Text)
+			case runtime.EventUsage:
+				text.Reset() // the text of the last response is the answer
+			case runtime.EventDone:
+				done = ev.Response
+			}
+		}))
+	}
+	resp, err := runtime.Run(ctx, m, helloAgent, lib, input, conv, opts...)
+	for _, turn := range srv.Turns() {
+		if turn.Stream != h.stream {
+			h.t.Errorf("request asked for stream %v, want %v", turn.Stream, h.stream)
+		}
+	}
+	if h.stream && err == nil {
+		if done != resp {
+			h.t.Errorf("the done event's response is not Run's")
+		}
+		if resp.Content != "" && !strings.HasSuffix(resp.Conversation.Messages[len(resp.Conversation.Messages)-1].Content, resp.Content) {
+			h.t.Errorf("streamed answer does not end the conversation")
+		}
+	}
+	return resp, err
+}
+
+func TestScenarioToolLoop(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(runtimetest.Replies(
+			runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Alice"}`)}},
+			runtimetest.TextReply("Hello, Alice! How are you?"),
+		))
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "Hi, I am Alice", nil, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Content != "Hello, Alice! How are you?" || len(resp.Invocations) != 1 || resp.Invocations[0].Result != "Hello, Alice!" {
+			t.Errorf("response = %+v", resp)
+		}
+		if resp.Usage.TotalTokens == 0 || resp.StopReason != runtime.StopEnd {
+			t.Errorf("usage %+v, stop reason %q", resp.Usage, resp.StopReason)
+		}
+		turns := srv.Turns()
+		if len(turns) != 2 {
+			t.Fatalf("%d requests", len(turns))
+		}
+		first := turns[0]
+		if first.Model != "gpt-4o-mini" || first.System != helloAgent.Instruction || len(first.Tools) != 2 ||
+			first.Last().Role != runtime.RoleUser || first.Last().Content != "Hi, I am Alice" {
+			t.Errorf("first request: %+v", first)
+		}
+		last := turns[1].Last()
+		if last.Role != runtime.RoleTool || last.Content != "Hello, Alice!" {
+			t.Errorf("second request ends with %+v", last)
+		}
+	})
+}
+
+func TestScenarioParallelCalls(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(runtimetest.Replies(
+			runtimetest.Reply{Text: "Both at once.", ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ann"}`), call("sayGoodbye", `{"personName":"Bob"}`)}},
+			runtimetest.TextReply("done"),
+		))
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "greet Ann, bid Bob farewell", nil, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Invocations) != 2 || resp.Invocations[0].Result != "Hello, Ann!" || resp.Invocations[1].Result != "Goodbye, Bob!" {
+			t.Errorf("invocations = %+v", resp.Invocations)
+		}
+		msgs := srv.Turns()[1].Messages
+		n := len(msgs)
+		if n < 3 || msgs[n-3].Content != "Both at once." || len(msgs[n-3].ToolCalls) != 2 ||
+			msgs[n-2].Content != "Hello, Ann!" || msgs[n-1].Content != "Goodbye, Bob!" {
+			t.Errorf("second request: %+v", msgs)
+		}
+	})
+}
+
+func TestScenarioInvalidArgumentsFedBack(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
+			switch n {
+			case 1:
+				return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"name":"Alice"}`)}}
+			case 2:
+				last := turn.Last()
+				if !strings.Contains(last.Content, "additional properties 'name' not allowed") {
+					return runtimetest.TextReply("the error was not precise: " + last.Content)
+				}
+				if !last.IsError && h.provider == runtimetest.Anthropic {
+					return runtimetest.TextReply("the error was not marked is_error")
+				}
+				return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Alice"}`)}}
+			}
+			return runtimetest.TextReply(turn.Last().Content)
+		})
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Content != "Hello, Alice!" || len(resp.Invocations) != 2 {
+			t.Errorf("content %q, %d invocations", resp.Content, len(resp.Invocations))
+		}
+		var tce *runtime.ToolCallError
+		if !errors.As(resp.Invocations[0].Err, &tce) || tce.Kind != runtime.InvalidArguments {
+			t.Errorf("first invocation error = %v", resp.Invocations[0].Err)
+		}
+	})
+}
+
+// lastResult runs one tool call through the fake and returns the tool
+// result the model was sent.
+func (h *harness) lastResult(lib *runtime.ToolLibrary, fc runtimetest.FakeCall, opts ...runtime.Option) (string, *runtime.Response) {
+	h.t.Helper()
+	srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
+		if n == 1 {
+			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{fc}}
+		}
+		return runtimetest.TextReply("seen: " + turn.Last().Content)
+	})
+	c, _ := h.client(srv, clientConfig{})
+	resp, err := h.run(context.Background(), c, lib, "hi", nil, srv, opts...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return strings.TrimPrefix(resp.Content, "seen: "), resp
+}
+
+func TestScenarioUnknownTool(t *testing.T) {
+	forEach(t, func(h *harness) {
+		msg, _ := h.lastResult(library(), call("sayHi", `{}`))
+		if want := `error: unknown tool "sayHi"`; !strings.HasPrefix(msg, want) || !strings.Contains(msg, "sayHello, sayGoodbye") {
+			t.Errorf("tool message = %q", msg)
+		}
+	})
+}
+
+func TestScenarioToolErrorAndPanic(t *testing.T) {
+	forEach(t, func(h *harness) {
+		lib := library()
+		lib.Replace(runtime.Tool{Spec: helloSpec, Func: func(context.Context, json.RawMessage) (any, error) {
+			return nil, errors.New("no greetings today")
+		}})
+		lib.Replace(runtime.Tool{Spec: goodbyeSpec, Func: func(context.Context, json.RawMessage) (any, error) {
+			var m map[string]int
+			m["x"]++
+			return nil, nil
+		}})
+		msg, _ := h.lastResult(lib, call("sayHello", `{}`))
+		if msg != "error: tool sayHello failed: no greetings today" {
+			t.Errorf("tool error message = %q", msg)
+		}
+		msg, resp := h.lastResult(lib, call("sayGoodbye", `{}`))
+		if !strings.HasPrefix(msg, "error: tool sayGoodbye failed: panic: assignment to entry in nil map") {
+			t.Errorf("panic message = %q", msg)
+		}
+		var tce *runtime.ToolCallError
+		if !errors.As(resp.Invocations[0].Err, &tce) || tce.Kind != runtime.ToolPanicked {
+			t.Errorf("panic invocation error = %#v", resp.Invocations[0].Err)
+		}
+	})
+}
+
+func TestScenarioToolTimeout(t *testing.T) {
+	forEach(t, func(h *harness) {
+		lib := library()
+		lib.Replace(runtime.Tool{Spec: helloSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+			select {
+			case <-time.After(5 * time.Second):
+				return "late", nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}})
+		msg, _ := h.lastResult(lib, call("sayHello", `{}`), runtime.WithToolTimeout(30*time.Millisecond))
+		if msg != "error: tool sayHello timed out after 30ms" {
+			t.Errorf("timeout message = %q", msg)
+		}
+	})
+}
+
+func TestScenarioIterationLimit(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(func(*runtimetest.Turn, int) runtimetest.Reply {
+			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{}`)}}
+		})
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "loop forever", nil, srv, runtime.WithMaxIterations(4))
+		var ie *runtime.IterationLimitError
+		if !errors.As(err, &ie) || ie.Limit != 4 {
+			t.Fatalf("err = %v", err)
+		}
+		if len(srv.Turns()) != 4 || len(ie.Response.Invocations) != 4 || ie.Response != resp {
+			t.Errorf("%d requests, %d invocations", len(srv.Turns()), len(ie.Response.Invocations))
+		}
+	})
+}
+
+func TestScenarioRetries(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
+			switch n {
+			case 1:
+				r := runtimetest.Reply{Status: http.StatusTooManyRequests, Message: "Rate limit reached"}
+				r.Header = map[string]string{"Retry-After": "7"}
+				return r
+			case 2:
+				return runtimetest.Reply{Status: http.StatusServiceUnavailable, Message: "overloaded"}
+			}
+			return runtimetest.TextReply("hello after waiting")
+		})
+		c, s := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Content != "hello after waiting" {
+			t.Errorf("content %q", resp.Content)
+		}
+		w := s.waits()
+		if len(w) != 2 || w[0] != 7*time.Second || w[1] < 500*time.Millisecond || w[1] > time.Second {
+			t.Errorf("slept %v, want [7s] from Retry-After, then the backoff's second wait", w)
+		}
+		// Exhausted: the provider's message, the attempts.
+		srv = h.server(func(*runtimetest.Turn, int) runtimetest.Reply {
+			return runtimetest.Reply{Status: http.StatusInternalServerError, Message: "The server had an error while processing your request."}
+		})
+		c, s = h.client(srv, clientConfig{maxRetries: 2})
+		_, err = h.run(context.Background(), c, library(), "hi", nil, srv)
+		var ae *runtime.APIError
+		if !errors.As(err, &ae) || ae.StatusCode != 500 || !ae.Retryable || ae.Attempts != 3 || !strings.Contains(err.Error(), "The server had an error") {
+			t.Fatalf("err = %#v", err)
+		}
+		if len(srv.Turns()) != 3 || len(s.waits()) != 2 {
+			t.Errorf("%d requests, %d sleeps", len(srv.Turns()), len(s.waits()))
+		}
+	})
+}
+
+func TestScenarioMalformedResponses(t *testing.T) {
+	forEach(t, func(h *harness) {
+		bad := []runtimetest.Reply{{Body: `{"id":"x","choices":[{"message":`}, {Body: `[1,2,3]`}}
+		if h.stream {
+			bad = []runtimetest.Reply{{SSE: "data: {\"id\":\"x\",\"choices\":[{\"delta\":\n\n"}, {SSE: "event: message_start\ndata: [1,2\n\n"}}
+		}
+		for _, reply := range bad {
+			srv := h.server(runtimetest.Replies(reply))
+			c, s := h.client(srv, clientConfig{})
+			_, err := h.run(context.Background(), c, library(), "hi", nil, srv)
+			var ae *runtime.APIError
+			if !errors.As(err, &ae) || !strings.Contains(ae.Message, "malformed") || ae.Retryable {
+				t.Errorf("%q: err = %v", reply.Body+reply.SSE, err)
+			}
+			if len(s.waits()) != 0 {
+				t.Error("a malformed response was retried")
+			}
+		}
+	})
+}
+
+func TestScenarioCancellation(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(runtimetest.Replies(runtimetest.Reply{Hang: true}))
+		c, _ := h.client(srv, clientConfig{})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := h.run(ctx, c, library(), "hi", nil, srv)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("took %v", d)
+		}
+	})
+}
+
+func TestScenarioResumedConversation(t *testing.T) {
+	forEach(t, func(h *harness) {
+		srv := h.server(runtimetest.Echo)
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := h.run(context.Background(), c, library(), "Hello, I am Max", nil, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := json.Marshal(resp.Conversation)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var conv runtime.Conversation
+		if err := json.Unmarshal(stored, &conv); err != nil {
+			t.Fatal(err)
+		}
+		resp2, err := h.run(context.Background(), c, library(), "and again, for Lea", &conv, srv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp2.Content != "Hello, Lea!" || len(resp2.Conversation.Messages) != 8 {
+			t.Errorf("second answer %q, %d messages", resp2.Content, len(resp2.Conversation.Messages))
+		}
+		third := srv.Turns()[2] // the first request of the second turn carries the whole history
+		if len(third.Messages) != 5 || third.Messages[0].Content != "Hello, I am Max" || third.Messages[2].Content != "Hello, Max!" {
+			t.Errorf("resumed request: %+v", third.Messages)
+		}
+	})
+}
+
+// TestResumeOnAnotherProvider: a conversation is provider-neutral JSON; one
+// begun on each provider continues on every other.
+func TestResumeOnAnotherProvider(t *testing.T) {
+	for _, from := range runtimetest.Providers() {
+		for _, to := range runtimetest.Providers() {
+			if from == to || newClients[from] == nil || newClients[to] == nil {
+				continue
+			}
+			t.Run(from+"-to-"+to, func(t *testing.T) {
+				h1 := &harness{t: t, provider: from}
+				srv1 := h1.server(runtimetest.Echo)
+				c1, _ := h1.client(srv1, clientConfig{})
+				resp, err := h1.run(context.Background(), c1, library(), "Hello, I am Max", nil, srv1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stored, _ := json.Marshal(resp.Conversation)
+				var conv runtime.Conversation
+				json.Unmarshal(stored, &conv)
+				h2 := &harness{t: t, provider: to, stream: true}
+				srv2 := h2.server(runtimetest.Echo)
+				c2, _ := h2.client(srv2, clientConfig{})
+				resp2, err := h2.run(context.Background(), c2, library(), "and again, for Lea", &conv, srv2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resp2.Content != "Hello, Lea!" {
+					t.Errorf("answer %q", resp2.Content)
+				}
+				if got := srv2.Turns()[0].Messages; len(got) != 5 || got[2].Content != "Hello, Max!" {
+					t.Errorf("history sent to %s: %+v", to, got)
+				}
+			})
+		}
+	}
+}
