@@ -175,7 +175,9 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 }
 
 // EncodeRequest returns the JSON request body Complete sends for req.
-func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) { return c.encodeRequest(req, false) }
+func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
+	return c.encodeRequest(req, false)
+}
 
 // ToolEntry returns the Messages API `tools` entry for spec, compact:
 // {"name","description","input_schema"} in that order, byte-identical to
@@ -265,9 +267,9 @@ func (u wireUsage) usage() runtime.Usage {
 }
 
 type messagesResponse struct {
-	Type       string `json:"type"`
-	Role       string `json:"role"`
-	Content    []struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
 		Type  string          `json:"type"`
 		Text  string          `json:"text"`
 		ID    string          `json:"id"`

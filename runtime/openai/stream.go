@@ -12,7 +12,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 )
 
-
 // chatChunk is one chat.completion.chunk of a stream (only what gramc
 // reads).
 type chatChunk struct {
@@ -249,4 +248,6 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 	return comp, nil
 }
 
-func (c *Client) streamError(ctx context.Context, err error) error { return c.http.StreamError(ctx, err) }
+func (c *Client) streamError(ctx context.Context, err error) error {
+	return c.http.StreamError(ctx, err)
+}
