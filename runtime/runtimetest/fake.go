@@ -33,7 +33,7 @@ type Fake struct {
 	n      int
 	openai *FakeServer
 	// signatures are the Gemini thought signatures issued, by call.
-	signatures map[string]string
+	signatures map[string]map[string]bool
 }
 
 // Turns returns the requests received so far.

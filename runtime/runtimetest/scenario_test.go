@@ -13,6 +13,7 @@ import (
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -103,6 +104,13 @@ var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runti
 		}
 		return openai.New(opts...)
 	},
+	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout)}
+		if !cfg.realSleep {
+			opts = append(opts, gemini.WithSleep(s.sleep))
+		}
+		return gemini.New(opts...)
+	},
 	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
@@ -187,6 +195,7 @@ func (h *harness) run(ctx context.Context, m runtime.Model, lib *runtime.ToolLib
 
 func TestScenarioToolLoop(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(runtimetest.Replies(
 			runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Alice"}`)}},
 			runtimetest.TextReply("Hello, Alice! How are you?"),
@@ -220,6 +229,7 @@ func TestScenarioToolLoop(t *testing.T) {
 
 func TestScenarioParallelCalls(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(runtimetest.Replies(
 			runtimetest.Reply{Text: "Both at once.", ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ann"}`), call("sayGoodbye", `{"personName":"Bob"}`)}},
 			runtimetest.TextReply("done"),
@@ -243,6 +253,7 @@ func TestScenarioParallelCalls(t *testing.T) {
 
 func TestScenarioInvalidArgumentsFedBack(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
 			switch n {
 			case 1:
@@ -294,6 +305,7 @@ func (h *harness) lastResult(lib *runtime.ToolLibrary, fc runtimetest.FakeCall, 
 
 func TestScenarioUnknownTool(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		msg, _ := h.lastResult(library(), call("sayHi", `{}`))
 		if want := `error: unknown tool "sayHi"`; !strings.HasPrefix(msg, want) || !strings.Contains(msg, "sayHello, sayGoodbye") {
 			t.Errorf("tool message = %q", msg)
@@ -303,6 +315,7 @@ func TestScenarioUnknownTool(t *testing.T) {
 
 func TestScenarioToolErrorAndPanic(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		lib := library()
 		lib.Replace(runtime.Tool{Spec: helloSpec, Func: func(context.Context, json.RawMessage) (any, error) {
 			return nil, errors.New("no greetings today")
@@ -329,6 +342,7 @@ func TestScenarioToolErrorAndPanic(t *testing.T) {
 
 func TestScenarioToolTimeout(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		lib := library()
 		lib.Replace(runtime.Tool{Spec: helloSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
 			select {
@@ -347,6 +361,7 @@ func TestScenarioToolTimeout(t *testing.T) {
 
 func TestScenarioIterationLimit(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(func(*runtimetest.Turn, int) runtimetest.Reply {
 			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{}`)}}
 		})
@@ -364,6 +379,7 @@ func TestScenarioIterationLimit(t *testing.T) {
 
 func TestScenarioRetries(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
 			switch n {
 			case 1:
@@ -405,6 +421,7 @@ func TestScenarioRetries(t *testing.T) {
 
 func TestScenarioMalformedResponses(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		bad := []runtimetest.Reply{{Body: `{"id":"x","choices":[{"message":`}, {Body: `[1,2,3]`}}
 		if h.stream {
 			bad = []runtimetest.Reply{{SSE: "data: {\"id\":\"x\",\"choices\":[{\"delta\":\n\n"}, {SSE: "event: message_start\ndata: [1,2\n\n"}}
@@ -426,6 +443,7 @@ func TestScenarioMalformedResponses(t *testing.T) {
 
 func TestScenarioCancellation(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(runtimetest.Replies(runtimetest.Reply{Hang: true}))
 		c, _ := h.client(srv, clientConfig{})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -443,6 +461,7 @@ func TestScenarioCancellation(t *testing.T) {
 
 func TestScenarioResumedConversation(t *testing.T) {
 	forEach(t, func(h *harness) {
+		t := h.t
 		srv := h.server(runtimetest.Echo)
 		c, _ := h.client(srv, clientConfig{})
 		resp, err := h.run(context.Background(), c, library(), "Hello, I am Max", nil, srv)

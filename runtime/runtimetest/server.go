@@ -90,6 +90,9 @@ type FakeCall struct {
 	// AsObject sends the arguments as a JSON object instead of a string,
 	// as some OpenAI-compatible servers do.
 	AsObject bool
+	// ThoughtSignature is the signature the Gemini fake sends with the
+	// call ("" for a generated one).
+	ThoughtSignature string
 }
 
 // Reply is the fake server's answer to one request.

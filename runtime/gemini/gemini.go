@@ -1,0 +1,558 @@
+// Package gemini is a runtime.Model (and runtime.StreamingModel) for the
+// Gemini API's generateContent and streamGenerateContent?alt=sse, written
+// over net/http.
+//
+// Requests carry the key in x-goog-api-key (GOOGLE_API_KEY or
+// GEMINI_API_KEY), and the tools as function declarations exactly as
+// `gramc schema --target gemini` prints them. Function calls are read
+// from the answer's parts (the finish reason is STOP either way); each
+// call's thoughtSignature is kept in the conversation and echoed back
+// unchanged; a tool's result goes back as a functionResponse whose
+// response is always an object: {"output": result} or {"error":
+// message}. Retries, Retry-After (and Gemini's RetryInfo), errors and
+// redaction are those of every gramc provider client.
+package gemini
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gramc-dev/gramc/internal/apihttp"
+	"github.com/gramc-dev/gramc/internal/credhttp"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// DefaultBaseURL is the Gemini API's root; requests go to
+// <base>/models/<model>:generateContent.
+const DefaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
+
+// Client is a runtime.Model for the Gemini API. It is configured one way,
+// with the options of New, and is safe for concurrent use.
+type Client struct {
+	http    apihttp.Config
+	baseURL string
+	model   string
+}
+
+// Option configures New.
+type Option func(*Client)
+
+// WithAPIKey sets the API key instead of GOOGLE_API_KEY or
+// GEMINI_API_KEY.
+func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
+
+// WithBaseURL sets the base URL (default DefaultBaseURL).
+func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
+
+// WithModel overrides the agent's model name.
+func WithModel(m string) Option { return func(c *Client) { c.model = m } }
+
+// WithHTTPClient sets the HTTP client.
+func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
+
+// WithTimeout bounds each request, a stream to its end (default 60s).
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
+
+// WithMaxRetries sets how often retryable failures are retried (default
+// 3, negative for none).
+func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
+
+// WithBackoff sets the exponential backoff's bounds between retries
+// (defaults 500ms and 20s).
+func WithBackoff(min, max time.Duration) Option {
+	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
+}
+
+// WithMaxRetryWait bounds every wait between retries, the backoff's and
+// the server's alike (default 60s).
+func WithMaxRetryWait(d time.Duration) Option { return func(c *Client) { c.http.MaxRetryWait = d } }
+
+// WithRetryNotice is called before each wait to retry.
+func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
+	return func(c *Client) { c.http.OnRetry = f }
+}
+
+// WithSleep replaces the wait between retries (for tests).
+func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.http.Sleep = f }
+}
+
+// WithDebug receives raw requests and responses, key redacted.
+func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
+
+// WithDebugWriter writes raw requests and responses to w, key redacted.
+func WithDebugWriter(w io.Writer) Option {
+	return WithDebug(func(kind string, data []byte) {
+		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
+	})
+}
+
+// KeyEnv names the environment variables the key is read from, in order
+// of precedence (as Google's SDKs read them).
+var keyEnv = []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}
+
+// New returns a client configured from GOOGLE_API_KEY or GEMINI_API_KEY,
+// then opts. Without a key it is a *runtime.ConfigurationError when the
+// base URL is Google's own.
+func New(opts ...Option) (*Client, error) {
+	c := &Client{}
+	c.http = apihttp.Config{Provider: "gemini", KeyEnv: "GEMINI_API_KEY", KeyHeader: "X-Goog-Api-Key"}
+	for _, env := range keyEnv {
+		if k := os.Getenv(env); k != "" {
+			c.http.APIKey, c.http.KeyEnv = k, env
+			break
+		}
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.baseURL == "" {
+		c.baseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(c.baseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, &runtime.ConfigurationError{Setting: "base URL",
+			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
+	}
+	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "GEMINI_API_KEY", Message: c.http.KeyEnv + ": " + err.Error(), Err: err}
+	}
+	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "generativelanguage.googleapis.com") {
+		return nil, &runtime.ConfigurationError{Setting: "GEMINI_API_KEY",
+			Message: "GEMINI_API_KEY is not set: set it (or GOOGLE_API_KEY) to your Gemini API key"}
+	}
+	return c, nil
+}
+
+// BaseURL returns the API root the client sends requests to.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+// modelName returns the model to ask for: the override, or the agent's
+// `Provider/model-name` without its provider.
+func (c *Client) modelName(agentModel string) string {
+	if c.model != "" {
+		return c.model
+	}
+	if _, name, ok := strings.Cut(agentModel, "/"); ok {
+		return name
+	}
+	return agentModel
+}
+
+func (c *Client) endpoint(model string, stream bool) string {
+	model = strings.TrimPrefix(model, "models/")
+	u := strings.TrimRight(c.baseURL, "/") + "/models/" + url.PathEscape(model)
+	if stream {
+		return u + ":streamGenerateContent?alt=sse"
+	}
+	return u + ":generateContent"
+}
+
+// Complete implements runtime.Model.
+func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.Completion, error) {
+	body, err := c.EncodeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Post(ctx, c.endpoint(c.modelName(req.Model), false), nil, body, false)
+	if err != nil {
+		return nil, err
+	}
+	var gr generateResponse
+	if err := json.Unmarshal(resp.Data, &gr); err != nil {
+		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
+	}
+	if gr.Error != nil {
+		if e, ok := c.http.BodyError(http.StatusOK, resp.Data); ok {
+			return nil, e
+		}
+	}
+	var acc answer
+	if err := acc.add(&gr, nil); err != nil {
+		return nil, err
+	}
+	return acc.completion()
+}
+
+// Stream implements runtime.StreamingModel.
+func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(runtime.Event)) (*runtime.Completion, error) {
+	body, err := c.EncodeRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Post(ctx, c.endpoint(c.modelName(req.Model), true), nil, body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return c.decodeStream(ctx, resp.Body, emit)
+}
+
+// FunctionDeclaration returns the functionDeclarations entry for spec,
+// compact: {"name","description","parameters"} in that order,
+// byte-identical to the entry `gramc schema --target gemini` prints (no
+// parameters for a tool without any). A spec without Gemini's schema
+// (one not made by gramc) sends its JSON Schema as parametersJsonSchema.
+func FunctionDeclaration(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
+	b.WriteString(`,"description":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
+	schema, key := spec.TargetSchemas["gemini"], `,"parameters":`
+	if len(bytes.TrimSpace(schema)) == 0 {
+		schema, key = spec.Schema, `,"parametersJsonSchema":`
+		if !hasProperties(schema) {
+			schema = nil // the gemini target omits parameters then
+		}
+	}
+	if len(bytes.TrimSpace(schema)) > 0 {
+		b.WriteString(key)
+		start := b.Len()
+		if err := json.Compact(&b, schema); err != nil {
+			return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
+		}
+		if b.Bytes()[start] != '{' {
+			return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func hasProperties(schema json.RawMessage) bool {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	return json.Unmarshal(schema, &s) == nil && len(s.Properties) > 0
+}
+
+// Wire types of the Gemini API (only what gramc sends and reads).
+
+type generateRequest struct {
+	Contents          []content         `json:"contents"`
+	SystemInstruction *content          `json:"systemInstruction,omitempty"`
+	Tools             []toolEntry       `json:"tools,omitempty"`
+	ToolConfig        *toolConfig       `json:"toolConfig,omitempty"`
+	GenerationConfig  *generationConfig `json:"generationConfig,omitempty"`
+}
+
+type toolEntry struct {
+	FunctionDeclarations []json.RawMessage `json:"functionDeclarations"`
+}
+
+type toolConfig struct {
+	FunctionCallingConfig struct {
+		Mode                 string   `json:"mode"`
+		AllowedFunctionNames []string `json:"allowedFunctionNames,omitempty"`
+	} `json:"functionCallingConfig"`
+}
+
+type generationConfig struct {
+	Temperature *float64 `json:"temperature,omitempty"`
+}
+
+type content struct {
+	Role  string `json:"role,omitempty"`
+	Parts []part `json:"parts"`
+}
+
+type part struct {
+	Text             *string           `json:"text,omitempty"`
+	FunctionCall     *functionCall     `json:"functionCall,omitempty"`
+	FunctionResponse *functionResponse `json:"functionResponse,omitempty"`
+	Thought          bool              `json:"thought,omitempty"`
+	ThoughtSignature string            `json:"thoughtSignature,omitempty"`
+}
+
+type functionCall struct {
+	ID   string          `json:"id,omitempty"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+type functionResponse struct {
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
+}
+
+type generateResponse struct {
+	Candidates []struct {
+		Content      *content `json:"content"`
+		FinishReason string   `json:"finishReason"`
+	} `json:"candidates"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+	UsageMetadata *struct {
+		PromptTokenCount     int `json:"promptTokenCount"`
+		CandidatesTokenCount int `json:"candidatesTokenCount"`
+		ThoughtsTokenCount   int `json:"thoughtsTokenCount"`
+		TotalTokenCount      int `json:"totalTokenCount"`
+	} `json:"usageMetadata"`
+	Error json.RawMessage `json:"error"`
+}
+
+// EncodeRequest returns the JSON request body sent for req.
+func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
+	gr := generateRequest{Contents: encodeContents(req.Messages)}
+	var system []string
+	if req.Instruction != "" {
+		system = append(system, req.Instruction)
+	}
+	for _, m := range req.Messages {
+		if m.Role == runtime.RoleSystem && m.Content != "" {
+			system = append(system, m.Content)
+		}
+	}
+	if len(system) > 0 {
+		s := strings.Join(system, "\n\n")
+		gr.SystemInstruction = &content{Parts: []part{{Text: &s}}}
+	}
+	if len(req.Tools) > 0 {
+		var te toolEntry
+		for _, spec := range req.Tools {
+			d, err := FunctionDeclaration(spec)
+			if err != nil {
+				return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+			}
+			te.FunctionDeclarations = append(te.FunctionDeclarations, d)
+		}
+		gr.Tools = []toolEntry{te}
+		if req.ToolChoice != "" {
+			tc := &toolConfig{}
+			switch req.ToolChoice {
+			case "auto":
+				tc.FunctionCallingConfig.Mode = "AUTO"
+			case "none":
+				tc.FunctionCallingConfig.Mode = "NONE"
+			case "required":
+				tc.FunctionCallingConfig.Mode = "ANY"
+			default:
+				tc.FunctionCallingConfig.Mode = "ANY"
+				tc.FunctionCallingConfig.AllowedFunctionNames = []string{req.ToolChoice}
+			}
+			gr.ToolConfig = tc
+		}
+	}
+	if req.Temperature != nil {
+		gr.GenerationConfig = &generationConfig{Temperature: req.Temperature}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(gr); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// encodeContents turns a provider-neutral conversation into Gemini
+// contents: roles user and model alternate (neighbours of one role
+// merge); an assistant's calls are functionCall parts with their thought
+// signatures; the results that follow are functionResponse parts, one per
+// call in call order (a call without a recorded result gets an error
+// response, a result without its call becomes text).
+func encodeContents(msgs []runtime.Message) []content {
+	var out []content
+	add := func(role string, parts ...part) {
+		if len(parts) == 0 {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Parts = append(out[n-1].Parts, parts...)
+			return
+		}
+		out = append(out, content{Role: role, Parts: parts})
+	}
+	text := func(s string) part { return part{Text: &s} }
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		switch m.Role {
+		case runtime.RoleUser:
+			if m.Content != "" {
+				add("user", text(m.Content))
+			}
+		case runtime.RoleTool:
+			add("user", text(fmt.Sprintf("(result of tool %s) %s", m.Name, m.Content)))
+		case runtime.RoleAssistant:
+			var parts []part
+			if m.Content != "" {
+				p := text(m.Content)
+				p.ThoughtSignature = m.ThoughtSignature
+				parts = append(parts, p)
+			}
+			for _, tc := range m.ToolCalls {
+				parts = append(parts, part{FunctionCall: &functionCall{Name: tc.Name, Args: argsObject(tc.Arguments)}, ThoughtSignature: tc.ThoughtSignature})
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			add("model", parts...)
+			if len(m.ToolCalls) == 0 {
+				continue
+			}
+			results := make([]*runtime.Message, len(m.ToolCalls))
+			var orphans []part
+			for i+1 < len(msgs) && msgs[i+1].Role == runtime.RoleTool {
+				i++
+				r := msgs[i]
+				placed := false
+				for j, tc := range m.ToolCalls {
+					if results[j] == nil && tc.ID == r.ToolCallID {
+						results[j], placed = &r, true
+						break
+					}
+				}
+				if !placed {
+					orphans = append(orphans, text(fmt.Sprintf("(result of tool %s) %s", r.Name, r.Content)))
+				}
+			}
+			var rp []part
+			for j, tc := range m.ToolCalls {
+				r := results[j]
+				if r == nil {
+					r = &runtime.Message{Content: "error: no result was recorded for this call of " + tc.Name, IsError: true}
+				}
+				rp = append(rp, part{FunctionResponse: &functionResponse{Name: tc.Name, Response: responseObject(r)}})
+			}
+			out = append(out, content{Role: "user", Parts: append(rp, orphans...)})
+		}
+	}
+	return out
+}
+
+// argsObject is a call's arguments as the object functionCall.args must
+// be ({} for arguments that are not one: the model was told why).
+func argsObject(args string) json.RawMessage {
+	raw := bytes.TrimSpace([]byte(args))
+	var m map[string]json.RawMessage
+	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			return b.Bytes()
+		}
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != args {
+		return argsObject(s)
+	}
+	return json.RawMessage(`{}`)
+}
+
+// responseObject is a tool result as functionResponse.response, always a
+// JSON object, with the keys Gemini documents: {"output": result} (the
+// result's JSON value, or its text as a string) or {"error": message}.
+func responseObject(r *runtime.Message) json.RawMessage {
+	key := "output"
+	if r.IsError {
+		key = "error"
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"` + key + `":`)
+	v := bytes.TrimSpace([]byte(r.Content))
+	if !r.IsError && len(v) > 0 && json.Valid(v) {
+		json.Compact(&b, v)
+	} else {
+		b.Write(jsonstr.AppendString(nil, r.Content))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// answer accumulates a response's parts (one response, or a stream's
+// chunks).
+type answer struct {
+	text      strings.Builder
+	signature string
+	calls     []runtime.ToolCall
+	finish    string
+	usage     runtime.Usage
+	blocked   string
+}
+
+// add takes one response (or stream chunk), reporting what it adds.
+func (a *answer) add(gr *generateResponse, emit func(runtime.Event)) error {
+	if gr.UsageMetadata != nil {
+		u := gr.UsageMetadata
+		a.usage = runtime.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount, TotalTokens: u.TotalTokenCount}
+	}
+	if gr.PromptFeedback != nil && gr.PromptFeedback.BlockReason != "" {
+		a.blocked = gr.PromptFeedback.BlockReason
+	}
+	if len(gr.Candidates) == 0 {
+		return nil
+	}
+	cand := gr.Candidates[0]
+	if cand.FinishReason != "" {
+		a.finish = cand.FinishReason
+	}
+	if cand.Content == nil {
+		return nil
+	}
+	for _, p := range cand.Content.Parts {
+		switch {
+		case p.FunctionCall != nil:
+			args := "{}"
+			if s := bytes.TrimSpace(p.FunctionCall.Args); len(s) > 0 && string(s) != "null" {
+				args = string(s)
+			}
+			if emit != nil {
+				emit(runtime.Event{Kind: runtime.EventToolCallStart, Index: len(a.calls), Call: runtime.ToolCall{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name}})
+			}
+			a.calls = append(a.calls, runtime.ToolCall{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: args, ThoughtSignature: p.ThoughtSignature})
+		case p.Thought:
+			// A thought summary is not the answer.
+		case p.Text != nil:
+			if *p.Text != "" {
+				a.text.WriteString(*p.Text)
+				if emit != nil {
+					emit(runtime.Event{Kind: runtime.EventText, Text: *p.Text})
+				}
+			}
+			if p.ThoughtSignature != "" && a.signature == "" {
+				a.signature = p.ThoughtSignature
+			}
+		}
+	}
+	return nil
+}
+
+func (a *answer) completion() (*runtime.Completion, error) {
+	if a.blocked != "" && a.text.Len() == 0 && len(a.calls) == 0 {
+		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "the prompt was blocked: " + a.blocked}
+	}
+	if a.finish == "MALFORMED_FUNCTION_CALL" && len(a.calls) == 0 {
+		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "the model produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)", Code: a.finish}
+	}
+	msg := runtime.Message{Role: runtime.RoleAssistant, Content: a.text.String(), ToolCalls: a.calls, ThoughtSignature: a.signature}
+	comp := &runtime.Completion{Message: msg, Usage: a.usage, StopReason: stopReason(a.finish)}
+	if len(a.calls) > 0 && comp.StopReason == runtime.StopEnd {
+		comp.StopReason = runtime.StopToolCalls
+	}
+	return comp, nil
+}
+
+// stopReason maps a finishReason.
+func stopReason(r string) runtime.StopReason {
+	switch r {
+	case "", "FINISH_REASON_UNSPECIFIED":
+		return ""
+	case "STOP":
+		return runtime.StopEnd
+	case "MAX_TOKENS":
+		return runtime.StopMaxTokens
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE":
+		return runtime.StopRefusal
+	}
+	return runtime.StopOther
+}

@@ -1,0 +1,49 @@
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/gramc-dev/gramc/internal/apihttp"
+	"github.com/gramc-dev/gramc/internal/sse"
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// decodeStream reads a streamGenerateContent?alt=sse stream: each event a
+// GenerateContentResponse with the next parts, the last one carrying the
+// finishReason; the stream then ends.
+func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error) {
+	dec := sse.NewDecoder(body, apihttp.StreamLimits)
+	var acc answer
+	for n := 1; ; n++ {
+		ev, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, c.http.StreamError(ctx, err)
+		}
+		c.http.DebugData("event", ev.Data)
+		var gr generateResponse
+		if err := json.Unmarshal(ev.Data, &gr); err != nil {
+			return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK,
+				Message: "malformed stream event " + strconv.Itoa(n) + ": " + err.Error(), Err: err}
+		}
+		if gr.Error != nil {
+			if e, ok := c.http.BodyError(0, ev.Data); ok {
+				e.Message = "error in the stream: " + e.Message
+				return nil, e
+			}
+		}
+		if err := acc.add(&gr, emit); err != nil {
+			return nil, err
+		}
+	}
+	if acc.finish == "" && acc.blocked == "" {
+		return nil, c.http.Incomplete("no finishReason")
+	}
+	return acc.completion()
+}
