@@ -38,6 +38,10 @@ const (
 	// FunctionsMode sends the legacy `functions` and reads `function_call`
 	// (one call per response).
 	FunctionsMode
+	// ResponsesMode talks to the Responses API (/responses): the
+	// conversation as input items, tool calls as `function_call` items
+	// answered by `function_call_output` items.
+	ResponsesMode
 )
 
 // Client is a runtime.Model (and a runtime.StreamingModel) that talks
@@ -151,6 +155,9 @@ func (c *Client) modelName(agentModel string) string {
 
 // Complete implements runtime.Model.
 func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.Completion, error) {
+	if c.mode == ResponsesMode {
+		return c.responses(ctx, req, nil)
+	}
 	body, err := c.encodeRequest(req, false)
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
@@ -165,6 +172,12 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 // Stream implements runtime.StreamingModel: the request asks for
 // `stream: true` (with usage), and the answer is reported as it arrives.
 func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(runtime.Event)) (*runtime.Completion, error) {
+	if c.mode == ResponsesMode {
+		if emit == nil {
+			emit = func(runtime.Event) {}
+		}
+		return c.responses(ctx, req, emit)
+	}
 	body, err := c.encodeRequest(req, true)
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
@@ -176,7 +189,7 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 	defer resp.Body.Close()
 	if isJSON(resp.Header) {
 		// A server that does not stream answers with the whole response.
-		comp, err := c.decodeWhole(ctx, resp.Body)
+		comp, err := c.decodeWhole(ctx, resp.Body, c.decodeResponse)
 		if err == nil {
 			replay(comp, emit)
 		}
@@ -192,13 +205,13 @@ func isJSON(h http.Header) bool {
 }
 
 // decodeWhole reads a whole (not streamed) response from body.
-func (c *Client) decodeWhole(ctx context.Context, body io.Reader) (*runtime.Completion, error) {
+func (c *Client) decodeWhole(ctx context.Context, body io.Reader, decode func([]byte) (*runtime.Completion, error)) (*runtime.Completion, error) {
 	data, err := credhttp.ReadBody(body, apihttp.MaxResponseBytes)
 	c.http.DebugData("response body", data)
 	if err != nil {
 		return nil, c.streamError(ctx, err)
 	}
-	return c.decodeResponse(data)
+	return decode(data)
 }
 
 // replay reports a whole completion as events.
@@ -220,6 +233,9 @@ func (c *Client) endpoint(path string) string {
 
 // EncodeRequest returns the JSON request body Complete sends for req.
 func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
+	if c.mode == ResponsesMode {
+		return c.encodeResponsesRequest(req, false)
+	}
 	return c.encodeRequest(req, false)
 }
 

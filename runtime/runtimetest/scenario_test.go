@@ -104,6 +104,13 @@ var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runti
 		}
 		return openai.New(opts...)
 	},
+	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
+		if !cfg.realSleep {
+			opts = append(opts, openai.WithSleep(s.sleep))
+		}
+		return openai.New(opts...)
+	},
 	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
