@@ -23,6 +23,8 @@ import (
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
 
@@ -36,6 +38,8 @@ type runOptions struct {
 	model          string
 	debug          bool
 	legacy         bool
+	responses      bool
+	noStream       bool
 	toolTimeout    time.Duration
 	maxIterations  int
 	maxToolCalls   int
@@ -48,7 +52,7 @@ func newRunCmd(e *env) *cobra.Command {
 	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE... [--agent NAME] [--tool NAME=COMMAND]... [--base-url URL] [--model M] [--debug] [MESSAGE...]",
-		Short: "Run an agent from gram files against OpenAI or a compatible server",
+		Short: "Run an agent from gram files on its provider (OpenAI, Anthropic, Gemini, Ollama, ...)",
 		Long: `Run loads gram files, picks an agent (--agent, or the only one) and sends
 the messages to its model as one conversation, running the tools the model
 calls. With no message, it chats line by line on standard input.
@@ -64,19 +68,30 @@ stops the command and every process it started. The seed tools sayHello
 and sayGoodbye are built in, so the hello agents run out of the box.
 
 Each tool call and result is shown on standard error as it happens; the
-agent's answers go to standard output. --debug prints the raw requests
-and responses (API key redacted).
+agent's answers go to standard output as they arrive (streamed; --no-stream
+asks for whole answers). --debug prints the raw requests and responses (API
+key redacted).
 
-The model is the agent's (Provider/model-name, overridden by --model). The
-API key comes from OPENAI_API_KEY and the base URL from --base-url or
-OPENAI_BASE_URL (default https://api.openai.com/v1); an OpenAI-compatible
-server such as Ollama, vLLM or llama.cpp needs no key.
+The provider and model are the agent's (Provider/model-name); --model
+overrides the model (Provider/model the provider too), --base-url the
+provider's address:
+
+  OpenAI     OPENAI_API_KEY, OPENAI_BASE_URL (https://api.openai.com/v1);
+             --responses uses the Responses API, --functions the legacy one
+  Anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (https://api.anthropic.com)
+  Gemini     GEMINI_API_KEY or GOOGLE_API_KEY
+             (https://generativelanguage.googleapis.com/v1beta)
+  Ollama     no key (http://localhost:11434/v1, its OpenAI-compatible API)
+
+Any other provider is an OpenAI-compatible server at --base-url (vLLM,
+llama.cpp, ...), with OPENAI_API_KEY if it needs a key.
 
 Exit status: 0 on success, 1 when the gram files have errors or the run
 fails (API error, iteration limit), 2 for usage or configuration errors.`,
 		Example: `  export OPENAI_API_KEY=sk-...
   gramc run examples/hello/hello.gram "Hello, I am Alice"
   gramc run weather.gram --tool getWeather='./weather.sh' "Weather in Paris?"
+  gramc run --model Anthropic/claude-sonnet-4-5 hello.gram "Hi, I am Bo"
   gramc run --base-url http://localhost:11434/v1 --model llama3.1 hello.gram
   gramc run hello.gram --debug -- "say hello"`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -100,10 +115,12 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
-	f.StringVar(&opts.baseURL, "base-url", "", "base URL of an OpenAI-compatible API (default $OPENAI_BASE_URL or https://api.openai.com/v1)")
-	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's")
+	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL)")
+	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's (Provider/model also changes the provider)")
 	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
-	f.BoolVar(&opts.legacy, "functions", false, "use the legacy functions/function_call API instead of tools")
+	f.BoolVar(&opts.legacy, "functions", false, "use OpenAI's legacy functions/function_call API instead of tools")
+	f.BoolVar(&opts.responses, "responses", false, "use OpenAI's Responses API instead of Chat Completions")
+	f.BoolVar(&opts.noStream, "no-stream", false, "ask for whole answers instead of streams (the answer prints when complete)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	f.IntVar(&opts.maxToolCalls, "max-tool-calls", runtime.DefaultMaxToolCalls, "tool calls run per model response; the rest are answered with an error")
@@ -395,43 +412,115 @@ func oneLine(s string) string {
 	return termsafe.Line(strings.Join(strings.Fields(s), " "), 200)
 }
 
-// runModel makes the OpenAI-compatible client for agent.
+// providerOf returns the provider a model names (`Provider/model-name`),
+// lower case; a model without one is OpenAI's.
+func providerOf(model string) string {
+	if p, _, ok := strings.Cut(model, "/"); ok {
+		return strings.ToLower(p)
+	}
+	return "openai"
+}
+
+// runModel makes the client for agent's provider: Anthropic and Gemini
+// have their own, OpenAI, Ollama and any other OpenAI-compatible server
+// the OpenAI one. --model may name another provider (Provider/model).
 func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
-	var copts []openai.Option
-	if opts.baseURL != "" {
-		copts = append(copts, openai.WithBaseURL(opts.baseURL))
-	}
+	model := agent.Model
+	provider := providerOf(model)
 	if opts.model != "" {
-		copts = append(copts, openai.WithModel(opts.model))
+		model = opts.model
+		if strings.Contains(opts.model, "/") {
+			provider = providerOf(opts.model)
+		}
 	}
-	if opts.legacy {
-		copts = append(copts, openai.WithMode(openai.FunctionsMode))
+	if opts.responses && provider != "openai" {
+		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, provider)
 	}
-	if opts.debug {
-		copts = append(copts, openai.WithDebugWriter(e.stderr))
+	if opts.legacy && (provider == "anthropic" || provider == "gemini") {
+		return nil, usageErrorf("--functions is OpenAI's legacy API; agent %s's model is %s's", agent.Name, provider)
 	}
-	copts = append(copts,
-		openai.WithTimeout(opts.requestTimeout),
-		openai.WithMaxRetryWait(opts.maxRetryWait),
-		// A wait of more than a second is shown, so a rate-limited run
-		// does not look hung.
-		openai.WithRetryNotice(func(attempt int, wait time.Duration, err error) {
-			if wait > time.Second {
-				fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
-			}
-		}))
-	c, err := openai.NewForModel(agent.Model, copts...)
+	// A wait of more than a second is shown, so a rate-limited run does
+	// not look hung.
+	notice := func(attempt int, wait time.Duration, err error) {
+		if wait > time.Second {
+			fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
+		}
+	}
+	var m runtime.Model
+	var err error
+	switch provider {
+	case "anthropic":
+		copts := []anthropic.Option{anthropic.WithTimeout(opts.requestTimeout), anthropic.WithMaxRetryWait(opts.maxRetryWait), anthropic.WithRetryNotice(notice)}
+		if opts.baseURL != "" {
+			copts = append(copts, anthropic.WithBaseURL(opts.baseURL))
+		}
+		if opts.model != "" {
+			copts = append(copts, anthropic.WithModel(modelName(opts.model)))
+		}
+		if opts.debug {
+			copts = append(copts, anthropic.WithDebugWriter(e.stderr))
+		}
+		m, err = anthropic.New(copts...)
+	case "gemini", "google":
+		copts := []gemini.Option{gemini.WithTimeout(opts.requestTimeout), gemini.WithMaxRetryWait(opts.maxRetryWait), gemini.WithRetryNotice(notice)}
+		if opts.baseURL != "" {
+			copts = append(copts, gemini.WithBaseURL(opts.baseURL))
+		}
+		if opts.model != "" {
+			copts = append(copts, gemini.WithModel(modelName(opts.model)))
+		}
+		if opts.debug {
+			copts = append(copts, gemini.WithDebugWriter(e.stderr))
+		}
+		m, err = gemini.New(copts...)
+	default:
+		copts := []openai.Option{openai.WithTimeout(opts.requestTimeout), openai.WithMaxRetryWait(opts.maxRetryWait), openai.WithRetryNotice(notice)}
+		if opts.baseURL != "" {
+			copts = append(copts, openai.WithBaseURL(opts.baseURL))
+		}
+		if opts.model != "" {
+			copts = append(copts, openai.WithModel(modelName(opts.model)))
+		}
+		switch {
+		case opts.legacy:
+			copts = append(copts, openai.WithMode(openai.FunctionsMode))
+		case opts.responses:
+			copts = append(copts, openai.WithMode(openai.ResponsesMode))
+		}
+		if opts.debug {
+			copts = append(copts, openai.WithDebugWriter(e.stderr))
+		}
+		m, err = openai.NewForModel(model, copts...)
+	}
 	var ce *runtime.ConfigurationError
-	if errors.As(err, &ce) && ce.Setting == "OPENAI_API_KEY" && ce.Err == nil {
-		return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
-	}
-	if errors.As(err, &ce) && ce.Setting == "base URL" {
-		return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
+	if errors.As(err, &ce) && ce.Err == nil {
+		switch ce.Setting {
+		case "OPENAI_API_KEY":
+			return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
+		case "ANTHROPIC_API_KEY":
+			return nil, usageErrorf("ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your Anthropic API key>")
+		case "GEMINI_API_KEY":
+			return nil, usageErrorf("GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key> (or GOOGLE_API_KEY)")
+		case "base URL":
+			return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
+		}
 	}
 	if err != nil {
 		return nil, &exitError{code: ExitUsage, err: err}
 	}
-	return c, nil
+	if opts.noStream {
+		// Without Stream, the run reports each answer whole.
+		m = runtime.ModelFunc(m.Complete)
+	}
+	return m, nil
+}
+
+// modelName is a --model value without its provider.
+func modelName(m string) string {
+	if _, name, ok := strings.Cut(m, "/"); ok {
+		return name
+	}
+	return m
 }
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to

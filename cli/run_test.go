@@ -59,6 +59,15 @@ func init() {
 		addr := ln.Addr().String()
 		ln.Close()
 		env.Setenv("FAKEOPENAI_ADDR", addr)
+		// Addresses for the other providers' fakes (fakeopenai -provider P).
+		for _, name := range []string{"FAKEANTHROPIC_ADDR", "FAKEGEMINI_ADDR", "FAKERESPONSES_ADDR"} {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			env.Setenv(name, l.Addr().String())
+			l.Close()
+		}
 		ln2, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return err

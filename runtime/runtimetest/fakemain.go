@@ -14,17 +14,28 @@ import (
 	"syscall"
 )
 
-// FakeOpenAIMain is the fakeopenai program: it serves EchoPolicy on a
-// loopback address until interrupted, printing the base URL (ending in
-// /v1) on stdout and, with -urlfile, writing it to a file. It returns the
-// exit code.
+// FakeOpenAIMain is the fakeopenai program: it serves Echo on a loopback
+// address until interrupted, printing the base URL (ending in /v1 for
+// OpenAI's APIs, /v1beta for Gemini's) on stdout and, with -urlfile,
+// writing it to a file. -provider picks the provider (openai, the
+// default, openai-responses, anthropic or gemini). It returns the exit
+// code.
 func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fakeopenai", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	urlFile := fs.String("urlfile", "", "also write the base URL to this file")
 	key := fs.String("key", "", "require this API key")
+	provider := fs.String("provider", OpenAI, "the provider to fake: "+strings.Join(Providers(), ", "))
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	known := false
+	for _, p := range Providers() {
+		known = known || p == *provider
+	}
+	if !known {
+		fmt.Fprintf(stderr, "fakeopenai: unknown provider %q (want one of %s)\n", *provider, strings.Join(Providers(), ", "))
 		return 2
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -32,13 +43,16 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
 		return 1
 	}
-	url := "http://" + ln.Addr().String() + "/v1"
-	fake := &FakeServer{Handler: EchoPolicy, APIKey: *key, Problem: func(err error) {
-		fmt.Fprintf(stderr, "fakeopenai: %v\n", err)
-	}}
-	if err := loadReference(); err != nil {
-		fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)
-		fake.NoSchema = true
+	url := "http://" + ln.Addr().String() + BasePath(*provider)
+	problem := func(err error) { fmt.Fprintf(stderr, "fakeopenai: %v\n", err) }
+	var fake http.Handler = &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
+	if *provider == OpenAI {
+		fs := &FakeServer{Handler: EchoPolicy, APIKey: *key, Problem: problem}
+		if err := loadReference(); err != nil {
+			fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)
+			fs.NoSchema = true
+		}
+		fake = fs
 	}
 	fmt.Fprintln(stdout, url)
 	if *urlFile != "" {

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// signalWriter is a buffer that says when it holds a given text.
+type signalWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, _ := w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return n, nil
+}
+
+func (w *signalWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestRunPrintsTextAsItArrives: the first words of a streamed answer are
+// on standard output while the server still holds back the rest (it
+// waits until it sees them there), and what the model streams reaches
+// the terminal escaped.
+func TestRunPrintsTextAsItArrives(t *testing.T) {
+	out := &signalWriter{want: "Hello from", seen: make(chan struct{})}
+	chunk := func(content string, finish any) string {
+		c, _ := json.Marshal(content)
+		return fmt.Sprintf(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, finish)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, chunk("Hello from", "null"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-out.seen:
+		case <-time.After(10 * time.Second):
+			t.Error("the first piece of the answer was not printed before the stream ended")
+		}
+		fmt.Fprint(w, chunk(" a stream \x1b[2J", "null"))
+		fmt.Fprint(w, chunk("!", `"stop"`))
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	var errb bytes.Buffer
+	code := Do([]string{"run", "--base-url", srv.URL, "../testdata/examples/seed/helloAgent.gram", "hi"}, strings.NewReader(""), out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if got := out.String(); got != "Hello from a stream \\x1b[2J!\n" {
+		t.Errorf("stdout = %q", got)
+	}
+}
