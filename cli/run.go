@@ -22,9 +22,9 @@ import (
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/gemini"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
 
