@@ -128,6 +128,8 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	switch {
+	case reply.Write != nil:
+		reply.Write(w, r)
 	case reply.SSE != "":
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(orStatus(reply.Status))

@@ -111,6 +111,9 @@ type Reply struct {
 	// SSE, when set, is sent as is as a text/event-stream body (fixtures
 	// of what real servers stream).
 	SSE string
+	// Write, when set, writes the whole answer (streams that never end,
+	// or hold a 100 MB event).
+	Write func(w http.ResponseWriter, r *http.Request)
 	// Hang blocks until the client gives up (the request's context ends).
 	Hang bool
 	// Delay waits before answering.
@@ -225,6 +228,9 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(k, v)
 	}
 	switch {
+	case reply.Write != nil:
+		reply.Write(w, r)
+		return
 	case reply.SSE != "":
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(orStatus(reply.Status))
