@@ -106,7 +106,7 @@ func NewDecoder(r io.Reader, lim Limits) *Decoder {
 	if lim.MaxStream <= 0 {
 		lim.MaxStream = DefaultMaxStream
 	}
-	return &Decoder{r: r, lim: lim, buf: make([]byte, 32<<10)}
+	return &Decoder{r: r, lim: lim, buf: make([]byte, 4<<10)}
 }
 
 // Next returns the next event, io.EOF at the end of the stream, or the
