@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // TestREADME runs every `$ gramc ...` command of the README's console
@@ -28,7 +30,9 @@ import (
 //   - `export NAME=value` lines set the environment of later commands (an
 //     API key stays a dummy: the fake server takes any).
 //   - --base-url points at the fake server whatever the README says, so the
-//     Ollama example runs too.
+//     Ollama example runs too; --model Anthropic/... and Gemini/... get the
+//     base URL of that provider's fake (and --responses the Responses
+//     fake's).
 func TestREADME(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -40,6 +44,10 @@ func TestREADME(t *testing.T) {
 	}
 
 	srv := fakeServer(t)
+	fakes := map[string]string{}
+	for _, p := range []string{runtimetest.Anthropic, runtimetest.Gemini, runtimetest.OpenAIResponses} {
+		fakes[p] = runtimetest.NewProviderServer(t, p, runtimetest.Echo).URL
+	}
 	dir := t.TempDir()
 	copyRepo(t, "..", dir)
 	wd, _ := os.Getwd()
@@ -52,16 +60,25 @@ func TestREADME(t *testing.T) {
 
 	for _, c := range cmds {
 		if c.export != "" {
-			name, _, _ := strings.Cut(c.export, "=")
+			name, value, _ := strings.Cut(c.export, "=")
 			if name != "OPENAI_API_KEY" && name != "ANTHROPIC_API_KEY" && name != "GEMINI_API_KEY" {
 				t.Errorf("README line %d: export of %s: the README test does not know what it is for", c.line, name)
 			}
+			t.Setenv(name, value)
 			continue
 		}
 		args := c.args
 		for i := range args {
 			if args[i] == "--base-url" && i+1 < len(args) {
 				args[i+1] = srv.URL
+			}
+			if args[i] == "--model" && i+1 < len(args) {
+				if p, _, ok := strings.Cut(strings.ToLower(args[i+1]), "/"); ok && fakes[p] != "" {
+					args = append(args, "--base-url", fakes[p])
+				}
+			}
+			if args[i] == "--responses" {
+				args = append(args, "--base-url", fakes[runtimetest.OpenAIResponses])
 			}
 			if args[i] == "..." {
 				t.Errorf("README line %d: %q has a bare ... argument: show a command that runs as written", c.line, c.text)
