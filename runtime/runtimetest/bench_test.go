@@ -16,7 +16,7 @@ import (
 // tool call, then (once the request holds the marker of a tool result)
 // the text answer, streamed and whole.
 var canned = map[string]struct {
-	marker                               string
+	marker                              string
 	call, answer, callStream, answerSSE string
 }{
 	runtimetest.OpenAI: {
