@@ -12,6 +12,8 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -38,8 +40,9 @@ const specialGram = `{ package: "special" }
 ]
 `
 
-// TestToolEntryMatchesGramcSchema proves the tools the client sends are
-// byte-identical to `gramc schema --target openai` entries.
+// TestToolEntryMatchesGramcSchema proves the tools every provider client
+// sends are byte-identical to the entries `gramc schema --target T` prints
+// (openai, openai-functions, openai-responses, anthropic, gemini).
 func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "special.gram"), []byte(specialGram), 0o644); err != nil {
@@ -74,6 +77,21 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 			}
 			if string(got) != string(want) {
 				t.Errorf("%s: ToolEntry\n%s\nwant (gramc schema --target openai)\n%s", tool.Name, got, want)
+			}
+			// Every provider client's entry is its target's.
+			for target, entry := range map[schema.Target]func(runtime.ToolSpecification) (json.RawMessage, error){
+				schema.OpenAIResponses: openai.ResponsesToolEntry,
+				schema.Anthropic:       anthropic.ToolEntry,
+				schema.Gemini:          gemini.FunctionDeclaration,
+			} {
+				want, err := schema.Entry(tool, target)
+				if err != nil {
+					continue // the target refuses the tool (gramc check --target says why)
+				}
+				got, err := entry(spec)
+				if err != nil || string(got) != string(want) {
+					t.Errorf("%s: %s entry\n%s (%v)\nwant (gramc schema --target %s)\n%s", tool.Name, target, got, err, target, want)
+				}
 			}
 			if !spec.Strict {
 				got, _ := openai.FunctionEntry(spec)

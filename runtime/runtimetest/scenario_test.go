@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/gemini"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -532,4 +533,45 @@ func TestResumeOnAnotherProvider(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestWeatherAgentOnEveryProvider runs the weather example (enums, records,
+// defaults in $defs, a temperature) through each provider's fake, so each
+// provider's rules check the schemas gramc sends for it.
+func TestWeatherAgentOnEveryProvider(t *testing.T) {
+	agent, err := gramfile.LoadAgent("../../testdata/examples/weather.gram", "weather_agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forEach(t, func(h *harness) {
+		t := h.t
+		var got json.RawMessage
+		lib := runtime.NewToolLibrary()
+		for _, spec := range agent.Tools {
+			lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+				got = args
+				return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
+					"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
+			}})
+		}
+		srv := h.server(runtimetest.Echo)
+		c, _ := h.client(srv, clientConfig{})
+		var opts []runtime.Option
+		if h.stream {
+			opts = append(opts, runtime.WithEvents(func(runtime.Event) {}))
+		}
+		resp, err := runtime.Run(context.Background(), c, agent, lib, "What is the weather in Paris", nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != `{"city":"Paris","unit":"celsius"}` {
+			t.Errorf("tool got %s", got)
+		}
+		if !strings.Contains(resp.Content, `"conditions":"sunny"`) {
+			t.Errorf("content %s", resp.Content)
+		}
+		if n := len(srv.Turns()[0].Tools); n != len(agent.Tools) {
+			t.Errorf("%d tools offered, want %d", n, len(agent.Tools))
+		}
+	})
 }

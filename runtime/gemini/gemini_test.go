@@ -1,0 +1,110 @@
+package gemini
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+func TestNewConfiguration(t *testing.T) {
+	t.Setenv("GOOGLE_API_KEY", "")
+	t.Setenv("GEMINI_API_KEY", "")
+	var ce *runtime.ConfigurationError
+	if _, err := New(); !errors.As(err, &ce) || ce.Setting != "GEMINI_API_KEY" {
+		t.Errorf("no key: %v", err)
+	}
+	t.Setenv("GEMINI_API_KEY", "gm-key")
+	c, err := New()
+	if err != nil || c.http.APIKey != "gm-key" {
+		t.Fatalf("GEMINI_API_KEY: %v", err)
+	}
+	// As Google's SDKs: GOOGLE_API_KEY wins when both are set.
+	t.Setenv("GOOGLE_API_KEY", "google-key")
+	c, _ = New()
+	if c.http.APIKey != "google-key" || c.http.KeyEnv != "GOOGLE_API_KEY" {
+		t.Errorf("key %q from %s", c.http.APIKey, c.http.KeyEnv)
+	}
+	if got := c.endpoint("models/gemini-2.5-flash", true); got != DefaultBaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
+		t.Errorf("endpoint %q", got)
+	}
+}
+
+// TestEncodeResults: results go back one functionResponse per call, in
+// call order, each response an object; signatures are echoed; a call
+// without a result gets an error response.
+func TestEncodeResults(t *testing.T) {
+	c, _ := New(WithAPIKey("k"))
+	body, err := c.EncodeRequest(&runtime.Request{Model: "Gemini/g", Messages: []runtime.Message{
+		{Role: runtime.RoleUser, Content: "hi"},
+		{Role: runtime.RoleAssistant, Content: "Looking.", ThoughtSignature: "c2lnMA==", ToolCalls: []runtime.ToolCall{
+			{ID: "a", Name: "f", Arguments: `{"x":1}`, ThoughtSignature: "c2lnMQ=="},
+			{ID: "b", Name: "g", Arguments: ``},
+			{ID: "c", Name: "h", Arguments: `{}`}}},
+		{Role: runtime.RoleTool, ToolCallID: "b", Name: "g", Content: "plain text"},
+		{Role: runtime.RoleTool, ToolCallID: "a", Name: "f", Content: `{"t":21.5}`},
+	}, ToolChoice: "f", Tools: []runtime.ToolSpecification{{Name: "f", Description: "d", Schema: []byte(`{"type":"object","properties":{}}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"contents":[{"role":"user","parts":[{"text":"hi"}]},` +
+		`{"role":"model","parts":[{"text":"Looking.","thoughtSignature":"c2lnMA=="},{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"c2lnMQ=="},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"name":"h","args":{}}}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":{"t":21.5}}}},{"functionResponse":{"name":"g","response":{"output":"plain text"}}},` +
+		`{"functionResponse":{"name":"h","response":{"error":"error: no result was recorded for this call of h"}}}]}],` +
+		`"tools":[{"functionDeclarations":[{"name":"f","description":"d"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}`
+	if string(body) != want {
+		t.Errorf("body\n%s\nwant\n%s", body, want)
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	tests := []struct{ name, stream, want string }{
+		{"calls with STOP", `data: {"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f"},"thoughtSignature":"czE="}]},"finishReason":"STOP"}]}` + "\n\n", `calls [{ f {} czE=}] stop tool_calls`},
+		{"thought summary skipped", `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hmm","thought":true},{"text":"Hi"}]},"finishReason":"STOP"}]}` + "\n\n", `text "Hi" stop end`},
+		{"max tokens", `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"finishReason":"MAX_TOKENS"}]}` + "\n\n", `text "Hi" stop max_tokens`},
+		{"blocked prompt", `data: {"promptFeedback":{"blockReason":"SAFETY"}}` + "\n\n", `error gemini: HTTP 200: the prompt was blocked: SAFETY`},
+		{"malformed call", `data: {"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL"}]}` + "\n\n", `error gemini: HTTP 200: the model produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)`},
+		{"no finish reason", `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]}}]}` + "\n\n", `error gemini: HTTP 200: the stream ended before the response was complete (no finishReason)`},
+		{"error mid-stream", `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]}}]}` + "\n\n" + `data: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}` + "\n\n", `error gemini: error in the stream: The model is overloaded.`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.Write([]byte(tt.stream))
+			}))
+			defer hs.Close()
+			c, _ := New(WithAPIKey("k"), WithBaseURL(hs.URL))
+			comp, err := c.Stream(context.Background(), &runtime.Request{Model: "g", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
+			var got string
+			switch {
+			case err != nil:
+				got = "error " + err.Error()
+			case len(comp.Message.ToolCalls) > 0:
+				got = "calls " + strings.TrimSpace(fmtCalls(comp.Message.ToolCalls)) + " stop " + string(comp.StopReason)
+			default:
+				got = `text "` + comp.Message.Content + `" stop ` + string(comp.StopReason)
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func fmtCalls(calls []runtime.ToolCall) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("{" + c.ID + " " + c.Name + " " + c.Arguments + " " + c.ThoughtSignature + "}")
+	}
+	b.WriteString("]")
+	return b.String()
+}
