@@ -280,6 +280,12 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			// An empty answer is still an answer: one line.
 			fmt.Fprintln(e.stdout)
 		}
+		switch resp.StopReason {
+		case runtime.StopMaxTokens:
+			fmt.Fprintln(e.stderr, "gramc run: the answer was cut off at the model's output token limit")
+		case runtime.StopRefusal:
+			fmt.Fprintln(e.stderr, "gramc run: the model refused, or its answer was filtered")
+		}
 		return nil
 	}
 	if len(messages) > 0 {

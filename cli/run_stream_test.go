@@ -71,3 +71,19 @@ func TestRunPrintsTextAsItArrives(t *testing.T) {
 		t.Errorf("stdout = %q", got)
 	}
 }
+
+// TestRunSaysWhenTheAnswerIsCut: an answer cut at the token limit is
+// printed, and gramc says it was cut.
+func TestRunSaysWhenTheAnswerIsCut(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Once upon a"},"finish_reason":"length"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	var out, errb bytes.Buffer
+	code := Do([]string{"run", "--base-url", srv.URL, "../testdata/examples/seed/helloAgent.gram", "tell a story"}, strings.NewReader(""), &out, &errb)
+	if code != 0 || out.String() != "Once upon a\n" || !strings.Contains(errb.String(), "cut off at the model's output token limit") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}

@@ -342,8 +342,8 @@ func TestScenarioToolErrorAndPanic(t *testing.T) {
 			t.Errorf("panic message = %q", msg)
 		}
 		var tce *runtime.ToolCallError
-		if !errors.As(resp.Invocations[0].Err, &tce) || tce.Kind != runtime.ToolPanicked {
-			t.Errorf("panic invocation error = %#v", resp.Invocations[0].Err)
+		if !errors.As(resp.Invocations[0].Err, &tce) || tce.Kind != runtime.ToolPanicked || !strings.Contains(tce.Err.Error(), "goroutine") {
+			t.Errorf("panic invocation error = %#v (want the stack in Err)", resp.Invocations[0].Err)
 		}
 	})
 }
@@ -423,6 +423,13 @@ func TestScenarioRetries(t *testing.T) {
 		}
 		if len(srv.Turns()) != 3 || len(s.waits()) != 2 {
 			t.Errorf("%d requests, %d sleeps", len(srv.Turns()), len(s.waits()))
+		}
+		// Exponential backoff with jitter: each wait in [d/2, d], d doubling from 500ms.
+		for i, d := range s.waits() {
+			hi := 500 * time.Millisecond << i
+			if d < hi/2 || d > hi {
+				t.Errorf("sleep %d = %v, want within [%v, %v]", i, d, hi/2, hi)
+			}
 		}
 	})
 }
