@@ -189,4 +189,3 @@ func TestABLibraries(t *testing.T) {
 		t.Errorf("answers = %q", answers)
 	}
 }
-
