@@ -79,7 +79,7 @@ provider's address:
   OpenAI     OPENAI_API_KEY, OPENAI_BASE_URL (https://api.openai.com/v1);
              --responses uses the Responses API, --functions the legacy one
   Anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (https://api.anthropic.com)
-  Gemini     GEMINI_API_KEY or GOOGLE_API_KEY
+  Gemini     GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set)
              (https://generativelanguage.googleapis.com/v1beta)
   Ollama     no key (http://localhost:11434/v1, its OpenAI-compatible API)
 
