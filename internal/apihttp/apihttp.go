@@ -393,3 +393,31 @@ func (c *Config) Incomplete(what string) error {
 // StreamLimits bound a streamed answer as MaxResponseBytes bounds a
 // whole one.
 var StreamLimits = sse.Limits{MaxStream: MaxResponseBytes}
+
+// IsJSON reports whether a response is JSON rather than an event stream:
+// a server that does not stream answers a stream request whole.
+func (r *Response) IsJSON() bool {
+	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json")
+}
+
+// ReadWhole reads a whole answer given to a stream request (IsJSON),
+// decodes it with decode and reports it to emit as a stream would have:
+// its text as one EventText, then each call's EventToolCallStart.
+func (c *Config) ReadWhole(ctx context.Context, body io.Reader, decode func([]byte) (*runtime.Completion, error), emit func(runtime.Event)) (*runtime.Completion, error) {
+	data, err := credhttp.ReadBody(body, MaxResponseBytes)
+	c.DebugData("response body", data)
+	if err != nil {
+		return nil, c.StreamError(ctx, err)
+	}
+	comp, err := decode(data)
+	if err != nil || emit == nil {
+		return comp, err
+	}
+	if comp.Message.Content != "" {
+		emit(runtime.Event{Kind: runtime.EventText, Text: comp.Message.Content})
+	}
+	for i, tc := range comp.Message.ToolCalls {
+		emit(runtime.Event{Kind: runtime.EventToolCallStart, Index: i, Call: runtime.ToolCall{ID: tc.ID, Name: tc.Name}})
+	}
+	return comp, nil
+}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Default limits.
@@ -92,7 +93,7 @@ type Decoder struct {
 	data   []byte
 	typ    []byte
 	id     string
-	types  map[string]string
+	last   string // the last event type
 }
 
 // NewDecoder returns a decoder reading r within lim.
@@ -171,24 +172,41 @@ func (d *Decoder) event() Event {
 }
 
 // typeName returns the event type as a string, reusing the strings of
-// types seen before: a stream repeats a handful of types thousands of
-// times.
+// types seen before, by any decoder: streams repeat a handful of types
+// thousands of times. At most maxTypes are kept.
 func (d *Decoder) typeName() string {
 	if len(d.typ) == 0 {
 		return ""
 	}
-	if s, ok := d.types[string(d.typ)]; ok {
+	if string(d.typ) == d.last {
+		return d.last // runs of one type (content_block_delta, ...)
+	}
+	d.last = d.internType()
+	return d.last
+}
+
+func (d *Decoder) internType() string {
+	types.RLock()
+	s, ok := types.m[string(d.typ)]
+	types.RUnlock()
+	if ok {
 		return s
 	}
-	s := string(d.typ)
-	if d.types == nil {
-		d.types = map[string]string{}
+	s = string(d.typ)
+	types.Lock()
+	if len(types.m) < maxTypes {
+		types.m[s] = s
 	}
-	if len(d.types) < 64 {
-		d.types[s] = s
-	}
+	types.Unlock()
 	return s
 }
+
+const maxTypes = 256
+
+var types = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
 
 // readLine returns the next line without its terminator; it is only
 // valid until the next call.

@@ -171,6 +171,9 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if resp.IsJSON() {
+		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
+	}
 	return c.decodeStream(ctx, resp.Body, emit)
 }
 

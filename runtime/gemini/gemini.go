@@ -167,12 +167,16 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 	if err != nil {
 		return nil, err
 	}
+	return c.decodeResponse(resp.Data)
+}
+
+func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	var gr generateResponse
-	if err := json.Unmarshal(resp.Data, &gr); err != nil {
+	if err := json.Unmarshal(data, &gr); err != nil {
 		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
 	}
 	if gr.Error != nil {
-		if e, ok := c.http.BodyError(http.StatusOK, resp.Data); ok {
+		if e, ok := c.http.BodyError(http.StatusOK, data); ok {
 			return nil, e
 		}
 	}
@@ -194,6 +198,9 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 		return nil, err
 	}
 	defer resp.Body.Close()
+	if resp.IsJSON() {
+		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
+	}
 	return c.decodeStream(ctx, resp.Body, emit)
 }
 

@@ -187,44 +187,10 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 		return nil, err
 	}
 	defer resp.Body.Close()
-	if isJSON(resp.Header) {
-		// A server that does not stream answers with the whole response.
-		comp, err := c.decodeWhole(ctx, resp.Body, c.decodeResponse)
-		if err == nil {
-			replay(comp, emit)
-		}
-		return comp, err
+	if resp.IsJSON() {
+		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
 	}
 	return c.decodeStream(ctx, resp.Body, emit)
-}
-
-// isJSON reports whether a response is JSON rather than an event stream.
-func isJSON(h http.Header) bool {
-	ct := strings.ToLower(h.Get("Content-Type"))
-	return strings.HasPrefix(ct, "application/json")
-}
-
-// decodeWhole reads a whole (not streamed) response from body.
-func (c *Client) decodeWhole(ctx context.Context, body io.Reader, decode func([]byte) (*runtime.Completion, error)) (*runtime.Completion, error) {
-	data, err := credhttp.ReadBody(body, apihttp.MaxResponseBytes)
-	c.http.DebugData("response body", data)
-	if err != nil {
-		return nil, c.streamError(ctx, err)
-	}
-	return decode(data)
-}
-
-// replay reports a whole completion as events.
-func replay(comp *runtime.Completion, emit func(runtime.Event)) {
-	if emit == nil {
-		return
-	}
-	if comp.Message.Content != "" {
-		emit(runtime.Event{Kind: runtime.EventText, Text: comp.Message.Content})
-	}
-	for i, tc := range comp.Message.ToolCalls {
-		emit(runtime.Event{Kind: runtime.EventToolCallStart, Index: i, Call: runtime.ToolCall{ID: tc.ID, Name: tc.Name}})
-	}
 }
 
 func (c *Client) endpoint(path string) string {

@@ -150,12 +150,8 @@ func (c *Client) responses(ctx context.Context, req *runtime.Request, emit func(
 		return c.decodeResponses(resp.Data)
 	}
 	defer resp.Body.Close()
-	if isJSON(resp.Header) {
-		comp, err := c.decodeWhole(ctx, resp.Body, c.decodeResponses)
-		if err == nil {
-			replay(comp, emit)
-		}
-		return comp, err
+	if resp.IsJSON() {
+		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponses, emit)
 	}
 	return c.decodeResponsesStream(ctx, resp.Body, emit)
 }

@@ -166,3 +166,26 @@ func TestDuplicateToolCallIDs(t *testing.T) {
 		}
 	})
 }
+
+// TestStreamRequestAnsweredWhole: a server that ignores stream: true and
+// answers with the whole JSON response is read as that answer, reported
+// as events all the same.
+func TestStreamRequestAnsweredWhole(t *testing.T) {
+	eachProvider(t, func(t *testing.T, p string) {
+		var text strings.Builder
+		h := &harness{t: t, provider: p, stream: true}
+		srv := h.server(runtimetest.Replies(runtimetest.Reply{Body: canned[p].answer}))
+		c, _ := h.client(srv, clientConfig{})
+		resp, err := gramrt.Run(context.Background(), c, helloAgent, library(), "hi", nil, gramrt.WithEvents(func(ev gramrt.Event) {
+			if ev.Kind == gramrt.EventText {
+				text.WriteString(ev.Text)
+			}
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Content != "Hello, Alice!" || text.String() != "Hello, Alice!" {
+			t.Errorf("content %q, text events %q", resp.Content, text.String())
+		}
+	})
+}
