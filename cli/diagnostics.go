@@ -10,6 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // printDiagnostics is how every command shows diagnostics on the terminal:
@@ -51,6 +52,23 @@ func knownCodes() []diag.Code {
 		out = append(out, c.Code)
 	}
 	return out
+}
+
+// loadPackages loads and checks the packages patterns name, for a command
+// that goes on with them: their diagnostics are printed (warnings scoped
+// by scopeDiagnostics) and an error among them ends the command with
+// ExitProblem, a pattern that cannot be loaded with ExitUsage.
+func loadPackages(e *env, patterns []string) ([]*check.Package, error) {
+	pkgs, diags, err := load.Packages(patterns, nil)
+	if err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
+	}
+	diags = scopeDiagnostics(pkgs, diags, nil, false)
+	printDiagnostics(e, diags)
+	if diags.HasErrors() {
+		return nil, exitCode(ExitProblem)
+	}
+	return pkgs, nil
 }
 
 // scopeDiagnostics applies what the user said about warnings: the

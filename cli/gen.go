@@ -20,7 +20,6 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/golang"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/load"
 )
 
 func init() { register(newGenCmd) }
@@ -84,14 +83,9 @@ func runGen(e *env, opts genOptions, args []string) error {
 	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
 		return usageErrorf("--package %q is not a valid Go package name", opts.pkgName)
 	}
-	pkgs, diags, err := load.Packages(args, nil)
+	pkgs, err := loadPackages(e, args)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: fmt.Errorf("%w", err)}
-	}
-	diags = scopeDiagnostics(pkgs, diags, nil, false)
-	printDiagnostics(e, diags)
-	if diags.HasErrors() {
-		return exitCode(ExitProblem)
+		return err
 	}
 	if len(pkgs) == 0 {
 		return usageErrorf("no gram packages in %s", strings.Join(args, " "))

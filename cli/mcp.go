@@ -20,7 +20,6 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
-	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/mcp"
@@ -77,14 +76,9 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pkgs, diags, err := load.Packages(args, nil)
+	pkgs, err := loadPackages(e, args)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	diags = scopeDiagnostics(pkgs, diags, nil, false)
-	printDiagnostics(e, diags)
-	if diags.HasErrors() {
-		return exitCode(ExitProblem)
+		return err
 	}
 	var tools []*check.Tool
 	if opts.agent != "" {

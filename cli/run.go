@@ -20,7 +20,6 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
-	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/gemini"
@@ -158,14 +157,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pkgs, diags, err := load.Packages(files, nil)
+	pkgs, err := loadPackages(e, files)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	diags = scopeDiagnostics(pkgs, diags, nil, false)
-	printDiagnostics(e, diags)
-	if diags.HasErrors() {
-		return exitCode(ExitProblem)
+		return err
 	}
 	ca, err := gramfile.FindAgent(pkgs, opts.agent)
 	if err != nil {
@@ -403,7 +397,7 @@ func chatBanner(agent runtime.Agent, opts runOptions) string {
 	model := agent.Model
 	if opts.model != "" {
 		model = opts.model
-		if provider, _, ok := strings.Cut(agent.Model, "/"); ok && !strings.Contains(opts.model, "/") {
+		if provider, _ := runtime.SplitModel(agent.Model); provider != "" && !strings.Contains(opts.model, "/") {
 			model = provider + "/" + opts.model
 		}
 	}
@@ -421,7 +415,7 @@ func oneLine(s string) string {
 // providerOf returns the provider a model names (`Provider/model-name`),
 // lower case; a model without one is OpenAI's.
 func providerOf(model string) string {
-	if p, _, ok := strings.Cut(model, "/"); ok {
+	if p, _ := runtime.SplitModel(model); p != "" {
 		return strings.ToLower(p)
 	}
 	return "openai"
@@ -523,10 +517,8 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 
 // modelName is a --model value without its provider.
 func modelName(m string) string {
-	if _, name, ok := strings.Cut(m, "/"); ok {
-		return name
-	}
-	return m
+	_, name := runtime.SplitModel(m)
+	return name
 }
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to

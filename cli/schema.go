@@ -11,7 +11,6 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/internal/suggest"
-	"github.com/gramc-dev/gramc/load"
 	"github.com/spf13/cobra"
 )
 
@@ -62,14 +61,9 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	if len(args) == 0 {
 		args = []string{"./..."}
 	}
-	pkgs, diags, err := load.Packages(args, nil)
+	pkgs, err := loadPackages(e, args)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	diags = scopeDiagnostics(pkgs, diags, nil, false)
-	printDiagnostics(e, diags)
-	if diags.HasErrors() {
-		return exitCode(ExitProblem)
+		return err
 	}
 	if len(pkgs) == 0 {
 		return usageErrorf("no gram packages in %s", strings.Join(args, " "))

@@ -7,6 +7,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // ToolSpecification is a tool's declaration as pure data: what the model is
@@ -66,3 +67,12 @@ type Agent struct {
 
 // DefaultMaxIterations is the loop bound when an agent does not set one.
 const DefaultMaxIterations = 10
+
+// SplitModel splits an agent's `Provider/model-name` at its first slash;
+// a model that names no provider has provider "".
+func SplitModel(model string) (provider, name string) {
+	if p, n, ok := strings.Cut(model, "/"); ok {
+		return p, n
+	}
+	return "", model
+}

@@ -19,13 +19,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -99,11 +97,7 @@ func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
 
 // WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option {
-	return WithDebug(func(kind string, data []byte) {
-		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
-	})
-}
+func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
 
 // New returns a client configured from ANTHROPIC_API_KEY and
 // ANTHROPIC_BASE_URL, then opts. Without a key it is a
@@ -114,20 +108,12 @@ func New(opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
-	}
-	u, err := url.Parse(c.baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_BASE_URL",
-			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
-	}
-	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
-		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_API_KEY", Message: "ANTHROPIC_API_KEY: " + err.Error(), Err: err}
-	}
-	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "api.anthropic.com") {
-		return nil, &runtime.ConfigurationError{Setting: "ANTHROPIC_API_KEY",
-			Message: "ANTHROPIC_API_KEY is not set: set it to your Anthropic API key"}
+	var err error
+	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
+		BaseSetting: "ANTHROPIC_BASE_URL", KeySetting: "ANTHROPIC_API_KEY", OfficialHost: "api.anthropic.com",
+		MissingKey: "ANTHROPIC_API_KEY is not set: set it to your Anthropic API key"})
+	if err != nil {
+		return nil, err
 	}
 	if c.maxTokens <= 0 {
 		c.maxTokens = DefaultMaxTokens
@@ -217,10 +203,8 @@ func (c *Client) modelName(agentModel string) string {
 	if c.model != "" {
 		return c.model
 	}
-	if _, name, ok := strings.Cut(agentModel, "/"); ok {
-		return name
-	}
-	return agentModel
+	_, name := runtime.SplitModel(agentModel)
+	return name
 }
 
 // Wire types of the Messages API (only what gramc sends and reads).

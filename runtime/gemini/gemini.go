@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -90,11 +89,7 @@ func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
 
 // WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option {
-	return WithDebug(func(kind string, data []byte) {
-		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
-	})
-}
+func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
 
 // KeyEnv names the environment variables the key is read from, in order
 // of precedence (as Google's SDKs read them).
@@ -115,20 +110,12 @@ func New(opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
-	}
-	u, err := url.Parse(c.baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &runtime.ConfigurationError{Setting: "base URL",
-			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
-	}
-	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
-		return nil, &runtime.ConfigurationError{Setting: "GEMINI_API_KEY", Message: c.http.KeyEnv + ": " + err.Error(), Err: err}
-	}
-	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "generativelanguage.googleapis.com") {
-		return nil, &runtime.ConfigurationError{Setting: "GEMINI_API_KEY",
-			Message: "GEMINI_API_KEY is not set: set it (or GOOGLE_API_KEY) to your Gemini API key"}
+	var err error
+	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
+		BaseSetting: "base URL", KeySetting: "GEMINI_API_KEY", OfficialHost: "generativelanguage.googleapis.com",
+		MissingKey: "GEMINI_API_KEY is not set: set it (or GOOGLE_API_KEY) to your Gemini API key"})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -142,10 +129,8 @@ func (c *Client) modelName(agentModel string) string {
 	if c.model != "" {
 		return c.model
 	}
-	if _, name, ok := strings.Cut(agentModel, "/"); ok {
-		return name
-	}
-	return agentModel
+	_, name := runtime.SplitModel(agentModel)
+	return name
 }
 
 func (c *Client) endpoint(model string, stream bool) string {

@@ -16,13 +16,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -108,11 +106,7 @@ func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
 func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
 
 // WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option {
-	return WithDebug(func(kind string, data []byte) {
-		fmt.Fprintf(w, "--- %s\n%s\n", kind, bytes.TrimRight(data, "\n"))
-	})
-}
+func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
 
 // New returns a client configured from OPENAI_API_KEY and OPENAI_BASE_URL,
 // then opts. Without an API key it is a *runtime.ConfigurationError when
@@ -123,20 +117,12 @@ func New(opts ...Option) (*Client, error) {
 	for _, o := range opts {
 		o(c)
 	}
-	if c.baseURL == "" {
-		c.baseURL = DefaultBaseURL
-	}
-	u, err := url.Parse(c.baseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &runtime.ConfigurationError{Setting: "OPENAI_BASE_URL",
-			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", c.baseURL)}
-	}
-	if err := credhttp.CheckKey(c.http.APIKey); err != nil {
-		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY", Message: "OPENAI_API_KEY: " + err.Error(), Err: err}
-	}
-	if c.http.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com") {
-		return nil, &runtime.ConfigurationError{Setting: "OPENAI_API_KEY",
-			Message: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"}
+	var err error
+	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
+		BaseSetting: "OPENAI_BASE_URL", KeySetting: "OPENAI_API_KEY", OfficialHost: "api.openai.com",
+		MissingKey: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -147,10 +133,8 @@ func (c *Client) modelName(agentModel string) string {
 	if c.model != "" {
 		return c.model
 	}
-	if _, name, ok := strings.Cut(agentModel, "/"); ok {
-		return name
-	}
-	return agentModel
+	_, name := runtime.SplitModel(agentModel)
+	return name
 }
 
 // Complete implements runtime.Model.

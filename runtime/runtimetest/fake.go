@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // Fake is a fake server for any of the Providers, as an http.Handler:
@@ -113,36 +112,10 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 
 	reply := f.Policy(t, n)
-	if reply.Hang {
-		<-r.Context().Done()
+	if reply.serveCanned(w, r, func(status int, msg string) { d.writeError(w, status, msg) }) {
 		return
 	}
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	for k, v := range reply.Header {
-		w.Header().Set(k, v)
-	}
-	switch {
-	case reply.Write != nil:
-		reply.Write(w, r)
-	case reply.SSE != "":
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(orStatus(reply.Status))
-		w.Write([]byte(reply.SSE))
-	case reply.Body != "":
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(orStatus(reply.Status))
-		w.Write([]byte(reply.Body))
-	case reply.Status != 0 && reply.Status != http.StatusOK:
-		d.writeError(w, reply.Status, reply.Message)
-	default:
-		d.write(f, w, t, reply, n)
-	}
+	d.write(f, w, t, reply, n)
 }
 
 // ProviderServer is a Fake on a loopback httptest server that fails the

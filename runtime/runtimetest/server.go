@@ -213,36 +213,7 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	reply := s.Handler(req, n)
-	if reply.Hang {
-		<-r.Context().Done()
-		return
-	}
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	for k, v := range reply.Header {
-		w.Header().Set(k, v)
-	}
-	switch {
-	case reply.Write != nil:
-		reply.Write(w, r)
-		return
-	case reply.SSE != "":
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(orStatus(reply.Status))
-		w.Write([]byte(reply.SSE))
-		return
-	case reply.Body != "":
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(orStatus(reply.Status))
-		w.Write([]byte(reply.Body))
-		return
-	case reply.Status != 0 && reply.Status != http.StatusOK:
-		writeError(w, reply.Status, errorType(reply.Status), reply.Message)
+	if reply.serveCanned(w, r, func(status int, msg string) { writeError(w, status, errorType(status), msg) }) {
 		return
 	}
 	if req.Stream {
@@ -266,6 +237,45 @@ func anyObjectArgs(r Reply) bool {
 		}
 	}
 	return false
+}
+
+// serveCanned does what a Reply says before, or instead of, the fake's
+// own answer: it hangs or waits, sets the headers, and sends a Write, SSE
+// or Body answer as it is, or an error status through writeError (each
+// fake's own error body). It reports whether the exchange is over; when
+// it is not, the fake builds its answer from the reply.
+func (reply Reply) serveCanned(w http.ResponseWriter, r *http.Request, writeError func(status int, msg string)) bool {
+	if reply.Hang {
+		<-r.Context().Done()
+		return true
+	}
+	if reply.Delay > 0 {
+		select {
+		case <-time.After(reply.Delay):
+		case <-r.Context().Done():
+			return true
+		}
+	}
+	for k, v := range reply.Header {
+		w.Header().Set(k, v)
+	}
+	switch {
+	case reply.Write != nil:
+		reply.Write(w, r)
+	case reply.SSE != "":
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(orStatus(reply.Status))
+		w.Write([]byte(reply.SSE))
+	case reply.Body != "":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(orStatus(reply.Status))
+		w.Write([]byte(reply.Body))
+	case reply.Status != 0 && reply.Status != http.StatusOK:
+		writeError(reply.Status, reply.Message)
+	default:
+		return false
+	}
+	return true
 }
 
 func orStatus(s int) int {
