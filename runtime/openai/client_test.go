@@ -121,14 +121,14 @@ func TestConnectionErrorRetried(t *testing.T) {
 	url := hs.URL
 	hs.Close() // nothing listens there now
 	s := &sleeps{}
-	c, err := openai.New(openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithSleep(s.sleep), openai.WithMaxRetries(2))
+	c, err := openai.New(openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithSleep(s.Sleep), openai.WithMaxRetries(2))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.Complete(context.Background(), &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}})
 	var ae *runtime.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != 0 || !ae.Retryable || ae.Attempts != 3 || len(s.d) != 2 {
-		t.Errorf("err = %v (%d sleeps)", err, len(s.d))
+	if !errors.As(err, &ae) || ae.StatusCode != 0 || !ae.Retryable || ae.Attempts != 3 || len(s.Waits()) != 2 {
+		t.Errorf("err = %v (%d sleeps)", err, len(s.Waits()))
 	}
 	if strings.Contains(err.Error(), secret) {
 		t.Error("key in a connection error")
@@ -142,8 +142,8 @@ func TestRequestTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Content != "second try" || len(s.d) != 1 {
-		t.Errorf("content %q after %d retries", resp.Content, len(s.d))
+	if resp.Content != "second try" || len(s.Waits()) != 1 {
+		t.Errorf("content %q after %d retries", resp.Content, len(s.Waits()))
 	}
 }
 
@@ -166,10 +166,10 @@ func TestRetryAfterForms(t *testing.T) {
 		if _, err := run(t, c, "hi", nil); err != nil {
 			t.Fatal(err)
 		}
-		if len(s.d) != 1 {
-			t.Fatalf("%v: %d sleeps", h, len(s.d))
+		if len(s.Waits()) != 1 {
+			t.Fatalf("%v: %d sleeps", h, len(s.Waits()))
 		}
-		d := s.d[0]
+		d := s.Waits()[0]
 		switch {
 		case h["Retry-After"] == "86400":
 			if d != 60*time.Second {

@@ -9,70 +9,28 @@ package openai_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-var helloSpec = runtime.ToolSpecification{
-	Name:        "sayHello",
-	Description: "Returns a friendly greeting message for the given name",
-	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
-}
+// The hello/goodbye agent every provider's scenarios run (runtimetest).
+var (
+	helloSpec   = runtimetest.HelloSpec()
+	goodbyeSpec = runtimetest.GoodbyeSpec()
+	helloAgent  = runtimetest.HelloGoodbyeAgent()
+	library     = runtimetest.HelloGoodbyeLibrary
+	greeter     = runtimetest.Greeter
+)
 
-var goodbyeSpec = runtime.ToolSpecification{
-	Name:        "sayGoodbye",
-	Description: "Returns a friendly farewell message for the given name",
-	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
-}
-
-var helloAgent = runtime.Agent{
-	Name:        "hello_goodbye_agent",
-	Model:       "OpenAI/gpt-4o-mini",
-	Instruction: "You are a friendly assistant.",
-	Tools:       []runtime.ToolSpecification{helloSpec, goodbyeSpec},
-}
-
-func greeter(greeting string) runtime.ToolFunc {
-	return func(ctx context.Context, args json.RawMessage) (any, error) {
-		var a struct{ PersonName string }
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, err
-		}
-		return fmt.Sprintf("%s, %s!", greeting, a.PersonName), nil
-	}
-}
-
-func library() *runtime.ToolLibrary {
-	return runtime.NewToolLibrary(
-		runtime.Tool{Spec: helloSpec, Func: greeter("Hello")},
-		runtime.Tool{Spec: goodbyeSpec, Func: greeter("Goodbye")},
-	)
-}
-
-// sleeps records the client's waits between retries instead of sleeping.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	s.d = append(s.d, d)
-	s.mu.Unlock()
-	return ctx.Err()
-}
+type sleeps = runtimetest.Sleeps
 
 func client(t *testing.T, srv *runtimetest.Server, opts ...openai.Option) (*openai.Client, *sleeps) {
 	t.Helper()
 	s := &sleeps{}
-	all := append([]openai.Option{openai.WithBaseURL(srv.URL), openai.WithAPIKey("sk-test-secret-123"), openai.WithSleep(s.sleep)}, opts...)
+	all := append([]openai.Option{openai.WithBaseURL(srv.URL), openai.WithAPIKey("sk-test-secret-123"), openai.WithSleep(s.Sleep)}, opts...)
 	c, err := openai.New(all...)
 	if err != nil {
 		t.Fatal(err)

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,67 +22,20 @@ import (
 // scenario passes only when the client speaks the provider's protocol and
 // the runtime's loop works through it.
 
-var helloSpec = runtime.ToolSpecification{
-	Name:        "sayHello",
-	Description: "Returns a friendly greeting message for the given name",
-	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
-	TargetSchemas: map[string]json.RawMessage{
-		"gemini": json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}}}`),
-	},
-}
-
-var goodbyeSpec = runtime.ToolSpecification{
-	Name:        "sayGoodbye",
-	Description: "Returns a friendly farewell message for the given name",
-	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
-}
-
-var helloAgent = runtime.Agent{
-	Name:        "hello_goodbye_agent",
-	Model:       "OpenAI/gpt-4o-mini",
-	Instruction: "You are a friendly assistant.",
-	Tools:       []runtime.ToolSpecification{helloSpec, goodbyeSpec},
-}
-
-func greeter(greeting string) runtime.ToolFunc {
-	return func(ctx context.Context, args json.RawMessage) (any, error) {
-		var a struct{ PersonName string }
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, err
-		}
-		return fmt.Sprintf("%s, %s!", greeting, a.PersonName), nil
-	}
-}
-
-func library() *runtime.ToolLibrary {
-	return runtime.NewToolLibrary(
-		runtime.Tool{Spec: helloSpec, Func: greeter("Hello")},
-		runtime.Tool{Spec: goodbyeSpec, Func: greeter("Goodbye")},
-	)
-}
+// The hello/goodbye agent every provider's scenarios run (runtimetest).
+var (
+	helloSpec   = runtimetest.HelloSpec()
+	goodbyeSpec = runtimetest.GoodbyeSpec()
+	helloAgent  = runtimetest.HelloGoodbyeAgent()
+	library     = runtimetest.HelloGoodbyeLibrary
+	greeter     = runtimetest.Greeter
+)
 
 func call(name, args string) runtimetest.FakeCall {
 	return runtimetest.FakeCall{Name: name, Arguments: args}
 }
 
-// sleeps records the client's waits between retries instead of sleeping.
-type sleeps struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	s.d = append(s.d, d)
-	s.mu.Unlock()
-	return ctx.Err()
-}
-
-func (s *sleeps) waits() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.d...)
-}
+type sleeps = runtimetest.Sleeps
 
 const secret = "sk-test-secret-123"
 
@@ -101,28 +52,28 @@ var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runti
 	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []openai.Option{openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
-			opts = append(opts, openai.WithSleep(s.sleep))
+			opts = append(opts, openai.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
-			opts = append(opts, openai.WithSleep(s.sleep))
+			opts = append(opts, openai.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
-			opts = append(opts, gemini.WithSleep(s.sleep))
+			opts = append(opts, gemini.WithSleep(s.Sleep))
 		}
 		return gemini.New(opts...)
 	},
 	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
 		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout)}
 		if !cfg.realSleep {
-			opts = append(opts, anthropic.WithSleep(s.sleep))
+			opts = append(opts, anthropic.WithSleep(s.Sleep))
 		}
 		return anthropic.New(opts...)
 	},
@@ -407,7 +358,7 @@ func TestScenarioRetries(t *testing.T) {
 		if resp.Content != "hello after waiting" {
 			t.Errorf("content %q", resp.Content)
 		}
-		w := s.waits()
+		w := s.Waits()
 		if len(w) != 2 || w[0] != 7*time.Second || w[1] < 500*time.Millisecond || w[1] > time.Second {
 			t.Errorf("slept %v, want [7s] from Retry-After, then the backoff's second wait", w)
 		}
@@ -421,11 +372,11 @@ func TestScenarioRetries(t *testing.T) {
 		if !errors.As(err, &ae) || ae.StatusCode != 500 || !ae.Retryable || ae.Attempts != 3 || !strings.Contains(err.Error(), "The server had an error") {
 			t.Fatalf("err = %#v", err)
 		}
-		if len(srv.Turns()) != 3 || len(s.waits()) != 2 {
-			t.Errorf("%d requests, %d sleeps", len(srv.Turns()), len(s.waits()))
+		if len(srv.Turns()) != 3 || len(s.Waits()) != 2 {
+			t.Errorf("%d requests, %d sleeps", len(srv.Turns()), len(s.Waits()))
 		}
 		// Exponential backoff with jitter: each wait in [d/2, d], d doubling from 500ms.
-		for i, d := range s.waits() {
+		for i, d := range s.Waits() {
 			hi := 500 * time.Millisecond << i
 			if d < hi/2 || d > hi {
 				t.Errorf("sleep %d = %v, want within [%v, %v]", i, d, hi/2, hi)
@@ -449,7 +400,7 @@ func TestScenarioMalformedResponses(t *testing.T) {
 			if !errors.As(err, &ae) || !strings.Contains(ae.Message, "malformed") || ae.Retryable {
 				t.Errorf("%q: err = %v", reply.Body+reply.SSE, err)
 			}
-			if len(s.waits()) != 0 {
+			if len(s.Waits()) != 0 {
 				t.Error("a malformed response was retried")
 			}
 		}
