@@ -30,9 +30,18 @@ var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // directory ("" for files named together). Files are taken in lexical order
 // of their names; diagnostics are sorted by position.
 func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
+	c := newChecker(dir, files)
+	c.check()
+	c.diags.Sort()
+	return c.pkg, c.diags
+}
+
+// newChecker returns a checker of files as one package, taken in lexical
+// order of their names.
+func newChecker(dir string, files []*ast.File) *checker {
 	files = append([]*ast.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	c := &checker{
+	return &checker{
 		pkg:     &Package{Dir: dir, Files: files},
 		names:   map[string]*declSite{},
 		types:   map[string]*TypeDecl{},
@@ -41,9 +50,6 @@ func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
 		typeSP:  map[*TypeDecl]pending{},
 		lowered: map[*TypeDecl]int{},
 	}
-	c.check()
-	c.diags.Sort()
-	return c.pkg, c.diags
 }
 
 // declSite is the first declaration of a package-level name.
@@ -70,6 +76,7 @@ type pending struct {
 type pendingTool struct {
 	pending
 	inline bool
+	ast    *ast.File // the file holding sp
 }
 
 type pendingAgent struct {
@@ -92,9 +99,12 @@ type checker struct {
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
-	suggestSpent int      // candidates compared by suggest so far
-	typeCands    []string // type names for "did you mean", computed on demand
-	typeDetail   string
+	suggestSpent   int          // candidates compared by suggest so far
+	suggestRefused bool         // suggest declined a comparison (budget spent)
+	curFile        *ast.File    // the file pass 1 is collecting
+	inc            *incremental // reuses and records work for a Cache; nil in a plain check
+	typeCands      []string     // type names for "did you mean", computed on demand
+	typeDetail     string
 
 	typeSrc  []pending
 	enumSrc  []pending
@@ -132,24 +142,31 @@ func (c *checker) check() {
 	// Pass 1: collect declarations so that names resolve in any order.
 	for _, f := range c.pkg.Files {
 		c.file = f.Name
+		c.curFile = f
 		c.header(f)
 		for _, p := range f.Patterns {
 			c.collect(p)
 		}
 	}
+	c.curFile = nil
 	// Pass 2: lower declarations; enums and types first, as tools use them.
-	for _, e := range c.enumSrc {
-		c.file = e.file
-		c.lowerEnum(e.sp)
+	// A Cache may hold their lowering from the previous check.
+	if c.inc == nil || !c.inc.reuseDecls(c) {
+		declStart, spent := len(c.diags), c.suggestSpent
+		c.lowerDecls()
+		if c.inc != nil {
+			c.inc.recordDecls(c, declStart, spent)
+		}
 	}
-	for _, t := range c.typeSrc {
-		c.file = t.file
-		c.lowerTypeDecl(t.sp, c.types[t.sp.Identifier.Name])
-	}
-	c.finiteTypes()
 	for _, t := range c.toolSrc {
 		c.file = t.file
-		c.lowerToolOccurrence(t.sp, t.inline)
+		var tool *Tool
+		if c.inc != nil {
+			tool = c.inc.lowerTool(c, t)
+		} else {
+			tool = c.lowerTool(t.sp)
+		}
+		c.enterTool(t.sp, t.inline, tool)
 	}
 	for _, a := range c.agentSrc {
 		c.file = a.file
@@ -162,6 +179,20 @@ func (c *checker) check() {
 		}
 		c.pkg.Name = packageNameFromDir(dir)
 	}
+}
+
+// lowerDecls lowers the enums and types and checks that every record has
+// a finite value: the declarations every tool's lowering depends on.
+func (c *checker) lowerDecls() {
+	for _, e := range c.enumSrc {
+		c.file = e.file
+		c.lowerEnum(e.sp)
+	}
+	for _, t := range c.typeSrc {
+		c.file = t.file
+		c.lowerTypeDecl(t.sp, c.types[t.sp.Identifier.Name])
+	}
+	c.finiteTypes()
 }
 
 func packageNameFromDir(dir string) string {
@@ -306,7 +337,7 @@ func (c *checker) collect(p ast.Pattern) {
 	name := sp.Identifier.Name
 	switch kind {
 	case labelTool:
-		c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, sp}, false})
+		c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, sp}, false, c.curFile})
 	case labelAgent:
 		if !c.declare(name, labelAgent, sp.Identifier) {
 			return
@@ -317,7 +348,7 @@ func (c *checker) collect(p ast.Pattern) {
 		// Inline tools are declared like top-level ones.
 		for _, e := range sp.Elements {
 			if esp, ok := unwrap(e).(*ast.SubjectPattern); ok && esp.Identifier != nil && hasLabel(esp.Labels, labelTool) && len(kindOf(esp.Labels)) == 1 {
-				c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, esp}, true})
+				c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, esp}, true, c.curFile})
 			}
 		}
 	case labelType:
@@ -474,7 +505,8 @@ func sortStrings(s []string) { sort.Strings(s) }
 // suggestBudget bounds the candidate comparisons "did you mean" may spend
 // on one package, so that a file with thousands of unknown names among
 // thousands of declarations cannot make the checker crawl.
-const suggestBudget = 2_000_000
+// (A variable so that tests can spend it quickly.)
+var suggestBudget = 2_000_000
 
 // suggest is diag.Suggest within the package's budget.
 // olderKindLabels are declaration labels of older notations (the seeds'
@@ -489,6 +521,7 @@ var olderKindLabels = map[string]string{
 
 func (c *checker) suggest(name string, cands []string) string {
 	if c.suggestSpent+len(cands) > suggestBudget {
+		c.suggestRefused = true
 		return ""
 	}
 	c.suggestSpent += len(cands)

@@ -142,11 +142,10 @@ func toolKey(sp *ast.SubjectPattern) string {
 	return b.String()
 }
 
-// lowerToolOccurrence lowers one tool declaration, top-level or inline in
-// an agent, and enters it into the package.
-func (c *checker) lowerToolOccurrence(sp *ast.SubjectPattern, inline bool) {
+// enterTool enters one lowered tool declaration, top-level or inline in an
+// agent, into the package: the package-wide rules on its name.
+func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 	name := sp.Identifier.Name
-	t := c.lowerTool(sp)
 	site, seen := c.tools[name]
 	if !seen {
 		if prev, taken := c.names[name]; taken {

@@ -29,6 +29,12 @@ type SourceFile struct {
 // would be noise; its declarations still resolve references from the other
 // files).
 func CheckSources(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
+	return checkSources(nil, dir, files)
+}
+
+// checkSources is CheckSources, reusing and recording work in k unless k
+// is nil.
+func checkSources(k *Cache, dir string, files []SourceFile) (*Package, diag.Diagnostics) {
 	pfs := make([]*parsedFile, len(files))
 	var diags diag.Diagnostics
 	for i, f := range files {
@@ -39,7 +45,7 @@ func CheckSources(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
 		pfs[i] = newParsedFile(name, f.Src, f.AST, f.Diags)
 		diags = append(diags, pfs[i].diags...)
 	}
-	pkg, ds := checkParsed(dir, pfs)
+	pkg, ds := checkParsedWith(k, dir, pfs)
 	diags = append(diags, ds...)
 	diags.Sort()
 	return pkg, diags
@@ -80,6 +86,12 @@ func newParsedFile(name string, src []byte, f *ast.File, ds diag.Diagnostics) *p
 // diagnostics inside files that have syntax errors (their trees are
 // partial, so such diagnostics would be noise).
 func checkParsed(dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
+	return checkParsedWith(nil, dir, files)
+}
+
+// checkParsedWith is checkParsed, reusing and recording work in k unless k
+// is nil.
+func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
 	asts := make([]*ast.File, len(files))
 	broken := map[string]bool{}
 	for i, f := range files {
@@ -88,7 +100,13 @@ func checkParsed(dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
 			broken[f.file.Name] = true
 		}
 	}
-	pkg, ds := CheckFiles(dir, asts)
+	var pkg *Package
+	var ds diag.Diagnostics
+	if k != nil {
+		pkg, ds = k.checkFiles(dir, asts)
+	} else {
+		pkg, ds = CheckFiles(dir, asts)
+	}
 	if len(broken) == 0 {
 		return pkg, ds
 	}

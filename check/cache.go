@@ -1,0 +1,249 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
+)
+
+// Cache re-checks a package cheaply after some of its files changed, as a
+// language server does on every edit: it keeps the lowering of each tool
+// declaration from the previous Check and reuses it for the files whose
+// trees did not change. The zero value is ready to use. A Cache is not
+// safe for concurrent use; a server keeps one per package.
+//
+// Check's result is exactly CheckSources': the same model values and the
+// same diagnostics in the same order. Everything that crosses files is
+// redone on every call: the declarations and their names (duplicates, the
+// identity rule of repeated tools), the package name, references from
+// agents and every agent, so a fix in one file clears an error reported
+// in another. What is reused is the expensive part, lowering a tool
+// (its properties, signature, parameters, constraints, defaults and
+// examples), which depends only on the tool's own tree and on the
+// package's :Type and :Enum declarations. Invalidation is conservative:
+//
+//   - A tool's lowering is reused only when its *ast.SubjectPattern (so
+//     its file's *ast.File, as a parse makes new trees) and its file name
+//     are the ones of the previous Check.
+//   - The enums and types are reused, and with them any tool, only when
+//     the same declarations (the same trees, in the same files and order)
+//     declare them; any change to a :Type or :Enum declaration, or to
+//     which of them wins a name, re-lowers every declaration.
+//   - Did-you-mean suggestions have a package-wide budget; when a check
+//     comes near it, Check checks the whole package and keeps nothing.
+//
+// Trees passed to Check must not be modified afterwards. The returned
+// model shares values (tools, types, enums) with earlier and later results:
+// treat it as read-only. The diagnostics are the caller's.
+type Cache struct {
+	decls *declsUnit
+	files map[*ast.File]*fileUnits
+
+	reusedTools int // tool lowerings the last Check reused (for tests)
+}
+
+// declsUnit is the lowering of a package's enums and types.
+type declsUnit struct {
+	// The declarations, as pass 1 collected them: the key of reuse.
+	enumSrc, typeSrc []pending
+	types            map[string]*TypeDecl
+	enums            map[string]*Enum
+	typeSP           map[*TypeDecl]pending
+	lowered          map[*TypeDecl]int
+	typeList         []*TypeDecl
+	enumList         []*Enum
+	diags            []*diag.Diagnostic // in the order they were reported
+	spent            int                // suggest candidates compared
+}
+
+// fileUnits are the lowered tools of one file, in the order of the
+// package's tool occurrences.
+type fileUnits struct {
+	name  string
+	tools []toolUnit
+}
+
+// toolUnit is the lowering of one tool declaration (lowerTool).
+type toolUnit struct {
+	sp    *ast.SubjectPattern
+	tool  *Tool
+	diags []*diag.Diagnostic // in the order they were reported
+	spent int                // suggest candidates compared
+}
+
+// Check checks files as one package and returns exactly what
+// CheckSources(dir, files) returns, reusing the previous Check's work for
+// the files whose trees are unchanged (see Cache).
+func (k *Cache) Check(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
+	return checkSources(k, dir, files)
+}
+
+// checkFiles is CheckFiles through the cache.
+func (k *Cache) checkFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
+	c := k.run(dir, files, true)
+	if c.inc.reused && (c.suggestRefused || c.inc.overBudget) {
+		// Reused work is exact only while every suggestion is within
+		// the budget: check the whole package.
+		c = k.run(dir, files, false)
+	}
+	k.reusedTools = c.inc.reusedTools
+	if c.suggestRefused {
+		// What a unit suggested depends on the others: keep nothing.
+		k.decls, k.files = nil, nil
+	} else {
+		k.decls, k.files = c.inc.decls, c.inc.files
+	}
+	c.diags.Sort()
+	// The cache keeps its diagnostics; the caller gets copies.
+	out := make(diag.Diagnostics, len(c.diags))
+	copies := make([]diag.Diagnostic, len(c.diags))
+	for i, d := range c.diags {
+		copies[i] = *d
+		copies[i].Related = slices.Clone(d.Related)
+		out[i] = &copies[i]
+	}
+	return c.pkg, out
+}
+
+// run checks files, recording its work for the next call and, when reuse
+// is set, reusing the cache's.
+func (k *Cache) run(dir string, files []*ast.File, reuse bool) *checker {
+	c := newChecker(dir, files)
+	c.inc = &incremental{files: make(map[*ast.File]*fileUnits, len(files))}
+	if reuse {
+		c.inc.prevDecls, c.inc.prevFiles = k.decls, k.files
+	}
+	c.check()
+	return c
+}
+
+// incremental is a checker's link to a Cache: it reuses the previous
+// check's units and records this check's.
+type incremental struct {
+	prevDecls *declsUnit
+	prevFiles map[*ast.File]*fileUnits
+	envSame   bool // the declarations are prevDecls: tools may be reused
+
+	decls *declsUnit
+	files map[*ast.File]*fileUnits
+
+	reused      bool // some unit was reused
+	reusedTools int
+	overBudget  bool // reused units together spent more than the budget
+
+	// The file whose tools are being lowered.
+	curAST  *ast.File
+	curPrev *fileUnits // its units in the previous check, if reusable
+	curNext *fileUnits
+	cursor  int // the next unit of curPrev expected
+}
+
+// reuseDecls adopts the previous check's enums and types when pass 1
+// collected the very same declarations, and reports whether it did.
+func (inc *incremental) reuseDecls(c *checker) bool {
+	d := inc.prevDecls
+	if d == nil || !samePending(d.enumSrc, c.enumSrc) || !samePending(d.typeSrc, c.typeSrc) {
+		return false
+	}
+	// Pass 1 made new TypeDecl and Enum values for the same declarations;
+	// the tools to be reused point to the previous ones.
+	c.types, c.enums, c.typeSP, c.lowered = d.types, d.enums, d.typeSP, d.lowered
+	c.pkg.Types, c.pkg.Enums = slices.Clone(d.typeList), slices.Clone(d.enumList)
+	c.diags = append(c.diags, d.diags...)
+	inc.spend(c, d.spent)
+	inc.decls, inc.envSame, inc.reused = d, true, true
+	return true
+}
+
+// recordDecls records the lowering of enums and types that just ran,
+// which reported c.diags[start:] and started with spent candidates spent.
+func (inc *incremental) recordDecls(c *checker, start, spent int) {
+	inc.decls = &declsUnit{
+		enumSrc:  c.enumSrc,
+		typeSrc:  c.typeSrc,
+		types:    c.types,
+		enums:    c.enums,
+		typeSP:   c.typeSP,
+		lowered:  c.lowered,
+		typeList: slices.Clone(c.pkg.Types),
+		enumList: slices.Clone(c.pkg.Enums),
+		diags:    slices.Clone(c.diags[start:]),
+		spent:    c.suggestSpent - spent,
+	}
+}
+
+// spend adds a reused unit's suggestion candidates to the checker's.
+func (inc *incremental) spend(c *checker, n int) {
+	c.suggestSpent += n
+	if c.suggestSpent > suggestBudget {
+		inc.overBudget = true
+	}
+}
+
+func samePending(a, b []pending) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerTool lowers one tool occurrence, or reuses its previous lowering.
+func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
+	if t.ast != inc.curAST {
+		inc.curAST, inc.cursor = t.ast, 0
+		inc.curPrev = nil
+		if inc.envSame {
+			if fp := inc.prevFiles[t.ast]; fp != nil && fp.name == t.file {
+				inc.curPrev = fp
+			}
+		}
+		inc.curNext = inc.files[t.ast]
+		if inc.curNext == nil {
+			inc.curNext = &fileUnits{name: t.file}
+			if inc.curPrev != nil {
+				inc.curNext.tools = make([]toolUnit, 0, len(inc.curPrev.tools))
+			}
+			inc.files[t.ast] = inc.curNext
+		}
+	}
+	if inc.curPrev != nil {
+		if u := inc.curPrev.find(t.sp, &inc.cursor); u != nil {
+			c.diags = append(c.diags, u.diags...)
+			inc.spend(c, u.spent)
+			inc.reused = true
+			inc.reusedTools++
+			inc.curNext.tools = append(inc.curNext.tools, *u)
+			return u.tool
+		}
+	}
+	start, spent := len(c.diags), c.suggestSpent
+	tool := c.lowerTool(t.sp)
+	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent}
+	if len(c.diags) > start {
+		u.diags = slices.Clone(c.diags[start:])
+	}
+	inc.curNext.tools = append(inc.curNext.tools, u)
+	return tool
+}
+
+// find returns the unit of sp, looking first at *cursor (tools come in
+// the same order as last time) and moving the cursor past it.
+func (f *fileUnits) find(sp *ast.SubjectPattern, cursor *int) *toolUnit {
+	if i := *cursor; i < len(f.tools) && f.tools[i].sp == sp {
+		*cursor = i + 1
+		return &f.tools[i]
+	}
+	for i := range f.tools {
+		if f.tools[i].sp == sp {
+			*cursor = i + 1
+			return &f.tools[i]
+		}
+	}
+	return nil
+}
