@@ -262,6 +262,9 @@ func (s Span) text() string {
 type Node interface {
 	Pos() Pos
 	End() Pos
+	// Offsets returns the node's byte span without computing lines and
+	// columns.
+	Offsets() (start, end int)
 }
 
 // RangeOf returns the range of n in the named file.

@@ -13,10 +13,10 @@ import (
 )
 
 var (
-	toolProps  = []string{"description", "title", "strict", "deprecated"}
-	enumProps  = []string{"values", "description"}
-	typeProps  = []string{"description"}
-	agentProps = []string{"description", "instruction", "model", "temperature", "maxIterations", "toolChoice"}
+	toolProps  = propertyNames(OnTool)
+	enumProps  = propertyNames(OnEnum)
+	typeProps  = propertyNames(OnType)
+	agentProps = propertyNames(OnAgent)
 )
 
 var toolHints = map[string]string{

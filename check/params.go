@@ -34,12 +34,7 @@ func (r role) String() string {
 }
 
 // paramProps are the properties a parameter or field may carry.
-var paramProps = []string{
-	"description", "default", "optional", "enum", "range", "minimum", "maximum",
-	"exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern",
-	"format", "minItems", "maxItems", "uniqueItems", "elementType", "examples",
-	"deprecated", "paramName",
-}
+var paramProps = propertyNames(OnParam)
 
 var paramHints = map[string]string{
 	"type":     "The type is the node's label, not a property: write (city::String) instead of {type: \"String\"}.",
@@ -49,22 +44,15 @@ var paramHints = map[string]string{
 }
 
 // applies lists the kinds a constraint property applies to.
-var applies = map[string][]Kind{
-	"enum":             {String, Integer, Number},
-	"range":            {Integer, Number},
-	"minimum":          {Integer, Number},
-	"maximum":          {Integer, Number},
-	"exclusiveMinimum": {Integer, Number},
-	"exclusiveMaximum": {Integer, Number},
-	"minLength":        {String},
-	"maxLength":        {String},
-	"pattern":          {String},
-	"format":           {String},
-	"minItems":         {Array},
-	"maxItems":         {Array},
-	"uniqueItems":      {Array},
-	"elementType":      {Array},
-}
+var applies = func() map[string][]Kind {
+	m := map[string][]Kind{}
+	for _, p := range properties {
+		if p.Owner == OnParam && p.Kinds != nil {
+			m[p.Name] = p.Kinds
+		}
+	}
+	return m
+}()
 
 func kindNames(ks []Kind) string {
 	var s []string

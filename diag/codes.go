@@ -207,3 +207,25 @@ func (c CodeInfo) DocURL() string {
 	}
 	return DocsBase + c.Doc
 }
+
+// Tag is how an editor may render a diagnostic beyond its severity.
+type Tag int
+
+// The tags.
+const (
+	NoTag       Tag = iota
+	Unnecessary     // the code marks something gramc ignores: fade it out
+	Deprecated      // the code marks an older spelling: strike it through
+)
+
+// tags are the codes an editor renders specially.
+var tags = map[Code]Tag{
+	CodeUnusedIgnore:     Unnecessary, // a gramc:ignore comment that suppresses nothing
+	CodeUnknownProperty:  Unnecessary, // a property gramc ignores
+	CodeUnknownPattern:   Unnecessary, // a top-level pattern gramc ignores
+	CodeLegacyParamName:  Deprecated,  // paramName: the older spelling of a name
+	CodeIdentityConflict: Deprecated,
+}
+
+// TagOf returns how an editor may render diagnostics of code.
+func TagOf(code Code) Tag { return tags[code] }

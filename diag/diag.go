@@ -51,6 +51,28 @@ type Diagnostic struct {
 	// Suggestion is the replacement the user most likely meant, e.g. the
 	// "String" of `did you mean "String"?` (may be empty).
 	Suggestion string
+	// Fix, when set, is the edit that applies Suggestion where it is not
+	// simply Suggestion in place of Range (see Edit).
+	Fix *Edit
+}
+
+// An Edit replaces the text of Range with NewText.
+type Edit struct {
+	Range   ast.Range
+	NewText string
+}
+
+// Edit returns the edit that applies the diagnostic's suggestion: Fix, or
+// else Suggestion in place of Range. An editor's quick fix applies it; a
+// test applies it and checks again.
+func (d *Diagnostic) Edit() (Edit, bool) {
+	switch {
+	case d.Fix != nil:
+		return *d.Fix, true
+	case d.Suggestion != "":
+		return Edit{Range: d.Range, NewText: d.Suggestion}, true
+	}
+	return Edit{}, false
 }
 
 // WithDetail sets the diagnostic's detail (the sentences that say how to

@@ -476,8 +476,9 @@ func quotedLen(name string) (bytes, runes int) {
 // the reference tree shows as a node of its own.
 type spanned struct{ start, end ast.Pos }
 
-func (s spanned) Pos() ast.Pos { return s.start }
-func (s spanned) End() ast.Pos { return s.end }
+func (s spanned) Pos() ast.Pos        { return s.start }
+func (s spanned) End() ast.Pos        { return s.end }
+func (s spanned) Offsets() (int, int) { return int(s.start.Offset), int(s.end.Offset) }
 
 func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 

@@ -1,0 +1,292 @@
+package lsp
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// waitLimit bounds every wait of a test for the server: a server that
+// never answers fails the test instead of hanging it.
+const waitLimit = 20 * time.Second
+
+// testClient is an editor in the test's process: a real protocol client
+// connected to a real server over a pipe, recording what the server
+// publishes and answering its requests as an editor would.
+type testClient struct {
+	protocol.UnimplementedClient
+	t      testing.TB
+	dir    string // the workspace folder
+	server protocol.Server
+	conn   jsonrpc2.Conn
+	srv    *server
+	done   chan error
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	diags    map[uri.URI]*protocol.PublishDiagnosticsParams
+	messages []string
+	settings []byte // the "gramc" configuration section
+	versions map[uri.URI]int32
+}
+
+type clientOptions struct {
+	utf8          bool
+	initOptions   string // JSON
+	configuration string // JSON answered to workspace/configuration ("" : capability off)
+	snippets      bool
+}
+
+// newTestClient starts a server on dir and initializes it.
+func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
+	t.Helper()
+	c := &testClient{t: t, dir: dir, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, versions: map[uri.URI]int32{}, done: make(chan error, 1)}
+	c.cond = sync.NewCond(&c.mu)
+	if opts.configuration != "" {
+		c.settings = []byte(opts.configuration)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a, b := net.Pipe()
+	c.srv = newServer(Options{Version: "test", Log: testLog{t}})
+	go func() { c.done <- c.srv.serve(ctx, jsonrpc2.NewStream(a)) }()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
+	conn.Go(ctx, protocol.CancelHandler(ordered(protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))))
+	c.conn = conn
+	c.server = protocol.ServerDispatcher(conn)
+	t.Cleanup(func() {
+		cancel()
+		conn.Close()
+		a.Close()
+		select {
+		case <-c.done:
+		case <-time.After(waitLimit):
+			t.Errorf("the server did not stop")
+		}
+	})
+	yes := true
+	caps := protocol.ClientCapabilities{
+		General: &protocol.GeneralClientCapabilities{},
+		TextDocument: &protocol.TextDocumentClientCapabilities{
+			Hover:          &protocol.HoverClientCapabilities{ContentFormat: []protocol.MarkupKind{protocol.MarkupKindMarkdown}},
+			DocumentSymbol: &protocol.DocumentSymbolClientCapabilities{HierarchicalDocumentSymbolSupport: &yes},
+		},
+		Workspace: &protocol.WorkspaceClientCapabilities{},
+	}
+	if opts.utf8 {
+		caps.General.PositionEncodings = []protocol.PositionEncodingKind{protocol.PositionEncodingKindUTF8, protocol.PositionEncodingKindUTF16}
+	}
+	if opts.snippets {
+		caps.TextDocument.Completion = &protocol.CompletionClientCapabilities{CompletionItem: &protocol.ClientCompletionItemOptions{SnippetSupport: &yes}}
+	}
+	if opts.configuration != "" {
+		caps.Workspace.Configuration = &yes
+	}
+	params := &protocol.InitializeParams{}
+	if dir != "" {
+		// As editors send it: workspaceFolders (Nullable has no setter).
+		raw := `{"capabilities":{},"workspaceFolders":[{"uri":"` + string(uri.File(dir)) + `","name":"test"}]}`
+		if err := protocol.Unmarshal([]byte(raw), params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	params.Capabilities = caps
+	if opts.initOptions != "" {
+		params.InitializationOptions = []byte(opts.initOptions)
+	}
+	res, err := c.server.Initialize(c.ctx(), params)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	want := protocol.PositionEncodingKindUTF16
+	if opts.utf8 {
+		want = protocol.PositionEncodingKindUTF8
+	}
+	if res.Capabilities.PositionEncoding != want {
+		t.Fatalf("positionEncoding %q, want %q", res.Capabilities.PositionEncoding, want)
+	}
+	if err := c.server.Initialized(c.ctx(), &protocol.InitializedParams{}); err != nil {
+		t.Fatalf("initialized: %v", err)
+	}
+	return c
+}
+
+type testLog struct{ t testing.TB }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Logf("server: %s", p)
+	return len(p), nil
+}
+
+func (c *testClient) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	c.t.Cleanup(cancel)
+	return ctx
+}
+
+func (c *testClient) PublishDiagnostics(ctx context.Context, params *protocol.PublishDiagnosticsParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.diags[params.URI] = params
+	c.cond.Broadcast()
+	return nil
+}
+
+func (c *testClient) ShowMessage(ctx context.Context, params *protocol.ShowMessageParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.messages = append(c.messages, params.Message)
+	c.cond.Broadcast()
+	return nil
+}
+
+func (c *testClient) LogMessage(ctx context.Context, params *protocol.LogMessageParams) error {
+	return nil
+}
+
+func (c *testClient) RegisterCapability(ctx context.Context, params *protocol.RegistrationParams) error {
+	return nil
+}
+
+func (c *testClient) Configuration(ctx context.Context, params *protocol.ConfigurationParams) ([]protocol.LSPAny, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]protocol.LSPAny, len(params.Items))
+	for i := range out {
+		out[i] = protocol.LSPAny(c.settings)
+	}
+	return out, nil
+}
+
+// uri is the URI of a file of the workspace.
+func (c *testClient) uri(name string) uri.URI { return uri.File(filepath.Join(c.dir, name)) }
+
+// open opens a file with the text on disk (or text, when given).
+func (c *testClient) open(name string, text ...string) {
+	c.t.Helper()
+	var src string
+	if len(text) > 0 {
+		src = text[0]
+	} else {
+		b, err := os.ReadFile(filepath.Join(c.dir, name))
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		src = string(b)
+	}
+	u := c.uri(name)
+	c.mu.Lock()
+	c.versions[u] = 1
+	c.mu.Unlock()
+	err := c.server.DidOpen(c.ctx(), &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "gram", Version: 1, Text: src}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// change applies one edit to an open file: text replaces the range.
+func (c *testClient) change(name string, rg protocol.Range, text string) {
+	c.t.Helper()
+	u := c.uri(name)
+	c.mu.Lock()
+	c.versions[u]++
+	v := c.versions[u]
+	c.mu.Unlock()
+	err := c.server.DidChange(c.ctx(), &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: rg, Text: text}},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// replaceAll replaces an open file's whole text.
+func (c *testClient) replaceAll(name, text string) {
+	c.t.Helper()
+	u := c.uri(name)
+	c.mu.Lock()
+	c.versions[u]++
+	v := c.versions[u]
+	c.mu.Unlock()
+	err := c.server.DidChange(c.ctx(), &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *testClient) closeDoc(name string) {
+	c.t.Helper()
+	u := c.uri(name)
+	c.mu.Lock()
+	delete(c.versions, u)
+	c.mu.Unlock()
+	if err := c.server.DidClose(c.ctx(), &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// diagnostics waits for the diagnostics of the open file name at its
+// current version, then returns the latest of each file asked for (the
+// server publishes the package's other files before its open ones).
+func (c *testClient) diagnostics(name string, others ...string) map[string][]protocol.Diagnostic {
+	c.t.Helper()
+	u := c.uri(name)
+	deadline := time.Now().Add(waitLimit)
+	timer := time.AfterFunc(waitLimit, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		p := c.diags[u]
+		var pv int32
+		var hasVersion bool
+		if p != nil {
+			pv, hasVersion = p.Version.Get()
+		}
+		if v, open := c.versions[u]; p != nil && (!open || hasVersion && pv == v) {
+			break
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("no diagnostics for %s at version %d within %v", name, c.versions[u], waitLimit)
+		}
+		c.cond.Wait()
+	}
+	out := map[string][]protocol.Diagnostic{}
+	for _, n := range append([]string{name}, others...) {
+		if p := c.diags[c.uri(n)]; p != nil {
+			out[n] = p.Diagnostics
+		} else {
+			out[n] = nil
+		}
+	}
+	return out
+}
+
+func (c *testClient) pos(line, col int) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{Position: protocol.Position{Line: uint32(line - 1), Character: uint32(col - 1)}}
+}
+
+// writeFiles writes name → text files under dir.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

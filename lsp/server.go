@@ -1,0 +1,620 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/termsafe"
+)
+
+// Options configure a server.
+type Options struct {
+	// Version is what the server reports as serverInfo.version.
+	Version string
+	// Log receives the server's log lines (gramc lsp: standard error).
+	// Nil discards them. Nothing from a document reaches it unescaped.
+	Log io.Writer
+}
+
+// ErrExitWithoutShutdown is Serve's error when the client sent exit
+// without shutdown first; `gramc lsp` then exits with status 1, as the
+// protocol asks.
+var ErrExitWithoutShutdown = errors.New("exit without shutdown")
+
+// Serve runs a language server on rwc (framed with Content-Length headers,
+// as on stdio) until the client sends exit, the stream ends or ctx is
+// cancelled.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	s := newServer(opts)
+	return s.serve(ctx, jsonrpc2.NewStream(rwc))
+}
+
+// server implements the protocol's Server: the requests it answers and the
+// notifications it takes. Notifications are handled in the order they
+// arrive, on the connection's read loop (an edit must never overtake the
+// one before it); requests run concurrently and see every notification
+// that arrived before them.
+type server struct {
+	protocol.UnimplementedServer
+	opts   Options
+	logger *log.Logger
+
+	client protocol.Client
+	conn   jsonrpc2.Conn
+
+	state atomic.Int32 // stateNew, stateRunning, stateShutdown
+
+	mu       sync.Mutex // guards everything below and the workspace
+	ws       *workspace
+	exited   bool
+	caps     clientCaps
+	pending  map[string]bool // packages to diagnose
+	wake     chan struct{}
+	settings settings
+}
+
+const (
+	stateNew int32 = iota
+	stateRunning
+	stateShutdown
+)
+
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	configuration   bool // workspace/configuration
+	watchRegistered bool // dynamic registration of didChangeWatchedFiles
+	snippets        bool // completion snippets
+	markdown        bool // hover in markdown
+	hierarchical    bool // hierarchical document symbols
+}
+
+// settings are the server's configuration: initializationOptions, or the
+// "gramc" section of workspace/configuration.
+type settings struct {
+	// Targets are the providers whose rules are linted too, as
+	// `gramc check --target` (see `gramc schema --help`).
+	Targets []string `json:"targets"`
+}
+
+func newServer(opts Options) *server {
+	w := opts.Log
+	if w == nil {
+		w = io.Discard
+	}
+	return &server{
+		opts:    opts,
+		logger:  log.New(w, "gramc lsp: ", log.LstdFlags),
+		ws:      newWorkspace(),
+		pending: map[string]bool{},
+		wake:    make(chan struct{}, 1),
+	}
+}
+
+func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = conn
+	s.client = protocol.ClientDispatcher(conn)
+	handler := protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))
+	conn.Go(ctx, s.guard(handler))
+	go s.diagnoseLoop(ctx)
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+		conn.Close()
+		<-conn.Done()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited && s.state.Load() != stateShutdown {
+		return ErrExitWithoutShutdown
+	}
+	return nil
+}
+
+// ordered lets requests run concurrently but keeps notifications (didOpen,
+// didChange, ...) on the read loop, in the order the client sent them.
+func ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.IsCall() {
+			jsonrpc2.Async(ctx)
+		}
+		return h(ctx, req)
+	}
+}
+
+// guard enforces the protocol's lifecycle (nothing but initialize before
+// initialize, nothing but exit after shutdown) and turns a panic in a
+// handler into an InternalError answer, logged, instead of a dead server.
+func (s *server) guard(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+		method := req.Method()
+		state := s.state.Load()
+		switch {
+		case method == protocol.MethodExit || method == protocol.MethodCancelRequest:
+		case state == stateNew && method != protocol.MethodInitialize:
+			if !req.IsCall() {
+				return nil, nil // notifications before initialize are dropped
+			}
+			return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized: send initialize first")
+		case state == stateShutdown:
+			if !req.IsCall() {
+				return nil, nil
+			}
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
+		}
+		defer func() {
+			if v := recover(); v != nil {
+				s.logger.Printf("panic in %s: %s", method, termsafe.Line(fmt.Sprint(v), 2000))
+				result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("gramc lsp: internal error in %s (a bug: please report it)", method))
+			}
+		}()
+		return h(ctx, req)
+	}
+}
+
+// codec is the protocol package's union-aware JSON codec (its own is not
+// exported): LSP unions such as Hover.contents only round-trip through it.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+// invalidParams is the JSON-RPC error for a request the server cannot
+// answer because of what it asked: an unknown document, a position
+// outside it.
+func invalidParams(err error) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+}
+
+// jsonrpcError is the error for a request the server understood but
+// refuses (a rename to a name that clashes): RequestFailed, whose message
+// the editor shows.
+func jsonrpcError(err error) error {
+	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), err.Error())
+}
+
+func (s *server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state.Load() != stateNew {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already sent")
+	}
+	c := params.Capabilities
+	enc := utf16Units
+	if c.General != nil {
+		for _, e := range c.General.PositionEncodings {
+			if e == protocol.PositionEncodingKindUTF8 {
+				enc = utf8Bytes
+				break
+			}
+		}
+	}
+	s.ws.setEncoding(enc)
+	if w := c.Workspace; w != nil {
+		s.caps.configuration = w.Configuration != nil && *w.Configuration
+		s.caps.watchRegistered = w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil && *w.DidChangeWatchedFiles.DynamicRegistration
+	}
+	if t := c.TextDocument; t != nil {
+		if t.Completion != nil && t.Completion.CompletionItem != nil && t.Completion.CompletionItem.SnippetSupport != nil {
+			s.caps.snippets = *t.Completion.CompletionItem.SnippetSupport
+		}
+		if t.Hover != nil {
+			for _, k := range t.Hover.ContentFormat {
+				if k == protocol.MarkupKindMarkdown {
+					s.caps.markdown = true
+				}
+			}
+		}
+		if t.DocumentSymbol != nil && t.DocumentSymbol.HierarchicalDocumentSymbolSupport != nil {
+			s.caps.hierarchical = *t.DocumentSymbol.HierarchicalDocumentSymbolSupport
+		}
+	}
+	if len(params.InitializationOptions) > 0 {
+		if err := s.applySettings(params.InitializationOptions); err != nil {
+			return nil, invalidParams(fmt.Errorf("initializationOptions: %w", err))
+		}
+	}
+	var folders []string
+	if fs, ok := params.WorkspaceFolders.Get(); ok {
+		for _, f := range fs {
+			if f.URI.IsFile() {
+				folders = append(folders, keyOf(f.URI))
+			}
+		}
+	} else if params.RootURI != nil && params.RootURI.IsFile() {
+		folders = append(folders, keyOf(*params.RootURI))
+	}
+	s.ws.folders = folders
+	s.state.Store(stateRunning)
+	return &protocol.InitializeResult{
+		Capabilities: s.capabilities(),
+		ServerInfo:   protocol.ServerInfo{Name: "gramc", Version: protocol.NewOptional(s.opts.Version)},
+	}, nil
+}
+
+func (s *server) capabilities() protocol.ServerCapabilities {
+	yes := protocol.Boolean(true)
+	t := true
+	incremental := protocol.TextDocumentSyncKindIncremental
+	return protocol.ServerCapabilities{
+		PositionEncoding: s.ws.enc.kind(),
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{
+			OpenClose: &t,
+			Change:    &incremental,
+		},
+		HoverProvider:                   yes,
+		DefinitionProvider:              yes,
+		ReferencesProvider:              yes,
+		DocumentSymbolProvider:          yes,
+		WorkspaceSymbolProvider:         yes,
+		DocumentFormattingProvider:      yes,
+		DocumentRangeFormattingProvider: yes,
+		RenameProvider:                  &protocol.RenameOptions{PrepareProvider: &t},
+		FoldingRangeProvider:            yes,
+		CompletionProvider: &protocol.CompletionOptions{
+			TriggerCharacters: []string{":", "{", ",", "/", "\"", " "},
+		},
+		CodeActionProvider: &protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+		},
+		SemanticTokensProvider: &protocol.SemanticTokensOptions{
+			Legend: tokenLegend(),
+			Full:   protocol.Boolean(true),
+			Range:  protocol.Boolean(true),
+		},
+	}
+}
+
+// applySettings reads the server's settings from JSON; called with s.mu
+// held. An unknown target is an error that names the known ones.
+func (s *server) applySettings(raw []byte) error {
+	var st settings
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	var targets []schema.Target
+	if len(st.Targets) > 0 {
+		ts, err := schema.ParseTargets(strings.Join(st.Targets, ","))
+		if err != nil {
+			return fmt.Errorf("targets: %w", err)
+		}
+		targets = ts
+	}
+	s.settings = st
+	s.ws.targets = targets
+	for _, p := range s.ws.pkgs {
+		p.result = nil
+		s.pending[p.key] = true
+	}
+	return nil
+}
+
+func (s *server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	s.mu.Lock()
+	for _, f := range s.ws.folders {
+		if err := s.ws.loadFolder(f); err != nil {
+			s.logger.Printf("loading %s: %v", termsafe.Line(f, 500), err)
+		}
+	}
+	for k := range s.ws.pkgs {
+		s.pending[k] = true
+	}
+	caps := s.caps
+	s.mu.Unlock()
+	s.kick()
+	// Requests to the client wait for its answer, which the read loop
+	// delivers: they must not run on it.
+	go func() {
+		ctx := jsonrpc2.DetachContext(ctx)
+		if caps.watchRegistered {
+			opts, _ := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.gram")}},
+			})
+			if err := s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+				ID: "gramc-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts,
+			}}}); err != nil {
+				s.logger.Printf("registering file watching: %v", err)
+			}
+		}
+		if caps.configuration {
+			s.fetchConfiguration(ctx)
+		}
+	}()
+	return nil
+}
+
+// fetchConfiguration asks the client for the "gramc" settings section.
+func (s *server) fetchConfiguration(ctx context.Context) {
+	section := "gramc"
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: &section}}})
+	if err != nil || len(res) == 0 || len(res[0]) == 0 || string(res[0]) == "null" {
+		return
+	}
+	s.mu.Lock()
+	err = s.applySettings(res[0])
+	s.mu.Unlock()
+	if err != nil {
+		s.showError(ctx, "gramc settings: "+err.Error())
+		return
+	}
+	s.kick()
+}
+
+func (s *server) DidChangeConfiguration(ctx context.Context, params *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	pull := s.caps.configuration
+	var err error
+	if !pull && len(params.Settings) > 0 {
+		var wrapped struct {
+			Gramc json.RawMessage `json:"gramc"`
+		}
+		if json.Unmarshal(params.Settings, &wrapped) == nil && len(wrapped.Gramc) > 0 {
+			err = s.applySettings(wrapped.Gramc)
+		}
+	}
+	s.mu.Unlock()
+	if pull {
+		go s.fetchConfiguration(jsonrpc2.DetachContext(ctx))
+		return nil
+	}
+	if err != nil {
+		go s.showError(jsonrpc2.DetachContext(ctx), "gramc settings: "+err.Error())
+	}
+	s.kick()
+	return nil
+}
+
+func (s *server) showError(ctx context.Context, msg string) {
+	s.logger.Print(termsafe.Line(msg, 2000))
+	_ = s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
+}
+
+func (s *server) Shutdown(ctx context.Context) error {
+	s.state.Store(stateShutdown)
+	return nil
+}
+
+func (s *server) Exit(ctx context.Context) error {
+	s.mu.Lock()
+	s.exited = true
+	s.mu.Unlock()
+	go s.conn.Close()
+	return nil
+}
+
+func (s *server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
+	d := params.TextDocument
+	s.mu.Lock()
+	p, err := s.ws.open(d.URI, d.Version, d.Text)
+	s.markLocked(p)
+	s.mu.Unlock()
+	if err != nil {
+		go s.showError(jsonrpc2.DetachContext(ctx), err.Error())
+	}
+	s.kick()
+	return nil
+}
+
+func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
+	s.mu.Lock()
+	f := s.ws.files[keyOf(params.TextDocument.URI)]
+	var err error
+	var p *pkg
+	if f == nil || !f.open {
+		err = fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
+	} else {
+		var text []byte
+		text, err = applyChanges(f.src, params.ContentChanges, s.ws.enc)
+		if err == nil {
+			p, err = s.ws.change(params.TextDocument.URI, params.TextDocument.Version, text)
+		}
+	}
+	s.markLocked(p)
+	s.mu.Unlock()
+	if err != nil {
+		s.logger.Print(termsafe.Line(err.Error(), 2000))
+	}
+	s.kick()
+	return nil
+}
+
+// applyChanges applies a didChange's edits in order.
+func applyChanges(src []byte, changes []protocol.TextDocumentContentChangeEvent, enc encoding) ([]byte, error) {
+	for _, c := range changes {
+		switch c := c.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			src = []byte(c.Text)
+		case *protocol.TextDocumentContentChangePartial:
+			m := newMapper(string(src), enc)
+			start, err := m.offset(c.Range.Start)
+			if err != nil {
+				return nil, err
+			}
+			end, err := m.offset(c.Range.End)
+			if err != nil {
+				return nil, err
+			}
+			if end < start {
+				return nil, fmt.Errorf("change range ends before it starts")
+			}
+			out := make([]byte, 0, len(src)-(end-start)+len(c.Text))
+			out = append(out, src[:start]...)
+			out = append(out, c.Text...)
+			src = append(out, src[end:]...)
+		}
+	}
+	return src, nil
+}
+
+func (s *server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	return nil // the open document's text is already what was saved
+}
+
+func (s *server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
+	s.mu.Lock()
+	p, gone := s.ws.close(params.TextDocument.URI)
+	s.markLocked(p)
+	s.mu.Unlock()
+	if gone != nil {
+		s.clear(ctx, gone)
+	}
+	s.kick()
+	return nil
+}
+
+func (s *server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	var gone []*file
+	s.mu.Lock()
+	for _, c := range params.Changes {
+		if !c.URI.IsFile() {
+			continue
+		}
+		p, g := s.ws.diskChanged(keyOf(c.URI), c.Type == protocol.FileChangeTypeDeleted)
+		s.markLocked(p)
+		if g != nil {
+			gone = append(gone, g)
+		}
+	}
+	s.mu.Unlock()
+	for _, f := range gone {
+		s.clear(ctx, f)
+	}
+	s.kick()
+	return nil
+}
+
+func (s *server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
+	s.mu.Lock()
+	for _, f := range params.Event.Added {
+		if f.URI.IsFile() {
+			s.ws.loadFolder(keyOf(f.URI))
+		}
+	}
+	for k := range s.ws.pkgs {
+		s.pending[k] = true
+	}
+	s.mu.Unlock()
+	s.kick()
+	return nil
+}
+
+// clear publishes an empty diagnostics list for a file that left the
+// workspace.
+func (s *server) clear(ctx context.Context, f *file) {
+	_ = s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: f.uri, Diagnostics: []protocol.Diagnostic{}})
+}
+
+// markLocked queues a package for diagnosis; s.mu must be held.
+func (s *server) markLocked(p *pkg) {
+	if p != nil {
+		s.pending[p.key] = true
+	}
+}
+
+// kick wakes the diagnosis loop.
+func (s *server) kick() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// diagnoseLoop checks the queued packages and publishes their
+// diagnostics, one package at a time, until ctx ends. Edits that arrive
+// while a package is checked queue it again; a burst of edits costs one
+// check.
+func (s *server) diagnoseLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		}
+		for {
+			s.mu.Lock()
+			var key string
+			for k := range s.pending {
+				key = k
+				break
+			}
+			if key == "" {
+				s.mu.Unlock()
+				break
+			}
+			delete(s.pending, key)
+			var out []*protocol.PublishDiagnosticsParams
+			if p := s.ws.pkgs[key]; p != nil {
+				out = s.diagnosticsLocked(p)
+			}
+			s.mu.Unlock()
+			for _, params := range out {
+				if err := s.client.PublishDiagnostics(ctx, params); err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+// withDoc runs f with the lock held on the document's file, package and
+// current result. An unknown document is an InvalidParams error.
+func withDoc[T any](ctx context.Context, s *server, u uri.URI, f func(*file, *pkg, *result) (T, error)) (T, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx.Err() != nil {
+		var zero T
+		return zero, protocol.ErrRequestCancelled
+	}
+	fl, p, r, err := s.ws.doc(u)
+	if err != nil {
+		var zero T
+		return zero, invalidParams(err)
+	}
+	fl.parse(s.ws.enc)
+	v, err := f(fl, p, r)
+	var bad errBadPosition
+	if errors.As(err, &bad) {
+		return v, invalidParams(err)
+	}
+	return v, err
+}
+
+// offsetAt is the byte offset of a request's position in a file.
+func offsetAt(f *file, p protocol.Position) (int, error) {
+	return f.m.offset(p)
+}

@@ -1,0 +1,143 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+// tokenType is a semantic token type; the order is the legend's.
+type tokenType uint32
+
+const (
+	tokFunction   tokenType = iota // a tool
+	tokParameter                   // a parameter or field
+	tokType                        // a type label or declared type
+	tokEnum                        // a declared enum
+	tokEnumMember                  // an enum's value
+	tokProperty                    // a record key
+	tokString
+	tokNumber
+	tokComment
+	tokKeyword  // a declaration label (:Tool), true, false
+	tokClass    // an agent
+	tokOperator // an arrow
+	tokVariable // a bare symbol value
+)
+
+var tokenTypeNames = []string{
+	"function", "parameter", "type", "enum", "enumMember", "property",
+	"string", "number", "comment", "keyword", "class", "operator", "variable",
+}
+
+// tokenMod is a set of semantic token modifiers.
+type tokenMod uint32
+
+const (
+	modDeclaration tokenMod = 1 << iota
+	modDeprecated
+	modDefaultLibrary // a built-in type
+)
+
+var tokenModNames = []string{"declaration", "deprecated", "defaultLibrary"}
+
+func tokenLegend() protocol.SemanticTokensLegend {
+	return protocol.SemanticTokensLegend{TokenTypes: tokenTypeNames, TokenModifiers: tokenModNames}
+}
+
+func (s *server) SemanticTokensFull(ctx context.Context, params *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.SemanticTokens, error) {
+		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().files[f.key], 0, len(f.src))}, nil
+	})
+}
+
+func (s *server) SemanticTokensRange(ctx context.Context, params *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
+	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.SemanticTokens, error) {
+		start, err := offsetAt(f, params.Range.Start)
+		if err != nil {
+			return nil, err
+		}
+		end, err := offsetAt(f, params.Range.End)
+		if err != nil {
+			return nil, err
+		}
+		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().files[f.key], start, end)}, nil
+	})
+}
+
+// encodeTokens encodes the tokens overlapping [from, to) relative to each
+// other, as the protocol asks. A token that spans lines (a fenced string,
+// a multi-line comment) is split into one token per line: clients without
+// multilineTokenSupport need that.
+func encodeTokens(f *file, fi *fileIndex, from, to int) []uint32 {
+	data := []uint32{}
+	if fi == nil {
+		return data
+	}
+	var prevLine, prevChar uint32
+	last := -1
+	for _, t := range fi.tokens {
+		if t.end <= from || t.start >= to || t.start < last {
+			continue // outside the range, or overlapping the one before
+		}
+		last = t.end
+		for s := t.start; s < t.end; {
+			e := t.end
+			if nl := bytes.IndexByte(f.src[s:t.end], '\n'); nl >= 0 {
+				e = s + nl
+			}
+			if e > s {
+				ps, pe := f.m.position(s), f.m.position(e)
+				delta := ps.Line - prevLine
+				char := ps.Character
+				if delta == 0 {
+					char -= prevChar
+				}
+				data = append(data, delta, char, pe.Character-ps.Character, uint32(t.typ), uint32(t.mods))
+				prevLine, prevChar = ps.Line, ps.Character
+			}
+			s = e + 1
+		}
+	}
+	return data
+}
+
+func (s *server) FoldingRanges(ctx context.Context, params *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) ([]protocol.FoldingRange, error) {
+		out := []protocol.FoldingRange{}
+		add := func(start, end int, kind protocol.FoldingRangeKind) {
+			a, b := f.m.position(start), f.m.position(end)
+			if b.Line > a.Line {
+				out = append(out, protocol.FoldingRange{StartLine: a.Line, EndLine: b.Line, Kind: kind})
+			}
+		}
+		if f.ast == nil {
+			return out, nil
+		}
+		for _, pat := range f.ast.Patterns {
+			if pat == nil {
+				continue
+			}
+			s, e := pat.Offsets()
+			add(s, e, protocol.FoldingRangeKindRegion)
+		}
+		// Runs of comment lines fold together.
+		var runStart, runEnd, runLine int = -1, -1, -2
+		for _, c := range f.ast.Comments {
+			s, e := c.Offsets()
+			line := int(f.m.position(s).Line)
+			if line != runLine+1 {
+				if runStart >= 0 {
+					add(runStart, runEnd, protocol.FoldingRangeKindComment)
+				}
+				runStart = s
+			}
+			runEnd, runLine = e, line
+		}
+		if runStart >= 0 {
+			add(runStart, runEnd, protocol.FoldingRangeKindComment)
+		}
+		return out, nil
+	})
+}

@@ -1,0 +1,411 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/uri"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+// A file is one .gram file of the workspace as last read from disk or
+// edited in the client. Its key is its cleaned file-system path, or the URI
+// itself for a document that is not a file (an unsaved "untitled:" buffer).
+type file struct {
+	key     string
+	uri     uri.URI
+	src     []byte
+	version int32 // the client's version while open
+	open    bool
+
+	// Parsed lazily; reset by every change of src.
+	ast   *ast.File
+	diags diag.Diagnostics // syntax diagnostics
+	m     *mapper
+}
+
+func (f *file) setText(src []byte) {
+	f.src, f.ast, f.diags, f.m = src, nil, nil, nil
+}
+
+func (f *file) parse(enc encoding) {
+	if f.ast == nil {
+		f.ast, f.diags = syntax.ParseFile(f.key, f.src)
+	}
+	if f.m == nil {
+		f.m = newMapper(string(f.src), enc)
+	}
+}
+
+// A pkg is one gram package: the .gram files of a directory, or a lone
+// file outside every workspace folder. It is one namespace, so a change to
+// any of its files re-checks all of it (the unchanged files are not
+// re-parsed).
+type pkg struct {
+	key   string // the directory, or the lone file's key
+	dir   string // "" for a lone file
+	files []*file
+
+	result *result // nil when a file changed since the last check
+	// shown are the files whose last published diagnostics were not
+	// empty: they must be published again (perhaps empty) after a check.
+	shown map[string]bool
+}
+
+// result is one check of a package: the model, every diagnostic as
+// `gramc check` would print it, and the index the requests navigate.
+type result struct {
+	pkg    *check.Package
+	byFile map[string]diag.Diagnostics
+	idx    *index // built on first use
+}
+
+// workspace is the server's model of the user's files. Every method must be
+// called with the server's lock held.
+type workspace struct {
+	enc     encoding
+	folders []string // absolute, cleaned
+	files   map[string]*file
+	pkgs    map[string]*pkg
+	targets []schema.Target
+	known   []diag.Code
+}
+
+func newWorkspace() *workspace {
+	var known []diag.Code
+	for _, c := range diag.Codes() {
+		known = append(known, c.Code)
+	}
+	return &workspace{files: map[string]*file{}, pkgs: map[string]*pkg{}, known: known}
+}
+
+// keyOf is the file key of a document URI.
+func keyOf(u uri.URI) string {
+	if u.IsFile() {
+		if p := u.FsPath(); p != "" {
+			return filepath.Clean(p)
+		}
+	}
+	return string(u)
+}
+
+// uriOf is the URI of a file key.
+func uriOf(key string) uri.URI {
+	if filepath.IsAbs(key) {
+		return uri.File(key)
+	}
+	return uri.URI(key)
+}
+
+// inFolder reports whether path lies in one of the workspace folders.
+func (w *workspace) inFolder(path string) bool {
+	for _, f := range w.folders {
+		if path == f || strings.HasPrefix(path, f+string(filepath.Separator)) || f == string(filepath.Separator) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadFolder reads every package under a workspace folder through the
+// loader, as `gramc check folder/...` would. Documents already open keep
+// their text.
+func (w *workspace) loadFolder(dir string) error {
+	dir = filepath.Clean(dir)
+	if !slices.Contains(w.folders, dir) {
+		w.folders = append(w.folders, dir)
+	}
+	units, err := load.Expand([]string{filepath.Join(dir, "...")}, nil)
+	if err != nil {
+		// A folder without .gram files is not an error for an editor.
+		return nil
+	}
+	for _, u := range units {
+		if u.Dir == "" {
+			continue
+		}
+		w.loadDir(filepath.Clean(u.Dir), u.Files)
+	}
+	return nil
+}
+
+// loadDir makes (or refreshes) the package of dir from the given files.
+func (w *workspace) loadDir(dir string, paths []string) *pkg {
+	p := w.pkgs[dir]
+	if p == nil {
+		p = &pkg{key: dir, dir: dir, shown: map[string]bool{}}
+		w.pkgs[dir] = p
+	}
+	for _, path := range paths {
+		key := filepath.Clean(path)
+		if f := w.files[key]; f != nil {
+			if !slices.Contains(p.files, f) {
+				p.files = append(p.files, f)
+			}
+			continue
+		}
+		src, err := load.ReadFile(key, load.DefaultMaxFileSize)
+		if err != nil {
+			continue // reported when the file is opened; a watched change retries
+		}
+		f := &file{key: key, uri: uriOf(key), src: src}
+		w.files[key] = f
+		p.files = append(p.files, f)
+	}
+	p.sort()
+	p.result = nil
+	return p
+}
+
+func (p *pkg) sort() {
+	slices.SortFunc(p.files, func(a, b *file) int { return strings.Compare(a.key, b.key) })
+}
+
+// pkgOf returns the package a file belongs to, making one if needed: the
+// package of its directory when that lies in a workspace folder (read from
+// disk with the other files there), else a package of the file alone.
+func (w *workspace) pkgOf(f *file) *pkg {
+	dir := filepath.Dir(f.key)
+	if filepath.IsAbs(f.key) && w.inFolder(f.key) {
+		if p := w.pkgs[dir]; p != nil {
+			if !slices.Contains(p.files, f) {
+				p.files = append(p.files, f)
+				p.sort()
+				p.result = nil
+			}
+			return p
+		}
+		var paths []string
+		if units, err := load.Expand([]string{dir}, nil); err == nil && len(units) == 1 {
+			paths = units[0].Files
+		}
+		w.files[f.key] = f
+		return w.loadDir(dir, append(paths, f.key))
+	}
+	if p := w.pkgs[f.key]; p != nil {
+		return p
+	}
+	p := &pkg{key: f.key, files: []*file{f}, shown: map[string]bool{}}
+	w.pkgs[f.key] = p
+	return p
+}
+
+// packageOf returns the package holding the file with key, or nil.
+func (w *workspace) packageOf(key string) *pkg {
+	f := w.files[key]
+	if f == nil {
+		return nil
+	}
+	if p := w.pkgs[filepath.Dir(key)]; p != nil && slices.Contains(p.files, f) {
+		return p
+	}
+	return w.pkgs[key]
+}
+
+// open records a document the client opened. It returns the package to
+// re-check.
+func (w *workspace) open(u uri.URI, version int32, text string) (*pkg, error) {
+	if len(text) > load.DefaultMaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit of a .gram file", u, len(text), load.DefaultMaxFileSize)
+	}
+	key := keyOf(u)
+	f := w.files[key]
+	if f == nil {
+		f = &file{key: key, uri: u}
+		w.files[key] = f
+	}
+	f.uri, f.open, f.version = u, true, version
+	f.setText([]byte(text))
+	p := w.pkgOf(f)
+	p.result = nil
+	return p, nil
+}
+
+// change replaces an open document's text.
+func (w *workspace) change(u uri.URI, version int32, text []byte) (*pkg, error) {
+	if len(text) > load.DefaultMaxFileSize {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit of a .gram file", u, len(text), load.DefaultMaxFileSize)
+	}
+	f := w.files[keyOf(u)]
+	if f == nil || !f.open {
+		return nil, fmt.Errorf("%s is not open", u)
+	}
+	f.version = version
+	f.setText(text)
+	p := w.packageOf(f.key)
+	p.result = nil
+	return p, nil
+}
+
+// close records that the client closed a document: a file in a workspace
+// folder goes back to its text on disk (or leaves its package when it is
+// not on disk); a lone file leaves the workspace. It returns the package to
+// re-check (nil when none is left) and whether the file is gone, so that
+// its diagnostics are cleared.
+func (w *workspace) close(u uri.URI) (*pkg, *file) {
+	key := keyOf(u)
+	f := w.files[key]
+	if f == nil {
+		return nil, nil
+	}
+	p := w.packageOf(key)
+	f.open = false
+	if p != nil && p.dir != "" {
+		if src, err := load.ReadFile(key, load.DefaultMaxFileSize); err == nil {
+			f.setText(src)
+			p.result = nil
+			return p, nil
+		}
+	}
+	w.remove(f)
+	if p != nil && len(p.files) > 0 {
+		return p, f
+	}
+	return nil, f
+}
+
+// remove takes a file out of the workspace.
+func (w *workspace) remove(f *file) {
+	if p := w.packageOf(f.key); p != nil {
+		p.files = slices.DeleteFunc(p.files, func(g *file) bool { return g == f })
+		p.result = nil
+		if len(p.files) == 0 {
+			delete(w.pkgs, p.key)
+		}
+	}
+	delete(w.files, f.key)
+}
+
+// diskChanged takes a watched-file event: a file created, changed or
+// deleted on disk. Open documents keep the client's text. It returns the
+// package to re-check and a file that left the workspace, if any.
+func (w *workspace) diskChanged(key string, deleted bool) (*pkg, *file) {
+	if filepath.Ext(key) != ".gram" {
+		return nil, nil
+	}
+	f := w.files[key]
+	if f != nil && f.open {
+		return nil, nil
+	}
+	if deleted {
+		if f == nil {
+			return nil, nil
+		}
+		p := w.packageOf(key)
+		w.remove(f)
+		if p != nil && len(p.files) > 0 {
+			return p, f
+		}
+		return nil, f
+	}
+	if !w.inFolder(key) {
+		return nil, nil
+	}
+	src, err := load.ReadFile(key, load.DefaultMaxFileSize)
+	if err != nil {
+		return nil, nil
+	}
+	if f != nil {
+		f.setText(src)
+		p := w.packageOf(key)
+		p.result = nil
+		return p, nil
+	}
+	return w.loadDir(filepath.Dir(key), []string{key}), nil
+}
+
+// check returns the package's current result, checking it if a file
+// changed: only the changed files are parsed again.
+func (w *workspace) check(p *pkg) *result {
+	if p.result != nil {
+		return p.result
+	}
+	srcs := make([]check.SourceFile, len(p.files))
+	var stale []*file
+	for _, f := range p.files {
+		if f.ast == nil {
+			stale = append(stale, f)
+		}
+	}
+	if len(stale) > 1 {
+		in := make([]syntax.Source, len(stale))
+		for i, f := range stale {
+			in[i] = syntax.Source{Name: f.key, Src: f.src}
+		}
+		for i, r := range syntax.ParseFiles(in) {
+			stale[i].ast, stale[i].diags = r.File, r.Diags
+		}
+	}
+	files := make([]*ast.File, len(p.files))
+	for i, f := range p.files {
+		f.parse(w.enc)
+		srcs[i] = check.SourceFile{Src: f.src, AST: f.ast, Diags: f.diags}
+		files[i] = f.ast
+	}
+	cp, ds := check.CheckSources(p.dir, srcs)
+	if len(w.targets) > 0 {
+		ds = append(ds, schema.Lint(cp, w.targets)...)
+		ds.Sort()
+	}
+	ds = check.Suppress(files, ds, w.known)
+	r := &result{pkg: cp, byFile: map[string]diag.Diagnostics{}}
+	for _, d := range ds {
+		r.byFile[d.Range.File] = append(r.byFile[d.Range.File], d)
+	}
+	p.result = r
+	return r
+}
+
+// doc returns the file with the given URI and its package's current
+// result. The file must be known: a request for a document the server has
+// never seen is an error.
+func (w *workspace) doc(u uri.URI) (*file, *pkg, *result, error) {
+	key := keyOf(u)
+	f := w.files[key]
+	p := w.packageOf(key)
+	if f == nil || p == nil {
+		return nil, nil, nil, errUnknownDocument{u}
+	}
+	r := w.check(p)
+	return f, p, r, nil
+}
+
+type errUnknownDocument struct{ u uri.URI }
+
+func (e errUnknownDocument) Error() string {
+	return fmt.Sprintf("unknown document %s: open it first (textDocument/didOpen) or put it in a workspace folder", e.u)
+}
+
+// lookup returns the file with key (for related information and locations
+// in other files of a package).
+func (w *workspace) lookup(key string) *file {
+	f := w.files[key]
+	if f != nil {
+		f.parse(w.enc)
+	}
+	return f
+}
+
+// setEncoding changes the position encoding: every mapper is rebuilt.
+func (w *workspace) setEncoding(enc encoding) {
+	w.enc = enc
+	for _, f := range w.files {
+		f.m = nil
+	}
+}
+
+// index returns the result's navigation index, built on first use.
+func (r *result) index() *index {
+	if r.idx == nil {
+		r.idx = buildIndex(r.pkg)
+	}
+	return r.idx
+}
