@@ -55,6 +55,9 @@ type pkg struct {
 	files []*file
 
 	result *result // nil when a file changed since the last check
+	// cache keeps the lowering of the files that did not change, so a
+	// re-check after an edit costs about the changed file.
+	cache check.Cache
 	// shown are the files whose last published diagnostics were not
 	// empty: they must be published again (perhaps empty) after a check.
 	shown map[string]bool
@@ -350,7 +353,7 @@ func (w *workspace) check(p *pkg) *result {
 		srcs[i] = check.SourceFile{Src: f.src, AST: f.ast, Diags: f.diags}
 		files[i] = f.ast
 	}
-	cp, ds := check.CheckSources(p.dir, srcs)
+	cp, ds := p.cache.Check(p.dir, srcs)
 	if len(w.targets) > 0 {
 		ds = append(ds, schema.Lint(cp, w.targets)...)
 		ds.Sort()
