@@ -135,7 +135,8 @@ type incremental struct {
 	// The file whose tools are being lowered.
 	curAST  *ast.File
 	curPrev *fileUnits // its units in the previous check, if reusable
-	curNext *fileUnits
+	curNext *fileUnits // nil while the units are curPrev's first inOrder
+	inOrder int
 	cursor  int // the next unit of curPrev expected
 }
 
@@ -194,22 +195,19 @@ func samePending(a, b []pending) bool {
 }
 
 // lowerTool lowers one tool occurrence, or reuses its previous lowering.
+// The occurrences of a file come together (pass 1 collects file by file).
 func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
 	if t.ast != inc.curAST {
-		inc.curAST, inc.cursor = t.ast, 0
-		inc.curPrev = nil
+		inc.finishFile()
+		inc.curAST, inc.cursor, inc.inOrder = t.ast, 0, 0
+		inc.curPrev, inc.curNext = nil, nil
 		if inc.envSame {
 			if fp := inc.prevFiles[t.ast]; fp != nil && fp.name == t.file {
 				inc.curPrev = fp
 			}
 		}
-		inc.curNext = inc.files[t.ast]
-		if inc.curNext == nil {
-			inc.curNext = &fileUnits{name: t.file}
-			if inc.curPrev != nil {
-				inc.curNext.tools = make([]toolUnit, 0, len(inc.curPrev.tools))
-			}
-			inc.files[t.ast] = inc.curNext
+		if inc.curPrev == nil || inc.files[t.ast] != nil {
+			inc.materialize(t.file)
 		}
 	}
 	if inc.curPrev != nil {
@@ -218,10 +216,16 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
 			inc.spend(c, u.spent)
 			inc.reused = true
 			inc.reusedTools++
-			inc.curNext.tools = append(inc.curNext.tools, *u)
+			if inc.curNext == nil && inc.inOrder < len(inc.curPrev.tools) && u == &inc.curPrev.tools[inc.inOrder] {
+				inc.inOrder++ // still the previous units, in order
+			} else {
+				inc.materialize(t.file)
+				inc.curNext.tools = append(inc.curNext.tools, *u)
+			}
 			return u.tool
 		}
 	}
+	inc.materialize(t.file)
 	start, spent := len(c.diags), c.suggestSpent
 	tool := c.lowerTool(t.sp)
 	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent}
@@ -230,6 +234,40 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
 	}
 	inc.curNext.tools = append(inc.curNext.tools, u)
 	return tool
+}
+
+// materialize makes the current file's record of units, which until now
+// were the first inOrder units of the previous check's (not copied, as
+// long as nothing differs).
+func (inc *incremental) materialize(name string) {
+	if inc.curNext != nil {
+		return
+	}
+	if seen := inc.files[inc.curAST]; seen != nil {
+		// The same tree twice in the package: add to its record, which
+		// may be the previous check's (so copy it).
+		inc.curNext = &fileUnits{name: seen.name, tools: slices.Clip(seen.tools)}
+		inc.files[inc.curAST] = inc.curNext
+		return
+	}
+	inc.curNext = &fileUnits{name: name}
+	if inc.curPrev != nil {
+		inc.curNext.tools = make([]toolUnit, inc.inOrder, len(inc.curPrev.tools)+1)
+		copy(inc.curNext.tools, inc.curPrev.tools[:inc.inOrder])
+	}
+	inc.files[inc.curAST] = inc.curNext
+}
+
+// finishFile records the units of the file whose tools were just lowered.
+func (inc *incremental) finishFile() {
+	if inc.curAST == nil || inc.curNext != nil {
+		return
+	}
+	if inc.inOrder == len(inc.curPrev.tools) {
+		inc.files[inc.curAST] = inc.curPrev // unchanged: share it
+		return
+	}
+	inc.files[inc.curAST] = &fileUnits{name: inc.curPrev.name, tools: inc.curPrev.tools[:inc.inOrder:inc.inOrder]}
 }
 
 // find returns the unit of sp, looking first at *cursor (tools come in

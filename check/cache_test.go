@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -249,6 +250,13 @@ func TestCacheAgreesAcrossEdits(t *testing.T) {
 			w.set("b_tools.gram", cacheTools)
 		}, nil, false},
 		{"unchanged again", func() {}, nil, true},
+		{"the same tree twice", func() { w.files["z_copy.gram"] = w.files["d_more.gram"] }, nil, true},
+		{"the same tree twice, unchanged", func() {}, nil, true},
+		{"the copy under another name", func() {
+			f := w.files["d_more.gram"]
+			w.files["z_copy.gram"] = SourceFile{Src: f.Src, AST: &ast.File{Name: "z_copy.gram", Header: f.AST.Header, Patterns: f.AST.Patterns}}
+		}, wantDiag("z_copy.gram", diag.CodeDuplicateDecl), true},
+		{"no copy", func() { w.remove("z_copy.gram") }, noDiag("z_copy.gram", diag.CodeDuplicateDecl), true},
 	}
 	for _, s := range steps {
 		s.edit()

@@ -41,14 +41,19 @@ func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
 func newChecker(dir string, files []*ast.File) *checker {
 	files = append([]*ast.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	// Most top-level patterns declare a name: size for them at once.
+	n := 0
+	for _, f := range files {
+		n += len(f.Patterns)
+	}
 	return &checker{
 		pkg:     &Package{Dir: dir, Files: files},
-		names:   map[string]*declSite{},
+		names:   make(map[string]declSite, n),
 		types:   map[string]*TypeDecl{},
 		enums:   map[string]*Enum{},
-		tools:   map[string]*toolSite{},
 		typeSP:  map[*TypeDecl]pending{},
 		lowered: map[*TypeDecl]int{},
+		toolSrc: make([]pendingTool, 0, n),
 	}
 }
 
@@ -56,6 +61,7 @@ func newChecker(dir string, files []*ast.File) *checker {
 type declSite struct {
 	kind string // labelTool, ...
 	rng  ast.Range
+	tool *toolSite // the tool, when kind is labelTool
 }
 
 // toolSite is the first declaration of a tool name.
@@ -88,10 +94,11 @@ type checker struct {
 	pkg      *Package
 	diags    diag.Diagnostics
 	file     string // the file being checked
-	names    map[string]*declSite
+	names    map[string]declSite // tools, agents, types and enums
+	nTools   int                 // names of tools
+	sites    []toolSite          // allocation of the *toolSite in names
 	types    map[string]*TypeDecl
 	enums    map[string]*Enum
-	tools    map[string]*toolSite
 	declared []string             // sorted type and enum names, computed on demand
 	pkgName  *ast.Range           // where a header first named the package
 	ignored  map[string]ast.Range // names of ignored top-level subject patterns
@@ -167,6 +174,9 @@ func (c *checker) check() {
 			tool = c.lowerTool(t.sp)
 		}
 		c.enterTool(t.sp, t.inline, tool)
+	}
+	if c.inc != nil {
+		c.inc.finishFile()
 	}
 	for _, a := range c.agentSrc {
 		c.file = a.file
@@ -409,7 +419,7 @@ func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 		return false
 	}
-	c.names[name] = &declSite{kind: kind, rng: c.rng(id)}
+	c.names[name] = declSite{kind: kind, rng: c.rng(id)}
 	return true
 }
 

@@ -146,20 +146,28 @@ func toolKey(sp *ast.SubjectPattern) string {
 // agent, into the package: the package-wide rules on its name.
 func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 	name := sp.Identifier.Name
-	site, seen := c.tools[name]
-	if !seen {
-		if prev, taken := c.names[name]; taken {
-			d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind))).WithDetail("Names of tools, agents, types and enums share one namespace per package; rename one of them.")
-			d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
-			return
+	prev, taken := c.names[name]
+	if !taken {
+		if c.sites == nil {
+			c.sites = make([]toolSite, 0, len(c.toolSrc))
 		}
-		c.names[name] = &declSite{kind: labelTool, rng: t.NameRange}
-		site = &toolSite{tool: t, sp: sp, inline: inline, rng: t.NameRange}
+		c.sites = append(c.sites, toolSite{tool: t, sp: sp, inline: inline, rng: t.NameRange})
+		site := &c.sites[len(c.sites)-1]
 		if !inline {
 			site.topLevel = &t.NameRange
 		}
-		c.tools[name] = site
+		c.names[name] = declSite{kind: labelTool, rng: t.NameRange, tool: site}
+		c.nTools++
+		if c.pkg.Tools == nil {
+			c.pkg.Tools = make([]*Tool, 0, len(c.toolSrc))
+		}
 		c.pkg.Tools = append(c.pkg.Tools, t)
+		return
+	}
+	site := prev.tool
+	if site == nil {
+		d := c.errorf(diag.CodeDuplicateDecl, sp.Identifier, "%s is already declared as %s", name, withArticle(strings.ToLower(prev.kind))).WithDetail("Names of tools, agents, types and enums share one namespace per package; rename one of them.")
+		d.Related = []diag.Related{{Range: prev.rng, Message: "first declared here"}}
 		return
 	}
 	if !inline && site.topLevel != nil {
@@ -312,15 +320,18 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			a.MaxIterations = int(i)
 		}
 	}
-	listed := map[string]ast.Range{}
+	listed := make(map[string]ast.Node, len(sp.Elements))
 	add := func(name string, n ast.Node, t *Tool) {
 		if prev, dup := listed[name]; dup {
 			d := c.errorf(diag.CodeDuplicateAgentTool, n, "tool %s is listed twice in agent %s", name, a.Name).WithDetail("List each tool once.")
-			d.Related = []diag.Related{{Range: prev, Message: "first listed here"}}
+			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			return
 		}
-		listed[name] = c.rng(n)
+		listed[name] = n
 		if t != nil {
+			if a.Tools == nil {
+				a.Tools = make([]*Tool, 0, len(sp.Elements))
+			}
 			a.Tools = append(a.Tools, t)
 		}
 	}
@@ -328,11 +339,12 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		switch n := unwrap(e).(type) {
 		case *ast.PatternReference:
 			name := n.Identifier.Name
-			if site, ok := c.tools[name]; ok {
-				add(name, n, site.tool)
+			prev, ok := c.names[name]
+			if ok && prev.tool != nil {
+				add(name, n, prev.tool.tool)
 				continue
 			}
-			if prev, ok := c.names[name]; ok {
+			if ok {
 				d := c.errorf(diag.CodeNotATool, n, "%s is not a tool", name).WithDetail("An agent's elements are tools; " + name + " is declared as " + withArticle(strings.ToLower(prev.kind)) + ".")
 				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 				continue
@@ -353,7 +365,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			case len(kinds) == 1 && kinds[0].Name == labelTool && n.Identifier != nil:
 				name := n.Identifier.Name
 				var t *Tool
-				if site, ok := c.tools[name]; ok {
+				if site := c.names[name].tool; site != nil {
 					t = site.tool
 				}
 				add(name, n.Identifier, t)
@@ -432,9 +444,11 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Prope
 // toolNames returns the sorted names of the package's tools.
 func (c *checker) toolNames() []string {
 	if c.toolList == nil {
-		c.toolList = make([]string, 0, len(c.tools))
-		for n := range c.tools {
-			c.toolList = append(c.toolList, n)
+		c.toolList = make([]string, 0, c.nTools)
+		for n, site := range c.names {
+			if site.tool != nil {
+				c.toolList = append(c.toolList, n)
+			}
 		}
 		sortStrings(c.toolList)
 	}
