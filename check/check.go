@@ -93,7 +93,7 @@ type pendingAgent struct {
 type checker struct {
 	pkg      *Package
 	diags    diag.Diagnostics
-	file     string // the file being checked
+	file     string              // the file being checked
 	names    map[string]declSite // tools, agents, types and enums
 	nTools   int                 // names of tools
 	sites    []toolSite          // allocation of the *toolSite in names
