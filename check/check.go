@@ -423,23 +423,62 @@ func (c *checker) declare(name, kind string, id *ast.Identifier) bool {
 	return true
 }
 
-// props indexes a record's properties by key, reporting duplicates.
-func (c *checker) props(r *ast.Record) map[string]*ast.Property {
-	if r == nil || len(r.Properties) == 0 {
-		return nil // reads of a nil map find nothing
+// propSet is a record's properties by key: get returns the first of a
+// key. Records hold a handful of properties, for which a scan beats
+// building a map; a large one gets an index.
+type propSet struct {
+	ps  []ast.Property
+	idx map[string]*ast.Property // for large records
+}
+
+// propIndexMin is the number of properties from which a record is indexed.
+const propIndexMin = 32
+
+// get returns the first property of key k, or nil.
+func (s propSet) get(k string) *ast.Property {
+	if s.idx != nil {
+		return s.idx[k]
 	}
-	m := make(map[string]*ast.Property, len(r.Properties))
+	for i := range s.ps {
+		if s.ps[i].Key.Name == k {
+			return &s.ps[i]
+		}
+	}
+	return nil
+}
+
+// first reports whether p (one of the set's properties) is the first of
+// its key.
+func (s propSet) first(p *ast.Property) bool { return s.get(p.Key.Name) == p }
+
+// props returns a record's properties by key, reporting duplicates.
+func (c *checker) props(r *ast.Record) propSet {
+	if r == nil || len(r.Properties) == 0 {
+		return propSet{}
+	}
+	s := propSet{ps: r.Properties}
+	if len(r.Properties) >= propIndexMin {
+		s.idx = make(map[string]*ast.Property, len(r.Properties))
+	}
 	for i := range r.Properties {
 		p := &r.Properties[i]
 		k := keyName(&p.Key)
-		if prev, ok := m[k]; ok {
+		var prev *ast.Property
+		if s.idx != nil {
+			prev = s.idx[k]
+		} else {
+			prev = propSet{ps: r.Properties[:i]}.get(k)
+		}
+		if prev != nil {
 			d := c.errorf(diag.CodeDuplicateProperty, p.Key, "property %s is given twice", k).WithDetail("Remove one of them.")
 			d.Related = []diag.Related{{Range: c.rng(prev.Key), Message: "first given here"}}
 			continue
 		}
-		m[k] = p
+		if s.idx != nil {
+			s.idx[k] = p
+		}
 	}
-	return m
+	return s
 }
 
 // unknownProps warns about properties not in known, in source order.

@@ -36,14 +36,14 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 	en := c.enums[sp.Identifier.Name]
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "enum", enumProps, nil)
-	if q := props["description"]; q != nil {
+	if q := props.get("description"); q != nil {
 		en.Description, _ = c.proseProp(q, "enum")
 	}
 	if len(sp.Elements) > 0 {
 		c.errorf(diag.CodeInvalidEnum, sp.Elements[0], "an enum has no elements").WithDetail(`List the values in the values property: [Unit:Enum {values: ["celsius", "fahrenheit"]}].`)
 	}
 	en.ValueKind = String
-	q := props["values"]
+	q := props.get("values")
 	if q == nil {
 		c.errorf(diag.CodeInvalidEnum, sp.Identifier, "enum %s has no values", en.Name).WithDetail(`Add the allowed values: [` + syntax.QuoteName(en.Name) + `:Enum {values: ["a", "b"]}].`)
 		return
@@ -107,7 +107,7 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 	defer func() { c.lowered[td] = 2 }()
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "type", typeProps, map[string]string{"fields": paramHints["fields"]})
-	if q := props["description"]; q != nil {
+	if q := props.get("description"); q != nil {
 		td.Description, _ = c.proseProp(q, "type")
 	}
 	seen := map[string]*Param{}
@@ -196,7 +196,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	}
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
-	if q := props["description"]; q == nil {
+	if q := props.get("description"); q == nil {
 		c.errorf(diag.CodeMissingDescription, sp.Identifier, "tool %s has no description", t.Name).WithDetail(fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)))
 	} else if s, ok := c.proseProp(q, "tool"); ok {
 		if strings.TrimSpace(s) == "" {
@@ -204,15 +204,15 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		}
 		t.Description = s
 	}
-	if q := props["title"]; q != nil {
+	if q := props.get("title"); q != nil {
 		t.Title, _ = c.proseProp(q, "tool")
 	}
-	if q := props["strict"]; q != nil {
+	if q := props.get("strict"); q != nil {
 		if b, ok := c.boolProp(q, "tool"); ok {
 			t.Strict = &b
 		}
 	}
-	if q := props["deprecated"]; q != nil {
+	if q := props.get("deprecated"); q != nil {
 		t.Deprecated, _ = c.boolProp(q, "tool")
 	}
 	if len(sp.Elements) == 0 {
@@ -278,10 +278,10 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "agent", agentProps, agentHints)
-	if q := props["description"]; q != nil {
+	if q := props.get("description"); q != nil {
 		a.Description, _ = c.proseProp(q, "agent")
 	}
-	if q := props["instruction"]; q == nil {
+	if q := props.get("instruction"); q == nil {
 		c.errorf(diag.CodeMissingInstruction, sp.Identifier, "agent %s has no instruction", a.Name).WithDetail("Add the system prompt: instruction: ```\n  You are a helpful assistant...\n  ```.")
 	} else if s, ok := c.proseProp(q, "agent"); ok {
 		if strings.TrimSpace(s) == "" {
@@ -290,7 +290,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 		a.Instruction = s
 	}
 	c.agentModel(sp, props, a)
-	if q := props["temperature"]; q != nil {
+	if q := props.get("temperature"); q != nil {
 		n, ok := q.Value.(*ast.Number)
 		var v json.Number
 		var err error
@@ -304,7 +304,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			a.Temperature = &f
 		}
 	}
-	if q := props["maxIterations"]; q != nil {
+	if q := props.get("maxIterations"); q != nil {
 		n, ok := q.Value.(*ast.Number)
 		var i int64 = -1
 		if ok && n.Kind != ast.Decimal && n.Kind != ast.Measurement {
@@ -384,7 +384,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			c.errorf(diag.CodeInvalidAgentElement, e, "agent element is not a tool").WithDetail("An agent's elements are tool names or inline [name:Tool ...] patterns.")
 		}
 	}
-	if q := props["toolChoice"]; q != nil {
+	if q := props.get("toolChoice"); q != nil {
 		if s, ok := c.stringProp(q, "agent"); ok {
 			choices := []string{"auto", "none", "required"}
 			var names []string
@@ -405,8 +405,8 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 }
 
 // agentModel reads `model: "Provider/model-name"`.
-func (c *checker) agentModel(sp *ast.SubjectPattern, props map[string]*ast.Property, a *Agent) {
-	q := props["model"]
+func (c *checker) agentModel(sp *ast.SubjectPattern, props propSet, a *Agent) {
+	q := props.get("model")
 	if q == nil {
 		c.errorf(diag.CodeInvalidModel, sp.Identifier, "agent %s has no model", a.Name).WithDetail(`Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: ` + strings.Join(providers, ", ") + ".")
 		return

@@ -66,7 +66,7 @@ func kindNames(ks []Kind) string {
 func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 	p := &Param{Range: c.rng(n)}
 	props := c.props(n.Record)
-	legacy := props["paramName"]
+	legacy := props.get("paramName")
 	switch {
 	case n.Identifier != nil:
 		p.Name = n.Identifier.Name
@@ -143,14 +143,14 @@ func nodeText(n *ast.NodePattern) string {
 }
 
 // lowerProps reads a parameter's, field's or result's properties.
-func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, what string) {
+func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 	t := p.Type
 	if r == roleResult {
 		for _, k := range paramProps {
 			if k == "description" || k == "elementType" {
 				continue
 			}
-			if q := props[k]; q != nil {
+			if q := props.get(k); q != nil {
 				detail := "A return type takes only description and elementType; defaults and constraints belong to parameters and record fields."
 				if k == "default" || k == "optional" {
 					detail = "The last node of a signature is the return type, and a return type has no " + k + ". If this node is meant as a parameter, the signature lacks its return type: add one after it, ==>(::String)."
@@ -159,21 +159,26 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			}
 		}
 	}
-	if q := props["description"]; q != nil {
+	if q := props.get("description"); q != nil {
 		if s, ok := c.proseProp(q, what); ok {
 			p.Description = s
 		}
 	}
-	if q := props["deprecated"]; q != nil && r != roleResult {
+	if q := props.get("deprecated"); q != nil && r != roleResult {
 		p.Deprecated, _ = c.boolProp(q, what)
 	}
 	optionalGiven := false
-	if q := props["optional"]; q != nil && r != roleResult {
+	if q := props.get("optional"); q != nil && r != roleResult {
 		p.Optional, optionalGiven = c.boolProp(q, what)
 	}
 	// Applicability of constraint properties.
-	var ok map[string]bool
-	for k, q := range props {
+	var ok constraintSet
+	for i := range props.ps {
+		q := &props.ps[i]
+		k := q.Key.Name
+		if !props.first(q) {
+			continue // a duplicate, reported
+		}
 		kinds, constrained := applies[k]
 		if !constrained || t == nil {
 			continue // not a constraint, or the type is already wrong
@@ -186,20 +191,17 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			c.errorf(diag.CodeInapplicableProperty, q.Key, "%s does not apply to %s", k, articleType(t)).WithDetail(detail)
 			continue
 		}
-		if ok == nil {
-			ok = map[string]bool{}
-		}
-		ok[k] = true
+		ok.set(k, true)
 	}
 	if r == roleResult {
 		return
 	}
 	cons := &p.Constraints
-	if ok["enum"] {
-		cons.Enum = c.enumList(props["enum"], t, what)
+	if ok.has("enum") {
+		cons.Enum = c.enumList(props.get("enum"), t, what)
 	}
-	if ok["range"] {
-		q := props["range"]
+	if ok.has("range") {
+		q := props.get("range")
 		if rv, isRange := q.Value.(*ast.RangeValue); isRange {
 			if rv.Lower != nil {
 				cons.Minimum = c.bound(rv.Lower, t, "range")
@@ -208,10 +210,10 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 				cons.Maximum = c.bound(rv.Upper, t, "range")
 			}
 			for _, k := range []string{"minimum", "maximum"} {
-				if o := props[k]; o != nil && ok[k] {
+				if o := props.get(k); o != nil && ok.has(k) {
 					d := c.errorf(diag.CodeContradiction, o.Key, "%s and range both give bounds", k).WithDetail("range is shorthand for minimum and maximum; give the bounds one way only.")
 					d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "range given here"}}
-					ok[k] = false
+					ok.set(k, false)
 				}
 			}
 		} else {
@@ -219,10 +221,10 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		}
 	}
 	numProp := func(k string) *json.Number {
-		if !ok[k] {
+		if !ok.has(k) {
 			return nil
 		}
-		q := props[k]
+		q := props.get(k)
 		n, isNum := q.Value.(*ast.Number)
 		if !isNum {
 			c.errorf(diag.CodeInvalidPropertyValue, q.Value, "%s must be a number, not %s", k, describeValue(q.Value)).WithDetail(fmt.Sprintf("Write a number, e.g. %s: 0.", k))
@@ -239,10 +241,10 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 	cons.ExclusiveMinimum = numProp("exclusiveMinimum")
 	cons.ExclusiveMaximum = numProp("exclusiveMaximum")
 	countProp := func(k string) *int64 {
-		if !ok[k] {
+		if !ok.has(k) {
 			return nil
 		}
-		q := props[k]
+		q := props.get(k)
 		if n, isNum := q.Value.(*ast.Number); isNum && n.Kind != ast.Measurement && n.Kind != ast.Decimal {
 			if v, err := numberValue(n); err == nil {
 				if i, err := v.Int64(); err == nil && i >= 0 {
@@ -257,18 +259,18 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 	cons.MaxLength = countProp("maxLength")
 	cons.MinItems = countProp("minItems")
 	cons.MaxItems = countProp("maxItems")
-	if ok["uniqueItems"] {
-		cons.UniqueItems, _ = c.boolProp(props["uniqueItems"], what)
+	if ok.has("uniqueItems") {
+		cons.UniqueItems, _ = c.boolProp(props.get("uniqueItems"), what)
 	}
 	var re *regexp.Regexp
-	if ok["pattern"] {
-		if s, isStr := c.stringProp(props["pattern"], what); isStr {
+	if ok.has("pattern") {
+		if s, isStr := c.stringProp(props.get("pattern"), what); isStr {
 			cons.Pattern = s
-			re = c.checkPattern(props["pattern"].Value, s)
+			re = c.checkPattern(props.get("pattern").Value, s)
 		}
 	}
-	if ok["format"] {
-		q := props["format"]
+	if ok.has("format") {
+		q := props.get("format")
 		if s, isStr := c.stringProp(q, what); isStr {
 			if contains(formats, s) {
 				cons.Format = s
@@ -282,11 +284,11 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 		}
 	}
 	c.contradictions(props, cons)
-	if q := props["examples"]; q != nil && t != nil {
+	if q := props.get("examples"); q != nil && t != nil {
 		p.Examples = c.examples(q, p, re, what)
 	}
-	if q := props["default"]; q != nil {
-		if o := props["optional"]; o != nil && optionalGiven && !p.Optional {
+	if q := props.get("default"); q != nil {
+		if o := props.get("optional"); o != nil && optionalGiven && !p.Optional {
 			d := c.errorf(diag.CodeContradiction, o.Value, "%s has a default but optional: false", what).WithDetail("A default makes a parameter optional; remove optional: false or the default.")
 			d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "default given here"}}
 		}
@@ -298,6 +300,37 @@ func (c *checker) lowerProps(p *Param, props map[string]*ast.Property, r role, w
 			}
 		}
 		p.Optional = true
+	}
+}
+
+// constraintKeys are the keys of applies, for constraintSet.
+var constraintKeys = func() []string {
+	keys := make([]string, 0, len(applies))
+	for k := range applies {
+		keys = append(keys, k)
+	}
+	return keys
+}()
+
+// constraintSet is a set of constraint keys (of applies): a bit each.
+type constraintSet uint32
+
+func constraintBit(k string) constraintSet {
+	for i, c := range constraintKeys {
+		if c == k {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+func (s constraintSet) has(k string) bool { return s&constraintBit(k) != 0 }
+
+func (s *constraintSet) set(k string, in bool) {
+	if in {
+		*s |= constraintBit(k)
+	} else {
+		*s &^= constraintBit(k)
 	}
 }
 
@@ -339,10 +372,10 @@ func (c *checker) bound(n *ast.Number, t *Type, k string) *json.Number {
 }
 
 // contradictions reports bounds that no value can satisfy.
-func (c *checker) contradictions(props map[string]*ast.Property, cons *Constraints) {
+func (c *checker) contradictions(props propSet, cons *Constraints) {
 	at := func(keys ...string) ast.Node {
 		for _, k := range keys {
-			if q := props[k]; q != nil {
+			if q := props.get(k); q != nil {
 				return q.Value
 			}
 		}

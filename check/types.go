@@ -114,7 +114,7 @@ func (c *checker) declaredNames() []string {
 
 // nodeType resolves the single type label of a parameter, field or result
 // node. what names the node in messages ("parameter city").
-func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, what string) *Type {
+func (c *checker) nodeType(n *ast.NodePattern, props propSet, what string) *Type {
 	if len(n.Labels) == 0 {
 		detail := "Add a type label after the name, e.g. (city::String). " + typeListDetail
 		if what == "return type" {
@@ -137,7 +137,7 @@ func (c *checker) nodeType(n *ast.NodePattern, props map[string]*ast.Property, w
 		c.errorf(diag.CodeMultipleTypes, &n.Labels[1], "%s has more than one type label", what).WithDetail("A parameter, field or result has exactly one type label; remove the others. " + typeListDetail)
 	}
 	l := &n.Labels[0]
-	return c.resolveLabel(l.Name, c.labelNameRange(l), props["elementType"], 0)
+	return c.resolveLabel(l.Name, c.labelNameRange(l), props.get("elementType"), 0)
 }
 
 // isTypeName reports whether name is a built-in type (or alias) or a

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,8 +15,59 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// jsonNumberRE is the JSON number grammar.
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+// isJSONNumber reports whether s is in the JSON number grammar,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? (a test holds it to that
+// regular expression).
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = skipDigits(s, i)
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := skipDigits(s, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := skipDigits(s, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	return i == len(s)
+}
+
+func skipDigits(s string, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// isDecimalInt reports whether s is an integer as JSON and big.Int write
+// it: -?(0|[1-9][0-9]*), but not -0.
+func isDecimalInt(s string) bool {
+	if s == "0" {
+		return true
+	}
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && s[0] != '0' && skipDigits(s, 0) == len(s)
+}
 
 // numberValue converts a gram number to a json.Number: integers keep their
 // digits, hexadecimal and octal become decimal digits, decimals are written
@@ -71,6 +121,9 @@ func numberText(n *ast.Number) (json.Number, error) {
 	case ast.Measurement:
 		return "", fmt.Errorf("measurement %s is not a JSON value", n.Raw())
 	case ast.Hexadecimal, ast.Octal, ast.Integer:
+		if n.Kind == ast.Integer && isDecimalInt(raw) {
+			return json.Number(raw), nil // already what big.Int writes
+		}
 		neg := false
 		s := raw
 		switch {
@@ -97,7 +150,7 @@ func numberText(n *ast.Number) (json.Number, error) {
 		}
 		return json.Number(z.String()), nil
 	}
-	if jsonNumberRE.MatchString(raw) {
+	if isJSONNumber(raw) {
 		return json.Number(raw), nil
 	}
 	s := strings.TrimPrefix(raw, "+")
@@ -106,13 +159,13 @@ func numberText(n *ast.Number) (json.Number, error) {
 		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	out := f.Text('g', -1)
-	if !jsonNumberRE.MatchString(out) {
+	if !isJSONNumber(out) {
 		// big.Float writes "1e+10" and "+Inf"; the former is valid JSON.
 		if fv, err := strconv.ParseFloat(s, 64); err == nil {
 			out = strconv.FormatFloat(fv, 'g', -1, 64)
 		}
 	}
-	if !jsonNumberRE.MatchString(out) {
+	if !isJSONNumber(out) {
 		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	return json.Number(out), nil
@@ -120,12 +173,18 @@ func numberText(n *ast.Number) (json.Number, error) {
 
 // isIntegral reports whether n is a whole number.
 func isIntegral(n json.Number) bool {
+	if _, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return true
+	}
 	r, ok := new(big.Rat).SetString(string(n))
 	return ok && r.IsInt()
 }
 
 // fitsInt64 reports whether the whole number n is within int64's range.
 func fitsInt64(n json.Number) bool {
+	if _, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return true
+	}
 	r, ok := new(big.Rat).SetString(string(n))
 	return ok && r.IsInt() && r.Num().IsInt64()
 }
@@ -262,18 +321,20 @@ func writeSubject(b *strings.Builder, s *ast.Subject, sorted bool) {
 	if s.Identifier != nil {
 		b.WriteString(syntax.QuoteName(s.Identifier.Name))
 	}
-	if len(s.Labels) > 0 {
+	if sorted && len(s.Labels) > 1 {
 		labels := make([]string, 0, len(s.Labels))
 		for i := range s.Labels {
-			l := &s.Labels[i]
-			labels = append(labels, l.Name)
+			labels = append(labels, s.Labels[i].Name)
 		}
-		if sorted {
-			sort.Strings(labels)
-		}
+		sort.Strings(labels)
 		for _, l := range labels {
 			b.WriteString("::")
 			b.WriteString(syntax.QuoteName(l))
+		}
+	} else {
+		for i := range s.Labels {
+			b.WriteString("::")
+			b.WriteString(syntax.QuoteName(s.Labels[i].Name))
 		}
 	}
 	if s.Record != nil && len(s.Record.Properties) > 0 {
@@ -338,6 +399,14 @@ func pathNodes(p ast.Pattern) (nodes []*ast.NodePattern, arrows []*ast.Arrow) {
 // nodes in source order joined by "==>", properties in source order.
 func signatureText(nodes []*ast.NodePattern) string {
 	var b strings.Builder
+	size := 0 // the source text's length is a good guess
+	for _, n := range nodes {
+		if n != nil {
+			start, end := n.Offsets()
+			size += end - start + 3
+		}
+	}
+	b.Grow(size)
 	for i, n := range nodes {
 		if i > 0 {
 			b.WriteString("==>")
