@@ -3,7 +3,6 @@ package check
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -23,8 +22,21 @@ const (
 
 var kindLabels = []string{labelTool, labelAgent, labelType, labelEnum}
 
-// toolNameRE is what LLM providers accept as a function name.
-var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// validToolName reports whether name is what LLM providers accept as a
+// function name: ^[a-zA-Z0-9_-]{1,64}$ (a test holds it to that).
+func validToolName(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch b := name[i]; {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', b == '_', b == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // CheckFiles checks parsed files as one package. dir is the package's
 // directory ("" for files named together). Files are taken in lexical order
@@ -112,6 +124,9 @@ type checker struct {
 	inc            *incremental // reuses and records work for a Cache; nil in a plain check
 	typeCands      []string     // type names for "did you mean", computed on demand
 	typeDetail     string
+
+	nodeBuf  []*ast.NodePattern // lowerTool's signature nodes
+	arrowBuf []*ast.Arrow
 
 	typeSrc  []pending
 	enumSrc  []pending

@@ -191,7 +191,7 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 // lowerTool lowers the parts of a tool declaration.
 func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	t := &Tool{Name: sp.Identifier.Name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
-	if !toolNameRE.MatchString(t.Name) {
+	if !validToolName(t.Name) {
 		c.errorf(diag.CodeInvalidToolName, sp.Identifier, "tool name %s is not a valid function name", syntax.QuoteName(t.Name)).WithDetail("LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.")
 	}
 	props := c.props(sp.Record)
@@ -223,7 +223,13 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		c.errorf(diag.CodeExtraElement, sp.Elements[1], "tool %s has more than one element", t.Name).WithDetail("A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).")
 	}
 	sig := unwrap(sp.Elements[0])
-	nodes, arrows := pathNodes(sig)
+	// The checker's buffers: the nodes do not outlive this call.
+	nodes, arrows := appendPath(sig, c.nodeBuf[:0], c.arrowBuf[:0])
+	if len(nodes) == 0 {
+		nodes = nil // not a path (or a nil pattern in a partial tree)
+	} else {
+		c.nodeBuf, c.arrowBuf = nodes, arrows
+	}
 	if nodes == nil {
 		detail := "A signature is a path of nodes joined by ==>, ending with the return type: (city::String)==>(::String)."
 		what := "a subject pattern"

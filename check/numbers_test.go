@@ -3,6 +3,7 @@ package check
 import (
 	"math/big"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -34,6 +35,22 @@ func TestIsJSONNumberIsTheGrammar(t *testing.T) {
 			if _, ok := z.SetString(s, 10); !ok || z.String() != s {
 				t.Errorf("isDecimalInt(%q), but big.Int writes %q", s, z.String())
 			}
+		}
+	}
+}
+
+func TestValidToolNameIsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	for _, s := range []string{"", "a", "get_weather", "get-weather", "Z9", "a b", "a.b", "é", "a\x00", "ünicode", "tool:x",
+		strings.Repeat("a", 64), strings.Repeat("a", 65), strings.Repeat("é", 32), "a\n", "\na", "/", "[", "`", "{", "@"} {
+		if got, want := validToolName(s), re.MatchString(s); got != want {
+			t.Errorf("validToolName(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for b := 0; b < 256; b++ {
+		s := string([]byte{byte(b)})
+		if got, want := validToolName(s), re.MatchString(s); got != want {
+			t.Errorf("validToolName(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -380,6 +380,12 @@ func writeNode(b *strings.Builder, n *ast.NodePattern, sorted bool) {
 
 // pathNodes flattens a path into its nodes and arrows.
 func pathNodes(p ast.Pattern) (nodes []*ast.NodePattern, arrows []*ast.Arrow) {
+	return appendPath(p, nil, nil)
+}
+
+// appendPath is pathNodes appending to nodes and arrows (nil, nil when p
+// is not a path).
+func appendPath(p ast.Pattern, nodes []*ast.NodePattern, arrows []*ast.Arrow) ([]*ast.NodePattern, []*ast.Arrow) {
 	for p != nil {
 		switch q := p.(type) {
 		case *ast.NodePattern:
