@@ -53,6 +53,7 @@ type declsUnit struct {
 	lowered          map[*TypeDecl]int
 	typeList         []*TypeDecl
 	enumList         []*Enum
+	broken           map[string]bool // files with syntax errors then
 	diags            []*diag.Diagnostic // in the order they were reported
 	spent            int                // suggest candidates compared
 }
@@ -79,13 +80,14 @@ func (k *Cache) Check(dir string, files []SourceFile) (*Package, diag.Diagnostic
 	return checkSources(k, dir, files)
 }
 
-// checkFiles is CheckFiles through the cache.
-func (k *Cache) checkFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
-	c := k.run(dir, files, true)
+// checkFiles is CheckFiles through the cache; broken names the files with
+// syntax errors.
+func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool) (*Package, diag.Diagnostics) {
+	c := k.run(dir, files, broken, true)
 	if c.inc.reused && (c.suggestRefused || c.inc.overBudget) {
 		// Reused work is exact only while every suggestion is within
 		// the budget: check the whole package.
-		c = k.run(dir, files, false)
+		c = k.run(dir, files, broken, false)
 	}
 	k.reusedTools = c.inc.reusedTools
 	if c.suggestRefused {
@@ -108,9 +110,9 @@ func (k *Cache) checkFiles(dir string, files []*ast.File) (*Package, diag.Diagno
 
 // run checks files, recording its work for the next call and, when reuse
 // is set, reusing the cache's.
-func (k *Cache) run(dir string, files []*ast.File, reuse bool) *checker {
+func (k *Cache) run(dir string, files []*ast.File, broken map[string]bool, reuse bool) *checker {
 	c := newChecker(dir, files)
-	c.inc = &incremental{files: make(map[*ast.File]*fileUnits, len(files))}
+	c.inc = &incremental{files: make(map[*ast.File]*fileUnits, len(files)), broken: broken}
 	if reuse {
 		c.inc.prevDecls, c.inc.prevFiles = k.decls, k.files
 	}
@@ -123,6 +125,7 @@ func (k *Cache) run(dir string, files []*ast.File, reuse bool) *checker {
 type incremental struct {
 	prevDecls *declsUnit
 	prevFiles map[*ast.File]*fileUnits
+	broken    map[string]bool // files with syntax errors
 	envSame   bool // the declarations are prevDecls: tools may be reused
 
 	decls *declsUnit
@@ -141,19 +144,64 @@ type incremental struct {
 }
 
 // reuseDecls adopts the previous check's enums and types when pass 1
-// collected the very same declarations, and reports whether it did.
+// collected the same declarations, and reports whether it did.
 func (inc *incremental) reuseDecls(c *checker) bool {
 	d := inc.prevDecls
-	if d == nil || !samePending(d.enumSrc, c.enumSrc) || !samePending(d.typeSrc, c.typeSrc) {
+	if d == nil || !inc.sameDecls(d.enumSrc, c.enumSrc) || !inc.sameDecls(d.typeSrc, c.typeSrc) {
 		return false
 	}
 	// Pass 1 made new TypeDecl and Enum values for the same declarations;
 	// the tools to be reused point to the previous ones.
+	n := *d
+	n.broken = inc.broken
+	if !samePending(d.enumSrc, c.enumSrc) || !samePending(d.typeSrc, c.typeSrc) {
+		// The same text in a file parsed again: key the record by the
+		// new trees (and let the old ones go).
+		n.enumSrc, n.typeSrc = c.enumSrc, c.typeSrc
+		n.typeSP = make(map[*TypeDecl]pending, len(d.typeList))
+		for i, td := range d.typeList {
+			n.typeSP[td] = c.typeSrc[i]
+		}
+	}
+	d = &n
 	c.types, c.enums, c.typeSP, c.lowered = d.types, d.enums, d.typeSP, d.lowered
 	c.pkg.Types, c.pkg.Enums = slices.Clone(d.typeList), slices.Clone(d.enumList)
 	c.diags = append(c.diags, d.diags...)
 	inc.spend(c, d.spent)
 	inc.decls, inc.envSame, inc.reused = d, true, true
+	return true
+}
+
+// sameDecls reports whether the declarations cur lower exactly as prev
+// did: each is the same tree, or a tree of a file without syntax errors
+// parsed from the same text at the same position (so every position in
+// it is the same) of a file of the same name, in a file that had no
+// syntax errors either.
+func (inc *incremental) sameDecls(prev, cur []pending) bool {
+	if len(prev) != len(cur) {
+		return false
+	}
+	for i, a := range prev {
+		b := cur[i]
+		if a.file != b.file {
+			return false
+		}
+		if a.sp == b.sp {
+			continue
+		}
+		if inc.prevDecls.broken[a.file] || inc.broken[b.file] {
+			return false // a partial tree may differ from its text
+		}
+		as, bs := a.sp.Span.Source(), b.sp.Span.Source()
+		if as == nil || bs == nil {
+			return false
+		}
+		a0, a1 := a.sp.Span.Offsets()
+		b0, b1 := b.sp.Span.Offsets()
+		if a1-a0 != b1-b0 || a0 != b0 || a.sp.Span.Pos() != b.sp.Span.Pos() || as.Text()[a0:a1] != bs.Text()[b0:b1] {
+			return false
+		}
+	}
 	return true
 }
 
@@ -169,6 +217,7 @@ func (inc *incremental) recordDecls(c *checker, start, spent int) {
 		lowered:  c.lowered,
 		typeList: slices.Clone(c.pkg.Types),
 		enumList: slices.Clone(c.pkg.Enums),
+		broken:   inc.broken,
 		diags:    slices.Clone(c.diags[start:]),
 		spent:    c.suggestSpent - spent,
 	}

@@ -206,6 +206,20 @@ func TestCacheAgreesAcrossEdits(t *testing.T) {
 			noDiag("c_agent.gram", diag.CodeUnknownTool), true},
 		{"fix the typo", func() { w.edit(t, "d_more.gram", "Strng", "String") },
 			noDiag("d_more.gram", diag.CodeUnknownType), true},
+		{"add a tool after the types, in their file", func() {
+			w.set("a_types.gram", cacheTypes+"[late:Tool {description: \"Late\"} | (p::Point)==>(::Unit)]\n")
+		}, nil, true},
+		{"change that tool", func() { w.edit(t, "a_types.gram", `"Late"`, `"Later"`) }, nil, true},
+		{"a syntax error after the types", func() { w.edit(t, "a_types.gram", "(p::Point)", "(p::Point {,,})") },
+			wantDiag("a_types.gram", diag.CodeSyntax), false},
+		{"fix it", func() { w.edit(t, "a_types.gram", "(p::Point {,,})", "(p::Point)") }, nil, false},
+		{"unchanged after the fix", func() {}, nil, true},
+		{"a line before the types moves them", func() { w.edit(t, "a_types.gram", "\n[Unit:Enum", "\n\n[Unit:Enum") }, nil, false},
+		{"the same text in another order", func() {
+			w.set("a_types.gram", "{package: \"weather\"}\n[Point:Type {description: \"A point\"} |\n  (lat::Number {range: -90..90}),\n  (lon::Number {range: -180..180})\n]\n[Unit:Enum {values: [\"celsius\", \"fahrenheit\"], description: \"A unit\"}]\n")
+		}, nil, false},
+		{"back to the first text", func() { w.set("a_types.gram", cacheTypes) }, nil, false},
+		{"the first text again", func() { w.set("a_types.gram", cacheTypes) }, nil, true},
 		{"remove a type tools in other files use", func() {
 			w.edit(t, "a_types.gram", "[Point:Type", "[Pt:Type")
 		}, wantDiag("b_tools.gram", diag.CodeUnknownType), false},

@@ -103,7 +103,7 @@ func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.
 	var pkg *Package
 	var ds diag.Diagnostics
 	if k != nil {
-		pkg, ds = k.checkFiles(dir, asts)
+		pkg, ds = k.checkFiles(dir, asts, broken)
 	} else {
 		pkg, ds = CheckFiles(dir, asts)
 	}
