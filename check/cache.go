@@ -53,7 +53,7 @@ type declsUnit struct {
 	lowered          map[*TypeDecl]int
 	typeList         []*TypeDecl
 	enumList         []*Enum
-	broken           map[string]bool // files with syntax errors then
+	broken           map[string]bool    // files with syntax errors then
 	diags            []*diag.Diagnostic // in the order they were reported
 	spent            int                // suggest candidates compared
 }
@@ -126,7 +126,7 @@ type incremental struct {
 	prevDecls *declsUnit
 	prevFiles map[*ast.File]*fileUnits
 	broken    map[string]bool // files with syntax errors
-	envSame   bool // the declarations are prevDecls: tools may be reused
+	envSame   bool            // the declarations are prevDecls: tools may be reused
 
 	decls *declsUnit
 	files map[*ast.File]*fileUnits
