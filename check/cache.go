@@ -27,11 +27,15 @@ import (
 //     its file's *ast.File, as a parse makes new trees) and its file name
 //     are the ones of the previous Check.
 //   - The enums and types are reused, and with them any tool, only when
-//     the same declarations (the same trees, in the same files and order)
-//     declare them; any change to a :Type or :Enum declaration, or to
-//     which of them wins a name, re-lowers every declaration.
-//   - Did-you-mean suggestions have a package-wide budget; when a check
-//     comes near it, Check checks the whole package and keeps nothing.
+//     the same declarations declare them, in the same files and order:
+//     the same trees, or trees parsed again from the same text at the
+//     same place of a file without syntax errors (so an edit to a tool
+//     in the file that declares the types keeps them). Any other change
+//     to a :Type or :Enum declaration, or to which of them wins a name,
+//     re-lowers every declaration and every tool.
+//   - Did-you-mean suggestions have a package-wide budget; when reused
+//     work would exceed it, Check checks the whole package, and it keeps
+//     nothing of a check that ran out of it.
 //
 // Trees passed to Check must not be modified afterwards. The returned
 // model shares values (tools, types, enums) with earlier and later results:

@@ -4,6 +4,10 @@
 //
 // The model is what the schema emitters, the Go code generator and the
 // runtime consume. Every model value keeps the source range it came from.
+//
+// CheckSources checks a package's parsed files; a Cache does the same
+// again after an edit at the cost of the changed files, as the language
+// server does on every keystroke.
 package check
 
 import (
