@@ -9,10 +9,12 @@ import (
 
 // diagnosticsLocked checks p and returns what to publish: every file of
 // the package with its diagnostics, and an empty list for a file that
-// showed some last time and has none now. s.mu must be held.
+// showed some last time and has none now; the open files come last, so a
+// client that has the new version of an open file has the rest of its
+// package's too. s.mu must be held.
 func (s *server) diagnosticsLocked(p *pkg) []*protocol.PublishDiagnosticsParams {
 	r := s.ws.check(p)
-	var out []*protocol.PublishDiagnosticsParams
+	var out, open []*protocol.PublishDiagnosticsParams
 	for _, f := range p.files {
 		ds := r.byFile[f.key]
 		if len(ds) == 0 && !p.shown[f.key] && !f.open {
@@ -27,9 +29,13 @@ func (s *server) diagnosticsLocked(p *pkg) []*protocol.PublishDiagnosticsParams 
 			params.Diagnostics = append(params.Diagnostics, s.toProtocol(f, d))
 		}
 		p.shown[f.key] = len(ds) > 0
-		out = append(out, params)
+		if f.open {
+			open = append(open, params)
+		} else {
+			out = append(out, params)
+		}
 	}
-	return out
+	return append(out, open...)
 }
 
 // toProtocol converts one diagnostic of file f: code, a link to its

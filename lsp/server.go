@@ -59,8 +59,12 @@ type server struct {
 	mu       sync.Mutex // guards everything below and the workspace
 	ws       *workspace
 	exited   bool
+	exitCh   chan struct{} // closed by exit
 	caps     clientCaps
 	pending  map[string]bool // packages to diagnose
+	busy     int             // packages being published
+	loopDone bool            // the diagnosis loop has ended
+	idle     *sync.Cond      // signalled when busy drops or the loop ends
 	wake     chan struct{}
 	settings settings
 }
@@ -93,13 +97,16 @@ func newServer(opts Options) *server {
 	if w == nil {
 		w = io.Discard
 	}
-	return &server{
+	s := &server{
 		opts:    opts,
 		logger:  log.New(w, "gramc lsp: ", log.LstdFlags),
 		ws:      newWorkspace(),
 		pending: map[string]bool{},
 		wake:    make(chan struct{}, 1),
+		exitCh:  make(chan struct{}),
 	}
+	s.idle = sync.NewCond(&s.mu)
+	return s
 }
 
 func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
@@ -113,9 +120,13 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	go s.diagnoseLoop(ctx)
 	select {
 	case <-conn.Done():
+	case <-s.exitCh:
+		// The reader may be blocked on a stream that stays open (a
+		// client that does not close our standard input): exit ends the
+		// server anyway, as the protocol says.
+		go conn.Close()
 	case <-ctx.Done():
-		conn.Close()
-		<-conn.Done()
+		go conn.Close()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -404,16 +415,26 @@ func (s *server) showError(ctx context.Context, msg string) {
 	_ = s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
 }
 
+// Shutdown finishes the diagnostics in flight (an edit just before
+// shutdown is still reported) and then refuses everything but exit.
 func (s *server) Shutdown(ctx context.Context) error {
 	s.state.Store(stateShutdown)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for (len(s.pending) > 0 || s.busy > 0) && !s.loopDone {
+		s.kick()
+		s.idle.Wait()
+	}
 	return nil
 }
 
 func (s *server) Exit(ctx context.Context) error {
 	s.mu.Lock()
-	s.exited = true
+	if !s.exited {
+		s.exited = true
+		close(s.exitCh)
+	}
 	s.mu.Unlock()
-	go s.conn.Close()
 	return nil
 }
 
@@ -559,6 +580,12 @@ func (s *server) kick() {
 // while a package is checked queue it again; a burst of edits costs one
 // check.
 func (s *server) diagnoseLoop(ctx context.Context) {
+	defer func() {
+		s.mu.Lock()
+		s.loopDone = true
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	}()
 	for {
 		select {
 		case <-ctx.Done():
@@ -573,6 +600,7 @@ func (s *server) diagnoseLoop(ctx context.Context) {
 				break
 			}
 			if key == "" {
+				s.idle.Broadcast()
 				s.mu.Unlock()
 				break
 			}
@@ -581,11 +609,20 @@ func (s *server) diagnoseLoop(ctx context.Context) {
 			if p := s.ws.pkgs[key]; p != nil {
 				out = s.diagnosticsLocked(p)
 			}
+			s.busy++
 			s.mu.Unlock()
+			var err error
 			for _, params := range out {
-				if err := s.client.PublishDiagnostics(ctx, params); err != nil {
-					return
+				if err = s.client.PublishDiagnostics(ctx, params); err != nil {
+					break
 				}
+			}
+			s.mu.Lock()
+			s.busy--
+			s.idle.Broadcast()
+			s.mu.Unlock()
+			if err != nil {
+				return
 			}
 		}
 	}

@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+func init() {
+	// lspclient COMMAND ARGS... starts COMMAND as a language server on its
+	// standard input and output and drives it as an editor does, with
+	// go.lsp.dev/protocol's client: initialize with the current directory
+	// as the workspace folder, then for each line of its own standard
+	// input "open FILE", "diagnostics FILE" (wait for them, print one line
+	// each: file:line:col: severity code: summary), "hover FILE LINE:COL"
+	// (print the hover's first line) or "format FILE" (print the formatted
+	// text); then shutdown and exit, and print the server's exit status.
+	scriptCommands["lspclient"] = func() { os.Exit(lspClientMain(os.Args[1:])) }
+}
+
+type lspScriptClient struct {
+	protocol.UnimplementedClient
+	mu    sync.Mutex
+	cond  *sync.Cond
+	diags map[uri.URI]*protocol.PublishDiagnosticsParams
+}
+
+func (c *lspScriptClient) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.diags[p.URI] = p
+	c.cond.Broadcast()
+	return nil
+}
+
+func (c *lspScriptClient) RegisterCapability(context.Context, *protocol.RegistrationParams) error {
+	return nil
+}
+
+type procStream struct {
+	r interface{ Read([]byte) (int, error) }
+	w interface {
+		Write([]byte) (int, error)
+		Close() error
+	}
+}
+
+func (p procStream) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p procStream) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p procStream) Close() error                { return p.w.Close() }
+
+func lspClientMain(args []string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "lspclient:", err)
+		return 1
+	}
+	c := &lspScriptClient{diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}}
+	c.cond = sync.NewCond(&c.mu)
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(procStream{out, in}))
+	conn.Go(ctx, protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))
+	server := protocol.ServerDispatcher(conn)
+	wd, _ := os.Getwd()
+	params := &protocol.InitializeParams{}
+	root := uri.File(wd)
+	params.RootURI = &root
+	if _, err := server.Initialize(ctx, params); err != nil {
+		fmt.Fprintln(os.Stderr, "lspclient: initialize:", err)
+		return 1
+	}
+	server.Initialized(ctx, &protocol.InitializedParams{})
+	input, _ := os.ReadFile("/dev/stdin")
+	for _, line := range strings.Split(strings.TrimSpace(string(input)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		u := uri.File(filepath.Join(wd, f[1]))
+		doc := protocol.TextDocumentIdentifier{URI: u}
+		switch f[0] {
+		case "open":
+			text, _ := os.ReadFile(f[1])
+			server.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "gram", Version: 1, Text: string(text)}})
+		case "diagnostics":
+			c.mu.Lock()
+			for c.diags[u] == nil && ctx.Err() == nil {
+				c.cond.Wait()
+			}
+			p := c.diags[u]
+			c.mu.Unlock()
+			for _, d := range p.Diagnostics {
+				msg, _ := d.Message.(protocol.String)
+				summary, _, _ := strings.Cut(string(msg), "\n")
+				code, _ := d.Code.(protocol.String)
+				fmt.Printf("%s:%d:%d: %d %s: %s\n", f[1], d.Range.Start.Line+1, d.Range.Start.Character+1, d.Severity, code, summary)
+			}
+		case "hover":
+			l, col, _ := strings.Cut(f[2], ":")
+			ln, _ := strconv.Atoi(l)
+			cn, _ := strconv.Atoi(col)
+			h, err := server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: protocol.Position{Line: uint32(ln - 1), Character: uint32(cn - 1)}}})
+			if err != nil || h == nil {
+				fmt.Printf("hover: %v\n", err)
+				continue
+			}
+			if m, ok := h.Contents.(*protocol.MarkupContent); ok {
+				first, _, _ := strings.Cut(strings.TrimPrefix(m.Value, "```gram\n"), "\n")
+				fmt.Printf("hover: %s\n", first)
+			}
+		case "format":
+			edits, err := server.Formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: doc})
+			if err != nil {
+				fmt.Printf("format: %v\n", err)
+				continue
+			}
+			text, _ := os.ReadFile(f[1])
+			fmt.Print(applyLSPEdits(string(text), edits))
+		}
+	}
+	if err := server.Shutdown(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "lspclient: shutdown:", err)
+	}
+	server.Exit(ctx)
+	err := cmd.Wait()
+	conn.Close()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	fmt.Printf("exit %d\n", code)
+	return 0
+}
+
+// applyLSPEdits applies edits (ASCII text: UTF-16 units are bytes).
+func applyLSPEdits(text string, edits []protocol.TextEdit) string {
+	lines := strings.SplitAfter(text, "\n")
+	off := func(p protocol.Position) int {
+		n := 0
+		for i := 0; i < int(p.Line) && i < len(lines); i++ {
+			n += len(lines[i])
+		}
+		return n + int(p.Character)
+	}
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		s, t := off(e.Range.Start), off(e.Range.End)
+		text = text[:s] + e.NewText + text[t:]
+	}
+	return text
+}
