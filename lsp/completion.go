@@ -175,7 +175,11 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 			if m := declLabelRE.FindStringSubmatch(head[:bar]); m[1] == "Agent" {
 				for _, sym := range r.index().syms {
 					if sym.kind == symTool {
-						items = append(items, edit(sym.name, protocol.CompletionItemKindFunction, detail(sym), sym.tool.Description, ""))
+						doc := ""
+						if sym.tool != nil {
+							doc = sym.tool.Description
+						}
+						items = append(items, edit(sym.name, protocol.CompletionItemKindFunction, detail(sym), doc, ""))
 					}
 				}
 				return items

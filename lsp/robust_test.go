@@ -1,0 +1,315 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// quietClient is a client that accepts everything the server sends.
+type quietClient struct{ protocol.UnimplementedClient }
+
+func (quietClient) PublishDiagnostics(context.Context, *protocol.PublishDiagnosticsParams) error {
+	return nil
+}
+func (quietClient) ShowMessage(context.Context, *protocol.ShowMessageParams) error { return nil }
+
+// exercise opens text as a lone document of a fresh server and sends every
+// request at up to maxPositions positions spread over it, calling the
+// handlers directly: a panic anywhere fails the caller (the protocol
+// layer would turn it into an InternalError and hide it).
+func exercise(t testing.TB, text string, enc encoding, maxPositions int) {
+	s := newServer(Options{})
+	s.client = quietClient{}
+	s.state.Store(stateRunning)
+	s.ws.setEncoding(enc)
+	s.caps.markdown, s.caps.snippets = true, true
+	ctx := context.Background()
+	u := uri.URI("untitled:fuzz.gram")
+	if err := s.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: text}}); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	for _, p := range s.ws.pkgs {
+		s.diagnosticsLocked(p)
+	}
+	f := s.ws.files[keyOf(u)]
+	f.parse(enc)
+	m := f.m
+	s.mu.Unlock()
+	doc := protocol.TextDocumentIdentifier{URI: u}
+	step := max(1, len(text)/maxPositions)
+	for off := 0; off <= len(text); off += step {
+		pos := m.position(off)
+		tp := protocol.TextDocumentPositionParams{TextDocument: doc, Position: pos}
+		rg := protocol.Range{Start: pos, End: m.position(off + step)}
+		s.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: tp})
+		s.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tp})
+		s.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: tp, Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+		s.Completion(ctx, &protocol.CompletionParams{TextDocumentPositionParams: tp})
+		s.PrepareRename(ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: tp})
+		s.Rename(ctx, &protocol.RenameParams{TextDocumentPositionParams: tp, NewName: "renamed"})
+		s.CodeAction(ctx, &protocol.CodeActionParams{TextDocument: doc, Range: rg})
+		s.SemanticTokensRange(ctx, &protocol.SemanticTokensRangeParams{TextDocument: doc, Range: rg})
+		s.RangeFormatting(ctx, &protocol.DocumentRangeFormattingParams{TextDocument: doc, Range: rg})
+	}
+	// Positions past the end, and beyond any line, are errors, not panics.
+	for _, pos := range []protocol.Position{{Line: 1 << 30, Character: 0}, {Line: 0, Character: 1 << 31}} {
+		tp := protocol.TextDocumentPositionParams{TextDocument: doc, Position: pos}
+		s.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: tp})
+		s.Completion(ctx, &protocol.CompletionParams{TextDocumentPositionParams: tp})
+	}
+	s.SemanticTokensFull(ctx, &protocol.SemanticTokensParams{TextDocument: doc})
+	s.FoldingRanges(ctx, &protocol.FoldingRangeParams{TextDocument: doc})
+	s.DocumentSymbol(ctx, &protocol.DocumentSymbolParams{TextDocument: doc})
+	s.Formatting(ctx, &protocol.DocumentFormattingParams{TextDocument: doc})
+	s.Symbols(ctx, &protocol.WorkspaceSymbolParams{Query: "a"})
+	// An edit anywhere, then everything again on the new text.
+	mid := m.position(len(text) / 2)
+	s.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: doc, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: mid, End: mid}, Text: "(x::"}},
+	})
+	s.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: doc, Position: mid}})
+	s.DidClose(ctx, &protocol.DidCloseTextDocumentParams{TextDocument: doc})
+}
+
+// corpus is every conformance input and example of the repository.
+func corpus(t testing.TB) []string {
+	var out []string
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", "gram-corpus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Input string `json:"input"`
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		out = append(out, c.Input)
+	}
+	paths, _ := filepath.Glob(filepath.Join("..", "examples", "*", "*.gram"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "check", "*.gram"))
+	for _, p := range append(paths, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// TestEveryRequestEveryPosition sends every request at every position of
+// every conformance input and example, in both position encodings, and at
+// positions of every prefix of a real file (what an editor sees while the
+// user types it): the server answers, never panics.
+func TestEveryRequestEveryPosition(t *testing.T) {
+	for _, text := range corpus(t) {
+		exercise(t, text, utf16Units, 1<<20)
+		exercise(t, text, utf8Bytes, 64)
+	}
+	src, err := os.ReadFile(filepath.Join("..", "examples", "weather", "tools.gram"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n <= len(src); n += 3 {
+		exercise(t, string(src[:n]), utf16Units, 16)
+	}
+}
+
+// FuzzLSP: any text as a document, every request at positions over it.
+// Run: go test ./lsp -run '^$' -fuzz FuzzLSP -fuzztime 60s
+func FuzzLSP(f *testing.F) {
+	for _, text := range corpus(f) {
+		f.Add(text)
+	}
+	f.Add("[a:Tool {description: \"é😀\"} |\n  (x::String {default: \"\u202e\"})==>(::String)\n]")
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4096 {
+			return
+		}
+		exercise(t, text, utf16Units, 32)
+		exercise(t, text, utf8Bytes, 8)
+	})
+}
+
+// TestPositionEncodings converts positions on a line with characters of
+// every width, in both encodings, both ways.
+func TestPositionEncodings(t *testing.T) {
+	text := "a\né😀x\n\n"
+	// byte offsets of: 'é' 'x' and the end of line 2
+	cases := []struct {
+		off         int
+		utf16, utf8 protocol.Position
+	}{
+		{0, protocol.Position{Line: 0, Character: 0}, protocol.Position{Line: 0, Character: 0}},
+		{2, protocol.Position{Line: 1, Character: 0}, protocol.Position{Line: 1, Character: 0}},
+		{4, protocol.Position{Line: 1, Character: 1}, protocol.Position{Line: 1, Character: 2}},  // after é
+		{8, protocol.Position{Line: 1, Character: 3}, protocol.Position{Line: 1, Character: 6}},  // after 😀 (a surrogate pair)
+		{9, protocol.Position{Line: 1, Character: 4}, protocol.Position{Line: 1, Character: 7}},  // end of line 2
+		{11, protocol.Position{Line: 3, Character: 0}, protocol.Position{Line: 3, Character: 0}}, // end of text
+	}
+	for _, enc := range []encoding{utf16Units, utf8Bytes} {
+		m := newMapper(text, enc)
+		for _, c := range cases {
+			want := c.utf16
+			if enc == utf8Bytes {
+				want = c.utf8
+			}
+			if got := m.position(c.off); got != want {
+				t.Errorf("enc %d: position(%d) = %v, want %v", enc, c.off, got, want)
+			}
+			if got, err := m.offset(want); err != nil || got != c.off {
+				t.Errorf("enc %d: offset(%v) = %d, %v; want %d", enc, want, got, err, c.off)
+			}
+		}
+		// Inside a surrogate pair or a UTF-8 sequence: the character's start.
+		if got, _ := m.offset(protocol.Position{Line: 1, Character: 2}); enc == utf16Units && got != 4 {
+			t.Errorf("inside a surrogate pair: %d, want 4", got)
+		}
+		// Past the end of a line: the line's end; past the last line: an error.
+		if got, _ := m.offset(protocol.Position{Line: 0, Character: 99}); got != 1 {
+			t.Errorf("past the end of line 1: %d, want 1", got)
+		}
+		if _, err := m.offset(protocol.Position{Line: 4, Character: 0}); err == nil {
+			t.Errorf("a line past the end is not an error")
+		}
+	}
+}
+
+// Requests through the protocol: an unknown document and a bad position
+// are InvalidParams errors, a request before initialize is refused, and
+// the server goes on answering after each.
+func TestProtocolErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.gram": toolsGram + typesGram})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("a.gram")
+	ctx := c.ctx()
+	_, err := c.server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("nosuch.gram")}}})
+	if err == nil || !strings.Contains(err.Error(), "unknown document") {
+		t.Errorf("unknown document: %v", err)
+	}
+	_, err = c.server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("a.gram")}, Position: protocol.Position{Line: 999}}})
+	if err == nil || !strings.Contains(err.Error(), "outside the document") {
+		t.Errorf("bad position: %v", err)
+	}
+	if _, err := c.server.Initialize(ctx, &protocol.InitializeParams{}); err == nil {
+		t.Errorf("a second initialize was accepted")
+	}
+	h, err := c.server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("a.gram")}, Position: protocol.Position{Line: 0, Character: 3}}})
+	if err != nil || h == nil {
+		t.Fatalf("the server stopped answering: %v %v", h, err)
+	}
+	if err := c.server.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.server.Hover(ctx, &protocol.HoverParams{}); err == nil || !strings.Contains(err.Error(), "shut down") {
+		t.Errorf("a request after shutdown: %v", err)
+	}
+}
+
+// A request cancelled while it waits is answered RequestCancelled. On the
+// wire, in order: the server holds its lock (as during a long check), the
+// client sends a hover (id 7) and $/cancelRequest for it, then a request
+// that needs no lock (id 8); once 8 is answered the server has read the
+// cancellation, and the lock is released.
+func TestCancellation(t *testing.T) {
+	s := newServer(Options{Log: testLog{t}})
+	a, b := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.serve(ctx, jsonrpc2.NewStream(a)) }()
+	defer func() { b.Close(); a.Close(); <-done }()
+	r := bufio.NewReader(b)
+	send := func(msg string) {
+		t.Helper()
+		if _, err := fmt.Fprintf(b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// wait reads messages until the answer to id; it returns its error code.
+	wait := func(id int) int {
+		t.Helper()
+		for {
+			var n int
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
+					n, _ = strconv.Atoi(v)
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			body := make([]byte, n)
+			if _, err := io.ReadFull(r, body); err != nil {
+				t.Fatal(err)
+			}
+			var m struct {
+				ID    *int `json:"id"`
+				Error *struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			json.Unmarshal(body, &m)
+			if m.ID != nil && *m.ID == id {
+				if m.Error != nil {
+					return m.Error.Code
+				}
+				return 0
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	wait(1)
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a.gram","languageId":"gram","version":1,"text":"[a:Tool {description: \"d\"} | (x::String)==>(::String)]"}}}`)
+	hover := `{"jsonrpc":"2.0","id":%d,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a.gram"},"position":{"line":0,"character":1}}}`
+	send(fmt.Sprintf(hover, 2))
+	if code := wait(2); code != 0 {
+		t.Fatalf("hover: error %d", code)
+	}
+	s.mu.Lock()
+	send(fmt.Sprintf(hover, 7))
+	send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}`)
+	send(`{"jsonrpc":"2.0","id":8,"method":"gramc/nosuch","params":{}}`)
+	if code := wait(8); code != int(jsonrpc2.MethodNotFound) {
+		t.Errorf("unknown method: code %d, want %d", code, jsonrpc2.MethodNotFound)
+	}
+	s.mu.Unlock()
+	if code := wait(7); code != int(protocol.CodeRequestCancelled) {
+		t.Errorf("cancelled hover: code %d, want RequestCancelled (%d)", code, protocol.CodeRequestCancelled)
+	}
+	// Malformed input is an error answer, and the server goes on.
+	send(`{"jsonrpc":"2.0","id":9,"method":"textDocument/hover","params":{"textDocument":7}}`)
+	if code := wait(9); code == 0 {
+		t.Errorf("malformed params were accepted")
+	}
+	send(fmt.Sprintf(hover, 10))
+	if code := wait(10); code != 0 {
+		t.Errorf("hover after errors: code %d", code)
+	}
+}
