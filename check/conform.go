@@ -169,6 +169,11 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		if s := c.suggest(fmt.Sprint(x), names); s != "" {
 			d.Summary += suggest.DidYouMeanQuoted(s)
 			d.Suggestion = s
+			for _, e := range en.Values {
+				if fmt.Sprint(e) == s {
+					d.Fix = &diag.Edit{Range: d.Range, NewText: jsonText(e)} // the value as gram writes it
+				}
+			}
 		}
 		return nil, false
 	case Record:

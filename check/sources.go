@@ -158,11 +158,13 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 			continue // a wrong arrow may be part of a textual signature
 		}
 		line := lineAt(src, int(d.Range.Start.Offset))
+		from := lineStart(src, int(d.Range.Start.Offset)) // where the signature's text starts
 		// A signature split after its arrow puts the error on the next line.
-		if ls := lineStart(src, int(d.Range.Start.Offset)); ls > 0 {
+		if ls := from; ls > 0 {
 			prev := strings.TrimRight(lineAt(src, ls-1), " \t\r")
 			if strings.HasSuffix(prev, ">") || strings.HasSuffix(prev, "→") {
 				line = prev + " " + strings.TrimSpace(line)
+				from = lineStart(src, ls-1)
 			}
 		}
 		switch {
@@ -181,8 +183,45 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 				"joined by ==>, and types are JSON types (no IO or Maybe). Write: " + gramForm(line)
 			d.Summary = "textual signature is not gram"
 			d.Suggestion = gramForm(line)
+			if d.Fix = signatureEdit(src, d.Range.File, from, int(d.Range.Start.Offset), d.Suggestion); d.Fix == nil {
+				d.Suggestion = "" // the form is in Detail; there is no edit to apply
+			}
 		}
 	}
+}
+
+// signatureEdit replaces the textual signature that starts on the line at
+// from (after a "|" when the tool's header shares the line) and ends on the
+// line holding at (before a closing "]" or ",", or a comment), with the
+// gram form; nil when the signature goes on past that line.
+func signatureEdit(src []byte, file string, from, at int, gram string) *diag.Edit {
+	end := at
+	for end < len(src) && src[end] != '\n' {
+		end++
+	}
+	text := string(src[from:end])
+	if c := strings.Index(text, "//"); c >= 0 {
+		text = text[:c] // a comment after the signature stays
+	}
+	if t := strings.TrimRight(text, " \t\r"); strings.HasSuffix(t, ">") || strings.HasSuffix(t, "→") {
+		return nil // the signature goes on below: no whole edit is known
+	}
+	start := 0
+	if bar := strings.LastIndex(text[:min(len(text), at-from+1)], "|"); bar >= 0 {
+		start = bar + 1
+	}
+	for start < len(text) && (text[start] == ' ' || text[start] == '\t') {
+		start++
+	}
+	stop := len(text)
+	for stop > start && strings.ContainsRune(" \t\r,]", rune(text[stop-1])) {
+		stop--
+	}
+	if stop <= start {
+		return nil
+	}
+	r := ast.Range{File: file, Start: ast.Pos{Offset: int32(from + start)}, End: ast.Pos{Offset: int32(from + stop)}}
+	return &diag.Edit{Range: r, NewText: gram}
 }
 
 // gramForm rewrites a textual signature line into gram, as well as it can.
