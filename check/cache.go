@@ -88,9 +88,10 @@ func (k *Cache) Check(dir string, files []SourceFile) (*Package, diag.Diagnostic
 // syntax errors.
 func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool) (*Package, diag.Diagnostics) {
 	c := k.run(dir, files, broken, true)
-	if c.inc.reused && (c.suggestRefused || c.inc.overBudget) {
-		// Reused work is exact only while every suggestion is within
-		// the budget: check the whole package.
+	if c.inexact() || c.inc.reused && c.suggestRefused {
+		// Work reused or done in parallel is exact only while every
+		// suggestion is within the budget: check the whole package,
+		// sequentially.
 		c = k.run(dir, files, broken, false)
 	}
 	k.reusedTools = c.inc.reusedTools
@@ -116,6 +117,7 @@ func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool
 // is set, reusing the cache's.
 func (k *Cache) run(dir string, files []*ast.File, broken map[string]bool, reuse bool) *checker {
 	c := newChecker(dir, files)
+	c.parallel = reuse
 	c.inc = &incremental{files: make(map[*ast.File]*fileUnits, len(files)), broken: broken}
 	if reuse {
 		c.inc.prevDecls, c.inc.prevFiles = k.decls, k.files
@@ -137,7 +139,6 @@ type incremental struct {
 
 	reused      bool // some unit was reused
 	reusedTools int
-	overBudget  bool // reused units together spent more than the budget
 
 	// The file whose tools are being lowered.
 	curAST  *ast.File
@@ -171,7 +172,7 @@ func (inc *incremental) reuseDecls(c *checker) bool {
 	c.types, c.enums, c.typeSP, c.lowered = d.types, d.enums, d.typeSP, d.lowered
 	c.pkg.Types, c.pkg.Enums = slices.Clone(d.typeList), slices.Clone(d.enumList)
 	c.diags = append(c.diags, d.diags...)
-	inc.spend(c, d.spent)
+	c.charge(d.spent)
 	inc.decls, inc.envSame, inc.reused = d, true, true
 	return true
 }
@@ -227,14 +228,6 @@ func (inc *incremental) recordDecls(c *checker, start, spent int) {
 	}
 }
 
-// spend adds a reused unit's suggestion candidates to the checker's.
-func (inc *incremental) spend(c *checker, n int) {
-	c.suggestSpent += n
-	if c.suggestSpent > suggestBudget {
-		inc.overBudget = true
-	}
-}
-
 func samePending(a, b []pending) bool {
 	if len(a) != len(b) {
 		return false
@@ -247,9 +240,10 @@ func samePending(a, b []pending) bool {
 	return true
 }
 
-// lowerTool lowers one tool occurrence, or reuses its previous lowering.
-// The occurrences of a file come together (pass 1 collects file by file).
-func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
+// lowerTool lowers one tool occurrence, or reuses its previous lowering;
+// ahead, when not nil, is its lowering done by lowerAhead. The occurrences
+// of a file come together (pass 1 collects file by file).
+func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *Tool {
 	if t.ast != inc.curAST {
 		inc.finishFile()
 		inc.curAST, inc.cursor, inc.inOrder = t.ast, 0, 0
@@ -266,7 +260,7 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
 	if inc.curPrev != nil {
 		if u := inc.curPrev.find(t.sp, &inc.cursor); u != nil {
 			c.diags = append(c.diags, u.diags...)
-			inc.spend(c, u.spent)
+			c.charge(u.spent)
 			inc.reused = true
 			inc.reusedTools++
 			if inc.curNext == nil && inc.inOrder < len(inc.curPrev.tools) && u == &inc.curPrev.tools[inc.inOrder] {
@@ -279,6 +273,12 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool) *Tool {
 		}
 	}
 	inc.materialize(t.file)
+	if ahead != nil {
+		c.diags = append(c.diags, ahead.diags...)
+		c.charge(ahead.spent)
+		inc.curNext.tools = append(inc.curNext.tools, *ahead)
+		return ahead.tool
+	}
 	start, spent := len(c.diags), c.suggestSpent
 	tool := c.lowerTool(t.sp)
 	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent}
@@ -321,6 +321,28 @@ func (inc *incremental) finishFile() {
 		return
 	}
 	inc.files[inc.curAST] = &fileUnits{name: inc.curPrev.name, tools: inc.curPrev.tools[:inc.inOrder:inc.inOrder]}
+}
+
+// probe reports which tool occurrences lowerTool will find in the
+// previous check (it looks them up the same way, changing nothing).
+func (inc *incremental) probe(toolSrc []pendingTool) []bool {
+	hits := make([]bool, len(toolSrc))
+	if !inc.envSame {
+		return hits
+	}
+	var cur *ast.File
+	var prev *fileUnits
+	cursor := 0
+	for i, t := range toolSrc {
+		if t.ast != cur {
+			cur, cursor, prev = t.ast, 0, nil
+			if fp := inc.prevFiles[t.ast]; fp != nil && fp.name == t.file {
+				prev = fp
+			}
+		}
+		hits[i] = prev != nil && prev.find(t.sp, &cursor) != nil
+	}
+	return hits
 }
 
 // find returns the unit of sp, looking first at *cursor (tools come in

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/gramgen"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -126,9 +128,28 @@ func agree(t testing.TB, k *Cache, w *workspace, step string) diag.Diagnostics {
 	t.Helper()
 	srcs := w.sources()
 	got, gotDs := k.Check("pkg", srcs)
-	want, wantDs := CheckSources("pkg", srcs)
+	want, wantDs := sequential(func() (*Package, diag.Diagnostics) { return CheckSources("pkg", srcs) })
 	samePackage(t, step, want, got, wantDs, gotDs)
 	return gotDs
+}
+
+// sequential runs check with every tool lowered on one goroutine: the
+// oracle.
+func sequential(check func() (*Package, diag.Diagnostics)) (*Package, diag.Diagnostics) {
+	defer func(m int) { parallelMin = m }(parallelMin)
+	parallelMin = math.MaxInt
+	return check()
+}
+
+// inModes runs test as it is and with every package's tools lowered on
+// three goroutines (lowerAhead), however few.
+func inModes(t *testing.T, test func(t *testing.T)) {
+	t.Run("sequential", test)
+	t.Run("parallel", func(t *testing.T) {
+		defer func(m, w int) { parallelMin, parallelWorkers = m, w }(parallelMin, parallelWorkers)
+		parallelMin, parallelWorkers = 1, 3
+		test(t)
+	})
 }
 
 // hasDiag reports whether ds holds a diagnostic of code in file.
@@ -173,7 +194,9 @@ const (
 // TestCacheAgreesAcrossEdits applies a sequence of edits to a multi-file
 // package, re-parsing only the edited file, and requires Cache.Check to
 // return exactly what CheckSources returns after every one.
-func TestCacheAgreesAcrossEdits(t *testing.T) {
+func TestCacheAgreesAcrossEdits(t *testing.T) { inModes(t, testCacheAgreesAcrossEdits) }
+
+func testCacheAgreesAcrossEdits(t *testing.T) {
 	w := newWorkspace(t, map[string]string{
 		"a_types.gram": cacheTypes,
 		"b_tools.gram": cacheTools,
@@ -309,7 +332,9 @@ func noDiag(file string, code diag.Code) func(diag.Diagnostics) string {
 
 // TestCacheDiagnosticsAreCopies: a caller that changes the diagnostics it
 // got does not change what the cache returns next.
-func TestCacheDiagnosticsAreCopies(t *testing.T) {
+func TestCacheDiagnosticsAreCopies(t *testing.T) { inModes(t, testCacheDiagnosticsAreCopies) }
+
+func testCacheDiagnosticsAreCopies(t *testing.T) {
 	w := newWorkspace(t, map[string]string{"a.gram": cacheMore, "b.gram": cacheTypes})
 	var k Cache
 	_, ds := k.Check("pkg", w.sources())
@@ -328,7 +353,9 @@ func TestCacheDiagnosticsAreCopies(t *testing.T) {
 // TestCacheSuggestBudget: a package that spends the did-you-mean budget
 // gets exactly CheckSources' suggestions (the cache then checks it
 // whole), whether the budget runs out before or after the edited file.
-func TestCacheSuggestBudget(t *testing.T) {
+func TestCacheSuggestBudget(t *testing.T) { inModes(t, testCacheSuggestBudget) }
+
+func testCacheSuggestBudget(t *testing.T) {
 	defer func(b int) { suggestBudget = b }(suggestBudget)
 	// Each unknown type compares with the 11 built-in names and the
 	// declared one; each unknown tool with the 40 tool names.
@@ -383,11 +410,40 @@ func TestCacheSuggestBudget(t *testing.T) {
 	}
 	w.set("a.gram", "[a:Tool {description: \"d\"} | (q::Strng)==>(::String)]\n")
 	agree(t, &k, w, "within the budget after an edit")
+
+	// One tool's suggestion leaves too little for the next one's, within
+	// one check (and, in parallel, within one goroutine: the first two
+	// tools go to the first of three). Once the first no longer
+	// suggests, the second must.
+	p := len(paramProps) // an unknown parameter property compares with each
+	suggestBudget = p + p/2
+	var first, five strings.Builder
+	fmt.Fprintf(&first, "[t0:Tool {description: \"d\"} | (q::String {descriptoin: \"x\"})==>(::String)]\n")
+	for i := 1; i < 6; i++ {
+		prop := ""
+		if i == 1 {
+			prop = " {descriptoin: \"x\"}"
+		}
+		fmt.Fprintf(&five, "[t%d:Tool {description: \"d\"} | (q::String%s)==>(::String)]\n", i, prop)
+	}
+	w = newWorkspace(t, map[string]string{"a.gram": first.String(), "b.gram": five.String()})
+	k = Cache{}
+	ds = agree(t, &k, w, "the second suggestion refused")
+	if len(ds) != 2 || ds[0].Suggestion == "" || ds[1].Suggestion != "" {
+		t.Fatalf("want a suggestion on the first tool only, got %v", ds)
+	}
+	w.edit(t, "a.gram", " {descriptoin: \"x\"}", "")
+	ds = agree(t, &k, w, "the first no longer suggests")
+	if len(ds) != 1 || ds[0].Suggestion == "" {
+		t.Fatalf("want a suggestion on the second tool, got %v", ds)
+	}
 }
 
 // TestCacheTestdata checks every annotated test package through a cache,
 // twice (the second time reusing everything), against CheckSources.
-func TestCacheTestdata(t *testing.T) {
+func TestCacheTestdata(t *testing.T) { inModes(t, testCacheTestdata) }
+
+func testCacheTestdata(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/check/*.gram")
 	dirs, _ := filepath.Glob("../testdata/check/*/*.gram")
 	var k Cache
@@ -423,11 +479,16 @@ func FuzzCacheAgrees(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(uint8(i), src)
+		f.Add(uint8(i)|0x80, src)
 	}
 	f.Add(uint8(1), []byte(cacheTools+"[Point:Type | (x::Number)]"))
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
 		if len(src) > 1<<16 {
 			return
+		}
+		if which&0x80 != 0 { // lower tools on three goroutines
+			defer func(m, w int) { parallelMin, parallelWorkers = m, w }(parallelMin, parallelWorkers)
+			parallelMin, parallelWorkers = 1, 3
 		}
 		base := map[string]string{
 			"a_types.gram": cacheTypes,
@@ -448,4 +509,53 @@ func FuzzCacheAgrees(f *testing.F) {
 		w.set("z_new.gram", string(src))
 		agree(t, &k, w, "added a file")
 	})
+}
+
+// TestParallelCheckAgrees: CheckSources lowering tools on several
+// goroutines returns exactly what it does on one, for every testdata
+// package, a generated one, and packages that spend the did-you-mean
+// budget (which then check again sequentially).
+func TestParallelCheckAgrees(t *testing.T) {
+	defer func(m, w, b int) { parallelMin, parallelWorkers, suggestBudget = m, w, b }(parallelMin, parallelWorkers, suggestBudget)
+	parallelMin, parallelWorkers = 1, 3
+	pkgs := map[string]map[string]string{}
+	all := map[string]string{}
+	names, _ := filepath.Glob("../testdata/check/*.gram")
+	more, _ := filepath.Glob("../testdata/check/*/*.gram")
+	for _, name := range append(names, more...) {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs[name] = map[string]string{filepath.Base(name): string(src)}
+		all[strings.ReplaceAll(name, "/", "_")] = string(src)
+	}
+	pkgs["all testdata"] = all
+	gen := map[string]string{}
+	for name, src := range gramgen.Package(1000, 10) {
+		gen[name] = string(src)
+	}
+	pkgs["gramgen"] = gen
+	check := func(name string, srcs map[string]string) {
+		w := newWorkspace(t, srcs)
+		files := w.sources()
+		got, gotDs := CheckSources("pkg", files)
+		want, wantDs := sequential(func() (*Package, diag.Diagnostics) { return CheckSources("pkg", files) })
+		samePackage(t, name, want, got, wantDs, gotDs)
+	}
+	for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+		check(name, pkgs[name])
+	}
+	// Twelve unknown types on three goroutines: none runs out of the
+	// budget, but together they spend more than it.
+	var twelve strings.Builder
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&twelve, "[t%d:Tool {description: \"d\"} | (q::Strng)==>(::String)]\n", i)
+	}
+	suggestBudget = 6 * len(builtinNames)
+	check("over the budget together", map[string]string{"a.gram": twelve.String()})
+	for _, budget := range []int{0, 10, 100, 1000} {
+		suggestBudget = budget
+		check(fmt.Sprintf("all testdata, budget %d", budget), all)
+	}
 }

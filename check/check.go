@@ -43,7 +43,12 @@ func validToolName(name string) bool {
 // of their names; diagnostics are sorted by position.
 func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
 	c := newChecker(dir, files)
+	c.parallel = true
 	c.check()
+	if c.inexact() {
+		c = newChecker(dir, files) // sequentially: exact
+		c.check()
+	}
 	c.diags.Sort()
 	return c.pkg, c.diags
 }
@@ -121,6 +126,9 @@ type checker struct {
 	suggestSpent   int          // candidates compared by suggest so far
 	suggestRefused bool         // suggest declined a comparison (budget spent)
 	curFile        *ast.File    // the file pass 1 is collecting
+	parallel       bool         // tools may be lowered on several goroutines (lowerAhead)
+	overBudget     bool         // work done elsewhere spent more than the budget
+	aheadRefused   bool         // a goroutine of lowerAhead ran out of budget
 	inc            *incremental // reuses and records work for a Cache; nil in a plain check
 	typeCands      []string     // type names for "did you mean", computed on demand
 	typeDetail     string
@@ -180,12 +188,25 @@ func (c *checker) check() {
 			c.inc.recordDecls(c, declStart, spent)
 		}
 	}
-	for _, t := range c.toolSrc {
+	var ahead []toolUnit
+	if c.parallel {
+		ahead = c.lowerAhead()
+	}
+	for i, t := range c.toolSrc {
 		c.file = t.file
+		var u *toolUnit // lowered ahead
+		if ahead != nil && ahead[i].sp != nil {
+			u = &ahead[i]
+		}
 		var tool *Tool
-		if c.inc != nil {
-			tool = c.inc.lowerTool(c, t)
-		} else {
+		switch {
+		case c.inc != nil:
+			tool = c.inc.lowerTool(c, t, u)
+		case u != nil:
+			c.diags = append(c.diags, u.diags...)
+			c.charge(u.spent)
+			tool = u.tool
+		default:
 			tool = c.lowerTool(t.sp)
 		}
 		c.enterTool(t.sp, t.inline, tool)
