@@ -89,6 +89,8 @@ type toolSite struct {
 	inline   bool
 	rng      ast.Range
 	topLevel *ast.Range // the first top-level declaration, if any
+	listedBy *Agent     // the agent being lowered, once it lists the tool
+	listedAt ast.Node   // where listedBy lists it
 }
 
 type pending struct {

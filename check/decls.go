@@ -326,15 +326,32 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			a.MaxIterations = int(i)
 		}
 	}
-	listed := make(map[string]ast.Node, len(sp.Elements))
-	add := func(name string, n ast.Node, t *Tool) {
-		if prev, dup := listed[name]; dup {
+	// A tool's site remembers where this agent listed it; other names
+	// (not entered as tools) go in a map.
+	var listed map[string]ast.Node
+	add := func(name string, n ast.Node, site *toolSite) {
+		var prev ast.Node
+		if site != nil {
+			if site.listedBy == a {
+				prev = site.listedAt
+			} else {
+				site.listedBy, site.listedAt = a, n
+			}
+		} else {
+			if listed == nil {
+				listed = map[string]ast.Node{}
+			}
+			if prev = listed[name]; prev == nil {
+				listed[name] = n
+			}
+		}
+		if prev != nil {
 			d := c.errorf(diag.CodeDuplicateAgentTool, n, "tool %s is listed twice in agent %s", name, a.Name).WithDetail("List each tool once.")
 			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 			return
 		}
-		listed[name] = n
-		if t != nil {
+		if site != nil {
+			t := site.tool
 			if a.Tools == nil {
 				a.Tools = make([]*Tool, 0, len(sp.Elements))
 			}
@@ -347,7 +364,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			name := n.Identifier.Name
 			prev, ok := c.names[name]
 			if ok && prev.tool != nil {
-				add(name, n, prev.tool.tool)
+				add(name, n, prev.tool)
 				continue
 			}
 			if ok {
@@ -370,11 +387,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			switch {
 			case len(kinds) == 1 && kinds[0].Name == labelTool && n.Identifier != nil:
 				name := n.Identifier.Name
-				var t *Tool
-				if site := c.names[name].tool; site != nil {
-					t = site.tool
-				}
-				add(name, n.Identifier, t)
+				add(name, n.Identifier, c.names[name].tool)
 			case len(kinds) == 1 && kinds[0].Name == labelTool:
 				c.errorf(diag.CodeMissingName, n, "Tool declaration has no name").WithDetail("Name it right after the opening bracket: [myTool:Tool ...].")
 			case len(kinds) > 1:
