@@ -300,11 +300,9 @@ func kindOf(ls []ast.Label) (kinds []*ast.Label) {
 		return nil
 	}
 	for i := range ls {
-		l := &ls[i]
-		for _, k := range kindLabels {
-			if l.Name == k {
-				kinds = append(kinds, l)
-			}
+		switch ls[i].Name {
+		case labelTool, labelAgent, labelType, labelEnum: // kindLabels
+			kinds = append(kinds, &ls[i])
 		}
 	}
 	return kinds
