@@ -33,6 +33,7 @@ type testClient struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
 	diags    map[uri.URI]*protocol.PublishDiagnosticsParams
+	count    map[uri.URI]int // publishes received per URI
 	messages []string
 	settings []byte // the "gramc" configuration section
 	versions map[uri.URI]int32
@@ -48,7 +49,7 @@ type clientOptions struct {
 // newTestClient starts a server on dir and initializes it.
 func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 	t.Helper()
-	c := &testClient{t: t, dir: dir, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, versions: map[uri.URI]int32{}, done: make(chan error, 1)}
+	c := &testClient{t: t, dir: dir, diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}, count: map[uri.URI]int{}, versions: map[uri.URI]int32{}, done: make(chan error, 1)}
 	c.cond = sync.NewCond(&c.mu)
 	if opts.configuration != "" {
 		c.settings = []byte(opts.configuration)
@@ -135,6 +136,7 @@ func (c *testClient) PublishDiagnostics(ctx context.Context, params *protocol.Pu
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.diags[params.URI] = params
+	c.count[params.URI]++
 	c.cond.Broadcast()
 	return nil
 }
@@ -289,4 +291,30 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// published is how many times the server has published name's diagnostics.
+func (c *testClient) published(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.count[c.uri(name)]
+}
+
+// nextDiagnostics waits for a publish of name's diagnostics after the
+// first since, and returns it.
+func (c *testClient) nextDiagnostics(name string, since int) []protocol.Diagnostic {
+	c.t.Helper()
+	u := c.uri(name)
+	deadline := time.Now().Add(waitLimit)
+	timer := time.AfterFunc(waitLimit, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.count[u] <= since {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("no new diagnostics for %s within %v", name, waitLimit)
+		}
+		c.cond.Wait()
+	}
+	return c.diags[u].Diagnostics
 }

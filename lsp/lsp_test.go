@@ -1,8 +1,12 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -36,5 +40,90 @@ func TestDiagnosticsAcrossFiles(t *testing.T) {
 	ds = c.diagnostics("types.gram", "tools.gram")
 	if len(ds["tools.gram"]) != 0 {
 		t.Fatalf("fixing types.gram did not clear tools.gram: %+v", ds["tools.gram"])
+	}
+}
+
+func codes(ds []protocol.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		if c, ok := d.Code.(protocol.String); ok {
+			out = append(out, string(c))
+		}
+	}
+	return out
+}
+
+// Files that change on disk while not open are picked up from the
+// client's watched-file events: a deleted file's declarations go away (the
+// open file that used them now has an error), a created one comes back.
+func TestWatchedFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"tools.gram": toolsGram, "types.gram": typesGram})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("tools.gram")
+	if ds := c.diagnostics("tools.gram"); len(ds["tools.gram"]) != 0 {
+		t.Fatalf("clean package: %v", codes(ds["tools.gram"]))
+	}
+	n := c.published("tools.gram")
+	if err := os.Remove(filepath.Join(dir, "types.gram")); err != nil {
+		t.Fatal(err)
+	}
+	c.server.DidChangeWatchedFiles(c.ctx(), &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("types.gram"), Type: protocol.FileChangeTypeDeleted}}})
+	if got := codes(c.nextDiagnostics("tools.gram", n)); !slices.Contains(got, "unknown-type") {
+		t.Fatalf("after deleting types.gram: %v, want unknown-type", got)
+	}
+	n = c.published("tools.gram")
+	writeFiles(t, dir, map[string]string{"types.gram": typesGram})
+	c.server.DidChangeWatchedFiles(c.ctx(), &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("types.gram"), Type: protocol.FileChangeTypeCreated}}})
+	if got := codes(c.nextDiagnostics("tools.gram", n)); len(got) != 0 {
+		t.Fatalf("after creating types.gram again: %v", got)
+	}
+}
+
+const geminiGram = "[`9lives`:Tool {description: \"Counts lives\"} |\n  ()==>(::Integer)\n]\n"
+
+// Provider lint is a setting: initializationOptions, or the "gramc"
+// section the server asks for with workspace/configuration (again after
+// didChangeConfiguration).
+func TestTargetsSetting(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.gram": geminiGram})
+
+	c := newTestClient(t, dir, clientOptions{initOptions: `{"targets": ["gemini"]}`})
+	c.open("a.gram")
+	if got := codes(c.diagnostics("a.gram")["a.gram"]); !slices.Contains(got, "target-invalid-name") {
+		t.Fatalf("targets from initializationOptions: %v", got)
+	}
+
+	c2 := newTestClient(t, dir, clientOptions{configuration: `{"targets": []}`})
+	c2.open("a.gram")
+	if got := codes(c2.diagnostics("a.gram")["a.gram"]); len(got) != 0 {
+		t.Fatalf("no targets: %v", got)
+	}
+	n := c2.published("a.gram")
+	c2.mu.Lock()
+	c2.settings = []byte(`{"targets": ["openai", "gemini"]}`)
+	c2.mu.Unlock()
+	c2.server.DidChangeConfiguration(c2.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte("null")})
+	if got := codes(c2.nextDiagnostics("a.gram", n)); !slices.Contains(got, "target-invalid-name") {
+		t.Fatalf("targets from workspace/configuration: %v", got)
+	}
+
+	// An unknown target is refused with the known ones.
+	c3 := newTestClient(t, dir, clientOptions{configuration: `{"targets": ["gemni"]}`})
+	c3.open("a.gram")
+	c3.diagnostics("a.gram")
+	deadline := time.Now().Add(waitLimit)
+	for {
+		c3.mu.Lock()
+		msgs := strings.Join(c3.messages, "\n")
+		c3.mu.Unlock()
+		if strings.Contains(msgs, "gemini") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no message about the unknown target: %q", msgs)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

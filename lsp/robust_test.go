@@ -33,6 +33,7 @@ func (quietClient) ShowMessage(context.Context, *protocol.ShowMessageParams) err
 func exercise(t testing.TB, text string, enc encoding, maxPositions int) {
 	s := newServer(Options{})
 	s.client = quietClient{}
+	s.ctx = context.Background()
 	s.state.Store(stateRunning)
 	s.ws.setEncoding(enc)
 	s.caps.markdown, s.caps.snippets = true, true

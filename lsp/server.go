@@ -53,6 +53,7 @@ type server struct {
 
 	client protocol.Client
 	conn   jsonrpc2.Conn
+	ctx    context.Context // the connection's lifetime: for calls to the client made in the background
 
 	state atomic.Int32 // stateNew, stateRunning, stateShutdown
 
@@ -112,6 +113,7 @@ func newServer(opts Options) *server {
 func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.ctx = ctx
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
@@ -351,7 +353,7 @@ func (s *server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	// Requests to the client wait for its answer, which the read loop
 	// delivers: they must not run on it.
 	go func() {
-		ctx := jsonrpc2.DetachContext(ctx)
+		ctx := s.ctx
 		if caps.watchRegistered {
 			opts, _ := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
 				Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.gram")}},
@@ -400,11 +402,11 @@ func (s *server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 	}
 	s.mu.Unlock()
 	if pull {
-		go s.fetchConfiguration(jsonrpc2.DetachContext(ctx))
+		go s.fetchConfiguration(s.ctx)
 		return nil
 	}
 	if err != nil {
-		go s.showError(jsonrpc2.DetachContext(ctx), "gramc settings: "+err.Error())
+		go s.showError(s.ctx, "gramc settings: "+err.Error())
 	}
 	s.kick()
 	return nil
@@ -445,7 +447,7 @@ func (s *server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	s.markLocked(p)
 	s.mu.Unlock()
 	if err != nil {
-		go s.showError(jsonrpc2.DetachContext(ctx), err.Error())
+		go s.showError(s.ctx, err.Error())
 	}
 	s.kick()
 	return nil
@@ -607,7 +609,7 @@ func (s *server) diagnoseLoop(ctx context.Context) {
 			delete(s.pending, key)
 			var out []*protocol.PublishDiagnosticsParams
 			if p := s.ws.pkgs[key]; p != nil {
-				out = s.diagnosticsLocked(p)
+				out = s.safeDiagnosticsLocked(p)
 			}
 			s.busy++
 			s.mu.Unlock()
@@ -626,6 +628,19 @@ func (s *server) diagnoseLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// safeDiagnosticsLocked is diagnosticsLocked that survives a panic in
+// the checker (a bug): it is logged and the package publishes nothing,
+// and the server goes on.
+func (s *server) safeDiagnosticsLocked(p *pkg) (out []*protocol.PublishDiagnosticsParams) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logger.Printf("panic while checking %s: %s", termsafe.Line(p.key, 500), termsafe.Line(fmt.Sprint(v), 2000))
+			out = nil
+		}
+	}()
+	return s.diagnosticsLocked(p)
 }
 
 // withDoc runs f with the lock held on the document's file, package and
