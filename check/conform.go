@@ -171,7 +171,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			d.Suggestion = s
 			for _, e := range en.Values {
 				if fmt.Sprint(e) == s {
-					d.Fix = &diag.Edit{Range: d.Range, NewText: jsonText(e)} // the value as gram writes it
+					d.Fix = []diag.Edit{{Range: d.Range, NewText: jsonText(e)}} // the value as gram writes it
 				}
 			}
 		}

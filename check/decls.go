@@ -417,7 +417,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				if sg := c.suggest(s, append(choices, names...)); sg != "" {
 					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
-					d.Fix = &diag.Edit{Range: d.Range, NewText: syntax.Quote(sg, '"')}
+					d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
 				}
 			}
 		}
@@ -455,7 +455,7 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props propSet, a *Agent) {
 			d.Summary += suggest.DidYouMeanQuoted(sg)
 			d.Suggestion = sg
 			d.Detail += fmt.Sprintf(" Write model: %q.", sg+"/"+model)
-			d.Fix = &diag.Edit{Range: d.Range, NewText: syntax.Quote(sg+"/"+model, '"')}
+			d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg+"/"+model, '"')}}
 		}
 		return
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,17 +37,18 @@ func TestSuggestionsFix(t *testing.T) {
 			return n
 		}
 		for _, d := range ds {
-			e, ok := d.Edit()
-			if !ok {
+			es := d.Edits()
+			if len(es) == 0 {
 				continue
 			}
 			fixes++
-			s, end := int(e.Range.Start.Offset), int(e.Range.End.Offset)
-			if s < 0 || end > len(src) || end < s {
-				t.Errorf("%s: %s: edit range %d-%d outside the file", path, d.Error(), s, end)
+			fixed, ok := applyEdits(src, es)
+			if !ok {
+				t.Errorf("%s: %s: edits %+v overlap or leave the file", path, d.Error(), es)
 				continue
 			}
-			fixed := string(src[:s]) + e.NewText + string(src[end:])
+			e := es[len(es)-1]
+			s, end := int(e.Range.Start.Offset), int(e.Range.End.Offset)
 			_, after := LoadSource(filepath.Base(path), []byte(fixed))
 			if count(after, d.Code) >= count(ds, d.Code) || len(after)-count(after, d.Code) > len(ds)-count(ds, d.Code) {
 				line, _, _ := strings.Cut(fixed[max(0, s-40):], "\n")
@@ -57,4 +59,21 @@ func TestSuggestionsFix(t *testing.T) {
 	if fixes < 10 {
 		t.Fatalf("only %d fixes in testdata: the test proves little", fixes)
 	}
+}
+
+// applyEdits applies non-overlapping edits, from the last to the first.
+func applyEdits(src []byte, es []diag.Edit) (string, bool) {
+	es = slices.Clone(es)
+	slices.SortFunc(es, func(a, b diag.Edit) int { return int(b.Range.Start.Offset - a.Range.Start.Offset) })
+	out := string(src)
+	end := len(src)
+	for _, e := range es {
+		s, t := int(e.Range.Start.Offset), int(e.Range.End.Offset)
+		if s < 0 || t > end || t < s {
+			return "", false
+		}
+		out = out[:s] + e.NewText + out[t:]
+		end = s
+	}
+	return out, true
 }

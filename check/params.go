@@ -279,7 +279,7 @@ func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 				if sg := c.suggest(s, formats); sg != "" {
 					d.Summary += suggest.DidYouMeanQuoted(sg)
 					d.Suggestion = sg
-					d.Fix = &diag.Edit{Range: d.Range, NewText: syntax.Quote(sg, '"')}
+					d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
 				}
 			}
 		}

@@ -176,6 +176,9 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 				"    [Person:Type {description: \"...\"} | (name::String), (age::Integer)]\n" +
 				"    ... (person::Person) ..."
 			d.Summary = "inline record fields are not gram; declare a :Type"
+			if d.Fix = inlineRecordEdits(src, d.Range.File, int(d.Range.Start.Offset)); d.Fix != nil {
+				d.Suggestion = d.Fix[1].NewText
+			}
 		case textualArrowRE.MatchString(line):
 			d.Code = diag.CodeTextualSignature
 			d.Detail = "The parser says: " + d.Summary + ". " +
@@ -190,11 +193,173 @@ func refineSyntax(src []byte, ds diag.Diagnostics) {
 	}
 }
 
+// inlineRecordEdits turns the inline record around offset at, written
+// (name::Object {fields: [{name: "a", type: "Text"}, ...], ...}), into a
+// :Type declared just before the top-level pattern holding it and a node
+// that uses it: [Name:Type | (a::String), ...] and (name::Name {...}).
+// nil when the text is not that shape.
+func inlineRecordEdits(src []byte, file string, at int) []diag.Edit {
+	ls := lineStart(src, at)
+	loc := inlineFieldsRE.FindIndex(src[ls:])
+	if loc == nil {
+		return nil
+	}
+	fieldsAt := ls + loc[0]
+	recOpen := openerBefore(src, fieldsAt, '{')
+	if recOpen < 0 {
+		return nil
+	}
+	nodeOpen := openerBefore(src, recOpen, '(')
+	arrOpen := ls + loc[1] - 1
+	arrClose, recClose := closerOf(src, arrOpen), closerOf(src, recOpen)
+	if nodeOpen < 0 || arrClose < 0 || recClose < 0 {
+		return nil
+	}
+	nodeClose := recClose + 1
+	for nodeClose < len(src) && (src[nodeClose] == ' ' || src[nodeClose] == '\t') {
+		nodeClose++
+	}
+	if nodeClose >= len(src) || src[nodeClose] != ')' {
+		return nil
+	}
+	head := string(src[nodeOpen+1 : recOpen])
+	name, _, ok := strings.Cut(head, ":")
+	name = strings.TrimSpace(name)
+	if !ok || !syntax.IsSymbol(name) {
+		return nil
+	}
+	typeName := strings.ToUpper(name[:1]) + name[1:]
+	var fields []string
+	for i := arrOpen + 1; i < arrClose; i++ {
+		if src[i] != '{' {
+			continue
+		}
+		end := closerOf(src, i)
+		if end < 0 || end > arrClose {
+			return nil
+		}
+		chunk := string(src[i:end])
+		fn, ft := inlineFieldRE("name").FindStringSubmatch(chunk), inlineFieldRE("type").FindStringSubmatch(chunk)
+		if fn == nil || !syntax.IsSymbol(fn[1]) {
+			return nil
+		}
+		typ := "String"
+		if ft != nil {
+			typ = gramType(ft[1])
+		}
+		fields = append(fields, "("+fn[1]+"::"+typ+")")
+		i = end
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	// The record without its fields entry.
+	rest := string(src[recOpen+1:fieldsAt]) + string(src[arrClose+1:recClose])
+	rest = strings.Trim(strings.TrimSpace(rest), ",")
+	node := "(" + name + "::" + typeName + ")"
+	if rest = strings.TrimSpace(rest); rest != "" {
+		node = "(" + name + "::" + typeName + " {" + rest + "})"
+	}
+	top := topLevelStart(src, nodeOpen)
+	if top < 0 {
+		return nil
+	}
+	decl := "[" + typeName + ":Type | " + strings.Join(fields, ", ") + "]\n"
+	span := func(s, e int) ast.Range {
+		return ast.Range{File: file, Start: ast.Pos{Offset: int32(s)}, End: ast.Pos{Offset: int32(e)}}
+	}
+	return []diag.Edit{
+		{Range: span(top, top), NewText: decl},
+		{Range: span(nodeOpen, nodeClose+1), NewText: node},
+	}
+}
+
+func inlineFieldRE(key string) *regexp.Regexp {
+	return regexp.MustCompile(`\b` + key + `\s*::?\s*"([^"]*)"`)
+}
+
+// openerBefore finds the unclosed bracket open before off, or -1.
+func openerBefore(src []byte, off int, open byte) int {
+	depth := 0
+	for i := off - 1; i >= 0; i-- {
+		switch src[i] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			if depth == 0 {
+				if src[i] == open {
+					return i
+				}
+				return -1
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// closerOf finds the bracket that closes the one at open (strings
+// skipped), or -1.
+func closerOf(src []byte, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// topLevelStart is the start of the line of the top-level pattern that
+// holds off (strings and comments skipped), or -1.
+func topLevelStart(src []byte, off int) int {
+	depth, start := 0, -1
+	for i := 0; i < off && i < len(src); i++ {
+		switch c := src[i]; c {
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+			}
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	if depth <= 0 || start < 0 {
+		return -1
+	}
+	return lineStart(src, start)
+}
+
 // signatureEdit replaces the textual signature that starts on the line at
 // from (after a "|" when the tool's header shares the line) and ends on the
 // line holding at (before a closing "]" or ",", or a comment), with the
 // gram form; nil when the signature goes on past that line.
-func signatureEdit(src []byte, file string, from, at int, gram string) *diag.Edit {
+func signatureEdit(src []byte, file string, from, at int, gram string) []diag.Edit {
 	end := at
 	for end < len(src) && src[end] != '\n' {
 		end++
@@ -221,7 +386,7 @@ func signatureEdit(src []byte, file string, from, at int, gram string) *diag.Edi
 		return nil
 	}
 	r := ast.Range{File: file, Start: ast.Pos{Offset: int32(from + start)}, End: ast.Pos{Offset: int32(from + stop)}}
-	return &diag.Edit{Range: r, NewText: gram}
+	return []diag.Edit{{Range: r, NewText: gram}}
 }
 
 // gramForm rewrites a textual signature line into gram, as well as it can.

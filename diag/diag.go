@@ -51,9 +51,10 @@ type Diagnostic struct {
 	// Suggestion is the replacement the user most likely meant, e.g. the
 	// "String" of `did you mean "String"?` (may be empty).
 	Suggestion string
-	// Fix, when set, is the edit that applies Suggestion where it is not
-	// simply Suggestion in place of Range (see Edit).
-	Fix *Edit
+	// Fix, when set, is the change that applies Suggestion where it is
+	// not simply Suggestion in place of Range (see Edits): edits of the
+	// diagnostic's file that do not overlap.
+	Fix []Edit
 }
 
 // An Edit replaces the text of Range with NewText.
@@ -62,17 +63,17 @@ type Edit struct {
 	NewText string
 }
 
-// Edit returns the edit that applies the diagnostic's suggestion: Fix, or
-// else Suggestion in place of Range. An editor's quick fix applies it; a
-// test applies it and checks again.
-func (d *Diagnostic) Edit() (Edit, bool) {
+// Edits returns the change that applies the diagnostic's suggestion: Fix,
+// or else Suggestion in place of Range; nil when there is none. An
+// editor's quick fix applies it; a test applies it and checks again.
+func (d *Diagnostic) Edits() []Edit {
 	switch {
 	case d.Fix != nil:
-		return *d.Fix, true
+		return d.Fix
 	case d.Suggestion != "":
-		return Edit{Range: d.Range, NewText: d.Suggestion}, true
+		return []Edit{{Range: d.Range, NewText: d.Suggestion}}
 	}
-	return Edit{}, false
+	return nil
 }
 
 // WithDetail sets the diagnostic's detail (the sentences that say how to

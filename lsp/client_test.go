@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -293,16 +294,8 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
-// published is how many times the server has published name's diagnostics.
-func (c *testClient) published(name string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.count[c.uri(name)]
-}
-
-// nextDiagnostics waits for a publish of name's diagnostics after the
-// first since, and returns it.
-func (c *testClient) nextDiagnostics(name string, since int) []protocol.Diagnostic {
+// waitFor waits until name's latest published diagnostics satisfy ok.
+func (c *testClient) waitFor(name string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
 	c.t.Helper()
 	u := c.uri(name)
 	deadline := time.Now().Add(waitLimit)
@@ -310,11 +303,23 @@ func (c *testClient) nextDiagnostics(name string, since int) []protocol.Diagnost
 	defer timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.count[u] <= since {
+	for {
+		if p := c.diags[u]; p != nil && ok(p.Diagnostics) {
+			return p.Diagnostics
+		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("no new diagnostics for %s within %v", name, waitLimit)
+			var last []protocol.Diagnostic
+			if p := c.diags[u]; p != nil {
+				last = p.Diagnostics
+			}
+			c.t.Fatalf("%s: the diagnostics never became what the test waits for; last: %v", name, codes(last))
 		}
 		c.cond.Wait()
 	}
-	return c.diags[u].Diagnostics
 }
+
+func hasCode(code string) func([]protocol.Diagnostic) bool {
+	return func(ds []protocol.Diagnostic) bool { return slices.Contains(codes(ds), code) }
+}
+
+func noDiagnostics(ds []protocol.Diagnostic) bool { return len(ds) == 0 }

@@ -131,14 +131,14 @@ func (s *server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				continue
 			}
 			pd := s.toProtocol(f, d)
-			if e, ok := d.Edit(); ok && e.Range.File == f.key {
+			if es := d.Edits(); len(es) > 0 && sameFile(es, f.key) {
 				preferred := true
 				out = append(out, &protocol.CodeAction{
-					Title:       fixTitle(d, e),
+					Title:       fixTitle(d, es),
 					Kind:        &quickfix,
 					Diagnostics: []protocol.Diagnostic{pd},
 					IsPreferred: &preferred,
-					Edit:        s.workspaceEdit(f, []diag.Edit{e}),
+					Edit:        s.workspaceEdit(f, es),
 				})
 			}
 			if d.Severity == diag.Warning && d.Code != diag.CodeUnusedIgnore {
@@ -165,9 +165,18 @@ func wantsQuickFix(only []protocol.CodeActionKind) bool {
 	return false
 }
 
+func sameFile(es []diag.Edit, file string) bool {
+	for _, e := range es {
+		if e.Range.File != file {
+			return false
+		}
+	}
+	return true
+}
+
 // fixTitle names a quick fix by what it writes.
-func fixTitle(d *diag.Diagnostic, e diag.Edit) string {
-	text := e.NewText
+func fixTitle(d *diag.Diagnostic, es []diag.Edit) string {
+	text := es[len(es)-1].NewText // the replacement, after any declaration it needs
 	if len(text) > 60 || strings.Contains(text, "\n") {
 		text, _, _ = strings.Cut(text, "\n")
 		if len(text) > 60 {
