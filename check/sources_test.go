@@ -4,17 +4,17 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
-func TestGramForm(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"(name: Text) --> IO Text", "(name::String)==>(::String)"},
-		{"  (a: Int) -> (b: Double) -> Maybe Bool", "(a::Integer)==>(b::Number)==>(::Boolean)"},
-		{"(city: String) ==> Report", "(city::String)==>(::Report)"},
-		{"garbage", "(name::String)==>(::String)"},
-	} {
-		if got := gramForm(tc.in); got != tc.want {
-			t.Errorf("gramForm(%q) = %q, want %q", tc.in, got, tc.want)
+// The old textual form's type names (syntax.OldTypeNames, used for the
+// gram form of a textual signature) are built-in labels meaning the type
+// they are rewritten to: the builtins table stays the one truth.
+func TestOldTypeNamesAreBuiltins(t *testing.T) {
+	for old, gram := range syntax.OldTypeNames() {
+		k, ok := builtinTypes[old]
+		if !ok || k.String() != gram {
+			t.Errorf("old type name %s becomes %s, but the builtins say %v (known: %v)", old, gram, k, ok)
 		}
 	}
 }

@@ -23,7 +23,11 @@ func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 		return tooLarge(filename, len(src))
 	}
 	text := string(src)
-	return parseRecovering(filename, ast.NewSource(text), text)
+	f, ds := parseRecovering(filename, ast.NewSource(text), text)
+	if len(ds) > 0 {
+		refineOldForms(src, ds)
+	}
+	return f, ds
 }
 
 // ParseString is ParseFile for source held in a string. The tree's strings
@@ -33,7 +37,11 @@ func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 	if len(text) > MaxFileSize {
 		return tooLarge(filename, len(text))
 	}
-	return parseRecovering(filename, ast.NewSource(text), text)
+	f, ds := parseRecovering(filename, ast.NewSource(text), text)
+	if len(ds) > 0 {
+		refineOldForms([]byte(text), ds)
+	}
+	return f, ds
 }
 
 // MaxSyntaxErrors bounds the syntax errors reported for one file: after
