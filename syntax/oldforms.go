@@ -341,4 +341,3 @@ func lineAt(src []byte, off int) string {
 	}
 	return string(src[start:end])
 }
-

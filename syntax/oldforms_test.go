@@ -14,4 +14,3 @@ func TestGramForm(t *testing.T) {
 		}
 	}
 }
-
