@@ -58,6 +58,7 @@ type declsUnit struct {
 	typeList         []*TypeDecl
 	enumList         []*Enum
 	broken           map[string]bool    // files with syntax errors then
+	declared         []string           // declaredNames
 	diags            []*diag.Diagnostic // in the order they were reported
 	spent            int                // suggest candidates compared
 }
@@ -75,6 +76,10 @@ type toolUnit struct {
 	tool  *Tool
 	diags []*diag.Diagnostic // in the order they were reported
 	spent int                // suggest candidates compared
+	// What the lowering read of the declarations: it is reused with other
+	// declarations as long as these are found again.
+	deps         []dep
+	usedDeclared bool
 }
 
 // Check checks files as one package and returns exactly what
@@ -133,6 +138,9 @@ type incremental struct {
 	prevFiles map[*ast.File]*fileUnits
 	broken    map[string]bool // files with syntax errors
 	envSame   bool            // the declarations are prevDecls: tools may be reused
+	// The declarations were lowered again, and those equal to prevDecls'
+	// replaced by them: tools whose deps hold may be reused.
+	envPartial bool
 
 	decls *declsUnit
 	files map[*ast.File]*fileUnits
@@ -223,6 +231,7 @@ func (inc *incremental) recordDecls(c *checker, start, spent int) {
 		typeList: slices.Clone(c.pkg.Types),
 		enumList: slices.Clone(c.pkg.Enums),
 		broken:   inc.broken,
+		declared: slices.Clone(c.declaredNames()),
 		diags:    slices.Clone(c.diags[start:]),
 		spent:    c.suggestSpent - spent,
 	}
@@ -248,7 +257,7 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *T
 		inc.finishFile()
 		inc.curAST, inc.cursor, inc.inOrder = t.ast, 0, 0
 		inc.curPrev, inc.curNext = nil, nil
-		if inc.envSame {
+		if inc.envSame || inc.envPartial {
 			if fp := inc.prevFiles[t.ast]; fp != nil && fp.name == t.file {
 				inc.curPrev = fp
 			}
@@ -258,7 +267,7 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *T
 		}
 	}
 	if inc.curPrev != nil {
-		if u := inc.curPrev.find(t.sp, &inc.cursor); u != nil {
+		if u := inc.curPrev.find(t.sp, &inc.cursor); u != nil && inc.depsHold(c, u) {
 			c.diags = append(c.diags, u.diags...)
 			c.charge(u.spent)
 			inc.reused = true
@@ -279,9 +288,13 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *T
 		inc.curNext.tools = append(inc.curNext.tools, *ahead)
 		return ahead.tool
 	}
-	start, spent := len(c.diags), c.suggestSpent
+	start, spent, depStart := len(c.diags), c.suggestSpent, len(c.deps)
+	c.usedDeclared = false
 	tool := c.lowerTool(t.sp)
-	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent}
+	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent, usedDeclared: c.usedDeclared}
+	if len(c.deps) > depStart {
+		u.deps = c.deps[depStart:len(c.deps):len(c.deps)]
+	}
 	if len(c.diags) > start {
 		u.diags = slices.Clone(c.diags[start:])
 	}
@@ -325,9 +338,10 @@ func (inc *incremental) finishFile() {
 
 // probe reports which tool occurrences lowerTool will find in the
 // previous check (it looks them up the same way, changing nothing).
-func (inc *incremental) probe(toolSrc []pendingTool) []bool {
+func (inc *incremental) probe(c *checker) []bool {
+	toolSrc := c.toolSrc
 	hits := make([]bool, len(toolSrc))
-	if !inc.envSame {
+	if !inc.envSame && !inc.envPartial {
 		return hits
 	}
 	var cur *ast.File
@@ -340,9 +354,18 @@ func (inc *incremental) probe(toolSrc []pendingTool) []bool {
 				prev = fp
 			}
 		}
-		hits[i] = prev != nil && prev.find(t.sp, &cursor) != nil
+		if prev != nil {
+			u := prev.find(t.sp, &cursor)
+			hits[i] = u != nil && inc.depsHold(c, u)
+		}
 	}
 	return hits
+}
+
+// depsHold reports whether u, a unit of the previous check, lowers the
+// same with this check's declarations.
+func (inc *incremental) depsHold(c *checker, u *toolUnit) bool {
+	return inc.envSame || c.depsHold(u.deps, u.usedDeclared, inc.prevDecls.declared)
 }
 
 // find returns the unit of sp, looking first at *cursor (tools come in

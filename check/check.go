@@ -129,6 +129,9 @@ type checker struct {
 	suggestRefused bool         // suggest declined a comparison (budget spent)
 	curFile        *ast.File    // the file pass 1 is collecting
 	parallel       bool         // tools may be lowered on several goroutines (lowerAhead)
+	recDeps        bool         // record what lowering a tool reads of the declarations (deps)
+	deps           []dep        // recorded since the tool's lowering began
+	usedDeclared   bool         // the tool's lowering listed the declared names
 	overBudget     bool         // work done elsewhere spent more than the budget
 	aheadRefused   bool         // a goroutine of lowerAhead ran out of budget
 	inc            *incremental // reuses and records work for a Cache; nil in a plain check
@@ -187,9 +190,14 @@ func (c *checker) check() {
 		declStart, spent := len(c.diags), c.suggestSpent
 		c.lowerDecls()
 		if c.inc != nil {
+			if c.inc.prevDecls != nil {
+				c.adoptDecls(c.inc.prevDecls)
+				c.inc.envPartial = true
+			}
 			c.inc.recordDecls(c, declStart, spent)
 		}
 	}
+	c.recDeps = c.inc != nil
 	var ahead []toolUnit
 	if c.parallel {
 		ahead = c.lowerAhead()

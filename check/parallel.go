@@ -27,7 +27,7 @@ func (c *checker) lowerAhead() []toolUnit {
 	var need []int
 	var reuse []bool
 	if c.inc != nil {
-		reuse = c.inc.probe(c.toolSrc)
+		reuse = c.inc.probe(c)
 	}
 	for i := range c.toolSrc {
 		if reuse == nil || !reuse[i] {
@@ -59,9 +59,13 @@ func (c *checker) lowerAhead() []toolUnit {
 			for _, i := range need[lo:hi] {
 				t := c.toolSrc[i]
 				wc.file = t.file
-				start, spent := len(wc.diags), wc.suggestSpent
+				start, spent, depStart := len(wc.diags), wc.suggestSpent, len(wc.deps)
+				wc.usedDeclared = false
 				tool := wc.lowerTool(t.sp)
-				u := toolUnit{sp: t.sp, tool: tool, spent: wc.suggestSpent - spent}
+				u := toolUnit{sp: t.sp, tool: tool, spent: wc.suggestSpent - spent, usedDeclared: wc.usedDeclared}
+				if len(wc.deps) > depStart {
+					u.deps = wc.deps[depStart:len(wc.deps):len(wc.deps)]
+				}
 				if len(wc.diags) > start {
 					u.diags = wc.diags[start:len(wc.diags):len(wc.diags)]
 				}
@@ -86,6 +90,7 @@ func (c *checker) worker() *checker {
 		enums:   c.enums,
 		typeSP:  c.typeSP,
 		lowered: c.lowered,
+		recDeps: c.recDeps,
 	}
 }
 

@@ -143,6 +143,7 @@ func (c *checker) nodeType(n *ast.NodePattern, props propSet, what string) *Type
 // isTypeName reports whether name is a built-in type (or alias) or a
 // declared :Type or :Enum.
 func (c *checker) isTypeName(name string) bool {
+	c.lookedUp(name)
 	_, builtin := builtinTypes[name]
 	_, record := c.types[name]
 	_, enum := c.enums[name]
@@ -166,6 +167,7 @@ func (c *checker) labelNameRange(l *ast.Label) ast.Range {
 // resolveLabel resolves a type name written at r. elem is the node's
 // elementType property (for Array).
 func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, depth int) *Type {
+	c.lookedUp(name)
 	if td, ok := c.types[name]; ok {
 		return &Type{Kind: Record, Decl: td, Range: r}
 	}
@@ -201,6 +203,7 @@ func (c *checker) resolveLabel(name string, r ast.Range, elem *ast.Property, dep
 		}
 	}
 	cands, detail := c.typeCands, c.typeDetail
+	c.usedDeclared = c.recDeps
 	isKind := contains(kindLabels, name)
 	if isKind {
 		detail = fmt.Sprintf(":%s declares something at the top level; it is not a type. ", name) + detail
