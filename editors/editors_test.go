@@ -1,0 +1,322 @@
+// Package editors holds the editor integrations of gramc (editors/vscode)
+// and the tests that keep them true to the language server and to gram.
+package editors
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// The extension's manifest: the language, the grammar, the settings the
+// server reads (gramc.targets as initializationOptions) and the command
+// that starts it.
+func TestManifest(t *testing.T) {
+	var pkg struct {
+		Main             string   `json:"main"`
+		ActivationEvents []string `json:"activationEvents"`
+		Dependencies     map[string]string
+		Contributes      struct {
+			Languages []struct {
+				ID            string   `json:"id"`
+				Extensions    []string `json:"extensions"`
+				Configuration string   `json:"configuration"`
+			} `json:"languages"`
+			Grammars []struct {
+				Language, ScopeName, Path string
+			} `json:"grammars"`
+			Configuration struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"configuration"`
+		} `json:"contributes"`
+	}
+	readJSON(t, filepath.Join("vscode", "package.json"), &pkg)
+	c := pkg.Contributes
+	if len(c.Languages) != 1 || c.Languages[0].ID != "gram" || !slices.Equal(c.Languages[0].Extensions, []string{".gram"}) {
+		t.Errorf("languages: %+v", c.Languages)
+	}
+	if len(c.Grammars) != 1 || c.Grammars[0].ScopeName != "source.gram" || c.Grammars[0].Language != "gram" {
+		t.Errorf("grammars: %+v", c.Grammars)
+	}
+	for _, f := range []string{c.Languages[0].Configuration, c.Grammars[0].Path, pkg.Main} {
+		if _, err := os.Stat(filepath.Join("vscode", f)); err != nil {
+			t.Errorf("the manifest names %s: %v", f, err)
+		}
+	}
+	for _, k := range []string{"gramc.path", "gramc.targets", "gramc.trace.server"} {
+		if _, ok := c.Configuration.Properties[k]; !ok {
+			t.Errorf("setting %s missing", k)
+		}
+	}
+	if !slices.Contains(pkg.ActivationEvents, "onLanguage:gram") || pkg.Dependencies["vscode-languageclient"] == "" {
+		t.Errorf("activation %v, dependencies %v", pkg.ActivationEvents, pkg.Dependencies)
+	}
+	js, err := os.ReadFile(filepath.Join("vscode", pkg.Main))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"args: ['lsp']", "initializationOptions: { targets:", "configurationSection: 'gramc'", "'**/*.gram'"} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("extension.js does not contain %q", want)
+		}
+	}
+	// The extension's JavaScript parses (node --check), where Node is installed.
+	if node, err := exec.LookPath("node"); err == nil {
+		if out, err := exec.Command(node, "--check", filepath.Join("vscode", pkg.Main)).CombinedOutput(); err != nil {
+			t.Errorf("node --check %s: %v\n%s", pkg.Main, err, out)
+		}
+	} else {
+		t.Log("node not installed: extension.js not parsed")
+	}
+	var lc struct {
+		Comments struct {
+			LineComment string `json:"lineComment"`
+		} `json:"comments"`
+		Brackets [][]string `json:"brackets"`
+	}
+	readJSON(t, filepath.Join("vscode", "language-configuration.json"), &lc)
+	if lc.Comments.LineComment != "//" || len(lc.Brackets) != 3 {
+		t.Errorf("language configuration: %+v", lc)
+	}
+}
+
+// rule is a TextMate grammar rule, as much of it as the grammar uses.
+type rule struct {
+	Name          string                           `json:"name"`
+	Match         string                           `json:"match"`
+	Begin         string                           `json:"begin"`
+	End           string                           `json:"end"`
+	Include       string                           `json:"include"`
+	Captures      map[string]struct{ Name string } `json:"captures"`
+	BeginCaptures map[string]struct{ Name string } `json:"beginCaptures"`
+	Patterns      []*rule                          `json:"patterns"`
+
+	match, begin, end *regexp.Regexp
+}
+
+type grammar struct {
+	ScopeName  string           `json:"scopeName"`
+	Patterns   []*rule          `json:"patterns"`
+	Repository map[string]*rule `json:"repository"`
+}
+
+// loadGrammar reads the grammar and compiles every regular expression
+// with Go's regexp: the grammar keeps to the syntax Oniguruma and RE2
+// share (no look-around, no backreferences), so this test can run it.
+func loadGrammar(t *testing.T) *grammar {
+	var g grammar
+	readJSON(t, filepath.Join("vscode", "syntaxes", "gram.tmLanguage.json"), &g)
+	var compile func(r *rule)
+	compile = func(r *rule) {
+		var err error
+		for _, x := range []struct {
+			src string
+			dst **regexp.Regexp
+		}{{r.Match, &r.match}, {r.Begin, &r.begin}, {r.End, &r.end}} {
+			if x.src == "" {
+				continue
+			}
+			if *x.dst, err = regexp.Compile(x.src); err != nil {
+				t.Fatalf("rule %q: %v", r.Name, err)
+			}
+		}
+		for _, p := range r.Patterns {
+			compile(p)
+		}
+	}
+	for _, r := range g.Patterns {
+		compile(r)
+	}
+	for _, r := range g.Repository {
+		compile(r)
+	}
+	return &g
+}
+
+// token is a span of a line with its innermost scope.
+type token struct {
+	text, scope string
+}
+
+// tokenize runs the grammar over src, as an editor's TextMate engine does
+// in outline: at each position the rule matching earliest wins (the first
+// listed on a tie); a begin rule pushes until its end matches.
+func (g *grammar) tokenize(src string) []token {
+	var out []token
+	type frame struct {
+		r *rule
+	}
+	var stack []frame
+	var expand func(rs []*rule) []*rule
+	expand = func(rs []*rule) []*rule {
+		var flat []*rule
+		for _, r := range rs {
+			switch {
+			case r.Include != "":
+				flat = append(flat, expand([]*rule{g.Repository[strings.TrimPrefix(r.Include, "#")]})...)
+			case r.match == nil && r.begin == nil:
+				flat = append(flat, expand(r.Patterns)...)
+			default:
+				flat = append(flat, r)
+			}
+		}
+		return flat
+	}
+	emit := func(text, scope string) {
+		if text != "" {
+			out = append(out, token{text, scope})
+		}
+	}
+	captured := func(line string, loc []int, caps map[string]struct{ Name string }, whole string) {
+		if len(caps) == 0 {
+			emit(line[loc[0]:loc[1]], whole)
+			return
+		}
+		pos := loc[0]
+		for i := 1; 2*i+1 < len(loc); i++ {
+			if loc[2*i] < 0 {
+				continue
+			}
+			c, ok := caps[string(rune('0'+i))]
+			if !ok {
+				continue
+			}
+			emit(line[pos:loc[2*i]], whole)
+			emit(line[loc[2*i]:loc[2*i+1]], c.Name)
+			pos = loc[2*i+1]
+		}
+		emit(line[pos:loc[1]], whole)
+	}
+	for _, line := range strings.Split(src, "\n") {
+		pos := 0
+		for pos <= len(line) {
+			rules := g.Patterns
+			scope := ""
+			var end *regexp.Regexp
+			if n := len(stack); n > 0 {
+				rules, scope, end = stack[n-1].r.Patterns, stack[n-1].r.Name, stack[n-1].r.end
+			}
+			best, bestLoc := (*rule)(nil), []int(nil)
+			endLoc := []int(nil)
+			if end != nil {
+				endLoc = end.FindStringIndex(line[pos:])
+			}
+			for _, r := range expand(rules) {
+				re := r.match
+				if re == nil {
+					re = r.begin
+				}
+				loc := re.FindStringSubmatchIndex(line[pos:])
+				if loc == nil || loc[1] == loc[0] {
+					continue
+				}
+				if bestLoc == nil || loc[0] < bestLoc[0] {
+					best, bestLoc = r, loc
+				}
+			}
+			if endLoc != nil && (bestLoc == nil || endLoc[0] <= bestLoc[0]) {
+				emit(line[pos:pos+endLoc[0]], scope)
+				emit(line[pos+endLoc[0]:pos+endLoc[1]], scope)
+				pos += endLoc[1]
+				stack = stack[:len(stack)-1]
+				if endLoc[1] == endLoc[0] {
+					break // an end at the end of the line ($)
+				}
+				continue
+			}
+			if best == nil {
+				emit(line[pos:], scope)
+				break
+			}
+			for i := range bestLoc {
+				if bestLoc[i] >= 0 {
+					bestLoc[i] += pos
+				}
+			}
+			emit(line[pos:bestLoc[0]], scope)
+			if best.match != nil {
+				name := best.Name
+				if name == "" {
+					name = scope
+				}
+				captured(line, bestLoc, best.Captures, name)
+			} else {
+				captured(line, bestLoc, best.BeginCaptures, best.Name)
+				stack = append(stack, frame{best})
+			}
+			pos = bestLoc[1]
+		}
+	}
+	return out
+}
+
+// The grammar classifies what gram is made of, on the repository's own
+// examples.
+func TestGrammar(t *testing.T) {
+	g := loadGrammar(t)
+	if g.ScopeName != "source.gram" {
+		t.Errorf("scope %q", g.ScopeName)
+	}
+	var src strings.Builder
+	paths, _ := filepath.Glob(filepath.Join("..", "examples", "*", "*.gram"))
+	if len(paths) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+		src.WriteString("\n")
+	}
+	src.WriteString("[t:Tool {description: \"A \\\"quoted\\\" word\", strict: true} |\n  (n::Integer {range: 1..10, default: 3})==>(::Array {elementType: String})\n]\n")
+	toks := g.tokenize(src.String())
+	scopes := map[string][]string{}
+	for _, tk := range toks {
+		scopes[strings.TrimSpace(tk.text)] = append(scopes[strings.TrimSpace(tk.text)], tk.scope)
+	}
+	want := []struct{ text, scope string }{
+		{"// The weather tools. Parameter names are local to their tool: city and", "comment.line.double-slash.gram"},
+		{"getWeather", "entity.name.function.gram"},
+		{"Tool", "keyword.other.declaration.gram"},
+		{"Agent", "keyword.other.declaration.gram"},
+		{"String", "entity.name.type.gram"},
+		{"WeatherReport", "entity.name.type.gram"},
+		{"==>", "keyword.operator.arrow.gram"},
+		{"description", "support.type.property-name.gram"},
+		{"Current weather for a city", "string.quoted.double.gram"},
+		{"3", "constant.numeric.gram"},
+		{"true", "constant.language.boolean.gram"},
+		{"..", "keyword.operator.range.gram"},
+		{`\"`, "constant.character.escape.gram"},
+	}
+	for _, w := range want {
+		if !slices.Contains(scopes[w.text], w.scope) {
+			t.Errorf("%q: scopes %v, want %s", w.text, scopes[w.text], w.scope)
+		}
+	}
+	// A fenced string spans lines: its inside is string, not code.
+	fenced := g.tokenize("[a:Agent {instruction: ```\nUse [getWeather] -- always.\n```}]")
+	for _, tk := range fenced {
+		if strings.Contains(tk.text, "getWeather") && tk.scope != "string.quoted.other.fenced.gram" {
+			t.Errorf("inside a fenced string: %q is %s", tk.text, tk.scope)
+		}
+	}
+}
