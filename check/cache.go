@@ -26,13 +26,19 @@ import (
 //   - A tool's lowering is reused only when its *ast.SubjectPattern (so
 //     its file's *ast.File, as a parse makes new trees) and its file name
 //     are the ones of the previous Check.
-//   - The enums and types are reused, and with them any tool, only when
-//     the same declarations declare them, in the same files and order:
-//     the same trees, or trees parsed again from the same text at the
-//     same place of a file without syntax errors (so an edit to a tool
-//     in the file that declares the types keeps them). Any other change
-//     to a :Type or :Enum declaration, or to which of them wins a name,
-//     re-lowers every declaration and every tool.
+//   - The enums and types are reused whole when the same declarations
+//     declare them, in the same files and order: the same trees, or trees
+//     parsed again from the same text at the same place of a file without
+//     syntax errors (so an edit to a tool in the file that declares the
+//     types keeps them). Otherwise they are lowered again, and each that
+//     is equal to its previous value in every field (ranges included)
+//     and reaches only such declarations through its fields is replaced
+//     by that value.
+//   - A tool is then reused only while every declared name its lowering
+//     looked up finds the same value as before (and, if it listed the
+//     declared names in a message, they are the same): an edit to one
+//     type re-lowers the tools that use it, directly or through other
+//     types.
 //   - Did-you-mean suggestions have a package-wide budget; when reused
 //     work would exceed it, Check checks the whole package, and it keeps
 //     nothing of a check that ran out of it.
