@@ -119,6 +119,7 @@ func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool
 	for i, d := range c.diags {
 		copies[i] = *d
 		copies[i].Related = slices.Clone(d.Related)
+		copies[i].Fix = slices.Clone(d.Fix)
 		out[i] = &copies[i]
 	}
 	return c.pkg, out

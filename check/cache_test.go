@@ -343,6 +343,9 @@ func testCacheDiagnosticsAreCopies(t *testing.T) {
 		if len(d.Related) > 0 {
 			d.Related[0].Message = "changed"
 		}
+		if len(d.Fix) > 0 {
+			d.Fix[0].NewText = "changed"
+		}
 	}
 	agree(t, &k, w, "after the caller changed the diagnostics")
 }

@@ -1,6 +1,9 @@
 package check
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 // dep is a name a tool's lowering looked up among the declared types and
 // enums, and what it found (both nil: not declared). A Cache reuses the
@@ -31,19 +34,7 @@ func (c *checker) depsHold(deps []dep, usedDeclared bool, declared []string) boo
 			return false
 		}
 	}
-	return !usedDeclared || slicesEqual(c.declaredNames(), declared)
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return !usedDeclared || slices.Equal(c.declaredNames(), declared)
 }
 
 // adoptDecls replaces the enums and types c just lowered with the previous
