@@ -4,20 +4,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/syntax"
 )
-
-// The old textual form's type names (syntax.OldTypeNames, used for the
-// gram form of a textual signature) are built-in labels meaning the type
-// they are rewritten to: the builtins table stays the one truth.
-func TestOldTypeNamesAreBuiltins(t *testing.T) {
-	for old, gram := range syntax.OldTypeNames() {
-		k, ok := builtinTypes[old]
-		if !ok || k.String() != gram {
-			t.Errorf("old type name %s becomes %s, but the builtins say %v (known: %v)", old, gram, k, ok)
-		}
-	}
-}
 
 func TestLoadSources(t *testing.T) {
 	pkg, ds := LoadSources(map[string][]byte{

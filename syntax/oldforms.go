@@ -18,7 +18,7 @@ import (
 // run and the language server report them alike.
 
 // oldTypeNames are the type names of the textual form and the gram type
-// each means (check's built-in aliases; a test in check proves they
+// each means (check's built-in aliases; oldtypes_test.go proves they
 // agree).
 var oldTypeNames = map[string]string{
 	"Text": "String", "String": "String",
@@ -26,16 +26,6 @@ var oldTypeNames = map[string]string{
 	"Double": "Number", "Float": "Number", "Number": "Number",
 	"Bool": "Boolean", "Boolean": "Boolean",
 	"Object": "Object", "Array": "Array",
-}
-
-// OldTypeNames returns the textual form's type names and their gram
-// types (a copy).
-func OldTypeNames() map[string]string {
-	out := make(map[string]string, len(oldTypeNames))
-	for k, v := range oldTypeNames {
-		out[k] = v
-	}
-	return out
 }
 
 var (

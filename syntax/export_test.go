@@ -1,0 +1,4 @@
+package syntax
+
+// OldTypeNames exposes oldTypeNames to the external tests.
+var OldTypeNames = oldTypeNames
