@@ -50,7 +50,8 @@ type Cache struct {
 	decls *declsUnit
 	files map[*ast.File]*fileUnits
 
-	reusedTools int // tool lowerings the last Check reused (for tests)
+	reusedTools    int // tool lowerings the last Check reused (for tests)
+	relocatedTools int // of those, relocated to moved declarations
 }
 
 // declsUnit is the lowering of a package's enums and types.
@@ -105,7 +106,7 @@ func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool
 		// sequentially.
 		c = k.run(dir, files, broken, false)
 	}
-	k.reusedTools = c.inc.reusedTools
+	k.reusedTools, k.relocatedTools = c.inc.reusedTools, c.inc.relocatedTools
 	if c.suggestRefused {
 		// What a unit suggested depends on the others: keep nothing.
 		k.decls, k.files = nil, nil
@@ -148,12 +149,14 @@ type incremental struct {
 	// The declarations were lowered again, and those equal to prevDecls'
 	// replaced by them: tools whose deps hold may be reused.
 	envPartial bool
+	moved      *movedDecls // (envPartial) declarations that only moved
 
 	decls *declsUnit
 	files map[*ast.File]*fileUnits
 
-	reused      bool // some unit was reused
-	reusedTools int
+	reused         bool // some unit was reused
+	reusedTools    int
+	relocatedTools int // of reusedTools, those relocated to moved declarations
 
 	// The file whose tools are being lowered.
 	curAST  *ast.File
@@ -274,7 +277,25 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *T
 		}
 	}
 	if inc.curPrev != nil {
-		if u := inc.curPrev.find(t.sp, &inc.cursor); u != nil && inc.depsHold(c, u) {
+		u := inc.curPrev.find(t.sp, &inc.cursor)
+		ok, relocate := false, false
+		if u != nil {
+			ok, relocate = inc.depsHold(c, u)
+		}
+		if ok && relocate {
+			moved := *u
+			moved.tool = inc.moved.relocate(u.tool)
+			moved.deps = inc.moved.relocateDeps(u.deps)
+			c.diags = append(c.diags, u.diags...)
+			c.charge(u.spent)
+			inc.reused = true
+			inc.reusedTools++
+			inc.relocatedTools++
+			inc.materialize(t.file)
+			inc.curNext.tools = append(inc.curNext.tools, moved)
+			return moved.tool
+		}
+		if ok {
 			c.diags = append(c.diags, u.diags...)
 			c.charge(u.spent)
 			inc.reused = true
@@ -362,8 +383,9 @@ func (inc *incremental) probe(c *checker) []bool {
 			}
 		}
 		if prev != nil {
-			u := prev.find(t.sp, &cursor)
-			hits[i] = u != nil && inc.depsHold(c, u)
+			if u := prev.find(t.sp, &cursor); u != nil {
+				hits[i], _ = inc.depsHold(c, u)
+			}
 		}
 	}
 	return hits
@@ -371,8 +393,11 @@ func (inc *incremental) probe(c *checker) []bool {
 
 // depsHold reports whether u, a unit of the previous check, lowers the
 // same with this check's declarations.
-func (inc *incremental) depsHold(c *checker, u *toolUnit) bool {
-	return inc.envSame || c.depsHold(u.deps, u.usedDeclared, inc.prevDecls.declared)
+func (inc *incremental) depsHold(c *checker, u *toolUnit) (ok, relocate bool) {
+	if inc.envSame {
+		return true, false
+	}
+	return c.depsHold(u.deps, u.usedDeclared, inc.prevDecls.declared, inc.moved)
 }
 
 // find returns the unit of sp, looking first at *cursor (tools come in

@@ -586,23 +586,26 @@ func testCachePartialDecls(t *testing.T) {
 	var k Cache
 	agree(t, &k, w, "first check")
 	for _, s := range []struct {
-		name   string
-		edit   func()
-		reused int
+		name              string
+		edit              func()
+		reused, relocated int
 	}{
-		{"T1's description", func() { w.edit(t, "a.gram", `"one"`, `"uno"`) }, 3 + 3 + 2 + 1},
-		{"a new type after the others", func() { w.set("a.gram", string(w.files["a.gram"].Src)+"[T4:Type | (w::String)]\n") }, 3 + 3 + 3 + 2 + 2},
-		{"E's values", func() { w.edit(t, "a.gram", `"b"]`, `"c"]`) }, 3 + 3 + 3 + 2 + 1},
-		{"a line moves every declaration", func() { w.set("a.gram", "\n"+string(w.files["a.gram"].Src)) }, 3 + 1},
+		{"T1's description", func() { w.edit(t, "a.gram", `"one"`, `"uno"`) }, 3 + 3 + 2 + 1, 0},
+		{"a new type after the others", func() { w.set("a.gram", string(w.files["a.gram"].Src)+"[T4:Type | (w::String)]\n") }, 3 + 3 + 3 + 2 + 2, 0},
+		{"E's values", func() { w.edit(t, "a.gram", `"b"]`, `"c"]`) }, 3 + 3 + 3 + 2 + 1, 0},
+		// Moved declarations: their users point to the moved values.
+		{"a line moves every declaration", func() { w.set("a.gram", "\n"+string(w.files["a.gram"].Src)) }, 14, 3 + 3 + 2 + 2},
 		{"T3 declared in a file of its own", func() {
 			w.edit(t, "a.gram", "[T3:Type | (z::String)]\n", "")
 			w.set("h.gram", "\n\n\n[T3:Type | (z::String)]\n")
-		}, 3 + 3 + 2 + 2 + 1},
+		}, 14, 3},
+		{"T1 longer, T2 and E after it move", func() { w.edit(t, "a.gram", `"uno"`, `"one, longer"`) }, 3 + 3 + 2 + 1, 2},
+		{"T2 changed and moved", func() { w.edit(t, "a.gram", "\n[T2:Type", "\n\n[T2:Type {description: \"two\"}") }, 3 + 3 + 3 + 2 + 1, 2},
 	} {
 		s.edit()
 		agree(t, &k, w, s.name)
-		if k.reusedTools != s.reused {
-			t.Errorf("%s: %d tools reused, want %d", s.name, k.reusedTools, s.reused)
+		if k.reusedTools != s.reused || k.relocatedTools != s.relocated {
+			t.Errorf("%s: %d tools reused, %d of them relocated; want %d and %d", s.name, k.reusedTools, k.relocatedTools, s.reused, s.relocated)
 		}
 	}
 }

@@ -191,7 +191,7 @@ func (c *checker) check() {
 		c.lowerDecls()
 		if c.inc != nil {
 			if c.inc.prevDecls != nil {
-				c.adoptDecls(c.inc.prevDecls)
+				c.inc.moved = c.adoptDecls(c.inc.prevDecls)
 				c.inc.envPartial = true
 			}
 			c.inc.recordDecls(c, declStart, spent)

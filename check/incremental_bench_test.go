@@ -53,9 +53,9 @@ func BenchmarkCheckSources(b *testing.B) {
 // through a Cache that holds the previous check. Bytes are the changed
 // file's. tools_000.gram also declares the package's types and enums: an
 // edit to a tool after them leaves them as they were; an edit to the
-// enum Unit's description (of the same length, so that the declarations
-// after it stay where they are) re-lowers the tools that use Unit (a
-// quarter).
+// enum Unit's description re-lowers the tools that use Unit (a quarter);
+// made longer, it moves the types after it, and the tools that use them
+// are relocated (pointed to the moved values) rather than lowered again.
 // Run: go test ./check -run '^$' -bench BenchmarkRecheckOneFile -benchmem
 func BenchmarkRecheckOneFile(b *testing.B) {
 	for _, bc := range []struct {
@@ -68,6 +68,8 @@ func BenchmarkRecheckOneFile(b *testing.B) {
 		{"file=tools_050.gram", 50, "(variant ", "(edited variant ", true, 9900},
 		{"file=tools_000.gram", 0, "(variant ", "(edited variant ", true, 9900},
 		{"file=tools_000.gram/enum", 0, `"Temperature unit"`, `"Temperature Unit"`, false, 10000 - 100 - 2475},
+		// Longer: the types after Unit move (their users are relocated).
+		{"file=tools_000.gram/enum-longer", 0, `"Temperature unit"`, `"Temperature units"`, false, 10000 - 100 - 2475},
 	} {
 		files, _ := benchSources(b, 10000, 100)
 		name, src := files[bc.at].AST.Name, files[bc.at].Src
