@@ -57,8 +57,8 @@ With --target, check also reports what the named providers would reject
 or what gramc has to adapt for them (provider compatibility lint): tool
 names outside a provider's rules, recursion for Gemini, OpenAI strict-mode
 limits, keywords or formats a target does not support (with the fallback
-taken, as a warning). Targets: jsonschema, openai, openai-strict,
-openai-functions, openai-responses, anthropic, mcp, gemini, or "all".
+taken, as a warning).
+Targets: ` + targetList() + `, or "all".
 
 Warnings can be scoped: --disable CODE[,CODE...] turns codes off for the
 run, and a comment "// gramc:ignore CODE -- reason" at the end of a line

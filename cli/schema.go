@@ -25,10 +25,6 @@ type schemaOptions struct {
 
 func newSchemaCmd(e *env) *cobra.Command {
 	var opts schemaOptions
-	targets := make([]string, 0, len(schema.Targets()))
-	for _, t := range schema.Targets() {
-		targets = append(targets, string(t))
-	}
 	cmd := &cobra.Command{
 		Use:   "schema [--target T[,T...]|all] [--tool NAME]... [--agent NAME] [-o DIR] [paths]",
 		Short: "Print the JSON Schema or provider tool payloads of gram tools",
@@ -36,7 +32,7 @@ func newSchemaCmd(e *env) *cobra.Command {
 the selected tools as the target's JSON: an array of entries in declaration
 order, indented, ending in a newline, byte-identical across runs.
 
-Targets: ` + strings.Join(targets, ", ") + `; a comma-separated
+Targets: ` + targetList() + `; a comma-separated
 list, or "all", prints an object with each target's array, in this order.
 
 --tool selects tools by name (repeatable); --agent selects the tools an
@@ -46,7 +42,7 @@ reported as a positioned error (exit 1); run 'gramc check --target T' to
 also see the keywords moved into descriptions.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(e, opts, args) },
 	}
-	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+strings.Join(targets, ", ")+"; a comma list or all")
+	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+targetList()+"; a comma list or all")
 	cmd.Flags().StringArrayVar(&opts.tools, "tool", nil, "select a tool by name (repeatable)")
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
@@ -214,4 +210,13 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 		}
 	}
 	return nil
+}
+
+// targetList names every target (schema.Targets), for help texts.
+func targetList() string {
+	names := make([]string, 0, len(schema.Targets()))
+	for _, t := range schema.Targets() {
+		names = append(names, string(t))
+	}
+	return strings.Join(names, ", ")
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/codegen/schema"
 )
 
 func readJSON(t *testing.T, path string, v any) {
@@ -58,6 +60,22 @@ func TestManifest(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("vscode", f)); err != nil {
 			t.Errorf("the manifest names %s: %v", f, err)
 		}
+	}
+	// gramc.targets offers exactly gramc's targets (and "all").
+	var targets struct {
+		Items struct {
+			Enum []string `json:"enum"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(c.Configuration.Properties["gramc.targets"], &targets); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tg := range schema.Targets() {
+		want = append(want, string(tg))
+	}
+	if want = append(want, "all"); !slices.Equal(targets.Items.Enum, want) {
+		t.Errorf("gramc.targets enum %v, want %v (schema.Targets and \"all\")", targets.Items.Enum, want)
 	}
 	for _, k := range []string{"gramc.path", "gramc.targets", "gramc.trace.server"} {
 		if _, ok := c.Configuration.Properties[k]; !ok {

@@ -12,35 +12,11 @@ import (
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
 
-// mode is the JSON Schema dialect a builder produces.
-type mode int
-
-const (
-	// modeStandard is JSON Schema draft 2020-12: $defs and $ref for named
-	// types, every keyword the language has.
-	modeStandard mode = iota
-	// modeStrict is OpenAI's strict subset: every property required (optional
-	// ones nullable), additionalProperties false everywhere, no default and
-	// only the supported keywords; the rest moves into descriptions.
-	modeStrict
-	// modeGemini is Gemini's OpenAPI 3.0 subset: named types inlined, no
-	// additionalProperties, string enums with format "enum".
-	modeGemini
-)
-
-// Keywords OpenAI's strict mode accepts for string formats.
-var strictFormats = map[string]bool{
-	"date-time": true, "time": true, "date": true, "duration": true, "email": true,
-	"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
-}
-
-// String formats Gemini's schema accepts (besides its own "enum").
-var geminiFormats = map[string]bool{"date-time": true}
-
 // builder turns model types into invopop/jsonschema values for one tool and
 // one target, collecting what the target could not express as issues.
 type builder struct {
-	mode   mode
+	sub    *subset
+	d      *dialect
 	target Target
 	defs   jsonschema.Definitions
 	// root is the record an output schema is rooted at: references to it
@@ -60,14 +36,14 @@ type builder struct {
 // named types are inlined at every use.
 const MaxInlinedProperties = 10000
 
-func newBuilder(m mode, target Target) *builder {
-	return &builder{mode: m, target: target, defs: jsonschema.Definitions{}, inlining: map[*check.TypeDecl]bool{}}
+func newBuilder(sub *subset, d *dialect) *builder {
+	return &builder{sub: sub, d: d, target: d.target, defs: jsonschema.Definitions{}, inlining: map[*check.TypeDecl]bool{}}
 }
 
 // name is how diagnostics name the target: a strict-mode schema for the
 // openai or openai-responses target says so ("openai (strict: true)").
 func (b *builder) name() string {
-	if b.mode == modeStrict && b.target != OpenAIStrict {
+	if b.sub.allRequired && b.d.strict != alwaysStrict {
 		return string(b.target) + " (strict: true)"
 	}
 	return string(b.target)
@@ -122,7 +98,7 @@ func (b *builder) output(t *check.Tool) *jsonschema.Schema {
 	switch {
 	case r == nil:
 		s = &jsonschema.Schema{}
-	case r.Kind == check.Record && r.Decl != nil && b.mode != modeGemini:
+	case r.Kind == check.Record && r.Decl != nil && !b.sub.inlineDefs:
 		b.root = r.Decl
 		s = b.record(r.Decl)
 	default:
@@ -144,12 +120,12 @@ func (b *builder) object(params []*check.Param) *jsonschema.Schema {
 	b.properties += len(params)
 	for _, p := range params {
 		s.Properties.Set(p.Name, b.param(p))
-		if p.Required() || b.mode == modeStrict {
+		if p.Required() || b.sub.allRequired {
 			required = append(required, p.Name)
 		}
 	}
 	s.Required = required
-	if b.mode != modeGemini {
+	if b.sub.closedObjects {
 		s.AdditionalProperties = jsonschema.FalseSchema
 	}
 	return s
@@ -165,17 +141,17 @@ func (b *builder) record(d *check.TypeDecl) *jsonschema.Schema {
 // enum is the schema of a declared :Enum.
 func (b *builder) enum(e *check.Enum) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: jsonType(e.ValueKind), Enum: e.Values, Description: e.Description}
-	if b.mode == modeGemini {
+	if b.sub.stringEnums {
 		if e.ValueKind == check.String {
 			s.Format = "enum"
 		} else {
-			// Gemini enums hold strings only: keep the integer type and
-			// list the values in the description.
+			// Enums hold strings only: keep the integer type and list the
+			// values in the description.
 			s.Enum = nil
 			s.Description = joinSentences(s.Description, "One of: "+listValues(e.Values)+".")
 			b.report(diag.Warning, diag.CodeTargetEnumInDescription, e.NameRange,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, e.Name),
-				"Gemini accepts `enum` on strings only. gramc keeps the integer type and names the allowed values in the description; the tool must still reject other values. Declare the enum with string values to have Gemini enforce it.")
+				fmt.Sprintf("%s accepts `enum` on strings only. gramc keeps the integer type and names the allowed values in the description; the tool must still reject other values. Declare the enum with string values to have %s enforce it.", b.sub.provider, b.sub.provider))
 		}
 	}
 	return s
@@ -194,10 +170,10 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 	case check.String, check.Integer, check.Number, check.Boolean:
 		return &jsonschema.Schema{Type: jsonType(t.Kind)}
 	case check.Object:
-		if b.mode == modeStrict {
+		if !b.sub.freeFormObjects {
 			b.report(diag.Error, diag.CodeTargetStrictFreeFormObject, r,
 				fmt.Sprintf("%s does not accept a free-form Object", b.name()),
-				"OpenAI's strict mode requires every object to list its properties and set additionalProperties to false, so a free-form Object cannot be sent. Declare a :Type with the fields you expect, or use a non-strict target.")
+				b.sub.provider+" requires every object to list its properties and set additionalProperties to false, so a free-form Object cannot be sent. Declare a :Type with the fields you expect, or use a non-strict target.")
 		}
 		return &jsonschema.Schema{Type: "object"}
 	case check.Array:
@@ -211,11 +187,11 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 		if d == nil {
 			return &jsonschema.Schema{Type: "object"}
 		}
-		if b.mode == modeGemini {
+		if b.sub.inlineDefs {
 			if b.inlining[d] {
 				b.report(diag.Error, diag.CodeTargetRecursiveType, r,
 					fmt.Sprintf("%s cannot express the recursive type %s", b.target, d.Name),
-					"Gemini's schema has no $ref, so gramc inlines named types, and a type that contains itself cannot be inlined. Break the cycle (for example with an identifier field that refers to the other value), or use another target.",
+					b.sub.provider+"'s schema has no $ref, so gramc inlines named types, and a type that contains itself cannot be inlined. Break the cycle (for example with an identifier field that refers to the other value), or use another target.",
 					diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
 				return &jsonschema.Schema{Type: "object", Description: d.Description}
 			}
@@ -224,7 +200,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 					b.tooLarge = true
 					b.report(diag.Error, diag.CodeTargetSchemaTooLarge, r,
 						fmt.Sprintf("%s would inline more than %d properties", b.target, MaxInlinedProperties),
-						"Gemini's schema has no $ref, so gramc copies a named type at every use; this tool's types use each other so often that the copies grow too large. Use fewer nested named types, or another target.",
+						b.sub.provider+"'s schema has no $ref, so gramc copies a named type at every use; this tool's types use each other so often that the copies grow too large. Use fewer nested named types, or another target.",
 						diag.Related{Range: d.NameRange, Message: fmt.Sprintf("%s is declared here", d.Name)})
 				}
 				return &jsonschema.Schema{Type: "object"}
@@ -247,7 +223,7 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 		if e == nil {
 			return &jsonschema.Schema{Type: "string"}
 		}
-		if b.mode == modeGemini {
+		if b.sub.inlineDefs {
 			return b.enum(e)
 		}
 		if _, ok := b.defs[e.Name]; !ok {
@@ -260,10 +236,10 @@ func (b *builder) typ(t *check.Type, r ast.Range) *jsonschema.Schema {
 
 // param is the schema of a parameter or field.
 func (b *builder) param(p *check.Param) *jsonschema.Schema {
-	if b.mode == modeGemini && !geminiPropertyName(p.Name) {
-		b.report(diag.Error, diag.CodeTargetInvalidPropertyName, p.NameRange,
+	if rule := b.d.propertyName; rule != nil && !rule.re.MatchString(p.Name) {
+		b.report(rule.severity, diag.CodeTargetInvalidPropertyName, p.NameRange,
 			fmt.Sprintf("%s does not accept the property name %q", b.target, p.Name),
-			"Gemini parameter names must start with a letter or an underscore and hold only letters, digits and underscores, at most 64 characters. Rename the parameter.")
+			fmt.Sprintf("%s parameter names must %s. Rename the parameter.", b.sub.provider, rule.words))
 	}
 	t := p.Type
 	if t == nil {
@@ -275,14 +251,14 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	var notes []string
 	c := p.Constraints
 	if c.Enum != nil {
-		if b.mode == modeGemini && t.Kind != check.String {
+		if b.sub.stringEnums && t.Kind != check.String {
 			notes = append(notes, "One of: "+listValues(c.Enum)+".")
 			b.report(diag.Warning, diag.CodeTargetEnumInDescription, p.Range,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, p.Name),
-				"Gemini accepts `enum` on strings only. gramc keeps the numeric type and names the allowed values in the description; the tool must still reject other values.")
+				b.sub.provider+" accepts `enum` on strings only. gramc keeps the numeric type and names the allowed values in the description; the tool must still reject other values.")
 		} else {
 			s.Enum = c.Enum
-			if b.mode == modeGemini {
+			if b.sub.stringEnums {
 				s.Format = "enum"
 			}
 		}
@@ -294,7 +270,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		s.Maximum = *c.Maximum
 	}
 	if c.ExclusiveMinimum != nil {
-		if b.mode == modeGemini {
+		if !b.sub.exclusiveBounds {
 			notes = append(notes, "Greater than "+string(*c.ExclusiveMinimum)+".")
 			b.fallback(p.Range, "exclusiveMinimum")
 		} else {
@@ -302,7 +278,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if c.ExclusiveMaximum != nil {
-		if b.mode == modeGemini {
+		if !b.sub.exclusiveBounds {
 			notes = append(notes, "Less than "+string(*c.ExclusiveMaximum)+".")
 			b.fallback(p.Range, "exclusiveMaximum")
 		} else {
@@ -310,7 +286,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if c.MinLength != nil && *c.MinLength >= 0 {
-		if b.mode == modeStrict {
+		if !b.sub.lengths {
 			notes = append(notes, fmt.Sprintf("At least %s.", plural(*c.MinLength, "character")))
 			b.fallback(p.Range, "minLength")
 		} else {
@@ -319,7 +295,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if c.MaxLength != nil && *c.MaxLength >= 0 {
-		if b.mode == modeStrict {
+		if !b.sub.lengths {
 			notes = append(notes, fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character")))
 			b.fallback(p.Range, "maxLength")
 		} else {
@@ -332,12 +308,11 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	}
 	if c.Format != "" {
 		switch {
-		case b.mode == modeStrict && !strictFormats[c.Format],
-			b.mode == modeGemini && !geminiFormats[c.Format]:
+		case b.sub.formats != nil && !b.sub.formats[c.Format]:
 			notes = append(notes, "Format: "+c.Format+".")
 			b.fallback(p.Range, "format "+c.Format)
-		case b.mode == modeGemini && s.Format == "enum":
-			// Gemini's "enum" format wins; the format is described.
+		case b.sub.stringEnums && s.Format == "enum":
+			// The "enum" format wins; the format is described.
 			notes = append(notes, "Format: "+c.Format+".")
 			b.fallback(p.Range, "format "+c.Format+" on an enum")
 		default:
@@ -353,7 +328,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		s.MaxItems = &n
 	}
 	if c.UniqueItems {
-		if b.mode == modeStandard {
+		if b.sub.uniqueItems {
 			s.UniqueItems = true
 		} else {
 			notes = append(notes, "Items must be unique.")
@@ -361,17 +336,17 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if p.HasDefault {
-		if b.mode == modeStrict {
+		if b.sub.allRequired {
 			notes = append(notes, "Default: "+jsonText(p.Default)+".")
 			b.report(diag.Warning, diag.CodeTargetDefaultInDescription, p.Range,
 				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.name(), p.Name),
-				"OpenAI's strict mode has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
+				b.sub.provider+" has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
 		} else {
 			s.Default = p.Default
 		}
 	}
 	if len(p.Examples) > 0 {
-		if b.mode == modeStandard {
+		if b.sub.examples {
 			s.Examples = p.Examples
 		} else {
 			notes = append(notes, "Examples: "+listValues(p.Examples)+".")
@@ -379,7 +354,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if p.Deprecated {
-		if b.mode == modeStandard {
+		if b.sub.deprecated {
 			s.Deprecated = true
 		} else {
 			notes = append(notes, "Deprecated.")
@@ -387,13 +362,14 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	desc := p.Description
-	if b.mode == modeGemini && s.Description != "" && s.Description != desc {
+	if b.sub.inlineDefs && s.Description != "" && s.Description != desc {
 		// An inlined type's own description follows the parameter's: it
-		// may carry what Gemini cannot express (an integer enum's values).
+		// may carry what the subset cannot express (an integer enum's
+		// values).
 		desc = joinSentences(desc, s.Description)
 	}
 	desc = joinSentences(append([]string{desc}, notes...)...)
-	if b.mode != modeStrict {
+	if !b.sub.allRequired {
 		if desc != "" {
 			s.Description = desc
 		}

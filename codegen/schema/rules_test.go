@@ -135,7 +135,7 @@ var strictRules = []struct {
 	}},
 	{"only supported formats", func(_ *check.Tool, p map[string]any) (bad []string) {
 		schemaNodes(p, "", func(ptr string, m map[string]any) {
-			if f, ok := m["format"].(string); ok && !strictFormats[f] {
+			if f, ok := m["format"].(string); ok && !openAIStrict.formats[f] {
 				bad = append(bad, ptr+": "+f)
 			}
 		})
@@ -289,7 +289,7 @@ func TestGeminiSubset(t *testing.T) {
 			}
 			if props, ok := m["properties"].(map[string]any); ok {
 				for k := range props {
-					if !geminiPropertyName(k) {
+					if !geminiProperty.re.MatchString(k) {
 						t.Errorf("%v %s: property name %q", c, ptr, k)
 					}
 				}

@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
@@ -58,7 +57,11 @@ const (
 
 // Targets returns every target in documentation order.
 func Targets() []Target {
-	return []Target{JSONSchema, OpenAI, OpenAIStrict, OpenAIFunctions, OpenAIResponses, Anthropic, MCP, Gemini}
+	out := make([]Target, len(dialects))
+	for i, d := range dialects {
+		out[i] = d.target
+	}
+	return out
 }
 
 // ParseTarget returns the target named s. An unknown name is an error that
@@ -141,7 +144,12 @@ func Spec(t *check.Tool) (ToolSpec, error) { return SpecFor(t, OpenAI) }
 // serves the mcp target's inputSchema (a strict tool's OpenAI schema is
 // shaped for OpenAI's strict mode).
 func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
-	ps, s, issues := parameters(t, target)
+	d := dialectOf(target)
+	if d == nil {
+		_, err := ParseTarget(string(target))
+		return ToolSpec{}, err
+	}
+	ps, s, issues := parameters(t, d)
 	if issues.HasErrors() {
 		return ToolSpec{}, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
 	}
@@ -166,13 +174,13 @@ func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
 	if target == OpenAI {
 		spec.TargetParameters = map[Target]json.RawMessage{}
 		if s {
-			b := newBuilder(modeStandard, Anthropic)
+			b := newBuilder(standard, dialectOf(Anthropic))
 			if std, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
 				spec.TargetParameters[Anthropic] = std
 			}
 		}
 		if len(t.Params) > 0 {
-			b := newBuilder(modeGemini, Gemini)
+			b := newBuilder(geminiOpenAPI, dialectOf(Gemini))
 			if g, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
 				spec.TargetParameters[Gemini] = g
 			}
@@ -181,87 +189,25 @@ func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
 	return spec, nil
 }
 
-var (
-	// openAINameRE is OpenAI's and Anthropic's function name rule.
-	openAINameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	// geminiNameRE: starts with a letter or underscore; letters, digits,
-	// underscores, dots and dashes; at most 64 characters.
-	geminiNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$`)
-	// geminiPropertyRE: parameter names; no dots or dashes.
-	geminiPropertyRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`)
-	// mcpNameRE is MCP's recommended (SHOULD) tool name rule.
-	mcpNameRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,128}$`)
-)
-
-func geminiPropertyName(s string) bool { return geminiPropertyRE.MatchString(s) }
-
-// strict reports whether t's OpenAI payloads use the strict subset.
-func strict(t *check.Tool, target Target) bool {
-	switch target {
-	case OpenAIStrict:
-		return true
-	case OpenAI, OpenAIResponses:
-		return t.Strict != nil && *t.Strict
-	}
-	return false
-}
-
 // entry builds t's payload for target and every issue found on the way.
 // The value is nil when an issue is an error.
 func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
-	var issues diag.Diagnostics
-	checkName(t, target, &issues)
-	// Every builder's issues count, whatever the target.
-	var builders []*builder
-	build := func(m mode) *builder {
-		b := newBuilder(m, target)
-		builders = append(builders, b)
-		return b
-	}
-	var e object
-	switch target {
-	case JSONSchema:
-		in, out := build(modeStandard).input(t), build(modeStandard).output(t)
-		in.Version, out.Version = jsonschema.Version, jsonschema.Version
-		e = object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", in}, {"outputSchema", out}}
-	case OpenAI, OpenAIStrict, OpenAIResponses:
-		s, st, more := parameters(t, target)
-		issues = append(issues, more...)
-		if target == OpenAIResponses {
-			e = object{{"type", "function"}, {"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}
-		} else {
-			e = object{{"type", "function"}, {"function", object{{"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}}}
-		}
-	case OpenAIFunctions:
-		e = object{{"name", t.Name}, {"description", t.Description}, {"parameters", build(modeStandard).input(t)}}
-	case Anthropic:
-		e = object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(modeStandard).input(t)}}
-	case MCP:
-		e = object{{"name", t.Name}}
-		if t.Title != "" {
-			e = append(e, member{"title", t.Title})
-		}
-		e = append(e, member{"description", t.Description}, member{"inputSchema", build(modeStandard).input(t)})
-		if t.Deprecated {
-			// MCP has no deprecation field; _meta carries it for hosts
-			// and agents that look.
-			e = append(e, member{"_meta", object{{"deprecated", true}}})
-		}
-		// MCP restricts outputSchema to `type: object` at the root.
-		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
-			e = append(e, member{"outputSchema", build(modeStandard).output(t)})
-		}
-	case Gemini:
-		e = object{{"name", t.Name}, {"description", t.Description}}
-		// "For function with no parameters, this can be left unset": an
-		// OBJECT with no properties is rejected.
-		if len(t.Params) > 0 {
-			e = append(e, member{"parameters", build(modeGemini).input(t)})
-		}
-	default:
+	d := dialectOf(target)
+	if d == nil {
 		_, err := ParseTarget(string(target))
 		return nil, nil, err
 	}
+	var issues diag.Diagnostics
+	checkName(t, d, &issues)
+	// Every builder's issues count, whatever the target.
+	var builders []*builder
+	build := func(sub *subset) *builder {
+		b := newBuilder(sub, d)
+		builders = append(builders, b)
+		return b
+	}
+	e, more := d.entry(t, d, build)
+	issues = append(issues, more...)
 	for _, b := range builders {
 		issues = append(issues, b.issues...)
 	}
@@ -271,41 +217,29 @@ func entry(t *check.Tool, target Target) (any, diag.Diagnostics, error) {
 	return e, issues, nil
 }
 
-// parameters is the arguments schema of the OpenAI targets and whether it
+// parameters is the arguments schema of d's tool entries and whether it
 // is strict; for a strict schema it also checks the size limits.
-func parameters(t *check.Tool, target Target) (*jsonschema.Schema, bool, diag.Diagnostics) {
-	if !strict(t, target) {
-		b := newBuilder(modeStandard, target)
+func parameters(t *check.Tool, d *dialect) (*jsonschema.Schema, bool, diag.Diagnostics) {
+	if !d.strictFor(t) {
+		b := newBuilder(d.subset, d)
 		return b.input(t), false, b.issues
 	}
-	b := newBuilder(modeStrict, target)
+	b := newBuilder(openAIStrict, d)
 	s := b.input(t)
 	checkStrictLimits(t, s, b)
 	return s, true, b.issues
 }
 
-func checkName(t *check.Tool, target Target, issues *diag.Diagnostics) {
-	var ok bool
-	var rule string
-	sev := diag.Error
-	switch target {
-	case OpenAI, OpenAIStrict, OpenAIFunctions, OpenAIResponses, Anthropic:
-		ok, rule = openAINameRE.MatchString(t.Name), "letters, digits, underscores and dashes only, 1 to 64 characters"
-	case Gemini:
-		ok, rule = geminiNameRE.MatchString(t.Name), "a letter or underscore first, then letters, digits, underscores, dots and dashes, at most 64 characters"
-	case MCP:
-		ok, rule, sev = mcpNameRE.MatchString(t.Name), "letters, digits, underscores, dashes and dots only, 1 to 128 characters", diag.Warning
-	default:
-		return
-	}
-	if ok {
+func checkName(t *check.Tool, d *dialect, issues *diag.Diagnostics) {
+	rule := d.toolName
+	if rule == nil || rule.re.MatchString(t.Name) {
 		return
 	}
 	*issues = append(*issues, &diag.Diagnostic{
-		Severity: sev,
+		Severity: rule.severity,
 		Code:     diag.CodeTargetInvalidName,
-		Summary:  fmt.Sprintf("%s does not accept the tool name %q", target, t.Name),
-		Detail:   fmt.Sprintf("Tool names for %s must use %s. Rename the tool.", target, rule),
+		Summary:  fmt.Sprintf("%s does not accept the tool name %q", d.target, t.Name),
+		Detail:   fmt.Sprintf("Tool names for %s must use %s. Rename the tool.", d.target, rule.words),
 		Range:    t.NameRange,
 	})
 }
@@ -329,7 +263,7 @@ func (e *Error) Unwrap() error { return e.Diagnostics.Err() }
 // exactly what the openai target prints under function.parameters (the
 // strict subset when the tool says `strict: true`).
 func Parameters(t *check.Tool) (json.RawMessage, error) {
-	s, _, issues := parameters(t, OpenAI)
+	s, _, issues := parameters(t, dialectOf(OpenAI))
 	if issues.HasErrors() {
 		return nil, &Error{Tool: t.Name, Target: OpenAI, Diagnostics: issues}
 	}
@@ -339,7 +273,7 @@ func Parameters(t *check.Tool) (json.RawMessage, error) {
 // Output returns the compact JSON Schema of t's result (draft 2020-12,
 // without $schema). A record result is the root object itself.
 func Output(t *check.Tool) (json.RawMessage, error) {
-	return marshal(newBuilder(modeStandard, JSONSchema).output(t))
+	return marshal(newBuilder(standard, dialectOf(JSONSchema)).output(t))
 }
 
 // Entry returns t's compact payload for target.

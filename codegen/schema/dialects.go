@@ -1,0 +1,183 @@
+package schema
+
+import (
+	"regexp"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/invopop/jsonschema"
+)
+
+// This file is the one place that says what each target is. A target is a
+// dialect record: its name rules, which schema subset its parameters use
+// and when, and the envelope its tool entries have. A schema subset is a
+// record of what that JSON Schema dialect can express; a keyword it lacks
+// moves into the description with a warning. Adding a target is one
+// dialect record (and a subset when its schema language is new), a section
+// of docs/schema.md and regenerated goldens.
+
+// subset is what one schema dialect can express.
+type subset struct {
+	// provider names the dialect in messages ("OpenAI's strict mode").
+	provider string
+	// inlineDefs: no $defs or $ref; named types are copied at every use
+	// (so recursion cannot be expressed).
+	inlineDefs bool
+	// allRequired: every property is required and an optional one is a
+	// union with null; there is no default.
+	allRequired bool
+	// closedObjects: every object says additionalProperties: false.
+	closedObjects bool
+	// freeFormObjects: an Object without declared properties is accepted.
+	freeFormObjects bool
+	// stringEnums: enum holds strings only and is written with format
+	// "enum"; a numeric enum's values go into the description.
+	stringEnums bool
+	// formats are the string formats accepted; nil means all of gram's.
+	formats map[string]bool
+	// Keywords the dialect has.
+	exclusiveBounds, lengths, uniqueItems, examples, deprecated bool
+}
+
+var (
+	// standard is JSON Schema draft 2020-12: $defs and $ref for named
+	// types, every keyword gram has.
+	standard = &subset{
+		provider: "JSON Schema", closedObjects: true, freeFormObjects: true,
+		exclusiveBounds: true, lengths: true, uniqueItems: true, examples: true, deprecated: true,
+	}
+	// openAIStrict is OpenAI's strict subset (structured outputs).
+	openAIStrict = &subset{
+		provider: "OpenAI's strict mode", allRequired: true, closedObjects: true, exclusiveBounds: true,
+		formats: map[string]bool{
+			"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+			"hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+		},
+	}
+	// geminiOpenAPI is Gemini's OpenAPI 3.0 schema subset.
+	geminiOpenAPI = &subset{
+		provider: "Gemini", inlineDefs: true, freeFormObjects: true, stringEnums: true, lengths: true,
+		formats: map[string]bool{"date-time": true},
+	}
+)
+
+// strictness says when a target's parameters use OpenAI's strict subset.
+type strictness int
+
+const (
+	neverStrict  strictness = iota
+	alwaysStrict            // every tool (openai-strict)
+	strictByTool            // tools that say strict: true
+)
+
+// nameRule is a provider's rule for a name: the pattern and, for the
+// message, the rule in words.
+type nameRule struct {
+	re       *regexp.Regexp
+	words    string
+	severity diag.Severity
+}
+
+var (
+	// openAIName is OpenAI's and Anthropic's function name rule.
+	openAIName = &nameRule{regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`), "letters, digits, underscores and dashes only, 1 to 64 characters", diag.Error}
+	// geminiName: a letter or underscore first; letters, digits,
+	// underscores, dots and dashes; at most 64 characters.
+	geminiName = &nameRule{regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$`), "a letter or underscore first, then letters, digits, underscores, dots and dashes, at most 64 characters", diag.Error}
+	// geminiProperty: parameter names; no dots or dashes.
+	geminiProperty = &nameRule{regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`), "start with a letter or an underscore and hold only letters, digits and underscores, at most 64 characters", diag.Error}
+	// mcpName is MCP's recommended (SHOULD) tool name rule.
+	mcpName = &nameRule{regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,128}$`), "letters, digits, underscores, dashes and dots only, 1 to 128 characters", diag.Warning}
+)
+
+// envelope builds a tool's entry for a target from its schemas: build
+// returns a builder of the dialect's subset (every builder's issues are
+// reported).
+type envelope func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics)
+
+// dialect is one target.
+type dialect struct {
+	target Target
+	// toolName and propertyName are the provider's name rules (nil: none).
+	toolName, propertyName *nameRule
+	// subset is the parameters' schema dialect; strict says when OpenAI's
+	// strict subset replaces it.
+	subset *subset
+	strict strictness
+	entry  envelope
+}
+
+// dialects are the targets, in documentation order.
+var dialects = []*dialect{
+	{target: JSONSchema, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		in, out := build(standard).input(t), build(standard).output(t)
+		in.Version, out.Version = jsonschema.Version, jsonschema.Version
+		return object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", in}, {"outputSchema", out}}, nil
+	}},
+	{target: OpenAI, toolName: openAIName, subset: standard, strict: strictByTool, entry: chatTool},
+	{target: OpenAIStrict, toolName: openAIName, subset: standard, strict: alwaysStrict, entry: chatTool},
+	{target: OpenAIFunctions, toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		return object{{"name", t.Name}, {"description", t.Description}, {"parameters", build(standard).input(t)}}, nil
+	}},
+	{target: OpenAIResponses, toolName: openAIName, subset: standard, strict: strictByTool, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		s, st, issues := parameters(t, d)
+		return object{{"type", "function"}, {"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}, issues
+	}},
+	{target: Anthropic, toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		return object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(standard).input(t)}}, nil
+	}},
+	{target: MCP, toolName: mcpName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		e := object{{"name", t.Name}}
+		if t.Title != "" {
+			e = append(e, member{"title", t.Title})
+		}
+		e = append(e, member{"description", t.Description}, member{"inputSchema", build(standard).input(t)})
+		if t.Deprecated {
+			// MCP has no deprecation field; _meta carries it for hosts
+			// and agents that look.
+			e = append(e, member{"_meta", object{{"deprecated", true}}})
+		}
+		// MCP restricts outputSchema to `type: object` at the root.
+		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
+			e = append(e, member{"outputSchema", build(standard).output(t)})
+		}
+		return e, nil
+	}},
+	{target: Gemini, toolName: geminiName, propertyName: geminiProperty, subset: geminiOpenAPI, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+		e := object{{"name", t.Name}, {"description", t.Description}}
+		// "For function with no parameters, this can be left unset": an
+		// OBJECT with no properties is rejected.
+		if len(t.Params) > 0 {
+			e = append(e, member{"parameters", build(geminiOpenAPI).input(t)})
+		}
+		return e, nil
+	}},
+}
+
+// chatTool is a Chat Completions `tools` entry.
+func chatTool(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+	s, st, issues := parameters(t, d)
+	return object{{"type", "function"}, {"function", object{{"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}}}, issues
+}
+
+// dialectOf returns target's record, or nil for an unknown target.
+func dialectOf(target Target) *dialect {
+	for _, d := range dialects {
+		if d.target == target {
+			return d
+		}
+	}
+	return nil
+}
+
+// strictFor reports whether t's parameters use OpenAI's strict subset
+// for d.
+func (d *dialect) strictFor(t *check.Tool) bool {
+	switch d.strict {
+	case alwaysStrict:
+		return true
+	case strictByTool:
+		return t.Strict != nil && *t.Strict
+	}
+	return false
+}
