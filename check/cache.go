@@ -38,7 +38,9 @@ import (
 //     looked up finds the same value as before (and, if it listed the
 //     declared names in a message, they are the same): an edit to one
 //     type re-lowers the tools that use it, directly or through other
-//     types.
+//     types. Where a name finds a declaration that only moved (equal but
+//     for its ranges), the tool is relocated: a copy pointing to the
+//     moved value.
 //   - Did-you-mean suggestions have a package-wide budget; when reused
 //     work would exceed it, Check checks the whole package, and it keeps
 //     nothing of a check that ran out of it.
