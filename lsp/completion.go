@@ -159,10 +159,15 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 	case '{':
 		owner, node := s.recordOwner(src, c.stack)
 		if before >= 0 && (src[before] == '{' || src[before] == ',') {
+			kind, known := s.labelKind(r, node)
 			for _, info := range check.Properties() {
-				if info.Owner == owner {
-					items = append(items, edit(info.Name, protocol.CompletionItemKindProperty, string(owner)+" property", info.Doc, info.Name+": "))
+				if info.Owner != owner {
+					continue
 				}
+				if owner == check.OnParam && known && info.Kinds != nil && !slices.Contains(info.Kinds, kind) {
+					continue // a constraint that does not apply to the node's type
+				}
+				items = append(items, edit(info.Name, protocol.CompletionItemKindProperty, string(owner)+" property", info.Doc, info.Name+": "))
 			}
 			return items
 		}
@@ -294,6 +299,23 @@ func (s *server) valueItems(r *result, owner check.Owner, key, label string, edi
 		boolean()
 	}
 	return items
+}
+
+// labelKind is the kind of the type a node's label names: a built-in,
+// or a declared type or enum of the package.
+func (s *server) labelKind(r *result, label string) (check.Kind, bool) {
+	if b, ok := builtinNamed(label); ok {
+		return b.Kind, true
+	}
+	for _, sym := range r.index().lookupTop(label) {
+		switch sym.kind {
+		case symType:
+			return check.Record, true
+		case symEnum:
+			return check.EnumKind, true
+		}
+	}
+	return 0, false
 }
 
 func builtinNamed(name string) (check.BuiltinType, bool) {
