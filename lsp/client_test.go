@@ -245,26 +245,17 @@ func (c *testClient) closeDoc(name string) {
 func (c *testClient) diagnostics(name string, others ...string) map[string][]protocol.Diagnostic {
 	c.t.Helper()
 	u := c.uri(name)
-	deadline := time.Now().Add(waitLimit)
-	timer := time.AfterFunc(waitLimit, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
-	defer timer.Stop()
+	c.wait(name, func() bool {
+		p := c.diags[u]
+		if p == nil {
+			return false
+		}
+		v, open := c.versions[u]
+		pv, hasVersion := p.Version.Get()
+		return !open || hasVersion && pv == v
+	})
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		p := c.diags[u]
-		var pv int32
-		var hasVersion bool
-		if p != nil {
-			pv, hasVersion = p.Version.Get()
-		}
-		if v, open := c.versions[u]; p != nil && (!open || hasVersion && pv == v) {
-			break
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no diagnostics for %s at version %d within %v", name, c.versions[u], waitLimit)
-		}
-		c.cond.Wait()
-	}
 	out := map[string][]protocol.Diagnostic{}
 	for _, n := range append([]string{name}, others...) {
 		if p := c.diags[c.uri(n)]; p != nil {
@@ -274,6 +265,27 @@ func (c *testClient) diagnostics(name string, others ...string) map[string][]pro
 		}
 	}
 	return out
+}
+
+// wait waits, at most waitLimit, until ok (called with c.mu held) holds
+// after a publish for name.
+func (c *testClient) wait(name string, ok func() bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	timer := time.AfterFunc(waitLimit, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !ok() {
+		if time.Now().After(deadline) {
+			var last []protocol.Diagnostic
+			if p := c.diags[c.uri(name)]; p != nil {
+				last = p.Diagnostics
+			}
+			c.t.Fatalf("%s: the diagnostics the test waits for did not come within %v; last: %v", name, waitLimit, codes(last))
+		}
+		c.cond.Wait()
+	}
 }
 
 func (c *testClient) pos(line, col int) protocol.TextDocumentPositionParams {
@@ -295,27 +307,10 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 }
 
 // waitFor waits until name's latest published diagnostics satisfy ok.
-func (c *testClient) waitFor(name string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+func (c *testClient) waitFor(name string, ok func([]protocol.Diagnostic) bool) {
 	c.t.Helper()
 	u := c.uri(name)
-	deadline := time.Now().Add(waitLimit)
-	timer := time.AfterFunc(waitLimit, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
-	defer timer.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		if p := c.diags[u]; p != nil && ok(p.Diagnostics) {
-			return p.Diagnostics
-		}
-		if time.Now().After(deadline) {
-			var last []protocol.Diagnostic
-			if p := c.diags[u]; p != nil {
-				last = p.Diagnostics
-			}
-			c.t.Fatalf("%s: the diagnostics never became what the test waits for; last: %v", name, codes(last))
-		}
-		c.cond.Wait()
-	}
+	c.wait(name, func() bool { p := c.diags[u]; return p != nil && ok(p.Diagnostics) })
 }
 
 func hasCode(code string) func([]protocol.Diagnostic) bool {

@@ -62,11 +62,7 @@ func minimalEdit(f *file, out []byte, from, to int) []protocol.TextEdit {
 // adds, removes or reorders top-level patterns).
 func (s *server) RangeFormatting(ctx context.Context, params *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) ([]protocol.TextEdit, error) {
-		from, err := offsetAt(f, params.Range.Start)
-		if err != nil {
-			return nil, err
-		}
-		to, err := offsetAt(f, params.Range.End)
+		from, to, err := offsetsOf(f, params.Range)
 		if err != nil {
 			return nil, err
 		}
@@ -112,11 +108,7 @@ func onlySpace(b []byte) bool { return len(bytes.TrimLeft(b, " \t")) == 0 }
 // a quick fix and, for a warning, a `// gramc:ignore` comment.
 func (s *server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) ([]protocol.CommandOrCodeAction, error) {
-		from, err := offsetAt(f, params.Range.Start)
-		if err != nil {
-			return nil, err
-		}
-		to, err := offsetAt(f, params.Range.End)
+		from, to, err := offsetsOf(f, params.Range)
 		if err != nil {
 			return nil, err
 		}

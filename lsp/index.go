@@ -86,7 +86,6 @@ type index struct {
 	files  map[string]*fileIndex
 }
 
-func offs(r ast.Range) (int, int) { return int(r.Start.Offset), int(r.End.Offset) }
 
 // buildIndex walks the package's trees with the checked model at hand.
 func buildIndex(p *check.Package) *index {
@@ -95,34 +94,30 @@ func buildIndex(p *check.Package) *index {
 		file  string
 		start int
 	}
+	key := func(r ast.Range) at { return at{r.File, int(r.Start.Offset)} }
 	tools := map[at]*check.Tool{}
 	params := map[at]*check.Param{}
 	types := map[at]*check.TypeDecl{}
 	enums := map[at]*check.Enum{}
 	agents := map[at]*check.Agent{}
-	for _, t := range p.Tools {
-		s, _ := offs(t.NameRange)
-		tools[at{t.NameRange.File, s}] = t
-		for _, q := range t.Params {
-			s, _ := offs(q.NameRange)
-			params[at{q.NameRange.File, s}] = q
+	addParams := func(ps []*check.Param) {
+		for _, q := range ps {
+			params[key(q.NameRange)] = q
 		}
+	}
+	for _, t := range p.Tools {
+		tools[key(t.NameRange)] = t
+		addParams(t.Params)
 	}
 	for _, t := range p.Types {
-		s, _ := offs(t.NameRange)
-		types[at{t.NameRange.File, s}] = t
-		for _, q := range t.Fields {
-			s, _ := offs(q.NameRange)
-			params[at{q.NameRange.File, s}] = q
-		}
+		types[key(t.NameRange)] = t
+		addParams(t.Fields)
 	}
 	for _, e := range p.Enums {
-		s, _ := offs(e.NameRange)
-		enums[at{e.NameRange.File, s}] = e
+		enums[key(e.NameRange)] = e
 	}
 	for _, a := range p.Agents {
-		s, _ := offs(a.NameRange)
-		agents[at{a.NameRange.File, s}] = a
+		agents[key(a.NameRange)] = a
 	}
 	builtins := map[string]*check.BuiltinType{}
 	for _, b := range check.Builtins() {

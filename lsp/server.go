@@ -670,3 +670,14 @@ func withDoc[T any](ctx context.Context, s *server, u uri.URI, f func(*file, *pk
 func offsetAt(f *file, p protocol.Position) (int, error) {
 	return f.m.offset(p)
 }
+
+// offsetsOf is the byte span of a request's range in a file.
+func offsetsOf(f *file, rg protocol.Range) (start, end int, err error) {
+	if start, err = f.m.offset(rg.Start); err != nil {
+		return 0, 0, err
+	}
+	if end, err = f.m.offset(rg.End); err != nil {
+		return 0, 0, err
+	}
+	return start, max(start, end), nil
+}

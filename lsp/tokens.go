@@ -54,11 +54,7 @@ func (s *server) SemanticTokensFull(ctx context.Context, params *protocol.Semant
 
 func (s *server) SemanticTokensRange(ctx context.Context, params *protocol.SemanticTokensRangeParams) (*protocol.SemanticTokens, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.SemanticTokens, error) {
-		start, err := offsetAt(f, params.Range.Start)
-		if err != nil {
-			return nil, err
-		}
-		end, err := offsetAt(f, params.Range.End)
+		start, end, err := offsetsOf(f, params.Range)
 		if err != nil {
 			return nil, err
 		}
