@@ -86,7 +86,6 @@ type index struct {
 	files  map[string]*fileIndex
 }
 
-
 // buildIndex walks the package's trees with the checked model at hand.
 func buildIndex(p *check.Package) *index {
 	x := &index{byName: map[string][]*symbol{}, files: map[string]*fileIndex{}}
