@@ -125,3 +125,29 @@ func BenchmarkInitialize(b *testing.B) {
 	}
 	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
 }
+
+// BenchmarkHoverAfterEdit measures the hover a user makes right after an
+// edit in the 10,000-tool workspace: each iteration edits, waits for the
+// diagnostics (not timed), then hovers (timed) on the re-checked package.
+func BenchmarkHoverAfterEdit(b *testing.B) {
+	dir, _ := benchWorkspace(b)
+	c := newTestClient(b, dir, clientOptions{})
+	c.open(benchFile)
+	c.diagnostics(benchFile)
+	rg := protocol.Range{Start: protocol.Position{Line: 1, Character: 60}, End: protocol.Position{Line: 1, Character: 61}}
+	params := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
+		Position:     protocol.Position{Line: 2, Character: 4},
+	}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		c.change(benchFile, rg, string(rune('a'+i%26)))
+		c.diagnostics(benchFile)
+		b.StartTimer()
+		if h, err := c.server.Hover(c.ctx(), params); err != nil || h == nil {
+			b.Fatalf("hover: %v %v", h, err)
+		}
+	}
+}

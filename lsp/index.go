@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
@@ -17,10 +18,15 @@ const (
 	symField
 	symEnum
 	symAgent
+	symHeader // not a symbol: the owner of the document header's keys
 )
 
 func (k symKind) String() string {
-	return [...]string{"tool", "parameter", "type", "field", "enum", "agent"}[k]
+	names := [...]string{"tool", "parameter", "type", "field", "enum", "agent", "header"}
+	if k < 0 || int(k) >= len(names) {
+		return "name"
+	}
+	return names[k]
 }
 
 // A symbol is one declaration of the package: a tool, agent, type or enum
@@ -41,6 +47,7 @@ type symbol struct {
 	enum       *check.Enum
 	agent      *check.Agent
 	deprecated bool
+	next       *symbol // the next package-wide declaration of the same name
 }
 
 // An occurrence is a name in the text that means a symbol: its
@@ -70,9 +77,15 @@ type token struct {
 	mods       tokenMod
 }
 
-// fileIndex is what the index knows of one file.
+// fileIndex is what the index knows of one file. The declarations of its
+// top-level names are found when the index is built; the rest (parameters,
+// references, property keys, tokens) on the first request that needs the
+// file, so that an edit costs one file's walk, not the package's.
 type fileIndex struct {
-	occ    []occurrence // sorted by start
+	tree   *ast.File
+	built  bool
+	inDecl map[*ast.SubjectPattern]*symbol
+	occ    []occurrence // sorted by start once built
 	props  []propKey
 	tokens []token // sorted by start
 	decls  []*symbol
@@ -81,96 +94,121 @@ type fileIndex struct {
 // index is the navigation model of one checked package: every declaration
 // and every place its name is used, per file.
 type index struct {
-	syms   []*symbol
-	byName map[string][]*symbol // tools, agents, types, enums
+	mu     sync.Mutex         // guards the lazy file walks (file)
+	syms   []*symbol          // the package-wide declarations, file by file
+	byName map[string]*symbol // tools, agents, types, enums: the first of a name (others follow in next)
 	files  map[string]*fileIndex
+	w      *walker
 }
 
-// buildIndex walks the package's trees with the checked model at hand.
+// at is where a model value's name starts.
+type at struct {
+	file  string
+	start int
+}
+
+func key(r ast.Range) at { return at{r.File, int(r.Start.Offset)} }
+
+// buildIndex indexes the package's declarations; file walks wait for the
+// first request (index.file).
 func buildIndex(p *check.Package) *index {
-	x := &index{byName: map[string][]*symbol{}, files: map[string]*fileIndex{}}
-	type at struct {
-		file  string
-		start int
-	}
-	key := func(r ast.Range) at { return at{r.File, int(r.Start.Offset)} }
-	tools := map[at]*check.Tool{}
-	params := map[at]*check.Param{}
-	types := map[at]*check.TypeDecl{}
-	enums := map[at]*check.Enum{}
-	agents := map[at]*check.Agent{}
-	addParams := func(ps []*check.Param) {
-		for _, q := range ps {
-			params[key(q.NameRange)] = q
-		}
+	x := &index{byName: make(map[string]*symbol, len(p.Tools)+len(p.Types)+len(p.Enums)+len(p.Agents)), files: map[string]*fileIndex{}}
+	m := &modelIndex{
+		tools:  make(map[at]*check.Tool, len(p.Tools)),
+		types:  make(map[at]*check.TypeDecl, len(p.Types)),
+		enums:  make(map[at]*check.Enum, len(p.Enums)),
+		agents: make(map[at]*check.Agent, len(p.Agents)),
 	}
 	for _, t := range p.Tools {
-		tools[key(t.NameRange)] = t
-		addParams(t.Params)
+		m.tools[key(t.NameRange)] = t
 	}
 	for _, t := range p.Types {
-		types[key(t.NameRange)] = t
-		addParams(t.Fields)
+		m.types[key(t.NameRange)] = t
 	}
 	for _, e := range p.Enums {
-		enums[key(e.NameRange)] = e
+		m.enums[key(e.NameRange)] = e
 	}
 	for _, a := range p.Agents {
-		agents[key(a.NameRange)] = a
+		m.agents[key(a.NameRange)] = a
 	}
-	builtins := map[string]*check.BuiltinType{}
-	for _, b := range check.Builtins() {
-		b := b
-		builtins[b.Name] = &b
-		for _, a := range b.Aliases {
-			builtins[a] = &b
-		}
-	}
-
-	// Pass 1: declarations.
-	type pending struct {
-		fi   *fileIndex
-		file *ast.File
-	}
-	var walks []pending
+	x.w = &walker{x: x, model: m, builtins: builtinLabels()}
 	for _, f := range p.Files {
 		if f == nil {
 			continue
 		}
-		fi := &fileIndex{}
+		fi := &fileIndex{tree: f, inDecl: make(map[*ast.SubjectPattern]*symbol, len(f.Patterns))}
 		x.files[f.Name] = fi
-		walks = append(walks, pending{fi, f})
-	}
-	w := &walker{x: x, builtins: builtins}
-	w.lookupTool = func(file string, s int) *check.Tool { return tools[at{file, s}] }
-	w.lookupParam = func(file string, s int) *check.Param { return params[at{file, s}] }
-	w.lookupType = func(file string, s int) *check.TypeDecl { return types[at{file, s}] }
-	w.lookupEnum = func(file string, s int) *check.Enum { return enums[at{file, s}] }
-	w.lookupAgent = func(file string, s int) *check.Agent { return agents[at{file, s}] }
-	for _, pw := range walks {
-		w.fi, w.file, w.src = pw.fi, pw.file.Name, source(pw.file)
-		for _, pat := range pw.file.Patterns {
-			w.declare(pat)
+		x.w.enter(fi)
+		for _, pat := range f.Patterns {
+			x.w.declare(pat)
 		}
-	}
-	// Pass 2: references, property keys and tokens (names resolve in any
-	// order and across files).
-	for _, pw := range walks {
-		w.fi, w.file, w.src = pw.fi, pw.file.Name, source(pw.file)
-		if pw.file.Header != nil {
-			w.record(pw.file.Header, -1, false)
-		}
-		for _, pat := range pw.file.Patterns {
-			w.refs(pat)
-		}
-		for _, c := range pw.file.Comments {
-			s, e := c.Offsets()
-			w.tok(s, e, tokComment, 0)
-		}
-		slices.SortFunc(w.fi.occ, func(a, b occurrence) int { return a.start - b.start })
-		slices.SortStableFunc(w.fi.tokens, func(a, b token) int { return a.start - b.start })
 	}
 	return x
+}
+
+// modelIndex finds the checked model's value for a declaration's name.
+type modelIndex struct {
+	tools  map[at]*check.Tool
+	types  map[at]*check.TypeDecl
+	enums  map[at]*check.Enum
+	agents map[at]*check.Agent
+}
+
+func builtinLabels() map[string]*check.BuiltinType {
+	out := map[string]*check.BuiltinType{}
+	for _, b := range check.Builtins() {
+		b := b
+		out[b.Name] = &b
+		for _, a := range b.Aliases {
+			out[a] = &b
+		}
+	}
+	return out
+}
+
+// file returns the index of a file of the package, walking it on first
+// use: its parameters and fields, then references (names resolve in any
+// order and across files), property keys and tokens. Nil for a file
+// outside the package.
+func (x *index) file(name string) *fileIndex {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	fi := x.files[name]
+	if fi == nil || fi.built {
+		return fi
+	}
+	fi.built = true
+	w := x.w
+	w.enter(fi)
+	for _, s := range fi.decls {
+		fi.occ = append(fi.occ, occurrence{start: s.name0, end: s.name1, sym: s, decl: true, quoted: s.quoted})
+	}
+	for sp, s := range fi.inDecl {
+		if s.kind == symTool || s.kind == symType {
+			w.declareParams(s, sp)
+		}
+	}
+	if fi.tree.Header != nil {
+		w.record(fi.tree.Header, symHeader, false)
+	}
+	for _, pat := range fi.tree.Patterns {
+		w.refs(pat)
+	}
+	for _, c := range fi.tree.Comments {
+		s, e := c.Offsets()
+		w.tok(s, e, tokComment, 0)
+	}
+	slices.SortFunc(fi.occ, func(a, b occurrence) int { return a.start - b.start })
+	slices.SortStableFunc(fi.tokens, func(a, b token) int { return a.start - b.start })
+	slices.SortStableFunc(fi.decls, func(a, b *symbol) int { return a.name0 - b.name0 })
+	return fi
+}
+
+// all walks every file (for requests over the whole package).
+func (x *index) all() {
+	for name := range x.files {
+		x.file(name)
+	}
 }
 
 func source(f *ast.File) string {
@@ -185,14 +223,13 @@ type walker struct {
 	fi       *fileIndex
 	file     string
 	src      string
+	model    *modelIndex
 	builtins map[string]*check.BuiltinType
+}
 
-	lookupTool  func(string, int) *check.Tool
-	lookupParam func(string, int) *check.Param
-	lookupType  func(string, int) *check.TypeDecl
-	lookupEnum  func(string, int) *check.Enum
-	lookupAgent func(string, int) *check.Agent
-	inDecl      map[*ast.SubjectPattern]*symbol
+// enter points the walker at a file.
+func (w *walker) enter(fi *fileIndex) {
+	w.fi, w.file, w.src = fi, fi.tree.Name, source(fi.tree)
 }
 
 // unwrap removes the annotations around a pattern.
@@ -224,12 +261,22 @@ func declKind(ls []ast.Label) (symKind, bool) {
 }
 
 func (w *walker) add(s *symbol) {
-	w.x.syms = append(w.x.syms, s)
-	if s.kind != symParam && s.kind != symField {
-		w.x.byName[s.name] = append(w.x.byName[s.name], s)
+	if s.kind.isTop() {
+		w.x.syms = append(w.x.syms, s)
+		if first := w.x.byName[s.name]; first == nil {
+			w.x.byName[s.name] = s
+		} else {
+			last := first
+			for last.next != nil {
+				last = last.next
+			}
+			last.next = s
+		}
 	}
 	w.fi.decls = append(w.fi.decls, s)
-	w.fi.occ = append(w.fi.occ, occurrence{start: s.name0, end: s.name1, sym: s, decl: true, quoted: s.quoted})
+	if !s.kind.isTop() {
+		w.fi.occ = append(w.fi.occ, occurrence{start: s.name0, end: s.name1, sym: s, decl: true, quoted: s.quoted})
+	}
 }
 
 // declare records the declarations of one top-level pattern (and of the
@@ -246,39 +293,51 @@ func (w *walker) declare(p ast.Pattern) {
 	n0, n1 := sp.Identifier.Offsets()
 	f0, f1 := sp.Offsets()
 	s := &symbol{kind: kind, name: sp.Identifier.Name, file: w.file, name0: n0, name1: n1, full0: f0, full1: f1}
+	k := at{w.file, n0}
 	switch kind {
 	case symTool:
-		s.tool = w.lookupTool(w.file, n0)
+		s.tool = w.model.tools[k]
 		if s.tool != nil {
 			s.deprecated = s.tool.Deprecated
 		}
 	case symType:
-		s.decl = w.lookupType(w.file, n0)
+		s.decl = w.model.types[k]
 	case symEnum:
-		s.enum = w.lookupEnum(w.file, n0)
+		s.enum = w.model.enums[k]
 	case symAgent:
-		s.agent = w.lookupAgent(w.file, n0)
+		s.agent = w.model.agents[k]
 	}
 	w.add(s)
-	if w.inDecl == nil {
-		w.inDecl = map[*ast.SubjectPattern]*symbol{}
-	}
-	w.inDecl[sp] = s
-	switch kind {
-	case symTool, symType:
-		nodes := w.nodes(sp.Elements)
-		for _, n := range nodes {
-			if n.Identifier != nil {
-				w.declareParam(s, n, n.Identifier)
-			} else if legacy := legacyName(n); legacy != nil {
-				w.declareParam(s, n, legacy)
-			}
-		}
-	case symAgent:
+	w.fi.inDecl[sp] = s
+	if kind == symAgent {
 		for _, e := range sp.Elements {
 			if inner, ok := unwrap(e).(*ast.SubjectPattern); ok && inner != nil {
 				w.declare(inner)
 			}
+		}
+	}
+}
+
+// declareParams records the parameters of a tool or the fields of a type.
+func (w *walker) declareParams(owner *symbol, sp *ast.SubjectPattern) {
+	var params []*check.Param
+	switch {
+	case owner.tool != nil:
+		params = owner.tool.Params
+	case owner.decl != nil:
+		params = owner.decl.Fields
+	}
+	byStart := make(map[int]*check.Param, len(params))
+	for _, q := range params {
+		if q.NameRange.File == w.file {
+			byStart[int(q.NameRange.Start.Offset)] = q
+		}
+	}
+	for _, n := range w.nodes(sp.Elements) {
+		if n.Identifier != nil {
+			w.declareParam(owner, n, n.Identifier, byStart)
+		} else if legacy := legacyName(n); legacy != nil {
+			w.declareParam(owner, n, legacy, byStart)
 		}
 	}
 }
@@ -300,9 +359,9 @@ func legacyName(n *ast.NodePattern) ast.Node {
 	return nil
 }
 
-func (w *walker) declareParam(owner *symbol, n *ast.NodePattern, name ast.Node) {
+func (w *walker) declareParam(owner *symbol, n *ast.NodePattern, name ast.Node, byStart map[int]*check.Param) {
 	n0, n1 := name.Offsets()
-	q := w.lookupParam(w.file, n0)
+	q := byStart[n0]
 	if q == nil {
 		return // the result node, or a node the checker rejected
 	}
@@ -359,7 +418,7 @@ func (w *walker) refs(p ast.Pattern) {
 		if p == nil {
 			return
 		}
-		s := w.inDecl[p]
+		s := w.fi.inDecl[p]
 		owner := symKind(-1)
 		if s != nil {
 			owner = s.kind
@@ -432,7 +491,7 @@ func (w *walker) arrows(elems []ast.Pattern) {
 func (w *walker) toolRef(id *ast.Identifier) {
 	s, e := id.Offsets()
 	var target *symbol
-	for _, c := range w.x.byName[id.Name] {
+	for c := w.x.byName[id.Name]; c != nil; c = c.next {
 		if c.kind == symTool {
 			target = c
 			break
@@ -498,7 +557,7 @@ func (w *walker) typeName(name string, s, e int, quoted bool) {
 		w.tok(s, e, tokType, modDefaultLibrary)
 		return
 	}
-	for _, c := range w.x.byName[name] {
+	for c := w.x.byName[name]; c != nil; c = c.next {
 		if c.kind == symType || c.kind == symEnum {
 			w.fi.occ = append(w.fi.occ, occurrence{start: s, end: e, sym: c, quoted: quoted})
 			typ := tokType
@@ -540,7 +599,7 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 			}
 		case pr.Key.Name == "toolChoice" && owner == symAgent:
 			if v, ok := pr.Value.(*ast.String); ok && v != nil && v.Kind != ast.Fenced {
-				for _, c := range w.x.byName[v.Value] {
+				for c := w.x.byName[v.Value]; c != nil; c = c.next {
 					if c.kind == symTool {
 						s, e := v.Offsets()
 						w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
@@ -647,7 +706,7 @@ func deprecatedMod(d bool) tokenMod {
 // at returns the occurrence at offset off of file (a name that ends at
 // off counts, so that a cursor just after a name finds it).
 func (x *index) at(file string, off int) (occurrence, bool) {
-	fi := x.files[file]
+	fi := x.file(file)
 	if fi == nil {
 		return occurrence{}, false
 	}
@@ -670,7 +729,7 @@ func (x *index) at(file string, off int) (occurrence, bool) {
 
 // propAt returns the property key at offset off of file.
 func (x *index) propAt(file string, off int) (propKey, bool) {
-	fi := x.files[file]
+	fi := x.file(file)
 	if fi == nil {
 		return propKey{}, false
 	}
@@ -693,12 +752,16 @@ func (x *index) references(sym *symbol) []struct {
 		occurrence
 	}
 	files := make([]string, 0, len(x.files))
-	for f := range x.files {
-		files = append(files, f)
+	if sym.kind.isTop() {
+		for f := range x.files {
+			files = append(files, f)
+		}
+		slices.Sort(files)
+	} else {
+		files = append(files, sym.file) // a parameter's name is local to its tool
 	}
-	slices.Sort(files)
 	for _, f := range files {
-		for _, o := range x.files[f].occ {
+		for _, o := range x.file(f).occ {
 			if o.sym == sym {
 				out = append(out, struct {
 					file string
@@ -711,7 +774,13 @@ func (x *index) references(sym *symbol) []struct {
 }
 
 // lookupTop returns the package-wide declarations named name.
-func (x *index) lookupTop(name string) []*symbol { return x.byName[name] }
+func (x *index) lookupTop(name string) []*symbol {
+	var out []*symbol
+	for c := x.byName[name]; c != nil; c = c.next {
+		out = append(out, c)
+	}
+	return out
+}
 
 // isTop reports whether a kind has a package-wide name.
 func (k symKind) isTop() bool { return k != symParam && k != symField }

@@ -178,7 +178,7 @@ func applyEdits(src []byte, es []diag.Edit) []byte {
 
 func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (protocol.DocumentSymbolResult, error) {
-		fi := r.index().files[f.key]
+		fi := r.index().file(f.key)
 		out := protocol.DocumentSymbolSlice{}
 		if fi == nil {
 			return out, nil
@@ -267,7 +267,19 @@ func (s *server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolPa
 			return nil, ctx.Err()
 		}
 		r := s.ws.check(s.ws.pkgs[k])
-		for _, sym := range r.index().syms {
+		x := r.index()
+		x.all()
+		var syms []*symbol
+		for _, fi := range x.files {
+			syms = append(syms, fi.decls...)
+		}
+		slices.SortFunc(syms, func(a, b *symbol) int {
+			if c := strings.Compare(a.file, b.file); c != 0 {
+				return c
+			}
+			return a.name0 - b.name0
+		})
+		for _, sym := range syms {
 			if !matches(strings.ToLower(sym.name), q) {
 				continue
 			}

@@ -621,8 +621,10 @@ func (s *server) diagnoseLoop(ctx context.Context) {
 			}
 			s.mu.Lock()
 			s.busy--
+			r, open := s.warmable(key)
 			s.idle.Broadcast()
 			s.mu.Unlock()
+			s.warm(r, open)
 			if err != nil {
 				return
 			}
@@ -641,6 +643,41 @@ func (s *server) safeDiagnosticsLocked(p *pkg) (out []*protocol.PublishDiagnosti
 		}
 	}()
 	return s.diagnosticsLocked(p)
+}
+
+// warmable returns the package's current result and its open files, for
+// warm; s.mu must be held.
+func (s *server) warmable(key string) (*result, []string) {
+	p := s.ws.pkgs[key]
+	if p == nil || p.result == nil {
+		return nil, nil // gone, or edited again: the next check warms it
+	}
+	var open []string
+	for _, f := range p.files {
+		if f.open {
+			open = append(open, f.key)
+		}
+	}
+	return p.result, open
+}
+
+// warm builds, once a package's diagnostics are out, what the next request
+// on it will need: its index and the walks of its open files, so that a
+// hover right after an edit costs the hover alone. It runs without the
+// server's lock (a result is read-only), so the next edit is not held up.
+func (s *server) warm(r *result, open []string) {
+	if r == nil {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil { // a bug in the index: the request that needs it will report it
+			s.logger.Printf("panic while indexing: %s", termsafe.Line(fmt.Sprint(v), 2000))
+		}
+	}()
+	x := r.index()
+	for _, k := range open {
+		x.file(k)
+	}
 }
 
 // withDoc runs f with the lock held on the document's file, package and

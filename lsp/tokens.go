@@ -48,7 +48,7 @@ func tokenLegend() protocol.SemanticTokensLegend {
 
 func (s *server) SemanticTokensFull(ctx context.Context, params *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.SemanticTokens, error) {
-		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().files[f.key], 0, len(f.src))}, nil
+		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().file(f.key), 0, len(f.src))}, nil
 	})
 }
 
@@ -58,7 +58,7 @@ func (s *server) SemanticTokensRange(ctx context.Context, params *protocol.Seman
 		if err != nil {
 			return nil, err
 		}
-		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().files[f.key], start, end)}, nil
+		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().file(f.key), start, end)}, nil
 	})
 }
 

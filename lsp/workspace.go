@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/uri"
 
@@ -66,9 +67,10 @@ type pkg struct {
 // result is one check of a package: the model, every diagnostic as
 // `gramc check` would print it, and the index the requests navigate.
 type result struct {
-	pkg    *check.Package
-	byFile map[string]diag.Diagnostics
-	idx    *index // built on first use
+	pkg     *check.Package
+	byFile  map[string]diag.Diagnostics
+	idxOnce sync.Once
+	idx     *index // built on first use, by a request or by the warm-up after publishing
 }
 
 // workspace is the server's model of the user's files. Every method must be
@@ -406,9 +408,9 @@ func (w *workspace) setEncoding(enc encoding) {
 }
 
 // index returns the result's navigation index, built on first use.
+// A result never changes once made (the trees and the checked model are
+// read-only), so its index may be built without the server's lock.
 func (r *result) index() *index {
-	if r.idx == nil {
-		r.idx = buildIndex(r.pkg)
-	}
+	r.idxOnce.Do(func() { r.idx = buildIndex(r.pkg) })
 	return r.idx
 }
