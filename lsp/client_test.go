@@ -288,10 +288,6 @@ func (c *testClient) wait(name string, ok func() bool) {
 	}
 }
 
-func (c *testClient) pos(line, col int) protocol.TextDocumentPositionParams {
-	return protocol.TextDocumentPositionParams{Position: protocol.Position{Line: uint32(line - 1), Character: uint32(col - 1)}}
-}
-
 // writeFiles writes name → text files under dir.
 func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
