@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 )
 
 func init() { register(newParseCmd) }
@@ -79,13 +80,13 @@ func runParse(e *env, opts parseOptions, patterns []string) error {
 		}
 		switch {
 		case opts.sexp:
-			fmt.Fprintln(e.stdout, syntax.Sexp(r.File))
+			fmt.Fprintln(e.stdout, reftree.Sexp(r.File))
 		case opts.json:
 			// {"file": name, "tree": ...}, the tree streamed pattern by
 			// pattern: a large file's JSON is never held in memory whole.
 			name, _ := json.Marshal(r.File.Name)
 			fmt.Fprintf(e.stdout, "{\n  \"file\": %s,\n  \"tree\": ", name)
-			if err := syntax.WriteJSON(e.stdout, r.File, "  "); err != nil {
+			if err := reftree.WriteJSON(e.stdout, r.File, "  "); err != nil {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("%s: %w", r.File.Name, err)}
 			}
 			fmt.Fprint(e.stdout, "\n}\n")

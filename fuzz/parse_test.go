@@ -6,11 +6,12 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/syntax"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 )
 
 // FuzzParse checks that the parser never panics or hangs, that every
 // diagnostic points inside the input, and that for valid input every node's
-// Pos/End, and every node of the concrete tree (syntax.Tree), lie inside the
+// Pos/End, and every node of the concrete tree (reftree.Tree), lie inside the
 // input in order.
 func FuzzParse(f *testing.F) {
 	addSeeds(f, corpusInputs(f, "../testdata/conformance/gram-corpus.json", "../syntax/testdata/conformance-extra.json"))
@@ -41,12 +42,12 @@ func FuzzParse(f *testing.F) {
 			}
 			return true
 		})
-		_ = syntax.Sexp(file)
+		_ = reftree.Sexp(file)
 		// The concrete tree's nodes (string contents, tags and quoted
 		// names included) lie inside the input, in order, within their
 		// parents.
-		var walk func(n *syntax.TreeNode, parent *syntax.TreeNode)
-		walk = func(n, parent *syntax.TreeNode) {
+		var walk func(n *reftree.TreeNode, parent *reftree.TreeNode)
+		walk = func(n, parent *reftree.TreeNode) {
 			p, e := n.Start, n.End
 			if p.Offset < 0 || int(e.Offset) > len(src) || p.Offset > e.Offset || p.Line < 1 || p.Column < 1 || e.Line < p.Line {
 				t.Errorf("tree node %s at %+v..%+v outside the input or out of order (%d bytes)", n.Type, p, e, len(src))
@@ -58,6 +59,6 @@ func FuzzParse(f *testing.F) {
 				walk(c, n)
 			}
 		}
-		walk(syntax.Tree(file), nil)
+		walk(reftree.Tree(file), nil)
 	})
 }

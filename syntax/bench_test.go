@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"io"
 	"runtime"
 	"testing"
@@ -86,7 +87,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := WriteJSON(io.Discard, f, ""); err != nil {
+				if err := reftree.WriteJSON(io.Discard, f, ""); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,10 @@
 package syntax
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gramc-dev/gramc/syntax/reftree"
+)
 
 // A byte-order mark at the start of a file is skipped; elsewhere it is an
 // unexpected character.
@@ -14,7 +18,7 @@ func TestByteOrderMark(t *testing.T) {
 	if len(ds) != 0 {
 		t.Fatalf("with a byte-order mark: %v", ds)
 	}
-	if a, b := Sexp(plain), Sexp(withBOM); a != b {
+	if a, b := reftree.Sexp(plain), reftree.Sexp(withBOM); a != b {
 		t.Fatalf("trees differ:\n%s\n%s", a, b)
 	}
 	p := withBOM.Patterns[0].Pos()

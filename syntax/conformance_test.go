@@ -3,6 +3,7 @@ package syntax
 import (
 	"encoding/json"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,13 +65,13 @@ func checkCase(t *testing.T, c conformanceCase) {
 		if len(diags) > 0 {
 			t.Fatalf("input:\n%s\nunexpected diagnostics: %v", c.Input, diags.Err())
 		}
-		if got := Sexp(f); got != c.Tree {
+		if got := reftree.Sexp(f); got != c.Tree {
 			t.Fatalf("input:\n%s\ngot  %s\nwant %s", c.Input, got, c.Tree)
 		}
 		return
 	}
 	if !diags.HasErrors() {
-		t.Fatalf("input:\n%s\naccepted invalid input; tree %s", c.Input, Sexp(f))
+		t.Fatalf("input:\n%s\naccepted invalid input; tree %s", c.Input, reftree.Sexp(f))
 	}
 	for _, d := range diags {
 		if info, _ := diag.Lookup(d.Code); info.Stage != diag.StageSyntax {

@@ -1,14 +1,17 @@
 // Package syntax reads gram notation into the public syntax tree (package
 // ast) exactly as the reference parser, tree-sitter-gram, does, and prints
-// trees in the reference parser's vocabulary.
+// it back in gram's canonical layout (Format). The same trees in the
+// reference parser's vocabulary (S-expressions, JSON) are package
+// syntax/reftree; the lexical rules both share are syntax/internal/lexical.
 //
 // # Entry points
 //
 // ParseFile parses one document and always returns a file, with syntax
-// errors (code "syntax") as diagnostics; ParseFiles parses many files
-// concurrently. Sexp prints a tree as the reference parser's S-expression
-// (what the conformance corpus records); Tree and JSON give the same tree
-// with positions.
+// errors as diagnostics (code "syntax", or a specific code where the parser
+// knows the mistake: wrong-arrow, hash-comment, and the old forms
+// textual-signature and inline-record); ParseFiles parses many files
+// concurrently. After an error the parser carries on at the next
+// top-level pattern, so the file holds every pattern that parses.
 //
 // # How it parses
 //
@@ -54,13 +57,6 @@
 // longer comment there, which swallows the closing quote or fence. A NUL
 // byte inside a string or comment is an error (the reference lexer ends the
 // token there and cannot read the byte).
-//
-// In Sexp and Tree an empty quoted string, quoted name or tagged string
-// still has a zero-width string_content (the reference's text token
-// matches the empty string); a fenced string's string_content starts after
-// the line breaks that directly follow the header (the reference's
-// line-break token takes them all) and is absent when nothing but white
-// space is left.
 //
 // # Limits
 //

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func TestParseFiles(t *testing.T) {
 			t.Errorf("%s: errors=%v, want %v", srcs[i].Name, r.Diags.HasErrors(), bad)
 		}
 		if !r.Diags.HasErrors() {
-			if got, want := Sexp(r.File), "(gram_pattern (node_pattern identifier: (symbol)))"; got != want {
+			if got, want := reftree.Sexp(r.File), "(gram_pattern (node_pattern identifier: (symbol)))"; got != want {
 				t.Errorf("%s: %s", srcs[i].Name, got)
 			}
 		}
@@ -56,7 +57,7 @@ func TestReadFileAndParseString(t *testing.T) {
 	if len(ds1) != 0 || len(ds2) != 0 {
 		t.Fatalf("unexpected diagnostics: %v %v", ds1, ds2)
 	}
-	if a, b := Sexp(fromString), Sexp(fromBytes); a != b {
+	if a, b := reftree.Sexp(fromString), reftree.Sexp(fromBytes); a != b {
 		t.Fatalf("ParseString and ParseFile disagree:\n%s\n%s", a, b)
 	}
 	res := ParseFiles([]Source{{Name: "t.gram", Text: text}, {Name: "b.gram", Src: []byte("(x")}})

@@ -1,7 +1,7 @@
 package syntax
 
 import (
-	"fmt"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"testing"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -68,8 +68,8 @@ func TestTokenGaps(t *testing.T) {
 		if !tt.ok || tt.tag == "" && tt.value == "" {
 			continue
 		}
-		if Sexp(ref) != Sexp(f) {
-			t.Errorf("%q: reference grammar tree %s, ParseFile %s", tt.src, Sexp(ref), Sexp(f))
+		if reftree.Sexp(ref) != reftree.Sexp(f) {
+			t.Errorf("%q: reference grammar tree %s, ParseFile %s", tt.src, reftree.Sexp(ref), reftree.Sexp(f))
 		}
 		n := f.Patterns[0].(*ast.NodePattern)
 		v := n.Subject.Record.Properties[0].Value
@@ -86,50 +86,4 @@ func TestTokenGaps(t *testing.T) {
 			t.Errorf("%q: value %T", tt.src, v)
 		}
 	}
-}
-
-// TestTokenGapPositions checks the tag and content positions of strings
-// whose parts are separated by whitespace.
-func TestTokenGapPositions(t *testing.T) {
-	tests := []struct {
-		src  string
-		want []string // tag and content spans as "line:col-line:col"
-	}{
-		{"({k: d \n `ab`})", []string{"1:6-1:7", "2:3-2:5"}},
-		{"({k: ``` md \nx\n```})", []string{"1:10-1:12", "2:1-3:1"}},
-		{"({k: d  `ab`})", []string{"1:6-1:7", "1:10-1:12"}},
-		{"({k: d`ab\n  `})", []string{"1:6-1:7", "1:8-1:10"}},
-	}
-	for _, tt := range tests {
-		f, diags := ParseFile("x.gram", []byte(tt.src))
-		if diags.HasErrors() {
-			t.Errorf("%q: %v", tt.src, diags.Err())
-			continue
-		}
-		got := treeSpans(f, func(n *TreeNode) bool { return n.Field == "tag" || n.Type == "string_content" })
-		if len(got) != len(tt.want) || got[0] != tt.want[0] || got[1] != tt.want[1] {
-			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
-		}
-	}
-}
-
-// treeSpans returns the spans, as "line:col-line:col", of the nodes of
-// f's tree that keep selects, in tree order.
-func treeSpans(f *ast.File, keep func(*TreeNode) bool) []string {
-	var spans []string
-	var walk func(n *TreeNode)
-	walk = func(n *TreeNode) {
-		if keep(n) {
-			spans = append(spans, posString(n.Start)+"-"+posString(n.End))
-		}
-		for _, c := range n.Children {
-			walk(c)
-		}
-	}
-	walk(Tree(f))
-	return spans
-}
-
-func posString(p ast.Pos) string {
-	return fmt.Sprintf("%d:%d", p.Line, p.Column)
 }

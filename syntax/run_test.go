@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -76,8 +77,8 @@ func TestRunTrees(t *testing.T) {
 	if !ok {
 		t.Fatal("the reference grammar rejects the input")
 	}
-	if Sexp(got) != Sexp(want) {
-		t.Errorf("trees differ:\n got %s\nwant %s", Sexp(got), Sexp(want))
+	if reftree.Sexp(got) != reftree.Sexp(want) {
+		t.Errorf("trees differ:\n got %s\nwant %s", reftree.Sexp(got), reftree.Sexp(want))
 	}
 	if len(got.Patterns) != 7 || len(got.Comments) != 3 {
 		t.Errorf("%d patterns and %d comments, want 7 and 3", len(got.Patterns), len(got.Comments))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax/internal/lexical"
 )
 
 // MaxNesting is the deepest nesting of brackets, parentheses and braces the
@@ -442,7 +443,7 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 			i = end
 		case '/':
 			if i+1 < len(src) && src[i+1] == '/' {
-				end, nul := commentEnd(src, i)
+				end, nul := lexical.CommentEnd(src, i)
 				if nul >= 0 {
 					return s.nulByte(nul, "comment")
 				}
@@ -584,7 +585,7 @@ func (s *scanner) fine() (lexer.Token, error) {
 		// breaks included) may separate it from the tag; "true" and
 		// "false" are booleans there, never tags.
 		if start+n < len(src) && (src[start+n] == '`' || src[start+n] <= ' ') {
-			if q := skipGap(src, start+n, true); q < len(src) && src[q] == '`' && !hasPrefixAt(src, q, "```") && !isBoolWord(src[start:start+n]) {
+			if q := lexical.SkipGap(src, start+n, true); q < len(src) && src[q] == '`' && !hasPrefixAt(src, q, "```") && !isBoolWord(src[start:start+n]) {
 				end, ok := s.quoted(q, '`')
 				if !ok {
 					return lexer.Token{}, s.err
@@ -651,7 +652,7 @@ func (s *scanner) skipSpace() {
 		case '/':
 			if s.off+1 < len(src) && src[s.off+1] == '/' {
 				start := s.off
-				end, nul := commentEnd(src, start)
+				end, nul := lexical.CommentEnd(src, start)
 				if nul >= 0 {
 					s.nulByte(nul, "comment")
 					return
@@ -757,7 +758,7 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 			// grammar, so whitespace (line breaks included) may stand
 			// between the string's text, which ends at the line break,
 			// and the closing quote.
-			if j := skipGap(src, i, true); j < len(src) && src[j] == q {
+			if j := lexical.SkipGap(src, i, true); j < len(src) && src[j] == q {
 				return j + 1, true
 			}
 			s.unterminated(start, q)
@@ -798,7 +799,7 @@ func (s *scanner) unterminated(start int, q byte) {
 // skipped.
 func (s *scanner) fenced(start int) (int, bool) {
 	src := s.src
-	_, nl := fenceHeader(src, start)
+	_, nl := lexical.FenceHeader(src, start)
 	if nl < 0 {
 		return 0, s.failFalse(start, start+3, "fenced string must start a new line",
 			"After the opening ``` (and an optional tag such as ```md) the text of a fenced string starts on the next line. Put a line break after the opening fence.")
@@ -840,35 +841,13 @@ func (s *scanner) leadingComment(from, to int) bool {
 	return true
 }
 
-// fenceHeader reads the header of a fenced string opening at start
-// (src[start:] begins with ```): optional space, an optional tag symbol,
-// optional space, then the line break. It returns the end of the tag (-1
-// without a tag) and the offset of the line break (-1 when the header is
-// malformed). Space here is a space, tab, carriage return, form feed or
-// vertical tab, never a line break.
-func fenceHeader(src string, start int) (tagEnd, nl int) {
-	i := skipGap(src, start+3, false)
-	tagEnd = -1
-	if i < len(src) && isSymbolStart(src[i]) {
-		for i < len(src) && isSymbolChar(src[i]) {
-			i++
-		}
-		tagEnd = i
-		i = skipGap(src, i, false)
-	}
-	if i >= len(src) || src[i] != '\n' {
-		return tagEnd, -1
-	}
-	return tagEnd, i
-}
-
 // fenceLeadingComment returns the offset of a "//" that begins the text of
 // a fenced string (after the header's line break at nl and any whitespace)
 // when the closing fence at close is on the same line, or -1. The reference
 // lexer then reads a comment, which is longer than the text, up to the end
 // of that line.
 func fenceLeadingComment(src string, nl, close int) int {
-	i := skipGap(src, nl+1, true)
+	i := lexical.SkipGap(src, nl+1, true)
 	if i >= close || !hasPrefixAt(src, i, "//") {
 		return -1
 	}
@@ -876,56 +855,6 @@ func fenceLeadingComment(src string, nl, close int) int {
 		return -1
 	}
 	return i
-}
-
-// fenceContentStart returns the offset where the reference grammar's
-// string_content of a fenced string starts: the line-break token after the
-// header takes every line break that immediately follows it.
-func fenceContentStart(raw string, nl int) int {
-	i := nl + 1
-	for i < len(raw) && raw[i] == '\n' {
-		i++
-	}
-	return i
-}
-
-// skipGap returns the offset of the first byte at or after i that is not
-// whitespace; line breaks count as whitespace only when nl is set.
-//
-// The reference grammar also allows a comment in such a gap (between a tag
-// and its string, or after the opening fence), placing it inside the
-// string's node; gram.Format cannot keep a comment there, so gramc rejects
-// it (known difference, see doc.go).
-func skipGap(src string, i int, nl bool) int {
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\r', '\f', '\v':
-			i++
-		case '\n':
-			if !nl {
-				return i
-			}
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// commentEnd returns the end of the // comment at i (the next line break or
-// the end of src) and the offset of the first NUL byte in it, or -1: the
-// reference lexer ends a comment, like a string, at a NUL byte, which then
-// cannot be read.
-func commentEnd(src string, i int) (end, nul int) {
-	end = len(src)
-	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
-		end = i + j
-	}
-	if j := strings.IndexByte(src[i:end], 0); j >= 0 {
-		return end, i + j
-	}
-	return end, -1
 }
 
 // nulByte reports a NUL byte at off inside a comment or string.

@@ -2,21 +2,12 @@ package syntax
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax/internal/lexical"
 )
-
-func runeCount(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s)
-		}
-	}
-	return len(s)
-}
 
 // tokSpan is the span of token t in src.
 func tokSpan(src *ast.Source, t *lexer.Token) ast.Span {
@@ -104,7 +95,7 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 		}
 		return s
 	case tTagged:
-		tagEnd, q := taggedSplit(v)
+		tagEnd, q := lexical.TaggedSplit(v)
 		return &ast.TaggedString{Tag: v[:tagEnd], Value: unquote(v[q:]), Span: sp}
 	case tFenced:
 		tag, content := splitFence(v)
@@ -122,38 +113,17 @@ func stringValue(a *arena, t *lexer.Token, sp ast.Span) ast.Value {
 // and content. The content starts after the line break that ends the
 // opening fence's header and ends before the closing fence.
 func splitFence(v string) (tag, content string) {
-	tagEnd, nl := fenceHeader(v, 0)
+	tagEnd, nl := lexical.FenceHeader(v, 0)
 	if tagEnd >= 0 {
 		tag = strings.TrimLeft(v[3:tagEnd], " \t\r\f\v")
 	}
 	return tag, v[nl+1 : len(v)-3]
 }
 
-// taggedSplit returns, for a tagged string token "tag`content`" (the tag
-// and the string may be separated by whitespace and comments), the end of
-// the tag and the offset of the opening backtick.
-func taggedSplit(v string) (tagEnd, quote int) {
-	for tagEnd < len(v) && isSymbolChar(v[tagEnd]) {
-		tagEnd++
-	}
-	return tagEnd, skipGap(v, tagEnd, true)
-}
-
-// quotedText is the text of a quoted string token v (quote, text, closing
-// quote): it ends at the closing quote or at a line break, after which only
-// whitespace may precede the closing quote.
-func quotedText(v string) string {
-	s := v[1 : len(v)-1]
-	if nl := strings.IndexByte(s, '\n'); nl >= 0 {
-		s = s[:nl]
-	}
-	return s
-}
-
 // unquote removes the quotes of a single-line string token and decodes its
 // escapes. The scanner has already checked them.
 func unquote(v string) string {
-	s := quotedText(v)
+	s := lexical.QuotedText(v)
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}

@@ -1,4 +1,15 @@
-package syntax
+// Package reftree prints gram syntax trees (package ast) in the reference
+// parser's vocabulary: tree-sitter-gram's node and field names, as the
+// conformance corpus records them (Sexp) and with positions (Tree, JSON,
+// WriteJSON for `gramc parse --json`). It reads trees only; parsing is
+// package syntax.
+//
+// An empty quoted string, quoted name or tagged string still has a
+// zero-width string_content (the reference's text token matches the empty
+// string); a fenced string's string_content starts after the line breaks
+// that directly follow the header (the reference's line-break token takes
+// them all) and is absent when nothing but white space is left.
+package reftree
 
 import (
 	"bufio"
@@ -10,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax/internal/lexical"
 )
 
 // TreeNode is a node of the concrete syntax tree in the reference grammar's
@@ -405,7 +417,7 @@ func quoted(typ string, x ast.Node, content, raw string) *TreeNode {
 	if raw != "" {
 		// The text ends at the closing quote or at a line break (white
 		// space may stand between it and the closing quote).
-		end = advancePos(start, quotedText(raw))
+		end = advancePos(start, lexical.QuotedText(raw))
 	} else if end.Line != start.Line {
 		// Whitespace stands between the text, which is on the first line,
 		// and the closing quote.
@@ -428,14 +440,14 @@ func labels(ls []ast.Label) *TreeNode {
 		if text := sourceText(l); l.Quoted && text != "" {
 			// The label's span includes its ":" or "::" and any space
 			// or comment after it.
-			sc := scanner{src: text, off: 1, inner: true}
+			off := 1
 			if strings.HasPrefix(text, "::") {
-				sc.off = 2
+				off = 2
 			}
-			sc.skipSpace()
+			off = lexical.SkipSpace(text, off)
 			lstart, _ := l.Offsets()
-			start := l.Source().Position(lstart + sc.off)
-			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name, text[sc.off:]))
+			start := l.Source().Position(lstart + off)
+			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name, text[off:]))
 		} else if l.Quoted {
 			// A label built by hand: the quoted name is the backtick
 			// string that ends the label, written as Quote writes it.
@@ -461,7 +473,7 @@ func labels(ls []ast.Label) *TreeNode {
 // decodes to name, written with the escapes the parser accepts (a "/" is
 // assumed to have been written unescaped).
 func quotedLen(name string) (bytes, runes int) {
-	bytes, runes = len(name)+2, runeCount(name)+2
+	bytes, runes = len(name)+2, lexical.RuneCount(name)+2
 	for i := 0; i < len(name); i++ {
 		switch name[i] {
 		case '`', '\\', '\b', '\f', '\n', '\r', '\t':
@@ -534,7 +546,7 @@ func value(v ast.Value) *TreeNode {
 		if v.Fenced {
 			// The tag follows the fence and any space before it (ASCII,
 			// on the fence's line).
-			tagEnd, _ := fenceHeader(v.Raw(), 0)
+			tagEnd, _ := lexical.FenceHeader(v.Raw(), 0)
 			d := int32(tagEnd - len(v.Tag))
 			start.Offset += d
 			start.Column += d
@@ -575,7 +587,7 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 	start, end := x.Pos(), x.End()
 	if fenced {
 		nl := strings.IndexByte(raw, '\n')
-		from := fenceContentStart(raw, nl)
+		from := lexical.FenceContentStart(raw, nl)
 		if strings.TrimLeft(raw[from:len(raw)-3], " \t\n\v\f\r") == "" {
 			// Only white space before the closing fence: the reference
 			// lexer reads it as space before the closing ``` token.
@@ -588,7 +600,7 @@ func contentNode(x ast.Node, raw string, fenced bool) *TreeNode {
 	}
 	q := 0 // opening quote
 	if raw[0] != raw[len(raw)-1] {
-		_, q = taggedSplit(raw) // after a tag and whitespace
+		_, q = lexical.TaggedSplit(raw) // after a tag and whitespace
 	}
 	start = advancePos(start, raw[:q+1])
 	if nl := strings.IndexByte(raw[q+1:], '\n'); nl >= 0 {
@@ -605,9 +617,9 @@ func advancePos(p ast.Pos, text string) ast.Pos {
 	p.Offset += int32(len(text))
 	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
 		p.Line += int32(strings.Count(text, "\n"))
-		p.Column = int32(1 + runeCount(text[i+1:]))
+		p.Column = int32(1 + lexical.RuneCount(text[i+1:]))
 		return p
 	}
-	p.Column += int32(runeCount(text))
+	p.Column += int32(lexical.RuneCount(text))
 	return p
 }

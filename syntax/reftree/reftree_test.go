@@ -1,7 +1,11 @@
-package syntax
+package reftree_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 	"strings"
 	"testing"
 )
@@ -25,12 +29,12 @@ func TestSexpComments(t *testing.T) {
 		{"(a: // c\n `x y`)", "(gram_pattern (node_pattern identifier: (symbol) labels: (labels (comment) (quoted_name content: (string_content)))))"},
 	}
 	for _, tt := range tests {
-		f, diags := ParseFile("x.gram", []byte(tt.src))
+		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
 		if diags.HasErrors() {
 			t.Errorf("%q: %v", tt.src, diags.Err())
 			continue
 		}
-		if got := Sexp(f); got != tt.want {
+		if got := reftree.Sexp(f); got != tt.want {
 			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
 		}
 	}
@@ -68,13 +72,13 @@ func TestSexpStringContent(t *testing.T) {
 		{"({k: ```md\n\nx```})", tagged},
 	}
 	for _, tt := range tests {
-		f, diags := ParseFile("x.gram", []byte(tt.src))
+		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
 		if diags.HasErrors() {
 			t.Errorf("%q: %v", tt.src, diags.Err())
 			continue
 		}
 		want := "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: " + tt.want + "))))"
-		if got := Sexp(f); got != want {
+		if got := reftree.Sexp(f); got != want {
 			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, want)
 		}
 	}
@@ -84,12 +88,12 @@ func TestSexpStringContent(t *testing.T) {
 		{`({"": 1})`, "(gram_pattern (node_pattern record: (record (record_property key: (double_quoted_name content: (string_content)) value: (integer)))))"},
 	}
 	for _, tt := range names {
-		f, diags := ParseFile("x.gram", []byte(tt.src))
+		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
 		if diags.HasErrors() {
 			t.Errorf("%q: %v", tt.src, diags.Err())
 			continue
 		}
-		if got := Sexp(f); got != tt.want {
+		if got := reftree.Sexp(f); got != tt.want {
 			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
 		}
 	}
@@ -98,11 +102,11 @@ func TestSexpStringContent(t *testing.T) {
 // TestJSONTree checks the JSON form of the tree: types, fields and
 // 1-based positions.
 func TestJSONTree(t *testing.T) {
-	f, diags := ParseFile("x.gram", []byte("// hi\n(a:B)"))
+	f, diags := syntax.ParseFile("x.gram", []byte("// hi\n(a:B)"))
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
-	b, err := JSON(f)
+	b, err := reftree.JSON(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,13 +152,59 @@ func TestQuotedNamePositions(t *testing.T) {
 		{"(`x\\/y` {`k\\/`: 1})", []string{"1:2-1:8", "1:3-1:7", "1:10-1:15", "1:11-1:14"}},
 	}
 	for _, tt := range tests {
-		f, diags := ParseFile("x.gram", []byte(tt.src))
+		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
 		if diags.HasErrors() {
 			t.Fatalf("%q: %v", tt.src, diags.Err())
 		}
-		got := treeSpans(f, func(n *TreeNode) bool { return n.Type == "quoted_name" || n.Type == "string_content" })
+		got := treeSpans(f, func(n *reftree.TreeNode) bool { return n.Type == "quoted_name" || n.Type == "string_content" })
 		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
 			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
 		}
 	}
+}
+
+// TestTokenGapPositions checks the tag and content positions of strings
+// whose parts are separated by whitespace.
+func TestTokenGapPositions(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string // tag and content spans as "line:col-line:col"
+	}{
+		{"({k: d \n `ab`})", []string{"1:6-1:7", "2:3-2:5"}},
+		{"({k: ``` md \nx\n```})", []string{"1:10-1:12", "2:1-3:1"}},
+		{"({k: d  `ab`})", []string{"1:6-1:7", "1:10-1:12"}},
+		{"({k: d`ab\n  `})", []string{"1:6-1:7", "1:8-1:10"}},
+	}
+	for _, tt := range tests {
+		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
+		if diags.HasErrors() {
+			t.Errorf("%q: %v", tt.src, diags.Err())
+			continue
+		}
+		got := treeSpans(f, func(n *reftree.TreeNode) bool { return n.Field == "tag" || n.Type == "string_content" })
+		if len(got) != len(tt.want) || got[0] != tt.want[0] || got[1] != tt.want[1] {
+			t.Errorf("%q: spans %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+// treeSpans returns the spans, as "line:col-line:col", of the nodes of
+// f's tree that keep selects, in tree order.
+func treeSpans(f *ast.File, keep func(*reftree.TreeNode) bool) []string {
+	var spans []string
+	var walk func(n *reftree.TreeNode)
+	walk = func(n *reftree.TreeNode) {
+		if keep(n) {
+			spans = append(spans, posString(n.Start)+"-"+posString(n.End))
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(reftree.Tree(f))
+	return spans
+}
+
+func posString(p ast.Pos) string {
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
 }
