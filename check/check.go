@@ -370,7 +370,7 @@ func (c *checker) collect(p ast.Pattern) {
 					if l.DoubleColon {
 						colon = "::"
 					}
-					d.Summary = fmt.Sprintf("unknown declaration label %s%s is ignored; did you mean %s%s?", colon, syntax.QuoteName(l.Name), colon, s)
+					d.Summary = fmt.Sprintf("unknown declaration label %s%s is ignored", colon, syntax.QuoteName(l.Name)) + suggest.DidYouMeanCode(colon+s)
 					d.Suggestion = colon + s // replaces the label, colon included
 					d.Range = c.rng(l)
 					break
@@ -577,7 +577,7 @@ func (c *checker) stringProp(p *ast.Property, what string) (string, bool) {
 // unquoted reports a symbol used where a string is expected.
 func (c *checker) unquoted(sym *ast.Symbol, where string) {
 	q := syntax.Quote(sym.Name, '"')
-	d := c.errorf(diag.CodeUnquotedString, sym, "%s must be a string; did you mean %s?", where, q).WithDetail(fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q))
+	d := c.errorf(diag.CodeUnquotedString, sym, "%s must be a string%s", where, suggest.DidYouMeanCode(q)).WithDetail(fmt.Sprintf("A bare word is a symbol, not a string. Quote it: %s.", q))
 	d.Suggestion = q
 }
 
@@ -601,7 +601,7 @@ func sortStrings(s []string) { sort.Strings(s) }
 // (A variable so that tests can spend it quickly.)
 var suggestBudget = 2_000_000
 
-// suggest is diag.Suggest within the package's budget.
+// suggest is suggest.Closest within the package's budget.
 // olderKindLabels are declaration labels of older notations (the seeds'
 // first label is :ToolSpecification) and of other tools, with the gramc
 // label each means: too far from it for an edit-distance guess.
@@ -618,5 +618,5 @@ func (c *checker) suggest(name string, cands []string) string {
 		return ""
 	}
 	c.suggestSpent += len(cands)
-	return diag.Suggest(name, cands)
+	return suggest.Closest(name, cands)
 }

@@ -99,7 +99,7 @@ func suppress(files []*ast.File, ds diag.Diagnostics, known []diag.Code, reportU
 				for _, k := range known {
 					names = append(names, string(k))
 				}
-				if s := diag.Suggest(string(code), names); s != "" {
+				if s := suggest.Closest(string(code), names); s != "" {
 					w.Summary += suggest.DidYouMean(s)
 					w.Suggestion = s
 				}

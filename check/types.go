@@ -126,7 +126,7 @@ func (c *checker) nodeType(n *ast.NodePattern, props propSet, what string) *Type
 			if what == "return type" {
 				fix = "(::" + id.Name + ")"
 			}
-			d := c.errorf(diag.CodeMissingType, n, "%s has no type label; did you mean %s?", what, fix).WithDetail(fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix))
+			d := c.errorf(diag.CodeMissingType, n, "%s has no type label%s", what, suggest.DidYouMeanCode(fix)).WithDetail(fmt.Sprintf("In (%s), %s is the node's name, not its type: a type label follows colons. Write %s.", id.Name, id.Name, fix))
 			d.Suggestion = fix
 			return nil
 		}

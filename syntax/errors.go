@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // syntaxError turns a scanner or document-level participle error into one
@@ -112,7 +113,7 @@ func wrongArrow(t *lexer.Token) (summary, detail, fix string, ok bool) {
 	if !ok || t.Type != tPunct {
 		return "", "", "", false
 	}
-	return fmt.Sprintf("unexpected %q; did you mean %s?", t.Value, fix),
+	return fmt.Sprintf("unexpected %q", t.Value) + suggest.DidYouMeanCode(fix),
 		"gram arrows are three characters long: ==>, --> or ~~> to the right (a tool signature uses ==>), <==, <-- or <~~ to the left.",
 		fix, true
 }

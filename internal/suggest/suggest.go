@@ -88,6 +88,15 @@ func DidYouMean(guess string) string {
 	return "; did you mean " + Show(guess) + "?"
 }
 
+// DidYouMeanCode is DidYouMean for a guess that is gram text rather than a
+// name (a node, an arrow, a quoted string): shown as it is written.
+func DidYouMeanCode(guess string) string {
+	if guess == "" {
+		return ""
+	}
+	return "; did you mean " + guess + "?"
+}
+
 // Show is s as a message shows a name: as it is when it is a plain name
 // (letters, digits, '_', '-', '.', ':' and '/'), else quoted.
 func Show(s string) string {

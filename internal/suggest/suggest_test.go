@@ -57,3 +57,19 @@ func TestHint(t *testing.T) {
 		t.Errorf("DidYouMean = %q", got)
 	}
 }
+
+// A name is shown quoted when it is not plain; gram text is shown as written.
+func TestDidYouMean(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{DidYouMean("String"), "; did you mean String?"},
+		{DidYouMean("a b"), `; did you mean "a b"?`},
+		{DidYouMeanQuoted("date-time"), `; did you mean "date-time"?`},
+		{DidYouMeanCode("(name::String)==>(::String)"), "; did you mean (name::String)==>(::String)?"},
+		{DidYouMeanCode(""), ""},
+		{DidYouMean(""), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
