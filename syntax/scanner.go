@@ -318,7 +318,7 @@ func (s *scanner) run() (t lexer.Token, ok bool) {
 		case '[':
 			ok = s.runGroup(tBracketGroup)
 		case '(':
-			ok = s.runPath()
+			ok = readPath(runReader{s})
 		default:
 			ok = false
 		}
@@ -336,54 +336,6 @@ func (s *scanner) run() (t lexer.Token, ok bool) {
 		return lexer.Token{}, false
 	}
 	return lexer.Token{Type: tRun, Value: s.src[start.off:boundary.off], Pos: pos}, true
-}
-
-// runPath scans a path of a run: a node and the arrows and nodes that
-// continue it. It reports false when the path is not complete and
-// well-formed (delimitPattern then reports why).
-func (s *scanner) runPath() bool {
-	if !s.runGroup(tParenGroup) {
-		return false
-	}
-	for arrows := 0; ; arrows++ {
-		end := s.save()
-		if s.skipSpace(); s.err != nil {
-			return false
-		}
-		if s.off >= len(s.src) || !strings.ContainsRune("-<=~", rune(s.src[s.off])) {
-			s.restore(end)
-			return true
-		}
-		open, err := s.fine()
-		if err != nil {
-			return false
-		}
-		if open.Type != tPunct || !isArrowOpen(open.Value) {
-			s.restore(end)
-			return true
-		}
-		if arrows == MaxNesting {
-			return false
-		}
-		s.runPiece(&open)
-		if s.skipSpace(); s.err != nil {
-			return false
-		}
-		if s.off < len(s.src) && s.src[s.off] == '[' && !s.runGroup(tBracketGroup) {
-			return false
-		}
-		c, err := s.fine()
-		if err != nil || c.Type != tPunct || !isArrowClose(c.Value) || c.Value[0] != open.Value[len(open.Value)-1] {
-			return false
-		}
-		s.runPiece(&c)
-		if s.skipSpace(); s.err != nil {
-			return false
-		}
-		if s.off >= len(s.src) || s.src[s.off] != '(' || !s.runGroup(tParenGroup) {
-			return false
-		}
-	}
 }
 
 // group scans a balanced group starting at s.off and returns it as one

@@ -197,65 +197,12 @@ func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end le
 		return 0, 0, false
 	}
 	first = lex.RawCursor()
-	lex.Next()
 	if t.Type == tBracketGroup {
+		lex.Next()
 		return first, lex.RawCursor(), true
 	}
-	fail := func(t *lexer.Token, summary, detail string) {
-		*errs = append(*errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value), summary: summary, detail: detail})
-	}
-	for arrows := 0; ; arrows++ {
-		t = lex.Peek()
-		if t.Type != tPunct || !isArrowOpen(t.Value) {
-			break
-		}
-		if arrows == MaxNesting {
-			fail(t, "path too long", pathTooLong)
-			break
-		}
-		lex.Next()
-		open := t.Value
-		if t = lex.Peek(); t.Type == tBracketGroup {
-			lex.Next()
-		}
-		c := lex.Peek()
-		if c.Type != tPunct || !isArrowClose(c.Value) {
-			fail(c, "unexpected "+describe(c), fmt.Sprintf("Expected the rest of the arrow (%q or %q) here.", open[len(open)-1:], open[len(open)-1:]+">"))
-			break
-		}
-		lex.Next()
-		if c.Value[0] != open[len(open)-1] {
-			fail(c, "arrow mixes line styles",
-				"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
-		}
-		t = lex.Peek()
-		if t.Type != tParenGroup {
-			if t.Type == tSymbol {
-				fail(t, "expected a node after the arrow, found "+describe(t), nodeAfterArrow)
-			} else {
-				fail(t, "unexpected "+describe(t), `Expected a node "(" after the arrow.`)
-			}
-			break
-		}
-		lex.Next()
-	}
+	readPath(&tokenReader{lex: lex, errs: errs})
 	return first, lex.RawCursor(), true
-}
-
-func isArrowOpen(v string) bool {
-	switch v {
-	case "-", "<-", "=", "<=", "~", "<~":
-		return true
-	}
-	return false
-}
-
-func isArrowClose(v string) bool {
-	switch v {
-	case "-", "->", "=", "=>", "~", "~>":
-		return true
-	}
-	return false
 }
 
 // recordGroup is a {...} group parsed as a record.
