@@ -36,13 +36,13 @@ func newWorkspace(t testing.TB, srcs map[string]string) *workspace {
 // set (re-)parses one file.
 func (w *workspace) set(name, src string) {
 	f, ds := syntax.ParseFile(name, []byte(src))
-	w.files[name] = SourceFile{Src: []byte(src), AST: f, Diags: ds}
+	w.files[name] = SourceFile{AST: f, Diags: ds}
 }
 
 // edit replaces old with new in a file, which must hold old.
 func (w *workspace) edit(t testing.TB, name, old, new string) {
 	t.Helper()
-	src := string(w.files[name].Src)
+	src := w.files[name].AST.Source().Text()
 	if !strings.Contains(src, old) {
 		t.Fatalf("%s does not hold %q", name, old)
 	}
@@ -274,7 +274,7 @@ func testCacheAgreesAcrossEdits(t *testing.T) {
 			w.set("0_agent.gram", "[Point:Agent {instruction: \"x\", model: \"OpenAI/gpt-4o-mini\"} | lookUp]\n")
 		}, wantDiag("e_point.gram", diag.CodeDuplicateDecl), false},
 		{"remove that agent", func() { w.remove("0_agent.gram") }, nil, false},
-		{"a conflicting package name", func() { w.set("d_more.gram", "{package: \"other\"}\n"+string(w.files["d_more.gram"].Src)) },
+		{"a conflicting package name", func() { w.set("d_more.gram", "{package: \"other\"}\n"+w.files["d_more.gram"].AST.Source().Text()) },
 			wantDiag("d_more.gram", diag.CodePackageConflict), true},
 		{"label the ignored pattern", func() { w.edit(t, "d_more.gram", "[ignored:Tol", "[ignored:Tool") },
 			noDiag("d_more.gram", diag.CodeUnknownPattern), true},
@@ -291,7 +291,7 @@ func testCacheAgreesAcrossEdits(t *testing.T) {
 		{"the same tree twice, unchanged", func() {}, nil, true},
 		{"the copy under another name", func() {
 			f := w.files["d_more.gram"]
-			w.files["z_copy.gram"] = SourceFile{Src: f.Src, AST: &ast.File{Name: "z_copy.gram", Header: f.AST.Header, Patterns: f.AST.Patterns}}
+			w.files["z_copy.gram"] = SourceFile{AST: &ast.File{Name: "z_copy.gram", Header: f.AST.Header, Patterns: f.AST.Patterns}}
 		}, wantDiag("z_copy.gram", diag.CodeDuplicateDecl), true},
 		{"no copy", func() { w.remove("z_copy.gram") }, noDiag("z_copy.gram", diag.CodeDuplicateDecl), true},
 	}
@@ -591,10 +591,10 @@ func testCachePartialDecls(t *testing.T) {
 		reused, relocated int
 	}{
 		{"T1's description", func() { w.edit(t, "a.gram", `"one"`, `"uno"`) }, 3 + 3 + 2 + 1, 0},
-		{"a new type after the others", func() { w.set("a.gram", string(w.files["a.gram"].Src)+"[T4:Type | (w::String)]\n") }, 3 + 3 + 3 + 2 + 2, 0},
+		{"a new type after the others", func() { w.set("a.gram", w.files["a.gram"].AST.Source().Text()+"[T4:Type | (w::String)]\n") }, 3 + 3 + 3 + 2 + 2, 0},
 		{"E's values", func() { w.edit(t, "a.gram", `"b"]`, `"c"]`) }, 3 + 3 + 3 + 2 + 1, 0},
 		// Moved declarations: their users point to the moved values.
-		{"a line moves every declaration", func() { w.set("a.gram", "\n"+string(w.files["a.gram"].Src)) }, 14, 3 + 3 + 2 + 2},
+		{"a line moves every declaration", func() { w.set("a.gram", "\n"+w.files["a.gram"].AST.Source().Text()) }, 14, 3 + 3 + 2 + 2},
 		{"T3 declared in a file of its own", func() {
 			w.edit(t, "a.gram", "[T3:Type | (z::String)]\n", "")
 			w.set("h.gram", "\n\n\n[T3:Type | (z::String)]\n")

@@ -10,11 +10,11 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// SourceFile is one file of a package as the front end read it: its text,
-// its (possibly partial) tree and its syntax diagnostics. package load
-// reads and parses files; CheckSources checks them.
+// SourceFile is one file of a package as the front end read it: its
+// (possibly partial) tree, which holds its text, and its syntax
+// diagnostics. package load reads and parses files; CheckSources checks
+// them.
 type SourceFile struct {
-	Src   []byte
 	AST   *ast.File
 	Diags diag.Diagnostics
 }
@@ -38,7 +38,7 @@ func checkSources(k *Cache, dir string, files []SourceFile) (*Package, diag.Diag
 		if f.AST != nil {
 			name = f.AST.Name
 		}
-		pfs[i] = newParsedFile(name, f.Src, f.AST, f.Diags)
+		pfs[i] = newParsedFile(name, f.AST, f.Diags)
 		diags = append(diags, pfs[i].diags...)
 	}
 	pkg, ds := checkParsedWith(k, dir, pfs)
@@ -49,7 +49,6 @@ func checkSources(k *Cache, dir string, files []SourceFile) (*Package, diag.Diag
 
 type parsedFile struct {
 	file   *ast.File
-	src    []byte
 	diags  diag.Diagnostics
 	broken bool // has syntax errors
 }
@@ -59,21 +58,21 @@ func parseSources(srcs []syntax.Source) ([]*parsedFile, diag.Diagnostics) {
 	out := make([]*parsedFile, len(srcs))
 	var diags diag.Diagnostics
 	for i, r := range syntax.ParseFiles(srcs) {
-		out[i] = newParsedFile(srcs[i].Name, srcs[i].Src, r.File, r.Diags)
+		out[i] = newParsedFile(srcs[i].Name, r.File, r.Diags)
 		diags = append(diags, out[i].diags...)
 	}
 	return out, diags
 }
 
 // newParsedFile wraps a parse result.
-func newParsedFile(name string, src []byte, f *ast.File, ds diag.Diagnostics) *parsedFile {
+func newParsedFile(name string, f *ast.File, ds diag.Diagnostics) *parsedFile {
 	if f == nil {
 		f = &ast.File{Name: name}
 	}
 	if f.Name == "" {
 		f.Name = name
 	}
-	return &parsedFile{file: f, src: src, diags: ds, broken: ds.HasErrors()}
+	return &parsedFile{file: f, diags: ds, broken: ds.HasErrors()}
 }
 
 // checkParsed checks parsed files as one package, dropping checker

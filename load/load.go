@@ -19,6 +19,7 @@
 package load
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -239,29 +240,54 @@ var (
 // reading, so nothing blocks; the size is checked while reading too, as a
 // file can grow.
 func ReadFile(path string, max int64) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
+	var b bytes.Buffer
+	if err := readInto(&b, path, max); err != nil {
 		return nil, err
 	}
+	return b.Bytes(), nil
+}
+
+// readText is ReadFile into a string: the parser keeps the text as a
+// string, so reading straight into one saves a copy of every file (the
+// size of the input, at the parse's peak).
+func readText(path string, max int64) (string, error) {
+	var b strings.Builder
+	if err := readInto(&b, path, max); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// readInto reads a regular file of at most max bytes into w, sized for
+// the file at once.
+func readInto(w interface {
+	io.Writer
+	Grow(int)
+	Len() int
+}, path string, max int64) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(fi.Mode()))
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(fi.Mode()))
 	}
 	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
+		return fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	w.Grow(int(fi.Size()) + 1) // +1: a read that finds the end at once
+	if _, err := io.Copy(w, io.LimitReader(f, max+1)); err != nil {
+		return err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w: over the limit of %d bytes", path, ErrTooLarge, max)
+	if int64(w.Len()) > max {
+		return fmt.Errorf("%s: %w: over the limit of %d bytes", path, ErrTooLarge, max)
 	}
-	return data, nil
+	return nil
 }
 
 func fileKind(m fs.FileMode) string {
@@ -285,15 +311,16 @@ func Read(u Unit, cfg *Config) ([]syntax.Source, error) {
 	srcs := make([]syntax.Source, len(u.Files))
 	var errs []error
 	for i, name := range u.Files {
-		src, ok := cfg.overlay(name)
-		if !ok {
-			var err error
-			if src, err = ReadFile(name, cfg.maxFileSize()); err != nil {
-				errs = append(errs, fmt.Errorf("cannot read %w", err))
-				continue
-			}
+		if src, ok := cfg.overlay(name); ok {
+			srcs[i] = syntax.Source{Name: name, Src: src}
+			continue
 		}
-		srcs[i] = syntax.Source{Name: name, Src: src}
+		text, err := readText(name, cfg.maxFileSize())
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cannot read %w", err))
+			continue
+		}
+		srcs[i] = syntax.Source{Name: name, Text: text}
 	}
 	return srcs, errors.Join(errs...)
 }
@@ -328,7 +355,7 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 	for k, u := range units {
 		files := make([]check.SourceFile, len(u.Files))
 		for j := range files {
-			files[j] = check.SourceFile{Src: all[i].Src, AST: parsed[i].File, Diags: parsed[i].Diags}
+			files[j] = check.SourceFile{AST: parsed[i].File, Diags: parsed[i].Diags}
 			i++
 		}
 		wg.Add(1)

@@ -136,10 +136,10 @@ func (s *server) refuseClash(p *pkg, r *result, edits map[string][]diag.Edit, sy
 		if es := edits[f.key]; len(es) > 0 {
 			src = applyEdits(src, es)
 			t, ds := syntax.ParseFile(f.key, src)
-			srcs[i] = check.SourceFile{Src: src, AST: t, Diags: ds}
+			srcs[i] = check.SourceFile{AST: t, Diags: ds}
 			continue
 		}
-		srcs[i] = check.SourceFile{Src: f.src, AST: f.ast, Diags: f.diags}
+		srcs[i] = check.SourceFile{AST: f.ast, Diags: f.diags}
 	}
 	_, after := check.CheckSources(p.dir, srcs)
 	before := map[string]int{}

@@ -352,7 +352,7 @@ func (w *workspace) check(p *pkg) *result {
 	files := make([]*ast.File, len(p.files))
 	for i, f := range p.files {
 		f.parse(w.enc)
-		srcs[i] = check.SourceFile{Src: f.src, AST: f.ast, Diags: f.diags}
+		srcs[i] = check.SourceFile{AST: f.ast, Diags: f.diags}
 		files[i] = f.ast
 	}
 	cp, ds := p.cache.Check(p.dir, srcs)
