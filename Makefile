@@ -4,7 +4,7 @@ FUZZTIME ?= 1m
 BENCHTIME ?= 1x
 PKGS     := ./...
 
-.PHONY: all help build install test lint gramfmt bench fuzz demo clean
+.PHONY: all help build install test lint gramfmt bench fuzz demo clean vscode-package
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make bench  - run the benchmarks (BENCHTIME=$(BENCHTIME))"
 	@echo "make fuzz   - run every fuzz target for FUZZTIME=$(FUZZTIME)"
 	@echo "make demo   - check, schema, gen and run the bundled examples"
+	@echo "make vscode-package - build editors/vscode/gram-<version>.vsix (npm and network; not part of make test)"
 
 build:
 	@echo "== building bin/gramc (the first build compiles every dependency: under a minute on 2 cores)"
@@ -58,6 +59,11 @@ fuzz:
 
 demo: build
 	@bash scripts/demo.sh
+
+# vscode-package: the VS Code extension as a .vsix (needs Node, npm and the
+# npm registry; make test checks the extension offline in editors/editors_test.go).
+vscode-package:
+	cd editors/vscode && npm install --no-audit --no-fund && npx --yes @vscode/vsce package
 
 clean:
 	rm -rf bin

@@ -305,6 +305,7 @@ func TestGrammar(t *testing.T) {
 		src.WriteString("\n")
 	}
 	src.WriteString("[t:Tool {description: \"A \\\"quoted\\\" word\", strict: true} |\n  (n::Integer {range: 1..10, default: 3})==>(::Array {elementType: String})\n]\n")
+	src.WriteString("[p | (a)-->(b)<--(c)~~>(d), (e {since: date`2024-01-01`, note: 'single', size: 0x1F})]\n")
 	toks := g.tokenize(src.String())
 	scopes := map[string][]string{}
 	for _, tk := range toks {
@@ -324,6 +325,15 @@ func TestGrammar(t *testing.T) {
 		{"true", "constant.language.boolean.gram"},
 		{"..", "keyword.operator.range.gram"},
 		{`\"`, "constant.character.escape.gram"},
+		{"city", "variable.parameter.gram"},
+		{"-->", "keyword.operator.arrow.gram"},
+		{"<--", "keyword.operator.arrow.gram"},
+		{"~~>", "keyword.operator.arrow.gram"},
+		{"date", "storage.type.string-tag.gram"},
+		{"2024-01-01", "string.quoted.other.backtick.gram"},
+		{"single", "string.quoted.single.gram"},
+		{"0x1F", "constant.numeric.gram"},
+		{"since", "support.type.property-name.gram"},
 	}
 	for _, w := range want {
 		if !slices.Contains(scopes[w.text], w.scope) {
