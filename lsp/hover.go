@@ -69,11 +69,11 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		if len(t.Params) > 0 {
 			b.WriteString("\n")
 			for _, q := range t.Params {
-				fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, q.Type.Name(), paramSummary(q))
+				fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, typeName(q.Type), paramSummary(q))
 			}
 		}
 		if t.Result != nil {
-			fmt.Fprintf(&b, "\nReturns %s.", t.Result.Name())
+			fmt.Fprintf(&b, "\nReturns %s.", typeName(t.Result))
 			if t.ResultDescription != "" {
 				b.WriteString(" " + t.ResultDescription)
 			}
@@ -86,7 +86,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		if sym.kind == symField {
 			what = "field"
 		}
-		fmt.Fprintf(&b, "```gram\n(%s::%s)\n```\n\n%s of %s — %s\n", q.Name, q.Type.Name(), what, sym.parent.name, paramSummary(q))
+		fmt.Fprintf(&b, "```gram\n(%s::%s)\n```\n\n%s of %s — %s\n", q.Name, typeName(q.Type), what, sym.parent.name, paramSummary(q))
 		if q.Description != "" {
 			b.WriteString("\n" + q.Description + "\n")
 		}
@@ -103,7 +103,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 			b.WriteString(d.Description + "\n\n")
 		}
 		for _, q := range d.Fields {
-			fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, q.Type.Name(), paramSummary(q))
+			fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, typeName(q.Type), paramSummary(q))
 		}
 	case sym.enum != nil:
 		e := sym.enum
@@ -131,6 +131,15 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		fmt.Fprintf(&b, "%s `%s`", sym.kind, sym.name)
 	}
 	return b.String()
+}
+
+// typeName is a type's name in a hover; "?" for a type the checker could
+// not resolve (an undefined name, which the diagnostics already report).
+func typeName(t *check.Type) string {
+	if n := t.Name(); n != "" {
+		return n
+	}
+	return "?"
 }
 
 // paramSummary says whether a parameter is required and its default.

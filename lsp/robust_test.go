@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,57 +234,148 @@ func TestProtocolErrors(t *testing.T) {
 // client sends a hover (id 7) and $/cancelRequest for it, then a request
 // that needs no lock (id 8); once 8 is answered the server has read the
 // cancellation, and the lock is released.
-func TestCancellation(t *testing.T) {
+// wire is a raw protocol session with a server over a pipe: what an
+// editor writes and reads, byte for byte.
+type wire struct {
+	t    *testing.T
+	s    *server
+	b    net.Conn
+	r    *bufio.Reader
+	done chan error
+}
+
+func newWire(t *testing.T) *wire {
 	s := newServer(Options{Log: testLog{t}})
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- s.serve(ctx, jsonrpc2.NewStream(a)) }()
-	defer func() { b.Close(); a.Close(); <-done }()
-	r := bufio.NewReader(b)
-	send := func(msg string) {
-		t.Helper()
-		if _, err := fmt.Fprintf(b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
-			t.Fatal(err)
+	w := &wire{t: t, s: s, b: b, r: bufio.NewReader(b), done: make(chan error, 1)}
+	go func() { w.done <- s.serve(ctx, jsonrpc2.NewStream(a)) }()
+	t.Cleanup(func() { cancel(); b.Close(); a.Close(); <-w.done })
+	return w
+}
+
+// send writes one framed message.
+func (w *wire) send(msg string) {
+	w.t.Helper()
+	if _, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// wireMessage is any message the server writes.
+type wireMessage struct {
+	ID     *int            `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code int `json:"code"`
+	} `json:"error"`
+}
+
+// message reads the next framed message.
+func (w *wire) message() wireMessage {
+	w.t.Helper()
+	var n int
+	for {
+		line, err := w.r.ReadString('\n')
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
+			n, _ = strconv.Atoi(v)
+		}
+		if line == "\r\n" {
+			break
 		}
 	}
-	// wait reads messages until the answer to id; it returns its error code.
-	wait := func(id int) int {
-		t.Helper()
-		for {
-			var n int
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					t.Fatal(err)
-				}
-				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
-					n, _ = strconv.Atoi(v)
-				}
-				if line == "\r\n" {
-					break
-				}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(w.r, body); err != nil {
+		w.t.Fatal(err)
+	}
+	var m wireMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		w.t.Fatalf("the server wrote invalid JSON: %v\n%s", err, body)
+	}
+	return m
+}
+
+// wait reads messages until the answer to id; it returns its error code.
+func (w *wire) wait(id int) int {
+	w.t.Helper()
+	for {
+		m := w.message()
+		if m.ID != nil && *m.ID == id && m.Method == "" {
+			if m.Error != nil {
+				return m.Error.Code
 			}
-			body := make([]byte, n)
-			if _, err := io.ReadFull(r, body); err != nil {
+			return 0
+		}
+	}
+}
+
+// A client that writes a whole session without waiting for any answer (as
+// a script or a test harness does) gets every answer and the diagnostics:
+// the notifications after initialize are not dropped as early, and the
+// diagnostics shutdown flushes come before its answer.
+func TestPipelinedSession(t *testing.T) {
+	w := newWire(t)
+	// net.Pipe has no buffer: the writes go from their own goroutine, as
+	// an editor's writer runs beside its reader.
+	go func() {
+		for _, msg := range []string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`,
+			`{"jsonrpc":"2.0","method":"initialized","params":{}}`,
+			`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a.gram","languageId":"gram","version":1,"text":"[a:Tool {description: \"d\"} | (x::Strin)==>(::String)]"}}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a.gram"},"position":{"line":0,"character":1}}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`,
+			`{"jsonrpc":"2.0","method":"exit"}`,
+		} {
+			if _, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+				return // the test failed and closed the pipe
+			}
+		}
+	}()
+	answered := map[int]wireMessage{}
+	var diagnostics []string
+	for len(answered) < 3 {
+		m := w.message()
+		switch {
+		case m.ID != nil:
+			if m.Error != nil {
+				t.Errorf("request %d: error %d", *m.ID, m.Error.Code)
+			}
+			if *m.ID == 3 && len(diagnostics) == 0 {
+				t.Errorf("shutdown answered before the diagnostics of the open document were published")
+			}
+			answered[*m.ID] = m
+		case m.Method == "textDocument/publishDiagnostics":
+			var p struct {
+				Diagnostics []struct{ Code string }
+			}
+			if err := json.Unmarshal(m.Params, &p); err != nil {
 				t.Fatal(err)
 			}
-			var m struct {
-				ID    *int `json:"id"`
-				Error *struct {
-					Code int `json:"code"`
-				} `json:"error"`
-			}
-			json.Unmarshal(body, &m)
-			if m.ID != nil && *m.ID == id {
-				if m.Error != nil {
-					return m.Error.Code
-				}
-				return 0
+			for _, d := range p.Diagnostics {
+				diagnostics = append(diagnostics, d.Code)
 			}
 		}
 	}
+	if !slices.Contains(diagnostics, "unknown-type") {
+		t.Errorf("diagnostics %v, want unknown-type for Strin", diagnostics)
+	}
+	if !strings.Contains(string(answered[2].Result), "(x::Strin)") {
+		t.Errorf("hover: %s", answered[2].Result)
+	}
+	if err := <-w.done; err != nil {
+		t.Errorf("serve after shutdown and exit: %v", err)
+	}
+	w.done <- nil // for the cleanup
+}
+
+func TestCancellation(t *testing.T) {
+	w := newWire(t)
+	s, send, wait := w.s, w.send, w.wait
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
 	wait(1)
 	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)

@@ -117,7 +117,7 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
-	handler := protocol.CancelHandler(ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))
+	handler := ordered(protocol.CancelHandler(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))
 	conn.Go(ctx, s.guard(handler))
 	go s.diagnoseLoop(ctx)
 	select {
@@ -140,9 +140,22 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 
 // ordered lets requests run concurrently but keeps notifications (didOpen,
 // didChange, ...) on the read loop, in the order the client sent them.
+// initialize and shutdown also run on the read loop, answered before the
+// next message is read: a client that pipelines a whole session (initialize,
+// initialized, didOpen, ..., shutdown, exit without waiting for answers)
+// gets its notifications handled after initialize, not dropped as early,
+// and the diagnostics shutdown flushes are written before exit is read.
+//
+// Those two get a context detached from the request's: jsonrpc2 recycles a
+// synchronous request's context when its handler returns, and the context
+// the cancel handler derives from it would otherwise still watch it.
 func ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.IsCall() {
+		switch {
+		case !req.IsCall():
+		case req.Method() == protocol.MethodInitialize, req.Method() == protocol.MethodShutdown:
+			ctx = context.WithoutCancel(ctx)
+		default:
 			jsonrpc2.Async(ctx)
 		}
 		return h(ctx, req)

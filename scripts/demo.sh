@@ -58,3 +58,14 @@ bold "# gramc mcp: the hello tool served to an MCP client (tools/list, then one 
     '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}' \
     '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sayHello","arguments":{"personName":"Ada"}}}'
   sleep 1 ) | $G mcp examples/hello/hello.gram 2>&1 | cut -c1-160
+
+bold "# gramc lsp: an editor's session (open a file with a typo, hover the tool, shut down), framed as editors frame it"
+frame() { printf 'Content-Length: %d\r\n\r\n%s' "${#1}" "$1"; }
+doc="file://$out/greet.gram"
+{ frame '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"processId":null,"rootUri":null}}'
+  frame '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+  frame '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"'"$doc"'","languageId":"gram","version":1,"text":"[greet:Tool {description: \"Greets someone\"} |\n  (name::Strin)==>(::String)\n]\n"}}}'
+  frame '{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"'"$doc"'"},"position":{"line":0,"character":2}}}'
+  frame '{"jsonrpc":"2.0","id":3,"method":"shutdown"}'
+  frame '{"jsonrpc":"2.0","method":"exit"}'
+} | $G lsp 2>&1 | tr -d '\r' | sed 's/Content-Length: [0-9]*/\n/g' | grep -v '^$' | cut -c1-160
