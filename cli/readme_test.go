@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -294,5 +295,30 @@ func TestMissingLines(t *testing.T) {
 	}
 	if m := missingLines([]string{"Hello, Ada! ...", "a: error: ..."}, out); m != "a: error: ..." {
 		t.Errorf("missingLines out of order = %q", m)
+	}
+}
+
+// TestREADMEListsEveryTarget: the README's tour of gramc schema names the
+// targets in the registry's order, so a new target cannot be missing from it.
+func TestREADMEListsEveryTarget(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "**schema**")
+	if !ok {
+		t.Fatal("the README has no **schema** entry in its tour")
+	}
+	list, _, _ := strings.Cut(after, "```")
+	var listed []string
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list, -1) {
+		listed = append(listed, m[1])
+	}
+	var want []string
+	for _, tg := range schema.Targets() {
+		want = append(want, string(tg))
+	}
+	if strings.Join(listed, " ") != strings.Join(want, " ") {
+		t.Errorf("the README's schema tour lists the targets %v, want %v (schema.Targets)", listed, want)
 	}
 }
