@@ -68,4 +68,5 @@ doc="file://$out/greet.gram"
   frame '{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"'"$doc"'"},"position":{"line":0,"character":2}}}'
   frame '{"jsonrpc":"2.0","id":3,"method":"shutdown"}'
   frame '{"jsonrpc":"2.0","method":"exit"}'
-} | $G lsp 2>&1 | tr -d '\r' | sed 's/Content-Length: [0-9]*/\n/g' | grep -v '^$' | cut -c1-160
+} | $G lsp 2>&1 | tr -d '\r' | sed 's/Content-Length: [0-9]*/\n/g' | grep -v '^$' \
+  | sed -E 's|.*"method":"textDocument/publishDiagnostics".*"code":"([a-z-]+)".*"message":"([^"]*)".*|publishDiagnostics: [\1] \2|' | cut -c1-160
