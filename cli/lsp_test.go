@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,18 +48,6 @@ func (c *lspScriptClient) RegisterCapability(context.Context, *protocol.Registra
 	return nil
 }
 
-type procStream struct {
-	r interface{ Read([]byte) (int, error) }
-	w interface {
-		Write([]byte) (int, error)
-		Close() error
-	}
-}
-
-func (p procStream) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p procStream) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p procStream) Close() error                { return p.w.Close() }
-
 func lspClientMain(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -72,7 +61,10 @@ func lspClientMain(args []string) int {
 	}
 	c := &lspScriptClient{diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}}
 	c.cond = sync.NewCond(&c.mu)
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(procStream{out, in}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(struct {
+		io.Reader
+		io.WriteCloser
+	}{out, in}))
 	conn.Go(ctx, protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))
 	server := protocol.ServerDispatcher(conn)
 	wd, _ := os.Getwd()

@@ -11,6 +11,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,18 +40,6 @@ func (c *cl) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnost
 	return nil
 }
 
-type rw struct {
-	r interface{ Read([]byte) (int, error) }
-	w interface {
-		Write([]byte) (int, error)
-		Close() error
-	}
-}
-
-func (p rw) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p rw) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p rw) Close() error                { return p.w.Close() }
-
 func main() {
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: lspdriver GRAMC-BINARY WORKSPACE-DIR")
@@ -69,7 +58,10 @@ func main() {
 	}
 	c := &cl{got: map[uri.URI]int32{}}
 	c.cond = sync.NewCond(&c.mu)
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rw{out, in}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(struct {
+		io.Reader
+		io.WriteCloser
+	}{out, in}))
 	conn.Go(ctx, protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))
 	s := protocol.ServerDispatcher(conn)
 	root := uri.File(dir)
