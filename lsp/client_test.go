@@ -197,22 +197,17 @@ func (c *testClient) open(name string, text ...string) {
 // change applies one edit to an open file: text replaces the range.
 func (c *testClient) change(name string, rg protocol.Range, text string) {
 	c.t.Helper()
-	u := c.uri(name)
-	c.mu.Lock()
-	c.versions[u]++
-	v := c.versions[u]
-	c.mu.Unlock()
-	err := c.server.DidChange(c.ctx(), &protocol.DidChangeTextDocumentParams{
-		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{Range: rg, Text: text}},
-	})
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	c.send(name, &protocol.TextDocumentContentChangePartial{Range: rg, Text: text})
 }
 
 // replaceAll replaces an open file's whole text.
 func (c *testClient) replaceAll(name, text string) {
+	c.t.Helper()
+	c.send(name, &protocol.TextDocumentContentChangeWholeDocument{Text: text})
+}
+
+// send sends one didChange of an open file, with its next version.
+func (c *testClient) send(name string, change protocol.TextDocumentContentChangeEvent) {
 	c.t.Helper()
 	u := c.uri(name)
 	c.mu.Lock()
@@ -221,7 +216,7 @@ func (c *testClient) replaceAll(name, text string) {
 	c.mu.Unlock()
 	err := c.server.DidChange(c.ctx(), &protocol.DidChangeTextDocumentParams{
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
-		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{change},
 	})
 	if err != nil {
 		c.t.Fatal(err)
