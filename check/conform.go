@@ -7,6 +7,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
@@ -152,11 +153,11 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		} else if n, ok := v.(*ast.Number); ok && en.ValueKind == Integer {
 			j, err := numberValue(n)
 			if err != nil || !isIntegral(j) {
-				return mismatch("an integer value of the enum "+en.Name, "Use one of: "+enumText(en.Values)+".")
+				return mismatch("an integer value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 			}
 			x = j
 		} else {
-			return mismatch("a value of the enum "+en.Name, "Use one of: "+enumText(en.Values)+".")
+			return mismatch("a value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 		}
 		var names []string
 		for _, e := range en.Values {
@@ -165,13 +166,13 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			}
 			names = append(names, fmt.Sprint(e))
 		}
-		d := c.errorf(code, v, "%s is %s, not a value of the enum %s", what, jsonText(x), en.Name).WithDetail("Use one of: " + enumText(en.Values) + ".")
+		d := c.errorf(code, v, "%s is %s, not a value of the enum %s", what, jsonstr.Text(x), en.Name).WithDetail("Use one of: " + jsonstr.List(en.Values) + ".")
 		if s := c.suggest(fmt.Sprint(x), names); s != "" {
 			d.Summary += suggest.DidYouMeanQuoted(s)
 			d.Suggestion = s
 			for _, e := range en.Values {
 				if fmt.Sprint(e) == s {
-					d.Fix = []diag.Edit{{Range: d.Range, NewText: jsonText(e)}} // the value as gram writes it
+					d.Fix = []diag.Edit{{Range: d.Range, NewText: jsonstr.Text(e)}} // the value as gram writes it
 				}
 			}
 		}

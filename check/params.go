@@ -10,6 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -476,7 +477,7 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 			}
 		}
 		if !found {
-			return fail("Use one of the allowed values: "+enumText(cons.Enum)+".", "%s is %s, not one of the enum values", what, jsonText(v))
+			return fail("Use one of the allowed values: "+jsonstr.List(cons.Enum)+".", "%s is %s, not one of the enum values", what, jsonstr.Text(v))
 		}
 	}
 	switch v := v.(type) {
@@ -515,7 +516,7 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 		if cons.UniqueItems {
 			seen := map[string]bool{}
 			for _, e := range v {
-				k := jsonText(e)
+				k := jsonstr.Text(e)
 				if seen[k] {
 					return fail("uniqueItems is set; remove the repeated item.", "%s repeats the item %s", what, k)
 				}
@@ -524,20 +525,4 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 		}
 	}
 	return true
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-func enumText(vs []any) string {
-	var s []string
-	for _, v := range vs {
-		s = append(s, jsonText(v))
-	}
-	return strings.Join(s, ", ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/limits"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -436,5 +437,5 @@ func sameJSON(a, b any) bool {
 		y, ok := b.(bool)
 		return ok && x == y
 	}
-	return jsonText(a) == jsonText(b)
+	return jsonstr.Text(a) == jsonstr.Text(b)
 }

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
 // A frame is an unclosed bracket before the cursor.
@@ -273,7 +274,7 @@ func (s *server) valueItems(r *result, owner check.Owner, key, label string, edi
 		for _, sym := range r.index().lookupTop(label) {
 			if sym.enum != nil {
 				for _, v := range sym.enum.Values {
-					t := jsonText(v)
+					t := jsonstr.Text(v)
 					items = append(items, edit(t, protocol.CompletionItemKindEnumMember, sym.name, "", ""))
 				}
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
 // maxHoverSchema bounds the JSON Schema a hover shows: a tool whose
@@ -94,7 +95,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 			b.WriteString("\n" + c + "\n")
 		}
 		if len(q.Examples) > 0 {
-			fmt.Fprintf(&b, "\nExamples: %s\n", jsonList(q.Examples))
+			fmt.Fprintf(&b, "\nExamples: %s\n", jsonstr.List(q.Examples))
 		}
 	case sym.decl != nil:
 		d := sym.decl
@@ -111,7 +112,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		if e.Description != "" {
 			b.WriteString(e.Description + "\n\n")
 		}
-		fmt.Fprintf(&b, "Values: %s\n", jsonList(e.Values))
+		fmt.Fprintf(&b, "Values: %s\n", jsonstr.List(e.Values))
 	case sym.agent != nil:
 		a := sym.agent
 		fmt.Fprintf(&b, "```gram\n[%s:Agent]\n```\n\n", a.Name)
@@ -146,7 +147,7 @@ func typeName(t *check.Type) string {
 func paramSummary(q *check.Param) string {
 	switch {
 	case q.HasDefault:
-		return "optional, default " + jsonText(q.Default)
+		return "optional, default " + jsonstr.Text(q.Default)
 	case q.Optional:
 		return "optional"
 	}
@@ -157,9 +158,9 @@ func paramSummary(q *check.Param) string {
 func constraints(q *check.Param) string {
 	c := q.Constraints
 	var parts []string
-	add := func(name string, v any) { parts = append(parts, fmt.Sprintf("%s %s", name, jsonText(v))) }
+	add := func(name string, v any) { parts = append(parts, fmt.Sprintf("%s %s", name, jsonstr.Text(v))) }
 	if c.Enum != nil {
-		parts = append(parts, "enum "+jsonList(c.Enum))
+		parts = append(parts, "enum "+jsonstr.List(c.Enum))
 	}
 	if c.Minimum != nil {
 		add("minimum", c.Minimum)
@@ -198,22 +199,6 @@ func constraints(q *check.Param) string {
 		return ""
 	}
 	return "Constraints: " + strings.Join(parts, ", ")
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-func jsonList(vs []any) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = jsonText(v)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // hoverSchema is the JSON Schema a tool sends: for the first configured

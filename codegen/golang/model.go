@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
 // The template's view of the package: every string in it is either a Go
@@ -478,7 +478,7 @@ func fieldDoc(f *check.Param) []string {
 	}
 	switch {
 	case f.HasDefault:
-		notes = append(notes, "Default: "+jsonText(f.Default)+" (filled in by the runtime when absent).")
+		notes = append(notes, "Default: "+jsonstr.Text(f.Default)+" (filled in by the runtime when absent).")
 	case f.Optional:
 		notes = append(notes, "Optional.")
 	}
@@ -513,7 +513,7 @@ func constraintText(c check.Constraints) string {
 		}
 	}
 	if len(c.Enum) > 0 {
-		parts = append(parts, "one of "+jsonText(c.Enum))
+		parts = append(parts, "one of "+jsonstr.Text(c.Enum))
 	}
 	num("minimum", c.Minimum)
 	num("maximum", c.Maximum)
@@ -533,17 +533,6 @@ func constraintText(c check.Constraints) string {
 		parts = append(parts, "unique items")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// jsonText is v as compact JSON without HTML escaping.
-func jsonText(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // reach reports whether target can be reached from d through record-typed
@@ -634,7 +623,7 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	body.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", tm.ArgsName, quote(t.Name)), "")
 	for _, p := range t.Params {
 		if p.HasDefault {
-			body.Defaults = append(body.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonText(p.Default))})
+			body.Defaults = append(body.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonstr.Text(p.Default))})
 		}
 	}
 	body.Spec = specModel{

@@ -8,6 +8,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -148,7 +149,7 @@ func (b *builder) enum(e *check.Enum) *jsonschema.Schema {
 			// Enums hold strings only: keep the integer type and list the
 			// values in the description.
 			s.Enum = nil
-			s.Description = joinSentences(s.Description, "One of: "+listValues(e.Values)+".")
+			s.Description = joinSentences(s.Description, "One of: "+jsonstr.List(e.Values)+".")
 			b.report(diag.Warning, diag.CodeTargetEnumInDescription, e.NameRange,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, e.Name),
 				fmt.Sprintf("%s accepts `enum` on strings only. gramc keeps the integer type and names the allowed values in the description; the tool must still reject other values. Declare the enum with string values to have %s enforce it.", b.sub.provider, b.sub.provider))
@@ -252,7 +253,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	c := p.Constraints
 	if c.Enum != nil {
 		if b.sub.stringEnums && t.Kind != check.String {
-			notes = append(notes, "One of: "+listValues(c.Enum)+".")
+			notes = append(notes, "One of: "+jsonstr.List(c.Enum)+".")
 			b.report(diag.Warning, diag.CodeTargetEnumInDescription, p.Range,
 				fmt.Sprintf("%s enums hold strings only; the values of %s are listed in the description", b.target, p.Name),
 				b.sub.provider+" accepts `enum` on strings only. gramc keeps the numeric type and names the allowed values in the description; the tool must still reject other values.")
@@ -337,7 +338,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	}
 	if p.HasDefault {
 		if b.sub.allRequired {
-			notes = append(notes, "Default: "+jsonText(p.Default)+".")
+			notes = append(notes, "Default: "+jsonstr.Text(p.Default)+".")
 			b.report(diag.Warning, diag.CodeTargetDefaultInDescription, p.Range,
 				fmt.Sprintf("%s does not support default; %s is nullable and its default is in the description", b.name(), p.Name),
 				b.sub.provider+" has no `default`: every property is required, so an optional parameter becomes a union with null. When the model sends null, the tool (or gramc's runtime) applies the default.")
@@ -349,7 +350,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		if b.sub.examples {
 			s.Examples = p.Examples
 		} else {
-			notes = append(notes, "Examples: "+listValues(p.Examples)+".")
+			notes = append(notes, "Examples: "+jsonstr.List(p.Examples)+".")
 			b.fallback(p.Range, "examples")
 		}
 	}
@@ -416,23 +417,6 @@ func joinSentences(parts ...string) string {
 		b.WriteString(p)
 	}
 	return b.String()
-}
-
-// jsonText is v as compact JSON (for descriptions).
-func jsonText(v any) string {
-	raw, err := marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(raw)
-}
-
-func listValues(vs []any) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = jsonText(v)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // plural is "1 character", "2 characters".
