@@ -1,6 +1,8 @@
 // Package jsonstr writes JSON strings exactly as gramc's schema emitters
 // do, so that the runtime's provider clients, which build payloads around
-// those schemas, write byte-identical text without linking the emitters.
+// those schemas, write byte-identical text without linking the emitters;
+// and it is the one way gramc shows a JSON value to people (Text, List) in
+// messages, schema descriptions, generated comments and hovers.
 package jsonstr
 
 import "unicode/utf8"
