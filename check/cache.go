@@ -318,18 +318,26 @@ func (inc *incremental) lowerTool(c *checker, t pendingTool, ahead *toolUnit) *T
 		inc.curNext.tools = append(inc.curNext.tools, *ahead)
 		return ahead.tool
 	}
+	u := c.lowerUnit(t.sp)
+	inc.curNext.tools = append(inc.curNext.tools, u)
+	return u.tool
+}
+
+// lowerUnit lowers one tool and records what a later check needs to reuse
+// it: its diagnostics (a copy: c.diags is sorted in place later), the
+// suggestion budget it spent and the declarations it read.
+func (c *checker) lowerUnit(sp *ast.SubjectPattern) toolUnit {
 	start, spent, depStart := len(c.diags), c.suggestSpent, len(c.deps)
 	c.usedDeclared = false
-	tool := c.lowerTool(t.sp)
-	u := toolUnit{sp: t.sp, tool: tool, spent: c.suggestSpent - spent, usedDeclared: c.usedDeclared}
+	tool := c.lowerTool(sp)
+	u := toolUnit{sp: sp, tool: tool, spent: c.suggestSpent - spent, usedDeclared: c.usedDeclared}
 	if len(c.deps) > depStart {
 		u.deps = c.deps[depStart:len(c.deps):len(c.deps)]
 	}
 	if len(c.diags) > start {
 		u.diags = slices.Clone(c.diags[start:])
 	}
-	inc.curNext.tools = append(inc.curNext.tools, u)
-	return tool
+	return u
 }
 
 // materialize makes the current file's record of units, which until now

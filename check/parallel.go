@@ -59,17 +59,7 @@ func (c *checker) lowerAhead() []toolUnit {
 			for _, i := range need[lo:hi] {
 				t := c.toolSrc[i]
 				wc.file = t.file
-				start, spent, depStart := len(wc.diags), wc.suggestSpent, len(wc.deps)
-				wc.usedDeclared = false
-				tool := wc.lowerTool(t.sp)
-				u := toolUnit{sp: t.sp, tool: tool, spent: wc.suggestSpent - spent, usedDeclared: wc.usedDeclared}
-				if len(wc.deps) > depStart {
-					u.deps = wc.deps[depStart:len(wc.deps):len(wc.deps)]
-				}
-				if len(wc.diags) > start {
-					u.diags = wc.diags[start:len(wc.diags):len(wc.diags)]
-				}
-				out[i] = u
+				out[i] = wc.lowerUnit(t.sp)
 			}
 			refused[w] = wc.suggestRefused
 		}()
