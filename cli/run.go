@@ -43,6 +43,7 @@ type runOptions struct {
 	maxIterations  int
 	maxToolCalls   int
 	requestTimeout time.Duration
+	streamTimeout  time.Duration
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
 }
@@ -100,8 +101,8 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
 			}
-			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.maxRetryWait <= 0 {
-				return usageErrorf("--max-tool-calls, --request-timeout and --max-retry-wait must be positive")
+			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
+				return usageErrorf("--max-tool-calls, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
 			}
 			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
 			if len(files) == 0 {
@@ -123,7 +124,8 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	f.IntVar(&opts.maxToolCalls, "max-tool-calls", runtime.DefaultMaxToolCalls, "tool calls run per model response; the rest are answered with an error")
-	f.DurationVar(&opts.requestTimeout, "request-timeout", 60*time.Second, "time limit for each request to the model")
+	f.DurationVar(&opts.requestTimeout, "request-timeout", 60*time.Second, "time limit for each request to the model until its answer starts, and for each silence in a streamed answer")
+	f.DurationVar(&opts.streamTimeout, "stream-timeout", 10*time.Minute, "time limit for a whole streamed answer")
 	f.DurationVar(&opts.maxRetryWait, "max-retry-wait", 60*time.Second, "longest wait before retrying a failed request (backoff or the server's Retry-After)")
 	return cmd
 }
@@ -450,7 +452,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	var err error
 	switch provider {
 	case "anthropic":
-		copts := []anthropic.Option{anthropic.WithTimeout(opts.requestTimeout), anthropic.WithMaxRetryWait(opts.maxRetryWait), anthropic.WithRetryNotice(notice)}
+		copts := []anthropic.Option{anthropic.WithTimeout(opts.requestTimeout), anthropic.WithStreamTimeout(opts.streamTimeout), anthropic.WithMaxRetryWait(opts.maxRetryWait), anthropic.WithRetryNotice(notice)}
 		if opts.baseURL != "" {
 			copts = append(copts, anthropic.WithBaseURL(opts.baseURL))
 		}
@@ -462,7 +464,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 		}
 		m, err = anthropic.New(copts...)
 	case "gemini", "google":
-		copts := []gemini.Option{gemini.WithTimeout(opts.requestTimeout), gemini.WithMaxRetryWait(opts.maxRetryWait), gemini.WithRetryNotice(notice)}
+		copts := []gemini.Option{gemini.WithTimeout(opts.requestTimeout), gemini.WithStreamTimeout(opts.streamTimeout), gemini.WithMaxRetryWait(opts.maxRetryWait), gemini.WithRetryNotice(notice)}
 		if opts.baseURL != "" {
 			copts = append(copts, gemini.WithBaseURL(opts.baseURL))
 		}
@@ -474,7 +476,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 		}
 		m, err = gemini.New(copts...)
 	default:
-		copts := []openai.Option{openai.WithTimeout(opts.requestTimeout), openai.WithMaxRetryWait(opts.maxRetryWait), openai.WithRetryNotice(notice)}
+		copts := []openai.Option{openai.WithTimeout(opts.requestTimeout), openai.WithStreamTimeout(opts.streamTimeout), openai.WithMaxRetryWait(opts.maxRetryWait), openai.WithRetryNotice(notice)}
 		if opts.baseURL != "" {
 			copts = append(copts, openai.WithBaseURL(opts.baseURL))
 		}

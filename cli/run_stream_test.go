@@ -87,3 +87,58 @@ func TestRunSaysWhenTheAnswerIsCut(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// TestRunStreamTimeouts: --request-timeout bounds each silence of a
+// streamed answer, not the whole of it (an answer longer than it prints
+// whole), and a silence or a stream past --stream-timeout ends the run
+// with an error that names the limit.
+func TestRunStreamTimeouts(t *testing.T) {
+	chunk := func(content string, finish any) string {
+		c, _ := json.Marshal(content)
+		return fmt.Sprintf(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":%s},"finish_reason":%s}]}`+"\n\n", c, finish)
+	}
+	// parts words 40ms apart; then the end, or (silent) nothing more.
+	server := func(parts int, silent bool) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for i := range parts {
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(40 * time.Millisecond):
+				}
+				fmt.Fprint(w, chunk(fmt.Sprint(" w", i), "null"))
+				w.(http.Flusher).Flush()
+			}
+			if silent {
+				<-r.Context().Done()
+				return
+			}
+			fmt.Fprint(w, chunk("", `"stop"`)+"data: [DONE]\n\n")
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
+	run := func(url string, flags ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"run", "--base-url", url}, flags...), "../testdata/examples/seed/helloAgent.gram", "hi")
+		code := Do(args, strings.NewReader(""), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, out, errs := run(server(12, false), "--request-timeout", "250ms")
+	if code != 0 || strings.Count(out, " w") != 12 {
+		t.Errorf("a 0.5 s stream with --request-timeout 250ms: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = run(server(2, true), "--request-timeout", "200ms")
+	if code == 0 || !strings.Contains(errs, "nothing of the stream arrived for 200ms (the request timeout)") || !strings.Contains(out, " w0 w1") {
+		t.Errorf("a silent stream: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, _, errs = run(server(1000, false), "--stream-timeout", "300ms")
+	if code == 0 || !strings.Contains(errs, "the stream went on past its time limit of 300ms (the stream timeout)") {
+		t.Errorf("a stream past --stream-timeout: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs = run(server(1, false), "--stream-timeout", "0s"); code != 2 || !strings.Contains(errs, "--stream-timeout") {
+		t.Errorf("--stream-timeout 0s: exit %d, stderr %q", code, errs)
+	}
+}

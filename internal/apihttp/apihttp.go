@@ -42,7 +42,11 @@ type Config struct {
 	// any other header the key itself.
 	KeyHeader  string
 	HTTPClient *http.Client
-	Timeout    time.Duration
+	// Timeout bounds a request until its answer starts (a whole answer
+	// to its end) and, for a stream, every silence between its parts.
+	Timeout time.Duration
+	// StreamTimeout bounds a whole stream (default 10 minutes).
+	StreamTimeout time.Duration
 	// MaxRetries: 0 for the default (3), negative for none.
 	MaxRetries                           int
 	MinBackoff, MaxBackoff, MaxRetryWait time.Duration
@@ -60,6 +64,16 @@ func orDefault(d, def time.Duration) time.Duration {
 
 // RequestTimeout is the bound of one request (default 60s).
 func (c *Config) RequestTimeout() time.Duration { return orDefault(c.Timeout, 60*time.Second) }
+
+// WholeStreamTimeout is the bound of one stream (default 10 minutes).
+func (c *Config) WholeStreamTimeout() time.Duration {
+	return orDefault(c.StreamTimeout, 10*time.Minute)
+}
+
+// A TimeoutError is a time limit a stream hit, in words that name it.
+type TimeoutError struct{ msg string }
+
+func (e *TimeoutError) Error() string { return e.msg }
 
 func (c *Config) maxRetries() int {
 	switch {
@@ -167,15 +181,49 @@ func (c *Config) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// cancelBody ends a streamed request's context when its body is closed.
-type cancelBody struct {
+// streamBody is a streamed answer's open body. Each read that gets data
+// restarts the silence timer (the request timeout); the whole stream has
+// its own bound. Either ends the request's context with a *TimeoutError as
+// its cause, which a read then returns instead of the transport's
+// "context canceled". Closing the body ends the request.
+type streamBody struct {
 	io.ReadCloser
-	cancel context.CancelFunc
+	ctx           context.Context
+	cancel        context.CancelCauseFunc
+	silent, whole *time.Timer
+	idle          time.Duration
 }
 
-func (b cancelBody) Close() error {
+func newStreamBody(ctx context.Context, cancel context.CancelCauseFunc, body io.ReadCloser, idle, whole time.Duration) *streamBody {
+	b := &streamBody{ReadCloser: body, ctx: ctx, cancel: cancel, idle: idle}
+	b.silent = time.AfterFunc(idle, func() {
+		cancel(&TimeoutError{fmt.Sprintf("nothing of the stream arrived for %v (the request timeout)", idle)})
+	})
+	b.whole = time.AfterFunc(whole, func() {
+		cancel(&TimeoutError{fmt.Sprintf("the stream went on past its time limit of %v (the stream timeout)", whole)})
+	})
+	return b
+}
+
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 && b.ctx.Err() == nil {
+		b.silent.Reset(b.idle)
+	}
+	if err != nil && err != io.EOF {
+		var te *TimeoutError
+		if errors.As(context.Cause(b.ctx), &te) {
+			err = te
+		}
+	}
+	return n, err
+}
+
+func (b *streamBody) Close() error {
+	b.silent.Stop()
+	b.whole.Stop()
 	err := b.ReadCloser.Close()
-	b.cancel()
+	b.cancel(nil)
 	return err
 }
 
@@ -183,11 +231,14 @@ func (b cancelBody) Close() error {
 // the server asked to wait.
 func (c *Config) attempt(ctx context.Context, endpoint string, header http.Header, body []byte, stream bool) (*Response, *runtime.APIError, time.Duration) {
 	timeout := c.RequestTimeout()
-	actx, cancel := context.WithTimeout(ctx, timeout)
+	actx, cancel := context.WithCancelCause(ctx)
+	// Until the answer starts; a stream then has its own timers.
+	started := time.AfterFunc(timeout, func() { cancel(context.DeadlineExceeded) })
 	keep := false
 	defer func() {
 		if !keep {
-			cancel()
+			started.Stop()
+			cancel(nil)
 		}
 	}()
 	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint, bytes.NewReader(body))
@@ -223,8 +274,17 @@ func (c *Config) attempt(ctx context.Context, endpoint string, header http.Heade
 		if c.Debug != nil {
 			c.Debug("response "+resp.Status+" (a stream: each event follows)", nil)
 		}
+		if !started.Stop() {
+			// The answer started as the request timed out: its body
+			// would fail at the first read.
+			resp.Body.Close()
+			msg := fmt.Sprintf("request timed out after %v", timeout)
+			return nil, &runtime.APIError{Provider: c.Provider, Message: "connection error: " + msg,
+				Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+		}
 		keep = true
-		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: cancelBody{resp.Body, cancel}}, nil, 0
+		body := newStreamBody(actx, cancel, resp.Body, timeout, c.WholeStreamTimeout())
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil, 0
 	}
 	defer resp.Body.Close()
 	data, err := credhttp.ReadBody(resp.Body, MaxResponseBytes)
@@ -375,8 +435,11 @@ func (c *Config) StreamError(ctx context.Context, err error) error {
 	}
 	msg := "reading the stream: " + c.RedactString(err.Error())
 	var le *sse.LimitError
+	var te *TimeoutError
 	if errors.As(err, &le) {
 		msg = "the stream is too large: " + err.Error()
+	} else if errors.As(err, &te) {
+		msg = te.Error()
 	} else if errors.Is(err, sse.ErrCut) || errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "the stream was cut off in the middle of an event"
 	}

@@ -58,8 +58,12 @@ func WithModel(m string) Option { return func(c *Client) { c.model = m } }
 // WithHTTPClient sets the HTTP client.
 func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
 
-// WithTimeout bounds each request, a stream to its end (default 60s).
+// WithTimeout bounds each request until its answer starts (a whole
+// answer to its end) and each silence of a streamed answer (default 60s).
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
+
+// WithStreamTimeout bounds a whole streamed answer (default 10 minutes).
+func WithStreamTimeout(d time.Duration) Option { return func(c *Client) { c.http.StreamTimeout = d } }
 
 // WithMaxRetries sets how often retryable failures are retried (default
 // 3, negative for none).

@@ -91,8 +91,12 @@ func WithBackoff(min, max time.Duration) Option {
 // BaseURL returns the API root the client sends requests to.
 func (c *Client) BaseURL() string { return c.baseURL }
 
-// WithTimeout bounds each HTTP request.
+// WithTimeout bounds each request until its answer starts (a whole
+// answer to its end) and each silence of a streamed answer (default 60s).
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
+
+// WithStreamTimeout bounds a whole streamed answer (default 10 minutes).
+func WithStreamTimeout(d time.Duration) Option { return func(c *Client) { c.http.StreamTimeout = d } }
 
 // WithMaxRetries sets how often retryable failures are retried.
 func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }

@@ -42,36 +42,37 @@ const secret = "sk-test-secret-123"
 // clientConfig is what a scenario sets on a client, whatever its
 // provider.
 type clientConfig struct {
-	maxRetries int           // 0: the default
-	timeout    time.Duration // 0: the default
-	realSleep  bool
+	maxRetries    int           // 0: the default
+	timeout       time.Duration // 0: the default
+	streamTimeout time.Duration // 0: the default
+	realSleep     bool
 }
 
 // newClients make each provider's client for a fake server.
 var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error){
 	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
+		opts := []openai.Option{openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout), openai.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
 			opts = append(opts, openai.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout)}
+		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout), openai.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
 			opts = append(opts, openai.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout)}
+		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout), gemini.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
 			opts = append(opts, gemini.WithSleep(s.Sleep))
 		}
 		return gemini.New(opts...)
 	},
 	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout)}
+		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout), anthropic.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
 			opts = append(opts, anthropic.WithSleep(s.Sleep))
 		}
