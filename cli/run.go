@@ -79,8 +79,8 @@ provider's address:
   OpenAI     OPENAI_API_KEY, OPENAI_BASE_URL (https://api.openai.com/v1);
              --responses uses the Responses API, --functions the legacy one
   Anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (https://api.anthropic.com)
-  Gemini     GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set)
-             (https://generativelanguage.googleapis.com/v1beta)
+  Gemini     GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set),
+             GEMINI_BASE_URL (https://generativelanguage.googleapis.com/v1beta)
   Ollama     no key (http://localhost:11434/v1, its OpenAI-compatible API)
 
 Any other provider is an OpenAI-compatible server at --base-url (vLLM,
@@ -115,7 +115,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
-	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL)")
+	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL / $GEMINI_BASE_URL)")
 	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's (Provider/model also changes the provider)")
 	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
 	f.BoolVar(&opts.legacy, "functions", false, "use OpenAI's legacy functions/function_call API instead of tools")

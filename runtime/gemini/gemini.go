@@ -49,7 +49,8 @@ type Option func(*Client)
 // GEMINI_API_KEY.
 func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
 
-// WithBaseURL sets the base URL (default DefaultBaseURL).
+// WithBaseURL sets the base URL instead of GEMINI_BASE_URL (default
+// DefaultBaseURL).
 func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
 
 // WithModel overrides the agent's model name.
@@ -99,11 +100,11 @@ func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(
 // of precedence (as Google's SDKs read them).
 var keyEnv = []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}
 
-// New returns a client configured from GOOGLE_API_KEY or GEMINI_API_KEY,
-// then opts. Without a key it is a *runtime.ConfigurationError when the
-// base URL is Google's own.
+// New returns a client configured from GOOGLE_API_KEY or GEMINI_API_KEY
+// and GEMINI_BASE_URL, then opts. Without a key it is a
+// *runtime.ConfigurationError when the base URL is Google's own.
 func New(opts ...Option) (*Client, error) {
-	c := &Client{}
+	c := &Client{baseURL: os.Getenv("GEMINI_BASE_URL")}
 	c.http = apihttp.Config{Provider: "gemini", KeyEnv: "GEMINI_API_KEY", KeyHeader: "X-Goog-Api-Key"}
 	for _, env := range keyEnv {
 		if k := os.Getenv(env); k != "" {
@@ -116,7 +117,7 @@ func New(opts ...Option) (*Client, error) {
 	}
 	var err error
 	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
-		BaseSetting: "base URL", KeySetting: "GEMINI_API_KEY", OfficialHost: "generativelanguage.googleapis.com",
+		BaseSetting: "GEMINI_BASE_URL", KeySetting: "GEMINI_API_KEY", OfficialHost: "generativelanguage.googleapis.com",
 		MissingKey: "GEMINI_API_KEY is not set: set it (or GOOGLE_API_KEY) to your Gemini API key"})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("GOOGLE_API_KEY", "")
 	t.Setenv("GEMINI_API_KEY", "")
+	t.Setenv("GEMINI_BASE_URL", "")
 	var ce *runtime.ConfigurationError
 	if _, err := New(); !errors.As(err, &ce) || ce.Setting != "GEMINI_API_KEY" {
 		t.Errorf("no key: %v", err)
@@ -31,6 +32,20 @@ func TestNewConfiguration(t *testing.T) {
 	}
 	if got := c.endpoint("models/gemini-2.5-flash", true); got != DefaultBaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
 		t.Errorf("endpoint %q", got)
+	}
+	// GEMINI_BASE_URL, as OPENAI_BASE_URL and ANTHROPIC_BASE_URL; the
+	// option wins; a URL without a scheme names the variable.
+	t.Setenv("GEMINI_BASE_URL", "http://proxy.test/v1beta/")
+	c, err = New()
+	if err != nil || c.endpoint("models/m", false) != "http://proxy.test/v1beta/models/m:generateContent" {
+		t.Errorf("from GEMINI_BASE_URL: %v, %q", err, c.endpoint("models/m", false))
+	}
+	if c, _ = New(WithBaseURL("http://other.test")); c.BaseURL() != "http://other.test" {
+		t.Errorf("WithBaseURL under GEMINI_BASE_URL: %q", c.BaseURL())
+	}
+	t.Setenv("GEMINI_BASE_URL", "proxy.test")
+	if _, err := New(); !errors.As(err, &ce) || ce.Setting != "GEMINI_BASE_URL" {
+		t.Errorf("a base URL without a scheme: %v", err)
 	}
 }
 
