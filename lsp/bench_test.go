@@ -151,3 +151,29 @@ func BenchmarkHoverAfterEdit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDocumentHighlight measures highlighting every use of String
+// in a file of 100 tools of the 10,000-tool workspace (editors ask on
+// every cursor move).
+func BenchmarkDocumentHighlight(b *testing.B) {
+	dir, _ := benchWorkspace(b)
+	c := newTestClient(b, dir, clientOptions{})
+	c.open(benchFile)
+	c.diagnostics(benchFile)
+	// Line 3 is "  (city::String {...": String at column 10.
+	params := &protocol.DocumentHighlightParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
+		Position:     protocol.Position{Line: 2, Character: 10},
+	}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var n int
+	for i := 0; i < b.N; i++ {
+		hs, err := c.server.DocumentHighlight(c.ctx(), params)
+		if err != nil || len(hs) < 2 {
+			b.Fatalf("highlight: %d highlights, %v", len(hs), err)
+		}
+		n = len(hs)
+	}
+	b.ReportMetric(float64(n), "highlights")
+}

@@ -74,6 +74,30 @@ func (s *server) References(ctx context.Context, params *protocol.ReferenceParam
 	})
 }
 
+// DocumentHighlight marks every use of the name under the cursor in its
+// file (a tool, type, enum, parameter, label or built-in type): the
+// declaration as a write, the uses as reads. Editors ask on every cursor
+// move, so it reads only this file's part of the index.
+func (s *server) DocumentHighlight(ctx context.Context, params *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) ([]protocol.DocumentHighlight, error) {
+		o, ok, err := symbolAt(f, r, params.Position)
+		out := []protocol.DocumentHighlight{}
+		if err != nil || !ok || (o.sym == nil && o.builtin == nil) {
+			return out, err
+		}
+		for _, u := range r.index().file(f.key).occ {
+			if (o.sym != nil && u.sym == o.sym) || (o.builtin != nil && u.builtin == o.builtin) {
+				kind := protocol.DocumentHighlightKindRead
+				if u.decl {
+					kind = protocol.DocumentHighlightKindWrite
+				}
+				out = append(out, protocol.DocumentHighlight{Range: f.m.rng(u.start, u.end), Kind: kind})
+			}
+		}
+		return out, nil
+	})
+}
+
 func (s *server) PrepareRename(ctx context.Context, params *protocol.PrepareRenameParams) (protocol.PrepareRenameResult, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (protocol.PrepareRenameResult, error) {
 		o, ok, err := symbolAt(f, r, params.Position)

@@ -306,6 +306,7 @@ func (s *server) capabilities() protocol.ServerCapabilities {
 		HoverProvider:                   yes,
 		DefinitionProvider:              yes,
 		ReferencesProvider:              yes,
+		DocumentHighlightProvider:       yes,
 		DocumentSymbolProvider:          yes,
 		WorkspaceSymbolProvider:         yes,
 		DocumentFormattingProvider:      yes,
