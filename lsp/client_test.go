@@ -60,7 +60,7 @@ func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 	c.srv = newServer(Options{Version: "test", Log: testLog{t}})
 	go func() { c.done <- c.srv.serve(ctx, jsonrpc2.NewStream(a)) }()
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
-	conn.Go(ctx, protocol.CancelHandler(ordered(protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))))
+	conn.Go(ctx, ordered(protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler)))
 	c.conn = conn
 	c.server = protocol.ServerDispatcher(conn)
 	t.Cleanup(func() {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -315,12 +316,19 @@ func (w *wire) wait(id int) int {
 	}
 }
 
-// A client that writes a whole session without waiting for any answer (as
-// a script or a test harness does) gets every answer and the diagnostics:
-// the notifications after initialize are not dropped as early, and the
-// diagnostics shutdown flushes come before its answer.
+// A client that writes a session without waiting for any answer (as a
+// script or a test harness does: initialize, initialized, didOpen, hover,
+// shutdown) gets every answer and the diagnostics: the notifications after
+// initialize are not dropped as early, and the diagnostics shutdown
+// flushes come before its answer. exit follows shutdown's answer, as the
+// protocol says (a request still running when exit arrives is not
+// answered: the connection refuses writes once it closes).
 func TestPipelinedSession(t *testing.T) {
 	w := newWire(t)
+	// The server's lock is held while the session is written, as if
+	// initialize took long: the notifications after it must wait for it,
+	// not be read and dropped as coming before it.
+	w.s.mu.Lock()
 	// net.Pipe has no buffer: the writes go from their own goroutine, as
 	// an editor's writer runs beside its reader.
 	go func() {
@@ -330,13 +338,14 @@ func TestPipelinedSession(t *testing.T) {
 			`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a.gram","languageId":"gram","version":1,"text":"[a:Tool {description: \"d\"} | (x::Strin)==>(::String)]"}}}`,
 			`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a.gram"},"position":{"line":0,"character":1}}}`,
 			`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`,
-			`{"jsonrpc":"2.0","method":"exit"}`,
 		} {
 			if _, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
 				return // the test failed and closed the pipe
 			}
 		}
 	}()
+	time.Sleep(100 * time.Millisecond) // the server reads what it will
+	w.s.mu.Unlock()
 	answered := map[int]wireMessage{}
 	var diagnostics []string
 	for len(answered) < 3 {
@@ -368,6 +377,7 @@ func TestPipelinedSession(t *testing.T) {
 	if !strings.Contains(string(answered[2].Result), "(x::Strin)") {
 		t.Errorf("hover: %s", answered[2].Result)
 	}
+	w.send(`{"jsonrpc":"2.0","method":"exit"}`)
 	if err := <-w.done; err != nil {
 		t.Errorf("serve after shutdown and exit: %v", err)
 	}

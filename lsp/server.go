@@ -117,7 +117,7 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
-	handler := ordered(protocol.CancelHandler(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)))
+	handler := ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler))
 	conn.Go(ctx, s.guard(handler))
 	go s.diagnoseLoop(ctx)
 	select {
@@ -146,19 +146,25 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 // gets its notifications handled after initialize, not dropped as early,
 // and the diagnostics shutdown flushes are written before exit is read.
 //
-// Those two get a context detached from the request's: jsonrpc2 recycles a
-// synchronous request's context when its handler returns, and the context
-// the cancel handler derives from it would otherwise still watch it.
+// A concurrent request can be cancelled ($/cancelRequest): the cancel
+// handler registers it on the read loop, before it is released, so a
+// cancellation read next finds it. initialize and shutdown bypass it and
+// get the connection's context (jsonrpc2.DetachContext): jsonrpc2 recycles
+// a synchronous request's context when its handler returns, and a context
+// derived from it would still be watching it.
 func ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
-	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		switch {
-		case !req.IsCall():
-		case req.Method() == protocol.MethodInitialize, req.Method() == protocol.MethodShutdown:
-			ctx = context.WithoutCancel(ctx)
-		default:
+	release := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.IsCall() {
 			jsonrpc2.Async(ctx)
 		}
 		return h(ctx, req)
+	}
+	cancellable := protocol.CancelHandler(release)
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if m := req.Method(); req.IsCall() && (m == protocol.MethodInitialize || m == protocol.MethodShutdown) {
+			return h(jsonrpc2.DetachContext(ctx), req)
+		}
+		return cancellable(ctx, req)
 	}
 }
 

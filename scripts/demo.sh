@@ -10,11 +10,14 @@ G=bin/gramc
 # plain text.
 if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then B=$'\033[1m' R=$'\033[0m'; else B='' R=''; fi
 bold() { printf '\n%s%s%s\n' "$B" "$*" "$R"; }
-# step shows a command and runs it; long output lines (a one-line tree, a
-# compact schema) are cut at 160 characters so the demo reads on any screen.
+# clip cuts a line longer than 160 characters and marks the cut with "…",
+# so the demo reads on any screen and a cut line says so.
+clip() { sed -E 's/^(.{159}).{2,}$/\1…/'; }
+# step shows a command and runs it, its long lines (a one-line tree, a
+# compact schema, a diagnostic's explanation) clipped.
 step() {
   printf '\n%s$ %s%s\n' "$B" "$*" "$R"
-  "$@" 2>&1 | cut -c1-160
+  "$@" 2>&1 | clip
   return "${PIPESTATUS[0]}"
 }
 
@@ -57,7 +60,7 @@ bold "# gramc mcp: the hello tool served to an MCP client (tools/list, then one 
     '{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}' \
     '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}' \
     '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sayHello","arguments":{"personName":"Ada"}}}'
-  sleep 1 ) | $G mcp examples/hello/hello.gram 2>&1 | cut -c1-160
+  sleep 1 ) | $G mcp examples/hello/hello.gram 2>&1 | clip
 
 bold "# gramc lsp: an editor's session (open a file with a typo, hover the tool, shut down), framed as editors frame it"
 frame() { printf 'Content-Length: %d\r\n\r\n%s' "${#1}" "$1"; }
@@ -66,7 +69,8 @@ doc="file://$out/greet.gram"
   frame '{"jsonrpc":"2.0","method":"initialized","params":{}}'
   frame '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"'"$doc"'","languageId":"gram","version":1,"text":"[greet:Tool {description: \"Greets someone\"} |\n  (name::Strin)==>(::String)\n]\n"}}}'
   frame '{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"'"$doc"'"},"position":{"line":0,"character":2}}}'
+  sleep 1 # as an editor does, answers before shutdown: exit ends the stream
   frame '{"jsonrpc":"2.0","id":3,"method":"shutdown"}'
   frame '{"jsonrpc":"2.0","method":"exit"}'
 } | $G lsp 2>&1 | tr -d '\r' | sed 's/Content-Length: [0-9]*/\n/g' | grep -v '^$' \
-  | sed -E 's|.*"method":"textDocument/publishDiagnostics".*"code":"([a-z-]+)".*"message":"([^"]*)".*|publishDiagnostics: [\1] \2|' | cut -c1-160
+  | sed -E 's|.*"method":"textDocument/publishDiagnostics".*"code":"([a-z-]+)".*"message":"([^"]*)".*|publishDiagnostics: [\1] \2|' | clip
