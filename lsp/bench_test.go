@@ -33,15 +33,22 @@ func benchWorkspace(b *testing.B) (string, int64) {
 	return dir, size
 }
 
+// benchClient is a client of a server with the 10,000-tool workspace
+// loaded and benchFile open, its first diagnostics received.
+func benchClient(b *testing.B) *testClient {
+	dir, _ := benchWorkspace(b)
+	c := newTestClient(b, dir, clientOptions{})
+	c.open(benchFile)
+	c.diagnostics(benchFile)
+	return c
+}
+
 // BenchmarkDidChangeToDiagnostics measures, in the 10,000-tool workspace,
 // the time from a didChange (one character of a tool's description) to
 // the publishDiagnostics of the new version, through the protocol.
 // Run: go test ./lsp -run '^$' -bench DidChangeToDiagnostics -benchtime 50x
 func BenchmarkDidChangeToDiagnostics(b *testing.B) {
-	dir, _ := benchWorkspace(b)
-	c := newTestClient(b, dir, clientOptions{})
-	c.open(benchFile)
-	c.diagnostics(benchFile)
+	c := benchClient(b)
 	// Line 2 holds tool_5000's description; column 60 is inside it.
 	rg := protocol.Range{Start: protocol.Position{Line: 1, Character: 60}, End: protocol.Position{Line: 1, Character: 61}}
 	b.ReportAllocs()
@@ -59,10 +66,7 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 // BenchmarkHover measures a hover on a tool's name in the 10,000-tool
 // workspace (its signature and JSON Schema), with the package checked.
 func BenchmarkHover(b *testing.B) {
-	dir, _ := benchWorkspace(b)
-	c := newTestClient(b, dir, clientOptions{})
-	c.open(benchFile)
-	c.diagnostics(benchFile)
+	c := benchClient(b)
 	params := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
 		Position:     protocol.Position{Line: 1, Character: 3},
@@ -80,10 +84,7 @@ func BenchmarkHover(b *testing.B) {
 // BenchmarkCompletion measures completing a type label after "::" in the
 // 10,000-tool workspace.
 func BenchmarkCompletion(b *testing.B) {
-	dir, _ := benchWorkspace(b)
-	c := newTestClient(b, dir, clientOptions{})
-	c.open(benchFile)
-	c.diagnostics(benchFile)
+	c := benchClient(b)
 	// Line 3 is "  (city::String {...": after "::" at column 10.
 	params := &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
@@ -130,10 +131,7 @@ func BenchmarkInitialize(b *testing.B) {
 // edit in the 10,000-tool workspace: each iteration edits, waits for the
 // diagnostics (not timed), then hovers (timed) on the re-checked package.
 func BenchmarkHoverAfterEdit(b *testing.B) {
-	dir, _ := benchWorkspace(b)
-	c := newTestClient(b, dir, clientOptions{})
-	c.open(benchFile)
-	c.diagnostics(benchFile)
+	c := benchClient(b)
 	rg := protocol.Range{Start: protocol.Position{Line: 1, Character: 60}, End: protocol.Position{Line: 1, Character: 61}}
 	params := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
@@ -156,10 +154,7 @@ func BenchmarkHoverAfterEdit(b *testing.B) {
 // in a file of 100 tools of the 10,000-tool workspace (editors ask on
 // every cursor move).
 func BenchmarkDocumentHighlight(b *testing.B) {
-	dir, _ := benchWorkspace(b)
-	c := newTestClient(b, dir, clientOptions{})
-	c.open(benchFile)
-	c.diagnostics(benchFile)
+	c := benchClient(b)
 	// Line 3 is "  (city::String {...": String at column 10.
 	params := &protocol.DocumentHighlightParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
