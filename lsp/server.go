@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -223,7 +224,11 @@ func (codec) Unmarshal(data []byte, v any) error {
 		*p = append(jsonrpc2.RawMessage(nil), data...)
 		return nil
 	}
-	return protocol.Unmarshal(data, v)
+	// A result is decoded on the read goroutine from the frame buffer the
+	// next read reuses, and the protocol package's decoders alias their
+	// input for strings (it copies it first for most types, but not for a
+	// union at the root, such as a code action list): decode a copy.
+	return protocol.Unmarshal(slices.Clone(data), v)
 }
 
 // invalidParams is the JSON-RPC error for a request the server cannot
