@@ -172,3 +172,23 @@ func BenchmarkDocumentHighlight(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "highlights")
 }
+
+// BenchmarkSignatureHelp measures signature help on a parameter of a tool
+// in the 10,000-tool workspace (editors ask as the cursor moves in a
+// signature).
+func BenchmarkSignatureHelp(b *testing.B) {
+	c := benchClient(b)
+	// Line 3 is "  (city::String {...": inside the first parameter.
+	params := &protocol.SignatureHelpParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
+		Position:     protocol.Position{Line: 2, Character: 5},
+	}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h, err := c.server.SignatureHelp(c.ctx(), params)
+		if err != nil || h == nil || len(h.Signatures) != 1 {
+			b.Fatalf("signature help: %v %v", h, err)
+		}
+	}
+}

@@ -62,6 +62,7 @@ func exercise(t testing.TB, text string, enc encoding, maxPositions int) {
 		s.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tp})
 		s.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: tp, Context: protocol.ReferenceContext{IncludeDeclaration: true}})
 		s.DocumentHighlight(ctx, &protocol.DocumentHighlightParams{TextDocumentPositionParams: tp})
+		s.SignatureHelp(ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: tp})
 		s.Completion(ctx, &protocol.CompletionParams{TextDocumentPositionParams: tp})
 		s.PrepareRename(ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: tp})
 		s.Rename(ctx, &protocol.RenameParams{TextDocumentPositionParams: tp, NewName: "renamed"})

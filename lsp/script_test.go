@@ -224,6 +224,12 @@ func (c *testClient) run(line string) (any, error) {
 			return nil, err
 		}
 		return lspResult(c.server.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: p, Context: protocol.ReferenceContext{IncludeDeclaration: true}}))
+	case "signature":
+		p, err := at()
+		if err != nil {
+			return nil, err
+		}
+		return lspResult(c.server.SignatureHelp(ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: p}))
 	case "highlight":
 		p, err := at()
 		if err != nil {
