@@ -33,6 +33,8 @@ import (
 //	hover FILE L:C
 //	definition FILE L:C
 //	references FILE L:C
+//	highlight FILE L:C
+//	signature FILE L:C         signature help
 //	completion FILE L:C        labels, kinds and edits
 //	format FILE
 //	rangeformat FILE L:C-L:C
@@ -169,6 +171,37 @@ func (c *testClient) run(line string) (any, error) {
 		return protocol.TextDocumentPositionParams{TextDocument: doc, Position: p}, err
 	}
 	ctx := c.ctx()
+	// The requests at a position: one line each.
+	positional := map[string]func(p protocol.TextDocumentPositionParams) (any, error){
+		"hover": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: p}))
+		},
+		"definition": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: p}))
+		},
+		"references": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: p, Context: protocol.ReferenceContext{IncludeDeclaration: true}}))
+		},
+		"signature": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.SignatureHelp(ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: p}))
+		},
+		"highlight": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.DocumentHighlight(ctx, &protocol.DocumentHighlightParams{TextDocumentPositionParams: p}))
+		},
+		"prepare-rename": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.PrepareRename(ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: p}))
+		},
+		"rename": func(p protocol.TextDocumentPositionParams) (any, error) {
+			return lspResult(c.server.Rename(ctx, &protocol.RenameParams{TextDocumentPositionParams: p, NewName: arg(3)}))
+		},
+	}
+	if request, ok := positional[f[0]]; ok {
+		p, err := at()
+		if err != nil {
+			return nil, err
+		}
+		return request(p)
+	}
 	switch f[0] {
 	case "open":
 		c.open(arg(1))
@@ -206,36 +239,6 @@ func (c *testClient) run(line string) (any, error) {
 			out = append(out, entry{n, ds[n]})
 		}
 		return lspJSON(out)
-	case "hover":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: p}))
-	case "definition":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: p}))
-	case "references":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: p, Context: protocol.ReferenceContext{IncludeDeclaration: true}}))
-	case "signature":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.SignatureHelp(ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: p}))
-	case "highlight":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.DocumentHighlight(ctx, &protocol.DocumentHighlightParams{TextDocumentPositionParams: p}))
 	case "completion":
 		p, err := at()
 		if err != nil {
@@ -264,18 +267,6 @@ func (c *testClient) run(line string) (any, error) {
 			return nil, err
 		}
 		return lspResult(c.server.RangeFormatting(ctx, &protocol.DocumentRangeFormattingParams{TextDocument: doc, Range: rg}))
-	case "prepare-rename":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.PrepareRename(ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: p}))
-	case "rename":
-		p, err := at()
-		if err != nil {
-			return nil, err
-		}
-		return lspResult(c.server.Rename(ctx, &protocol.RenameParams{TextDocumentPositionParams: p, NewName: arg(3)}))
 	case "codeaction":
 		rg, err := parseRange(arg(2))
 		if err != nil {
