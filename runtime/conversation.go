@@ -34,6 +34,10 @@ type ToolCall struct {
 	// thinking for this call, echoed back unchanged with the call (Gemini
 	// requires it); other providers ignore it.
 	ThoughtSignature string `json:"thoughtSignature,omitempty"`
+	// Generated says the ID is gramc's, not the provider's (the provider
+	// sent none, or one already used): a provider whose IDs are optional
+	// (Gemini) is not sent it back.
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Message is one entry of a conversation: a user message, an assistant

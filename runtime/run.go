@@ -197,7 +197,7 @@ func ensureCallIDs(history []Message, calls []ToolCall, iter int) {
 			id := fmt.Sprintf("call_%d_%d", iter, n)
 			n++
 			if !used[id] {
-				calls[i].ID = id
+				calls[i].ID, calls[i].Generated = id, true
 				used[id] = true
 				break
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -356,12 +357,16 @@ func TestCallIDsUniquePerConversation(t *testing.T) {
 	seen := map[string]bool{}
 	answers := map[string]string{}
 	names := map[string]string{}
+	var kept []string // the server's IDs gramc kept (Generated false)
 	for _, m := range resp.Conversation.Messages {
 		for _, tc := range m.ToolCalls {
 			if seen[tc.ID] || tc.ID == "" {
 				t.Errorf("call ID %q is not unique in the conversation", tc.ID)
 			}
 			seen[tc.ID] = true
+			if !tc.Generated {
+				kept = append(kept, tc.ID)
+			}
 			var a struct{ PersonName string }
 			json.Unmarshal([]byte(tc.Arguments), &a)
 			names[tc.ID] = a.PersonName
@@ -372,6 +377,13 @@ func TestCallIDsUniquePerConversation(t *testing.T) {
 	}
 	if len(seen) != 7 {
 		t.Errorf("%d distinct IDs, want 7", len(seen))
+	}
+	// The scripted model names a blank call by its place (call_3, call_2):
+	// those are the server's, with "same" and "call_1_1" of the first
+	// turn; the twice-sent call_1_0 and the second turn's repeated "same"
+	// are replaced by generated IDs.
+	if want := []string{"same", "call_1_1", "call_3", "call_2"}; !slices.Equal(kept, want) {
+		t.Errorf("IDs kept as the server's: %q, want %q", kept, want)
 	}
 	for id, name := range names {
 		if answers[id] != "Hello, "+name+"!" {

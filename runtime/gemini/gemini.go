@@ -278,8 +278,19 @@ type functionCall struct {
 }
 
 type functionResponse struct {
+	ID       string          `json:"id,omitempty"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
+}
+
+// callID is the id a call and its response carry back to Gemini: the one
+// Gemini gave the call ("return the response with the matching id"), none
+// when it gave none (gramc's generated IDs are not Gemini's).
+func callID(tc runtime.ToolCall) string {
+	if tc.Generated {
+		return ""
+	}
+	return tc.ID
 }
 
 type generateResponse struct {
@@ -389,7 +400,7 @@ func encodeContents(msgs []runtime.Message) []content {
 				parts = append(parts, p)
 			}
 			for _, tc := range m.ToolCalls {
-				parts = append(parts, part{FunctionCall: &functionCall{Name: tc.Name, Args: argsObject(tc.Arguments)}, ThoughtSignature: tc.ThoughtSignature})
+				parts = append(parts, part{FunctionCall: &functionCall{ID: callID(tc), Name: tc.Name, Args: argsObject(tc.Arguments)}, ThoughtSignature: tc.ThoughtSignature})
 			}
 			if len(parts) == 0 {
 				continue
@@ -420,7 +431,7 @@ func encodeContents(msgs []runtime.Message) []content {
 				if r == nil {
 					r = &runtime.Message{Content: "error: no result was recorded for this call of " + tc.Name, IsError: true}
 				}
-				rp = append(rp, part{FunctionResponse: &functionResponse{Name: tc.Name, Response: responseObject(r)}})
+				rp = append(rp, part{FunctionResponse: &functionResponse{ID: callID(tc), Name: tc.Name, Response: responseObject(r)}})
 			}
 			out = append(out, content{Role: "user", Parts: append(rp, orphans...)})
 		}

@@ -51,25 +51,26 @@ func TestNewConfiguration(t *testing.T) {
 
 // TestEncodeResults: results go back one functionResponse per call, in
 // call order, each response an object; signatures are echoed; a call
-// without a result gets an error response.
+// without a result gets an error response; the id Gemini gave a call goes
+// back with the call and its response, an ID gramc generated does not.
 func TestEncodeResults(t *testing.T) {
 	c, _ := New(WithAPIKey("k"))
 	body, err := c.EncodeRequest(&runtime.Request{Model: "Gemini/g", Messages: []runtime.Message{
 		{Role: runtime.RoleUser, Content: "hi"},
 		{Role: runtime.RoleAssistant, Content: "Looking.", ThoughtSignature: "c2lnMA==", ToolCalls: []runtime.ToolCall{
 			{ID: "a", Name: "f", Arguments: `{"x":1}`, ThoughtSignature: "c2lnMQ=="},
-			{ID: "b", Name: "g", Arguments: ``},
+			{ID: "call_1_0", Name: "g", Arguments: ``, Generated: true},
 			{ID: "c", Name: "h", Arguments: `{}`}}},
-		{Role: runtime.RoleTool, ToolCallID: "b", Name: "g", Content: "plain text"},
+		{Role: runtime.RoleTool, ToolCallID: "call_1_0", Name: "g", Content: "plain text"},
 		{Role: runtime.RoleTool, ToolCallID: "a", Name: "f", Content: `{"t":21.5}`},
 	}, ToolChoice: "f", Tools: []runtime.ToolSpecification{{Name: "f", Description: "d", Schema: []byte(`{"type":"object","properties":{}}`)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"contents":[{"role":"user","parts":[{"text":"hi"}]},` +
-		`{"role":"model","parts":[{"text":"Looking.","thoughtSignature":"c2lnMA=="},{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"c2lnMQ=="},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"name":"h","args":{}}}]},` +
-		`{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":{"t":21.5}}}},{"functionResponse":{"name":"g","response":{"output":"plain text"}}},` +
-		`{"functionResponse":{"name":"h","response":{"error":"error: no result was recorded for this call of h"}}}]}],` +
+		`{"role":"model","parts":[{"text":"Looking.","thoughtSignature":"c2lnMA=="},{"functionCall":{"id":"a","name":"f","args":{"x":1}},"thoughtSignature":"c2lnMQ=="},{"functionCall":{"name":"g","args":{}}},{"functionCall":{"id":"c","name":"h","args":{}}}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"id":"a","name":"f","response":{"output":{"t":21.5}}}},{"functionResponse":{"name":"g","response":{"output":"plain text"}}},` +
+		`{"functionResponse":{"id":"c","name":"h","response":{"error":"error: no result was recorded for this call of h"}}}]}],` +
 		`"tools":[{"functionDeclarations":[{"name":"f","description":"d"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}`
 	if string(body) != want {
 		t.Errorf("body\n%s\nwant\n%s", body, want)

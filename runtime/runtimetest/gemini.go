@@ -185,7 +185,10 @@ func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error
 	if len(req.Contents) == 0 {
 		return nil, fmt.Errorf("contents is not specified")
 	}
-	var pending []string // the names of the last model turn's calls
+	// The last model turn's calls: their names and ids ("" when the call
+	// had none).
+	type call struct{ name, id string }
+	var pending []call
 	for i, c := range req.Contents {
 		if c.Role != "user" && c.Role != "model" {
 			return nil, fmt.Errorf("contents[%d].role: %q is not user or model", i, c.Role)
@@ -243,8 +246,13 @@ func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error
 					return nil, fmt.Errorf("%s: functionResponse parts belong to user turns", at)
 				}
 				k := len(responses)
-				if k >= len(pending) || pending[k] != fr.Name {
+				if k >= len(pending) || pending[k].name != fr.Name {
 					return nil, fmt.Errorf("%s: functionResponse %q does not answer the next function call of the previous turn (%v)", at, fr.Name, pending)
+				}
+				// "If populated, the client to execute the function_call
+				// and return the response with the matching id."
+				if id := pending[k].id; id != "" && fr.ID != id {
+					return nil, fmt.Errorf("%s.functionResponse.id: %q does not match the id %q of the function call it answers", at, fr.ID, id)
 				}
 				if !isObject(fr.Response) {
 					return nil, fmt.Errorf("%s.functionResponse.response: must be an object (got %s)", at, fr.Response)
@@ -279,7 +287,7 @@ func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error
 		}
 		msg.Content = strings.Join(text, "")
 		for _, tc := range msg.ToolCalls {
-			pending = append(pending, tc.Name)
+			pending = append(pending, call{tc.Name, tc.ID})
 		}
 		t.Messages = append(t.Messages, msg)
 	}
@@ -398,7 +406,11 @@ func (geminiDialect) write(f *Fake, w http.ResponseWriter, t *Turn, reply Reply,
 	var calls []obj
 	for i, c := range reply.ToolCalls {
 		args := f.callArgs(c)
-		part := obj{"functionCall": obj{"name": c.Name, "args": args}}
+		fc := obj{"name": c.Name, "args": args}
+		if c.ID != "" {
+			fc["id"] = c.ID // as Gemini does for some models and APIs
+		}
+		part := obj{"functionCall": fc}
 		// Like Gemini 3, the first call of a step carries the signature.
 		if i == 0 {
 			sig := c.ThoughtSignature

@@ -211,6 +211,30 @@ func TestScenarioParallelCalls(t *testing.T) {
 	})
 }
 
+// TestScenarioProviderCallIDs: the IDs a provider gives its calls go back
+// with the results (for Gemini, whose ids are optional, the fake refuses a
+// functionResponse without its call's id).
+func TestScenarioProviderCallIDs(t *testing.T) {
+	forEach(t, func(h *harness) {
+		t := h.t
+		ann, bob := call("sayHello", `{"personName":"Ann"}`), call("sayGoodbye", `{"personName":"Bob"}`)
+		ann.ID, bob.ID = "fc-ann", "fc-bob"
+		srv := h.server(runtimetest.Replies(
+			runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{ann, bob}},
+			runtimetest.TextReply("done"),
+		))
+		c, _ := h.client(srv, clientConfig{})
+		if _, err := h.run(context.Background(), c, library(), "greet Ann, bid Bob farewell", nil, srv); err != nil {
+			t.Fatal(err)
+		}
+		msgs := srv.Turns()[1].Messages
+		n := len(msgs)
+		if n < 2 || msgs[n-2].ToolCallID != "fc-ann" || msgs[n-1].ToolCallID != "fc-bob" {
+			t.Errorf("second request's results: %+v", msgs)
+		}
+	})
+}
+
 func TestScenarioInvalidArgumentsFedBack(t *testing.T) {
 	forEach(t, func(h *harness) {
 		t := h.t
