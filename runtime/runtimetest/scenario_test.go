@@ -28,7 +28,6 @@ var (
 	goodbyeSpec = runtimetest.GoodbyeSpec()
 	helloAgent  = runtimetest.HelloGoodbyeAgent()
 	library     = runtimetest.HelloGoodbyeLibrary
-	greeter     = runtimetest.Greeter
 )
 
 func call(name, args string) runtimetest.FakeCall {
