@@ -72,6 +72,7 @@ func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 		case <-time.After(waitLimit):
 			t.Errorf("the server did not stop")
 		}
+		// (a script's shutdown puts serve's answer back for this)
 	})
 	yes := true
 	caps := protocol.ClientCapabilities{

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,6 +46,7 @@ import (
 //	folding FILE
 //	symbols FILE
 //	workspace-symbols QUERY
+//	shutdown                   shutdown and exit; prints how the server ended
 func TestScripts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	if err != nil || len(files) == 0 {
@@ -203,6 +205,24 @@ func (c *testClient) run(line string) (any, error) {
 		return request(p)
 	}
 	switch f[0] {
+	case "shutdown":
+		// shutdown, then exit: the server must end cleanly.
+		if err := c.server.Shutdown(ctx); err != nil {
+			return nil, err
+		}
+		if err := c.server.Exit(ctx); err != nil {
+			return nil, err
+		}
+		select {
+		case err := <-c.done:
+			c.done <- err // for the cleanup
+			if err != nil {
+				return fmt.Sprintf("the server ended: %v", err), nil
+			}
+			return "the server ended cleanly", nil
+		case <-time.After(waitLimit):
+			return nil, fmt.Errorf("the server did not end after shutdown and exit")
+		}
 	case "open":
 		c.open(arg(1))
 		return nil, nil
