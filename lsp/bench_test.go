@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,6 +45,25 @@ func benchClient(b *testing.B) *testClient {
 	return c
 }
 
+// benchAt is a position of benchFile (0-based, as on the wire).
+func benchAt(c *testClient, line, char uint32) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
+		Position:     protocol.Position{Line: line, Character: char},
+	}
+}
+
+// timeRequests times b.N runs of request, failing at its first error.
+func timeRequests(b *testing.B, request func() error) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := request(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkDidChangeToDiagnostics measures, in the 10,000-tool workspace,
 // the time from a didChange (one character of a tool's description) to
 // the publishDiagnostics of the new version, through the protocol.
@@ -67,18 +88,14 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 // workspace (its signature and JSON Schema), with the package checked.
 func BenchmarkHover(b *testing.B) {
 	c := benchClient(b)
-	params := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
-		Position:     protocol.Position{Line: 1, Character: 3},
-	}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	params := &protocol.HoverParams{TextDocumentPositionParams: benchAt(c, 1, 3)}
+	timeRequests(b, func() error {
 		h, err := c.server.Hover(c.ctx(), params)
-		if err != nil || h == nil {
-			b.Fatalf("hover: %v %v", h, err)
+		if err == nil && h == nil {
+			err = errors.New("no hover")
 		}
-	}
+		return err
+	})
 }
 
 // BenchmarkCompletion measures completing a type label after "::" in the
@@ -86,21 +103,14 @@ func BenchmarkHover(b *testing.B) {
 func BenchmarkCompletion(b *testing.B) {
 	c := benchClient(b)
 	// Line 3 is "  (city::String {...": after "::" at column 10.
-	params := &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
-		Position:     protocol.Position{Line: 2, Character: 9},
-	}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	params := &protocol.CompletionParams{TextDocumentPositionParams: benchAt(c, 2, 9)}
+	timeRequests(b, func() error {
 		res, err := c.server.Completion(c.ctx(), params)
-		if err != nil {
-			b.Fatal(err)
+		if l, ok := res.(*protocol.CompletionList); err == nil && (!ok || len(l.Items) == 0) {
+			err = fmt.Errorf("no completion items: %+v", res)
 		}
-		if l, ok := res.(*protocol.CompletionList); !ok || len(l.Items) == 0 {
-			b.Fatalf("no completion items: %+v", res)
-		}
-	}
+		return err
+	})
 }
 
 // BenchmarkInitialize measures initialize → the first diagnostics of an
@@ -133,10 +143,7 @@ func BenchmarkInitialize(b *testing.B) {
 func BenchmarkHoverAfterEdit(b *testing.B) {
 	c := benchClient(b)
 	rg := protocol.Range{Start: protocol.Position{Line: 1, Character: 60}, End: protocol.Position{Line: 1, Character: 61}}
-	params := &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
-		Position:     protocol.Position{Line: 2, Character: 4},
-	}}
+	params := &protocol.HoverParams{TextDocumentPositionParams: benchAt(c, 2, 4)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -156,20 +163,15 @@ func BenchmarkHoverAfterEdit(b *testing.B) {
 func BenchmarkDocumentHighlight(b *testing.B) {
 	c := benchClient(b)
 	// Line 3 is "  (city::String {...": String at column 10.
-	params := &protocol.DocumentHighlightParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
-		Position:     protocol.Position{Line: 2, Character: 10},
-	}}
-	b.ReportAllocs()
-	b.ResetTimer()
+	params := &protocol.DocumentHighlightParams{TextDocumentPositionParams: benchAt(c, 2, 10)}
 	var n int
-	for i := 0; i < b.N; i++ {
+	timeRequests(b, func() error {
 		hs, err := c.server.DocumentHighlight(c.ctx(), params)
-		if err != nil || len(hs) < 2 {
-			b.Fatalf("highlight: %d highlights, %v", len(hs), err)
+		if n = len(hs); err == nil && n < 2 {
+			err = fmt.Errorf("%d highlights", n)
 		}
-		n = len(hs)
-	}
+		return err
+	})
 	b.ReportMetric(float64(n), "highlights")
 }
 
@@ -179,16 +181,12 @@ func BenchmarkDocumentHighlight(b *testing.B) {
 func BenchmarkSignatureHelp(b *testing.B) {
 	c := benchClient(b)
 	// Line 3 is "  (city::String {...": inside the first parameter.
-	params := &protocol.SignatureHelpParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(benchFile)},
-		Position:     protocol.Position{Line: 2, Character: 5},
-	}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	params := &protocol.SignatureHelpParams{TextDocumentPositionParams: benchAt(c, 2, 5)}
+	timeRequests(b, func() error {
 		h, err := c.server.SignatureHelp(c.ctx(), params)
-		if err != nil || h == nil || len(h.Signatures) != 1 {
-			b.Fatalf("signature help: %v %v", h, err)
+		if err == nil && (h == nil || len(h.Signatures) != 1) {
+			err = fmt.Errorf("signature help: %+v", h)
 		}
-	}
+		return err
+	})
 }
