@@ -379,7 +379,11 @@ func (w *walker) declareParam(owner *symbol, n *ast.NodePattern, name ast.Node, 
 }
 
 // nodes are the nodes of a tool's signature or a type's fields, in order.
-func (w *walker) nodes(elems []ast.Pattern) []*ast.NodePattern {
+func (w *walker) nodes(elems []ast.Pattern) []*ast.NodePattern { return pathNodes(elems) }
+
+// pathNodes is the nodes of a path (a signature, a record's fields), in
+// order, through the relationships that join them.
+func pathNodes(elems []ast.Pattern) []*ast.NodePattern {
 	var out []*ast.NodePattern
 	for _, e := range elems {
 		switch e := unwrap(e).(type) {

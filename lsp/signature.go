@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // SignatureHelp shows, while the cursor is in a tool's signature, the
@@ -21,7 +22,7 @@ func (s *server) SignatureHelp(ctx context.Context, params *protocol.SignatureHe
 		if err != nil {
 			return nil, err
 		}
-		t, active := signatureAt(r.pkg, f.key, off)
+		t, active := signatureAt(r.index(), f.key, off)
 		if t == nil {
 			return nil, nil
 		}
@@ -62,13 +63,16 @@ func (s *server) SignatureHelp(ctx context.Context, params *protocol.SignatureHe
 // the index of the node there: a parameter's, the next one's between two
 // nodes, the return node's after the last parameter. The header of a tool
 // (its name and properties) is not its signature; a tool without
-// parameters has nothing to help with.
-func signatureAt(pkg *check.Package, file string, off int) (*check.Tool, int) {
-	if pkg == nil {
+// parameters has nothing to help with. Only the file's declarations are
+// looked at (the index has them).
+func signatureAt(x *index, file string, off int) (*check.Tool, int) {
+	fi := x.file(file)
+	if fi == nil {
 		return nil, 0
 	}
-	for _, t := range pkg.Tools {
-		if t.Range.File != file || len(t.Params) == 0 || t.Result == nil {
+	for _, sym := range fi.decls {
+		t := sym.tool
+		if sym.kind != symTool || t == nil || len(t.Params) == 0 || t.Result == nil {
 			continue
 		}
 		start, end := int(t.Params[0].Range.Start.Offset), int(t.Range.End.Offset)
@@ -85,35 +89,17 @@ func signatureAt(pkg *check.Package, file string, off int) (*check.Tool, int) {
 	return nil, 0
 }
 
-// nodeSpans splits a canonical signature into its nodes' byte spans: each
-// node is a parenthesised group at the top level (strings, records and
-// lists inside it are skipped), the nodes joined by arrows.
+// nodeSpans is the byte spans of a canonical signature's nodes, as the
+// parser finds them (nil for text that is not a path of nodes).
 func nodeSpans(sig string) [][2]int {
+	f, ds := syntax.ParseString("signature", sig)
+	if ds.HasErrors() || len(f.Patterns) != 1 {
+		return nil
+	}
 	var spans [][2]int
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(sig); i++ {
-		c := sig[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			if depth == 0 && c == '(' {
-				start = i
-			}
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-			if depth == 0 && c == ')' {
-				spans = append(spans, [2]int{start, i + 1})
-			}
-		}
+	for _, n := range pathNodes(f.Patterns) {
+		start, end := n.Offsets()
+		spans = append(spans, [2]int{start, end})
 	}
 	return spans
 }

@@ -12,10 +12,10 @@ func TestNodeSpans(t *testing.T) {
 		want []string
 	}{
 		{`(a::String)==>(::String)`, []string{`(a::String)`, `(::String)`}},
-		// Parentheses, brackets and arrows inside strings and records
-		// are not nodes.
-		{`(a::String {description: "a) (b ==> c", default: "x\"y)"})==>(b::Array {elementType: Integer, examples: [[1], [2]]})==>(::Object)`,
-			[]string{`(a::String {description: "a) (b ==> c", default: "x\"y)"})`, `(b::Array {elementType: Integer, examples: [[1], [2]]})`, `(::Object)`}},
+		// Parentheses, brackets and arrows inside strings, records and
+		// lists are not nodes.
+		{`(a::String {description: "a) (b ==> c", default: "x\"y)"})==>(b::Array {elementType: Integer, examples: ["[1]", "(2)"]})==>(::Object)`,
+			[]string{`(a::String {description: "a) (b ==> c", default: "x\"y)"})`, `(b::Array {elementType: Integer, examples: ["[1]", "(2)"]})`, `(::Object)`}},
 		{"(`odd name`::String {pattern: '^[(]$'})==>(::String)", []string{"(`odd name`::String {pattern: '^[(]$'})", `(::String)`}},
 	} {
 		var got []string
