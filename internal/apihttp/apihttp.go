@@ -70,6 +70,9 @@ func (c *Config) WholeStreamTimeout() time.Duration {
 	return orDefault(c.StreamTimeout, 10*time.Minute)
 }
 
+// timedOut says a request ran out of its timeout d.
+func timedOut(d time.Duration) string { return fmt.Sprintf("request timed out after %v", d) }
+
 // A TimeoutError is a time limit a stream hit, in words that name it.
 type TimeoutError struct{ msg string }
 
@@ -261,14 +264,21 @@ func (c *Config) attempt(ctx context.Context, endpoint string, header http.Heade
 			hreq.Header.Set(c.KeyHeader, c.APIKey)
 		}
 	}
-	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
-	if err != nil {
-		msg := c.RedactString(err.Error())
+	// failure is what to say of an exchange that failed with err: the
+	// request timeout's words when it ran out, else err's.
+	failure := func(err error) string {
 		if ctx.Err() == nil && actx.Err() != nil {
-			msg = fmt.Sprintf("request timed out after %v", timeout)
+			return timedOut(timeout)
 		}
+		return c.RedactString(err.Error())
+	}
+	noAnswer := func(msg string) (*Response, *runtime.APIError, time.Duration) {
 		return nil, &runtime.APIError{Provider: c.Provider, Message: "connection error: " + msg,
 			Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+	}
+	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
+	if err != nil {
+		return noAnswer(failure(err))
 	}
 	if stream && resp.StatusCode/100 == 2 {
 		if c.Debug != nil {
@@ -278,9 +288,7 @@ func (c *Config) attempt(ctx context.Context, endpoint string, header http.Heade
 			// The answer started as the request timed out: its body
 			// would fail at the first read.
 			resp.Body.Close()
-			msg := fmt.Sprintf("request timed out after %v", timeout)
-			return nil, &runtime.APIError{Provider: c.Provider, Message: "connection error: " + msg,
-				Retryable: ctx.Err() == nil, Err: errors.New(msg)}, 0
+			return noAnswer(timedOut(timeout))
 		}
 		keep = true
 		body := newStreamBody(actx, cancel, resp.Body, timeout, c.WholeStreamTimeout())
@@ -292,12 +300,8 @@ func (c *Config) attempt(ctx context.Context, endpoint string, header http.Heade
 		c.Debug("response "+resp.Status, c.Redact(data))
 	}
 	if err != nil {
-		msg := c.RedactString(err.Error())
-		if ctx.Err() == nil && actx.Err() != nil {
-			msg = fmt.Sprintf("request timed out after %v", timeout)
-		}
 		return nil, &runtime.APIError{Provider: c.Provider, StatusCode: resp.StatusCode,
-			Message: "reading the response: " + msg, Retryable: ctx.Err() == nil && !errors.Is(err, credhttp.ErrTooLarge), Err: err}, 0
+			Message: "reading the response: " + failure(err), Retryable: ctx.Err() == nil && !errors.Is(err, credhttp.ErrTooLarge), Err: err}, 0
 	}
 	if resp.StatusCode/100 == 2 {
 		return &Response{Status: resp.StatusCode, Header: resp.Header, Data: data}, nil, 0
