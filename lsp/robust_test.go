@@ -232,11 +232,6 @@ func TestProtocolErrors(t *testing.T) {
 	}
 }
 
-// A request cancelled while it waits is answered RequestCancelled. On the
-// wire, in order: the server holds its lock (as during a long check), the
-// client sends a hover (id 7) and $/cancelRequest for it, then a request
-// that needs no lock (id 8); once 8 is answered the server has read the
-// cancellation, and the lock is released.
 // wire is a raw protocol session with a server over a pipe: what an
 // editor writes and reads, byte for byte.
 type wire struct {
@@ -257,10 +252,16 @@ func newWire(t *testing.T) *wire {
 	return w
 }
 
-// send writes one framed message.
+// write writes one framed message.
+func (w *wire) write(msg string) error {
+	_, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg)
+	return err
+}
+
+// send writes one framed message and fails the test if it cannot.
 func (w *wire) send(msg string) {
 	w.t.Helper()
-	if _, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+	if err := w.write(msg); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -340,7 +341,7 @@ func TestPipelinedSession(t *testing.T) {
 			`{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"untitled:a.gram"},"position":{"line":0,"character":1}}}`,
 			`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`,
 		} {
-			if _, err := fmt.Fprintf(w.b, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
+			if err := w.write(msg); err != nil {
 				return // the test failed and closed the pipe
 			}
 		}
@@ -385,6 +386,11 @@ func TestPipelinedSession(t *testing.T) {
 	w.done <- nil // for the cleanup
 }
 
+// A request cancelled while it waits is answered RequestCancelled. On the
+// wire, in order: the server holds its lock (as during a long check), the
+// client sends a hover (id 7) and $/cancelRequest for it, then a request
+// that needs no lock (id 8); once 8 is answered the server has read the
+// cancellation, and the lock is released.
 func TestCancellation(t *testing.T) {
 	w := newWire(t)
 	s, send, wait := w.s, w.send, w.wait
