@@ -67,12 +67,12 @@ func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 		cancel()
 		conn.Close()
 		a.Close()
+		// (a script's shutdown has put serve's answer back for this)
 		select {
 		case <-c.done:
 		case <-time.After(waitLimit):
 			t.Errorf("the server did not stop")
 		}
-		// (a script's shutdown puts serve's answer back for this)
 	})
 	yes := true
 	caps := protocol.ClientCapabilities{
