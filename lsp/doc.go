@@ -1,7 +1,8 @@
 // Package lsp is gramc's language server: `gramc lsp` speaks the Language
 // Server Protocol over stdio, so an editor shows gramc's diagnostics as the
-// user types and offers hover, navigation, completion, formatting, rename,
-// quick fixes and semantic highlighting for .gram files.
+// user types and offers hover, navigation, document highlight, signature
+// help, completion, formatting, rename, quick fixes and semantic
+// highlighting for .gram files.
 //
 // # Model
 //
@@ -30,7 +31,8 @@
 //
 // go.lsp.dev/protocol (generated from the LSP 3.18 meta-model) provides the
 // types and the dispatch; go.lsp.dev/jsonrpc2 the Content-Length framed
-// connection. Notifications run in arrival order on the read loop;
+// connection. Notifications run in arrival order on the read loop, as do
+// initialize and shutdown (so a client may pipeline a session); other
 // requests run concurrently and honour $/cancelRequest. Positions are
 // converted exactly between byte offsets and the negotiated encoding
 // (UTF-16 by default, UTF-8 when the client offers it); a position outside
