@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,6 +35,10 @@ import (
 //     Ollama example runs too; --model Anthropic/... and Gemini/... get the
 //     base URL of that provider's fake (and --responses the Responses
 //     fake's).
+//   - A path under /tmp/gramc-tour/ (where the tour writes its output, so
+//     that it leaves nothing in the clone) is the test's temporary directory;
+//     the test fails if a command leaves a new file in the copy of the
+//     repository.
 func TestREADME(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -51,6 +56,8 @@ func TestREADME(t *testing.T) {
 	}
 	dir := t.TempDir()
 	copyRepo(t, "..", dir)
+	before := repoFiles(t, dir)
+	tourOut := t.TempDir()
 	wd, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
@@ -80,6 +87,9 @@ func TestREADME(t *testing.T) {
 			}
 			if args[i] == "--responses" {
 				args = append(args, "--base-url", fakes[runtimetest.OpenAIResponses])
+			}
+			if rest, ok := strings.CutPrefix(args[i], readmeTourDir); ok {
+				args[i] = filepath.Join(tourOut, rest)
 			}
 			if args[i] == "..." {
 				t.Errorf("README line %d: %q has a bare ... argument: show a command that runs as written", c.line, c.text)
@@ -113,6 +123,32 @@ func TestREADME(t *testing.T) {
 			t.Errorf("README line %d: %s\nthe README shows %q, which the output lacks (in that order)\noutput:\n%s%s", c.line, c.text, missing, clip(stdout.String()), clip(stderr.String()))
 		}
 	}
+	for _, f := range repoFiles(t, dir) {
+		if !slices.Contains(before, f) {
+			t.Errorf("the README's tour left %s in the clone: write under %s instead", f, readmeTourDir)
+		}
+	}
+}
+
+// readmeTourDir is where the README's commands write their output.
+const readmeTourDir = "/tmp/gramc-tour/"
+
+// repoFiles lists the files under dir, relative and sorted.
+func repoFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		files = append(files, rel)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // readmeCommand is one `$ ...` line of a console block and the output lines

@@ -348,3 +348,27 @@ func TestGrammar(t *testing.T) {
 		}
 	}
 }
+
+// The extension ships the project's licence: the manifest says MIT, and
+// editors/vscode/LICENSE is the top-level LICENSE (vsce packages the one
+// next to the manifest and warns when there is none).
+func TestLicence(t *testing.T) {
+	var pkg struct {
+		License string `json:"license"`
+	}
+	readJSON(t, filepath.Join("vscode", "package.json"), &pkg)
+	top, err := os.ReadFile(filepath.Join("..", "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := os.ReadFile(filepath.Join("vscode", "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(top), pkg.License+" License\n") {
+		t.Errorf("the manifest says %q but LICENSE begins %q", pkg.License, strings.SplitN(string(top), "\n", 2)[0])
+	}
+	if string(top) != string(ext) {
+		t.Error("editors/vscode/LICENSE differs from the top-level LICENSE")
+	}
+}
