@@ -75,88 +75,62 @@ func Run(ctx context.Context, model Model, agent Agent, lib *ToolLibrary, input 
 	return b.Run(ctx, model, input, conv, opts...)
 }
 
-// Run is like the package's Run for an agent bound once.
+// Run is like the package's Run for an agent bound once. It drives a Loop
+// (the run's decisions) with model and runs each turn's tool calls, at
+// most Concurrency at once.
 func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *Conversation, opts ...Option) (*Response, error) {
-	if strings.TrimSpace(input) == "" {
-		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
-	}
-	if model == nil {
-		return nil, &ConfigurationError{Setting: "model", Message: "no model to run the agent with"}
-	}
 	var o RunOptions
 	for _, opt := range opts {
 		opt(&o)
 	}
-	limit := o.MaxIterations
-	if limit <= 0 {
-		limit = b.Agent.MaxIterations
+	l, err := NewLoop(b.Agent, input, conv, o)
+	if err != nil {
+		return nil, err
 	}
-	if limit <= 0 {
-		limit = DefaultMaxIterations
+	if model == nil {
+		return nil, &ConfigurationError{Setting: "model", Message: "no model to run the agent with"}
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	if o.MaxToolCalls <= 0 {
-		o.MaxToolCalls = DefaultMaxToolCalls
-	}
-
-	c := conv.Clone()
-	if c == nil {
-		c = &Conversation{}
-	}
-	c.Append(Message{Role: RoleUser, Content: input})
-	resp := &Response{Conversation: c}
-	req := &Request{
-		Model:       b.Agent.Model,
-		Instruction: b.Agent.Instruction,
-		Tools:       b.Agent.Tools,
-		Temperature: b.Agent.Temperature,
-		ToolChoice:  b.Agent.ToolChoice,
-	}
+	resp := l.Response()
 	ev := &events{f: o.OnEvent}
-	for resp.Iterations < limit {
+	for {
 		if err := ctx.Err(); err != nil {
 			return resp, err
 		}
-		req.Messages = c.Messages
-		comp, err := ev.complete(ctx, model, req, resp.Iterations+1)
-		resp.Iterations++
+		req, err := l.Next()
 		if err != nil {
+			return resp, err
+		}
+		comp, err := ev.complete(ctx, model, req, resp.Iterations+1)
+		if err != nil {
+			l.Failed()
 			if ctx.Err() != nil {
 				return resp, fmt.Errorf("%w (%v)", ctx.Err(), err)
 			}
 			return resp, err
 		}
-		if comp == nil {
-			return resp, &APIError{Message: "the model returned no completion and no error"}
+		turn, err := l.Receive(comp)
+		if err != nil {
+			return resp, err
 		}
-		msg := comp.Message
-		msg.Role = RoleAssistant
-		resp.Usage.Add(comp.Usage)
-		resp.StopReason = comp.StopReason
-		ev.emit(Event{Kind: EventUsage, Iteration: resp.Iterations, Usage: comp.Usage})
-		ensureCallIDs(c.Messages, msg.ToolCalls, resp.Iterations)
-		c.Append(msg)
-		if len(msg.ToolCalls) == 0 {
-			resp.Content = msg.Content
-			ev.emit(Event{Kind: EventDone, Iteration: resp.Iterations, Response: resp})
+		ev.emit(Event{Kind: EventUsage, Iteration: turn.Iteration, Usage: comp.Usage})
+		if turn.Done {
+			ev.emit(Event{Kind: EventDone, Iteration: turn.Iteration, Response: resp})
 			return resp, nil
 		}
-		invs := b.callTools(ctx, msg.ToolCalls, &o, ev, resp.Iterations)
-		for _, inv := range invs {
-			content := inv.Result
-			if inv.Err != nil {
-				content = "error: " + inv.Err.Error()
-			}
-			c.Append(Message{Role: RoleTool, ToolCallID: inv.CallID, Name: inv.Tool, Content: content, IsError: inv.Err != nil})
+		invs := b.callTools(ctx, turn.Run, &o, ev, turn.Iteration)
+		for i, inv := range turn.Refused {
+			ev.emit(Event{Kind: EventToolResult, Iteration: turn.Iteration, Index: len(turn.Run) + i, Invocation: inv})
 		}
-		resp.Invocations = append(resp.Invocations, invs...)
+		if err := l.Record(invs); err != nil {
+			return resp, err
+		}
 		if err := ctx.Err(); err != nil {
 			return resp, err
 		}
 	}
-	return resp, &IterationLimitError{Limit: limit, Response: resp}
 }
 
 // ensureCallIDs gives calls without an ID (legacy function calls, some
@@ -209,20 +183,6 @@ func ensureCallIDs(history []Message, calls []ToolCall, iter int) {
 // invocations in call order.
 func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, ev *events, iter int) []Invocation {
 	invs := make([]Invocation, len(calls))
-	if len(calls) > o.MaxToolCalls {
-		for i := o.MaxToolCalls; i < len(calls); i++ {
-			call := calls[i]
-			invs[i] = Invocation{CallID: call.ID, Tool: call.Name, Args: rawArgs(call.Arguments),
-				Err: &ToolCallError{Tool: call.Name, Kind: TooManyCalls, Message: fmt.Sprintf(
-					"tool %s was not run: the response asked for %d tool calls and at most %d run per response; call it again in a later response", call.Name, len(calls), o.MaxToolCalls)}}
-		}
-		run := b.callTools(ctx, calls[:o.MaxToolCalls], o, ev, iter)
-		copy(invs, run)
-		for i := o.MaxToolCalls; i < len(calls); i++ {
-			ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: i, Invocation: invs[i]})
-		}
-		return invs
-	}
 	if len(calls) == 1 {
 		invs[0] = b.callTool(ctx, calls[0], o, ev, iter, 0)
 		return invs
@@ -283,38 +243,66 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 		inv.Duration = time.Since(start)
 		ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: index, Invocation: inv})
 	}()
+	args, tce := b.Validate(call)
+	if tce != nil {
+		inv.Args = rawArgs(call.Arguments)
+		inv.Err = tce
+		return inv
+	}
+	inv.Args = args
+	res, err := b.Invoke(ctx, call.Name, args, o.ToolTimeout)
+	if err != nil {
+		inv.Err = err
+		return inv
+	}
+	inv.Result = res
+	return inv
+}
+
+// Validate checks a call as Run does before running it: the agent has the
+// tool and the arguments are valid against its schema. It returns the
+// arguments with their defaults applied, or the *ToolCallError (UnknownTool
+// or InvalidArguments) whose message Run sends the model. It is pure: a
+// durable engine validates calls in its deterministic workflow code.
+func (b *BoundAgent) Validate(call ToolCall) (json.RawMessage, *ToolCallError) {
 	bt, ok := b.tools[call.Name]
 	if !ok {
-		inv.Args = rawArgs(call.Arguments)
 		msg := fmt.Sprintf("unknown tool %q", call.Name) + suggest.DidYouMean(suggest.Closest(call.Name, b.names))
 		if len(b.names) > 0 {
 			msg += " (the available tools are " + strings.Join(b.names, ", ") + ")"
 		} else {
 			msg += "; this agent has no tools"
 		}
-		inv.Err = &ToolCallError{Tool: call.Name, Kind: UnknownTool, Message: msg}
-		return inv
+		return nil, &ToolCallError{Tool: call.Name, Kind: UnknownTool, Message: msg}
 	}
 	args, err := bt.args.prepareArgs(call.Arguments)
 	if err != nil {
-		inv.Args = rawArgs(call.Arguments)
-		inv.Err = &ToolCallError{Tool: call.Name, Kind: InvalidArguments,
+		return nil, &ToolCallError{Tool: call.Name, Kind: InvalidArguments,
 			Message: fmt.Sprintf("invalid arguments for tool %s: %v", call.Name, err)}
-		return inv
 	}
-	inv.Args = args
+	return args, nil
+}
 
+// Invoke runs the tool name with arguments Validate returned, under
+// timeout (0: no limit beyond ctx), and returns the result text sent to
+// the model. A failure, a panic, a timeout or a result that cannot be
+// encoded is a *ToolCallError with the message Run sends the model.
+func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (string, *ToolCallError) {
+	bt, ok := b.tools[name]
+	if !ok {
+		return "", &ToolCallError{Tool: name, Kind: UnknownTool, Message: fmt.Sprintf("unknown tool %q", name)}
+	}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
-	if o.ToolTimeout > 0 {
-		tctx, cancel = context.WithTimeout(ctx, o.ToolTimeout)
+	if timeout > 0 {
+		tctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
 	done := make(chan toolOutcome, 1)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				done <- toolOutcome{err: &ToolCallError{Tool: call.Name, Kind: ToolPanicked,
-					Message: fmt.Sprintf("tool %s failed: panic: %v", call.Name, r),
+				done <- toolOutcome{err: &ToolCallError{Tool: name, Kind: ToolPanicked,
+					Message: fmt.Sprintf("tool %s failed: panic: %v", name, r),
 					Err:     fmt.Errorf("panic: %v\n%s", r, debug.Stack())}}
 			}
 		}()
@@ -329,19 +317,16 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 		out = toolOutcome{err: tctx.Err()}
 	}
 	if out.err != nil {
-		inv.Err = b.toolError(ctx, tctx, call.Name, o.ToolTimeout, out.err)
-		return inv
+		return "", b.toolError(ctx, tctx, name, timeout, out.err)
 	}
 	res, err := encodeResult(out.val)
 	if err != nil {
-		inv.Err = &ToolCallError{Tool: call.Name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", call.Name, err), Err: err}
-		return inv
+		return "", &ToolCallError{Tool: name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", name, err), Err: err}
 	}
-	inv.Result = res
-	return inv
+	return res, nil
 }
 
-func (b *BoundAgent) toolError(ctx, tctx context.Context, name string, timeout time.Duration, err error) error {
+func (b *BoundAgent) toolError(ctx, tctx context.Context, name string, timeout time.Duration, err error) *ToolCallError {
 	if tce, ok := err.(*ToolCallError); ok {
 		return tce
 	}
