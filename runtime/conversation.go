@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -116,17 +117,44 @@ type Invocation struct {
 	Duration time.Duration `json:"duration"`
 }
 
-// MarshalJSON encodes the invocation with its error's message as "error".
+// MarshalJSON encodes the invocation with its error's message as "error"
+// and, for a *ToolCallError, its kind as "errorKind".
 func (inv Invocation) MarshalJSON() ([]byte, error) {
 	type plain Invocation
 	out := struct {
 		plain
-		Error string `json:"error,omitempty"`
+		Error     string            `json:"error,omitempty"`
+		ErrorKind ToolCallErrorKind `json:"errorKind,omitempty"`
 	}{plain: plain(inv)}
 	if inv.Err != nil {
 		out.Error = inv.Err.Error()
+		var tce *ToolCallError
+		if errors.As(inv.Err, &tce) {
+			out.ErrorKind = tce.Kind
+		}
 	}
 	return json.Marshal(out)
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes; an "error" becomes a
+// *ToolCallError with its tool, kind and message (the tool's own error
+// value is not kept), so a Response survives a trip through JSON — a
+// durable engine's history, a file.
+func (inv *Invocation) UnmarshalJSON(data []byte) error {
+	type plain Invocation
+	var in struct {
+		plain
+		Error     string            `json:"error"`
+		ErrorKind ToolCallErrorKind `json:"errorKind"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	*inv = Invocation(in.plain)
+	if in.Error != "" {
+		inv.Err = &ToolCallError{Tool: inv.Tool, Kind: in.ErrorKind, Message: in.Error}
+	}
+	return nil
 }
 
 // Response is the outcome of Run.

@@ -88,6 +88,22 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 	}, nil
 }
 
+// ResumeLoop continues a run from resp, the Response of a Loop between
+// turns (after Record, before Next): a durable engine that starts afresh
+// with a long run's state (Temporal's continue-as-new) resumes it here.
+// agent and o must be those the run started with.
+func ResumeLoop(agent Agent, resp *Response, o RunOptions) (*Loop, error) {
+	if resp == nil || resp.Conversation == nil || len(resp.Conversation.Messages) == 0 {
+		return nil, &ValidationError{Field: "response", Message: "there is no conversation to resume"}
+	}
+	l, err := NewLoop(agent, "resume", nil, o)
+	if err != nil {
+		return nil, err
+	}
+	l.resp = resp
+	return l, nil
+}
+
 // Limit is the run's iteration limit.
 func (l *Loop) Limit() int { return l.limit }
 

@@ -199,3 +199,73 @@ func TestLoopRejects(t *testing.T) {
 		t.Error("Record with nothing pending: no error")
 	}
 }
+
+// TestLoopResumesFromJSON: a run's Response taken between turns, through
+// JSON and ResumeLoop (Temporal's continue-as-new), ends as the run that
+// never stopped, tool errors and their kinds included.
+func TestLoopResumesFromJSON(t *testing.T) {
+	b, err := runtime.Bind(helloAgent, helloLib())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := runtime.RunOptions{MaxToolCalls: 3}
+	want, err := driveLoop(t, b, runtimetest.NewScriptedModel(script()...), "hi", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	model := runtimetest.NewScriptedModel(script()...)
+	l, err := runtime.NewLoop(b.Agent, "hi", nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := l.Next()
+	comp, _ := model.Complete(context.Background(), req)
+	turn, _ := l.Receive(comp)
+	var invs []runtime.Invocation
+	for _, inv := range want.Invocations[:len(turn.Run)] {
+		invs = append(invs, inv)
+	}
+	if err := l.Record(invs); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(l.Response())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var carried runtime.Response
+	if err := json.Unmarshal(data, &carried); err != nil {
+		t.Fatal(err)
+	}
+	l2, err := runtime.ResumeLoop(b.Agent, &carried, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err = l2.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp, _ = model.Complete(context.Background(), req)
+	if turn, err := l2.Receive(comp); err != nil || !turn.Done {
+		t.Fatalf("resumed turn = %+v, %v", turn, err)
+	}
+	opts := cmp.Options{
+		cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
+		cmp.Comparer(func(a, b error) bool {
+			var x, y *runtime.ToolCallError
+			if errors.As(a, &x) != errors.As(b, &y) {
+				return false
+			}
+			if x != nil {
+				return x.Kind == y.Kind && x.Message == y.Message && x.Tool == y.Tool
+			}
+			return (a == nil) == (b == nil)
+		}),
+	}
+	if d := cmp.Diff(want, l2.Response(), opts); d != "" {
+		t.Errorf("resumed run differs (-uninterrupted +resumed):\n%s", d)
+	}
+	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, o); err == nil {
+		t.Error("ResumeLoop with no conversation: no error")
+	}
+}
