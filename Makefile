@@ -4,14 +4,15 @@ FUZZTIME ?= 1m
 BENCHTIME ?= 1x
 PKGS     := ./...
 
-.PHONY: all help build install test lint gramfmt bench fuzz demo clean vscode-package
+.PHONY: all help build install test test-temporal lint gramfmt bench fuzz demo clean vscode-package
 
 all: build
 
 help:
 	@echo "make build  - build bin/gramc"
 	@echo "make install - go install ./cmd/gramc (into $$(go env GOBIN) or $$(go env GOPATH)/bin)"
-	@echo "make test   - vet, gofmt check and all tests (what CI runs)"
+	@echo "make test   - vet, gofmt check and all tests, the temporal module's included (what CI runs)"
+	@echo "make test-temporal - only the temporal module's tests (durable runs on a real Temporal server)"
 	@echo "make lint   - go vet, gofmt -l, staticcheck when installed"
 	@echo "make bench  - run the benchmarks (BENCHTIME=$(BENCHTIME))"
 	@echo "make fuzz   - run every fuzz target for FUZZTIME=$(FUZZTIME)"
@@ -45,6 +46,14 @@ test: lint gramfmt
 	$(GO) run ./cmd/gramc gen --check -o examples/hellomcp --package main examples/hello/hello.gram
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
+	@$(MAKE) --no-print-directory test-temporal
+
+# test-temporal: the temporal/ module (its own go.mod, so the main module never
+# downloads Temporal): unit tests with the SDK's test suite and an end-to-end
+# test against a real Temporal server started in the test.
+test-temporal:
+	@echo "== temporal module (a cold cache compiles the Temporal server first: about 3 to 5 minutes on 2 cores)"
+	cd temporal && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)

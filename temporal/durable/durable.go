@@ -1,0 +1,382 @@
+package durable
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// The names the workflow and its activities are registered under; a
+// starter in any language starts WorkflowName with an Input.
+const (
+	WorkflowName     = "gramc.RunAgent"
+	ActivityComplete = "gramc.Complete"
+	ActivityCallTool = "gramc.CallTool"
+)
+
+// Defaults for the zero Config fields.
+const (
+	DefaultModelTimeout       = 5 * time.Minute
+	DefaultToolTimeout        = 10 * time.Minute
+	DefaultToolHeartbeat      = 30 * time.Second
+	DefaultContinueAsNewAfter = 10_000
+	DefaultContinueAsNewTurns = 100
+)
+
+// Input starts a run: the agent (by name, as the worker registered it),
+// the user's message and, to continue an earlier exchange, its
+// conversation.
+type Input struct {
+	Agent        string                `json:"agent"`
+	Input        string                `json:"input"`
+	Conversation *runtime.Conversation `json:"conversation,omitempty"`
+	// MaxIterations and MaxToolCalls override the agent's limits when
+	// positive, as runtime.WithMaxIterations and WithMaxToolCalls do.
+	MaxIterations int `json:"maxIterations,omitempty"`
+	MaxToolCalls  int `json:"maxToolCalls,omitempty"`
+	// Resume is the run so far, carried over continue-as-new; a starter
+	// leaves it nil.
+	Resume *runtime.Response `json:"resume,omitempty"`
+}
+
+// CompleteInput is ActivityComplete's input: one model request of an
+// agent's run.
+type CompleteInput struct {
+	Agent   string          `json:"agent"`
+	Request runtime.Request `json:"request"`
+}
+
+// ToolInput is ActivityCallTool's input: one validated tool call.
+type ToolInput struct {
+	Agent  string          `json:"agent"`
+	Tool   string          `json:"tool"`
+	CallID string          `json:"callId"`
+	Args   json.RawMessage `json:"args"`
+}
+
+// ToolOutput is ActivityCallTool's result. A tool that fails returns its
+// error as data (Error, ErrorKind): the model is told and may correct
+// itself, as in runtime.Run, and the activity is not retried. Only a call
+// that never finished (its worker died, its heartbeat stopped) is retried.
+type ToolOutput struct {
+	Result    string                    `json:"result,omitempty"`
+	Error     string                    `json:"error,omitempty"`
+	ErrorKind runtime.ToolCallErrorKind `json:"errorKind,omitempty"`
+	Duration  time.Duration             `json:"duration"`
+}
+
+// Config is what a worker serves.
+type Config struct {
+	// Agents are the agents the worker runs, bound to their tools
+	// (runtime.Bind); the workflow finds one by its Agent.Name.
+	Agents []*runtime.BoundAgent
+	// Model returns the model an agent's requests go to. Turn the
+	// client's own retries off (e.g. openai.WithMaxRetries(0)): the model
+	// activity's RetryPolicy retries instead, and its attempts are in the
+	// workflow's history.
+	Model func(agent runtime.Agent) (runtime.Model, error)
+	// ModelTimeout bounds one model request (DefaultModelTimeout).
+	ModelTimeout time.Duration
+	// ModelRetry is the model activity's retry policy (nil: Temporal's
+	// default, exponential from 1 s to 100 s, unlimited attempts). A
+	// provider's error that retrying cannot fix (a bad request, a wrong
+	// key) is never retried.
+	ModelRetry *temporal.RetryPolicy
+	// ToolTimeout bounds one tool call (DefaultToolTimeout); a tool that
+	// runs longer is told it timed out, as in runtime.Run.
+	ToolTimeout time.Duration
+	// ToolHeartbeat is how soon a tool call whose worker stopped
+	// heartbeating is run again elsewhere (DefaultToolHeartbeat).
+	ToolHeartbeat time.Duration
+	// ToolRetry is the tool activity's retry policy for calls that did not
+	// finish (nil: at most 3 attempts).
+	ToolRetry *temporal.RetryPolicy
+	// ContinueAsNewAfter is the history length (events) past which a run
+	// continues as new between turns (DefaultContinueAsNewAfter), or
+	// earlier when the server suggests it.
+	ContinueAsNewAfter int
+	// ContinueAsNewTurns bounds the turns (model requests) one workflow
+	// run makes before it continues as new (DefaultContinueAsNewTurns).
+	ContinueAsNewTurns int
+}
+
+// Worker holds a Config's agents and models, and registers the workflow
+// and activities that run them.
+type Worker struct {
+	cfg    Config
+	agents map[string]*runtime.BoundAgent
+	models map[string]runtime.Model
+}
+
+// New checks cfg and resolves each agent's model.
+func New(cfg Config) (*Worker, error) {
+	if len(cfg.Agents) == 0 {
+		return nil, errors.New("durable: no agents to serve")
+	}
+	if cfg.Model == nil {
+		return nil, errors.New("durable: no Model function")
+	}
+	if cfg.ModelTimeout <= 0 {
+		cfg.ModelTimeout = DefaultModelTimeout
+	}
+	if cfg.ToolTimeout <= 0 {
+		cfg.ToolTimeout = DefaultToolTimeout
+	}
+	if cfg.ToolHeartbeat <= 0 {
+		cfg.ToolHeartbeat = DefaultToolHeartbeat
+	}
+	if cfg.ToolRetry == nil {
+		cfg.ToolRetry = &temporal.RetryPolicy{MaximumAttempts: 3}
+	}
+	if cfg.ContinueAsNewAfter <= 0 {
+		cfg.ContinueAsNewAfter = DefaultContinueAsNewAfter
+	}
+	if cfg.ContinueAsNewTurns <= 0 {
+		cfg.ContinueAsNewTurns = DefaultContinueAsNewTurns
+	}
+	w := &Worker{cfg: cfg, agents: map[string]*runtime.BoundAgent{}, models: map[string]runtime.Model{}}
+	for _, b := range cfg.Agents {
+		name := b.Agent.Name
+		if _, dup := w.agents[name]; dup {
+			return nil, fmt.Errorf("durable: agent %s given twice", name)
+		}
+		m, err := cfg.Model(b.Agent)
+		if err != nil {
+			return nil, fmt.Errorf("durable: agent %s: %w", name, err)
+		}
+		w.agents[name], w.models[name] = b, m
+	}
+	return w, nil
+}
+
+// Register registers the workflow and both activities under their names.
+func (w *Worker) Register(r worker.Registry) {
+	r.RegisterWorkflowWithOptions(w.Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterActivityWithOptions(w.Complete, activity.RegisterOptions{Name: ActivityComplete})
+	r.RegisterActivityWithOptions(w.CallTool, activity.RegisterOptions{Name: ActivityCallTool})
+}
+
+// Agents are the names of the agents the worker serves, sorted.
+func (w *Worker) Agents() []string {
+	names := make([]string, 0, len(w.agents))
+	for n := range w.agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Error types of the workflow's and activities' application errors.
+const (
+	ErrUnknownAgent   = "gramc.UnknownAgent"
+	ErrAPI            = "gramc.APIError"
+	ErrIterationLimit = "gramc.IterationLimit"
+	ErrInvalidInput   = "gramc.InvalidInput"
+)
+
+// Workflow runs one agent: runtime.Loop's decisions, with each model
+// request and each valid tool call an activity. It is deterministic: the
+// Loop and Validate are pure, and everything else comes from activities.
+func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, error) {
+	b, ok := w.agents[in.Agent]
+	if !ok {
+		return nil, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("this worker serves no agent %q (it serves %v)", in.Agent, w.Agents()), ErrUnknownAgent, nil)
+	}
+	o := runtime.RunOptions{MaxIterations: in.MaxIterations, MaxToolCalls: in.MaxToolCalls}
+	var l *runtime.Loop
+	var err error
+	if in.Resume != nil {
+		l, err = runtime.ResumeLoop(b.Agent, in.Resume, o)
+	} else {
+		l, err = runtime.NewLoop(b.Agent, in.Input, in.Conversation, o)
+	}
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrInvalidInput, nil)
+	}
+	mctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: w.cfg.ModelTimeout,
+		RetryPolicy:         w.cfg.ModelRetry,
+	})
+	tctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		// The tool's own timeout answers the model; the activity's is a
+		// backstop a little later.
+		StartToCloseTimeout: w.cfg.ToolTimeout + time.Minute,
+		HeartbeatTimeout:    w.cfg.ToolHeartbeat,
+		RetryPolicy:         w.cfg.ToolRetry,
+	})
+	for turns := 0; ; turns++ {
+		if info := workflow.GetInfo(ctx); turns > 0 && (turns >= w.cfg.ContinueAsNewTurns ||
+			info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > w.cfg.ContinueAsNewAfter) {
+			next := in
+			next.Resume, next.Input, next.Conversation = l.Response(), "", nil
+			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
+		}
+		req, err := l.Next()
+		if err != nil {
+			var lim *runtime.IterationLimitError
+			if errors.As(err, &lim) {
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrIterationLimit, nil, l.Response())
+			}
+			return nil, err
+		}
+		var comp runtime.Completion
+		if err := workflow.ExecuteActivity(mctx, ActivityComplete, CompleteInput{Agent: in.Agent, Request: *req}).Get(ctx, &comp); err != nil {
+			l.Failed()
+			return nil, err
+		}
+		turn, err := l.Receive(&comp)
+		if err != nil {
+			return nil, err
+		}
+		if turn.Done {
+			return l.Response(), nil
+		}
+		invs := make([]runtime.Invocation, len(turn.Run))
+		futures := make([]workflow.Future, len(turn.Run))
+		for i, call := range turn.Run {
+			invs[i] = runtime.Invocation{CallID: call.ID, Tool: call.Name}
+			args, tce := b.Validate(call)
+			if tce != nil {
+				raw, _ := json.Marshal(call.Arguments)
+				invs[i].Args, invs[i].Err = raw, tce
+				continue
+			}
+			invs[i].Args = args
+			futures[i] = workflow.ExecuteActivity(tctx, ActivityCallTool, ToolInput{Agent: in.Agent, Tool: call.Name, CallID: call.ID, Args: args})
+		}
+		for i, f := range futures {
+			if f == nil {
+				continue
+			}
+			var out ToolOutput
+			if err := f.Get(ctx, &out); err != nil {
+				// The call never finished, even after its retries: the
+				// model is told, as for a failed tool.
+				invs[i].Err = &runtime.ToolCallError{Tool: invs[i].Tool, Kind: runtime.ToolFailed,
+					Message: fmt.Sprintf("tool %s failed: %v", invs[i].Tool, err)}
+				continue
+			}
+			invs[i].Duration = out.Duration
+			if out.Error != "" {
+				invs[i].Err = &runtime.ToolCallError{Tool: invs[i].Tool, Kind: out.ErrorKind, Message: out.Error}
+				continue
+			}
+			invs[i].Result = out.Result
+		}
+		if err := l.Record(invs); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Complete is ActivityComplete: one request to the agent's model. A
+// provider error that retrying cannot fix is not retried.
+func (w *Worker) Complete(ctx context.Context, in CompleteInput) (*runtime.Completion, error) {
+	m, ok := w.models[in.Agent]
+	if !ok {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), ErrUnknownAgent, nil)
+	}
+	comp, err := m.Complete(ctx, &in.Request)
+	if err != nil {
+		var api *runtime.APIError
+		if errors.As(err, &api) && !api.Retryable {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrAPI, nil)
+		}
+		return nil, temporal.NewApplicationError(err.Error(), ErrAPI)
+	}
+	if comp == nil {
+		return nil, temporal.NewNonRetryableApplicationError("the model returned no completion and no error", ErrAPI, nil)
+	}
+	return comp, nil
+}
+
+type idempotencyKey struct{}
+
+// IdempotencyKey is the key of the tool call ctx runs: the workflow ID
+// and the call ID, "WORKFLOW/CALL". A call whose worker died is run again
+// with the same key, so a tool with side effects can do them once: record
+// the key with the effect and skip an effect already recorded. "" outside
+// a durable tool call.
+func IdempotencyKey(ctx context.Context) string {
+	k, _ := ctx.Value(idempotencyKey{}).(string)
+	return k
+}
+
+// CallTool is ActivityCallTool: one validated call, run as runtime.Run
+// runs it (timeout, panics, encoding), heartbeating while it runs. Its
+// failure is returned as data for the model.
+func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error) {
+	b, ok := w.agents[in.Agent]
+	if !ok {
+		return ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), ErrUnknownAgent, nil)
+	}
+	info := activity.GetInfo(ctx)
+	ctx = context.WithValue(ctx, idempotencyKey{}, info.WorkflowExecution.ID+"/"+in.CallID)
+	stop := make(chan struct{})
+	defer close(stop)
+	if hb := info.HeartbeatTimeout; hb > 0 {
+		go func() {
+			t := time.NewTicker(hb / 3)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					activity.RecordHeartbeat(ctx)
+				}
+			}
+		}()
+	}
+	start := time.Now()
+	res, tce := b.Invoke(ctx, in.Tool, in.Args, w.cfg.ToolTimeout)
+	out := ToolOutput{Result: res, Duration: time.Since(start)}
+	if tce != nil {
+		out.Error, out.ErrorKind = tce.Message, tce.Kind
+	}
+	return out, nil
+}
+
+// Start starts a run of in on taskQueue (opts.ID names it: a run with
+// that ID already under way is attached to rather than started again,
+// with client.StartWorkflowOptions' usual ID policies).
+func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOptions, in Input) (client.WorkflowRun, error) {
+	return c.ExecuteWorkflow(ctx, opts, WorkflowName, in)
+}
+
+// Result waits for run's end and returns its Response. A run that hit its
+// iteration limit returns the partial Response with a
+// *runtime.IterationLimitError, as runtime.Run does.
+func Result(ctx context.Context, run client.WorkflowRun) (*runtime.Response, error) {
+	var resp runtime.Response
+	err := run.Get(ctx, &resp)
+	if err == nil {
+		return &resp, nil
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Type() == ErrIterationLimit && app.HasDetails() {
+		var partial runtime.Response
+		if app.Details(&partial) == nil {
+			return &partial, &runtime.IterationLimitError{Limit: partial.Iterations, Response: &partial}
+		}
+	}
+	return nil, err
+}
+
+// Attach returns the run with workflow ID id (its latest run, after any
+// continue-as-new).
+func Attach(c client.Client, id string) client.WorkflowRun {
+	return c.GetWorkflow(context.Background(), id, "")
+}
