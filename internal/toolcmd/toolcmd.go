@@ -76,6 +76,10 @@ next:
 	return out
 }
 
+// IdempotencyKeyVar is the environment variable that gives a tool command
+// its call's idempotency key (runtime.IdempotencyKey), when it has one.
+const IdempotencyKeyVar = "GRAMC_IDEMPOTENCY_KEY"
+
 // ErrClosed is the error of a call that the Runner's Close stopped.
 var ErrClosed = errors.New("stopped: gramc is exiting")
 
@@ -89,6 +93,9 @@ func (r *Runner) Tool(command string) runtime.ToolFunc {
 func (r *Runner) run(ctx context.Context, command string, args json.RawMessage) (any, error) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Env = r.env
+	if key := runtime.IdempotencyKey(ctx); key != "" {
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], IdempotencyKeyVar+"="+key)
+	}
 	newProcessGroup(cmd)
 
 	// The command's standard streams are pipes of our own (not exec's

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gramc-dev/gramc/runtime"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,5 +149,20 @@ func TestToolEnv(t *testing.T) {
 	env := ToolEnv([]string{"PATH=/bin", "OPENAI_API_KEY=k", "ANTHROPIC_API_KEY=k", "GEMINI_API_KEY=k", "GOOGLE_API_KEY=k", "OPENAI_API_KEYS=x"})
 	if strings.Join(env, " ") != "PATH=/bin OPENAI_API_KEYS=x" {
 		t.Errorf("ToolEnv = %q", env)
+	}
+}
+
+// TestIdempotencyKey: a call with an idempotency key gives it to the
+// command as GRAMC_IDEMPOTENCY_KEY; a call without has no such variable.
+func TestIdempotencyKey(t *testing.T) {
+	r := NewRunner(append(os.Environ(), IdempotencyKeyVar+"=inherited"))
+	tool := r.Tool(`printf %s "${GRAMC_IDEMPOTENCY_KEY-unset}"`)
+	got, err := tool(runtime.WithIdempotencyKey(context.Background(), "wf-1/call_2"), []byte(`{}`))
+	if err != nil || got != "wf-1/call_2" {
+		t.Errorf("with a key: got %q, %v", got, err)
+	}
+	got, err = tool(context.Background(), []byte(`{}`))
+	if err != nil || got != "inherited" {
+		t.Errorf("without a key: got %q, %v (want the environment's own value)", got, err)
 	}
 }

@@ -302,17 +302,13 @@ func (w *Worker) Complete(ctx context.Context, in CompleteInput) (*runtime.Compl
 	return comp, nil
 }
 
-type idempotencyKey struct{}
-
-// IdempotencyKey is the key of the tool call ctx runs: the workflow ID
-// and the call ID, "WORKFLOW/CALL". A call whose worker died is run again
-// with the same key, so a tool with side effects can do them once: record
-// the key with the effect and skip an effect already recorded. "" outside
-// a durable tool call.
-func IdempotencyKey(ctx context.Context) string {
-	k, _ := ctx.Value(idempotencyKey{}).(string)
-	return k
-}
+// IdempotencyKey is the key of the durable tool call ctx runs:
+// "WORKFLOW/CALL", the workflow ID and the call ID, the same on every
+// attempt. A call whose worker died is run again with the same key, so a
+// tool with side effects can make them once: record the key with the
+// effect and skip an effect already recorded. It is
+// runtime.IdempotencyKey, which tool commands get as GRAMC_IDEMPOTENCY_KEY.
+func IdempotencyKey(ctx context.Context) string { return runtime.IdempotencyKey(ctx) }
 
 // CallTool is ActivityCallTool: one validated call, run as runtime.Run
 // runs it (timeout, panics, encoding), heartbeating while it runs. Its
@@ -323,7 +319,7 @@ func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error)
 		return ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), ErrUnknownAgent, nil)
 	}
 	info := activity.GetInfo(ctx)
-	ctx = context.WithValue(ctx, idempotencyKey{}, info.WorkflowExecution.ID+"/"+in.CallID)
+	ctx = runtime.WithIdempotencyKey(ctx, info.WorkflowExecution.ID+"/"+in.CallID)
 	stop := make(chan struct{})
 	defer close(stop)
 	if hb := info.HeartbeatTimeout; hb > 0 {
