@@ -278,6 +278,13 @@ func (c *Config) attempt(ctx context.Context, endpoint string, header http.Heade
 	}
 	resp, err := credhttp.Client(c.HTTPClient).Do(hreq)
 	if err != nil {
+		// A transport that knows no retry can help (a cassette's replay
+		// of a request it did not record) says so: its error is the
+		// answer, kept for errors.As.
+		var perm interface{ Permanent() bool }
+		if errors.As(err, &perm) && perm.Permanent() {
+			return nil, &runtime.APIError{Provider: c.Provider, Message: c.RedactString(perm.(error).Error()), Err: perm.(error)}, 0
+		}
 		return noAnswer(failure(err))
 	}
 	if stream && resp.StatusCode/100 == 2 {

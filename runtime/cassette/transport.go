@@ -1,0 +1,330 @@
+package cassette
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxBodyBytes bounds one recorded or replayed body.
+const MaxBodyBytes = 64 << 20
+
+// Recorder is an http.RoundTripper that forwards each request to its
+// Transport and keeps the exchange, streamed bodies included (a body is
+// kept as the client read it, when the client closes it).
+type Recorder struct {
+	// Transport makes the real requests (nil: http.DefaultTransport).
+	Transport http.RoundTripper
+	secrets   secrets
+
+	mu        sync.Mutex
+	exchanges []*Exchange
+}
+
+// NewRecorder returns a Recorder that replaces each of secrets (the
+// configured API key) wherever it appears.
+func NewRecorder(transport http.RoundTripper, secrets ...string) *Recorder {
+	return &Recorder{Transport: transport, secrets: newSecrets(secrets)}
+}
+
+// RoundTrip implements http.RoundTripper.
+func (r *Recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readBody(req)
+	if err != nil {
+		return nil, err
+	}
+	ex := &Exchange{Request: Request{
+		Method: req.Method,
+		URL:    r.secrets.string(requestURL(req.URL)),
+		Header: r.secrets.header(keep(req.Header, requestHeaders)),
+		Body:   r.secrets.bytes(append([]byte(nil), body...)),
+	}}
+	r.mu.Lock()
+	r.exchanges = append(r.exchanges, ex)
+	r.mu.Unlock()
+	t := r.Transport
+	if t == nil {
+		t = http.DefaultTransport
+	}
+	resp, err := t.RoundTrip(req)
+	if err != nil {
+		// A connection error has no response to replay: the exchange
+		// records it as a 599 whose body is the error, which a replay
+		// turns back into the same connection error.
+		r.mu.Lock()
+		ex.Response = Response{StatusCode: connectionErrorStatus, Body: r.secrets.bytes([]byte(err.Error()))}
+		r.mu.Unlock()
+		return nil, err
+	}
+	ex.Response = Response{StatusCode: resp.StatusCode, Header: r.secrets.header(keep(resp.Header, responseHeaders))}
+	resp.Body = &teeBody{rc: resp.Body, done: func(b []byte) {
+		r.mu.Lock()
+		ex.Response.Body = r.secrets.bytes(b)
+		r.mu.Unlock()
+	}}
+	return resp, nil
+}
+
+// connectionErrorStatus stands for "no response: the connection failed".
+const connectionErrorStatus = 599
+
+// Cassette returns the exchanges recorded so far, in request order.
+func (r *Recorder) Cassette() *Cassette {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := &Cassette{}
+	for _, ex := range r.exchanges {
+		c.Exchanges = append(c.Exchanges, *ex)
+	}
+	return c
+}
+
+// teeBody keeps what the client reads and hands it over on EOF or Close.
+type teeBody struct {
+	rc   io.ReadCloser
+	buf  bytes.Buffer
+	done func([]byte)
+	once sync.Once
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.rc.Read(p)
+	if t.buf.Len()+n <= MaxBodyBytes {
+		t.buf.Write(p[:n])
+	}
+	if err == io.EOF {
+		t.finish()
+	}
+	return n, err
+}
+
+func (t *teeBody) Close() error {
+	t.finish()
+	return t.rc.Close()
+}
+
+func (t *teeBody) finish() { t.once.Do(func() { t.done(append([]byte(nil), t.buf.Bytes()...)) }) }
+
+func readBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(req.Body, MaxBodyBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxBodyBytes {
+		return nil, fmt.Errorf("cassette: request body over the %d MiB limit", MaxBodyBytes>>20)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return b, nil
+}
+
+// Replayer is an http.RoundTripper that answers each request from a
+// cassette, in order, with no network.
+type Replayer struct {
+	name    string
+	c       *Cassette
+	secrets secrets
+
+	mu   sync.Mutex
+	next int
+}
+
+// NewReplayer returns a Replayer of c; name (the file) is for errors, and
+// secrets are replaced in each request before it is compared, as they
+// were when it was recorded.
+func NewReplayer(name string, c *Cassette, secrets ...string) *Replayer {
+	return &Replayer{name: name, c: c, secrets: newSecrets(secrets)}
+}
+
+// MismatchError is a request that differs from the recorded one.
+type MismatchError struct {
+	Cassette string
+	// Index is the request's number, from 1.
+	Index int
+	// Path is where the first difference is: "method", "url", or a JSON
+	// path in the body ("$.messages[2].content").
+	Path string
+	// Recorded and Got are the two values there, as compact JSON (or
+	// text), cut to a readable length.
+	Recorded, Got string
+}
+
+func (e *MismatchError) Error() string {
+	if e.Path == "" {
+		return fmt.Sprintf("%s: request %d was not recorded: %s", e.Cassette, e.Index, e.Got)
+	}
+	return fmt.Sprintf("%s: request %d differs from the recording at %s: recorded %s, got %s (re-record with --record)",
+		e.Cassette, e.Index, e.Path, e.Recorded, e.Got)
+}
+
+// Permanent tells the provider client not to retry: the recording will not
+// change.
+func (e *MismatchError) Permanent() bool { return true }
+
+// RoundTrip implements http.RoundTripper.
+func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readBody(req)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	i := r.next
+	r.next++
+	r.mu.Unlock()
+	if i >= len(r.c.Exchanges) {
+		return nil, &MismatchError{Cassette: r.name, Index: i + 1,
+			Got: fmt.Sprintf("the cassette holds %d requests and the run made more (re-record with --record)", len(r.c.Exchanges))}
+	}
+	ex := r.c.Exchanges[i]
+	got := Request{Method: req.Method, URL: r.secrets.string(requestURL(req.URL)), Body: r.secrets.bytes(body)}
+	if path, rec, g := firstDifference(ex.Request, got); path != "" {
+		return nil, &MismatchError{Cassette: r.name, Index: i + 1, Path: path, Recorded: rec, Got: g}
+	}
+	if ex.Response.StatusCode == connectionErrorStatus {
+		return nil, fmt.Errorf("%s (replayed from %s)", ex.Response.Body, r.name)
+	}
+	h := ex.Response.Header.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	return &http.Response{
+		Status:        strconv.Itoa(ex.Response.StatusCode) + " " + http.StatusText(ex.Response.StatusCode),
+		StatusCode:    ex.Response.StatusCode,
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        h,
+		Body:          io.NopCloser(bytes.NewReader(ex.Response.Body)),
+		ContentLength: int64(len(ex.Response.Body)),
+		Request:       req,
+	}, nil
+}
+
+// Unused is how many recorded exchanges no request has used: a run that
+// ends before its recording did behaves differently.
+func (r *Replayer) Unused() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return max(0, len(r.c.Exchanges)-r.next)
+}
+
+// firstDifference compares a recorded request with a new one: method,
+// URL, then the bodies as JSON values (so indentation does not matter).
+func firstDifference(rec, got Request) (path, recorded, gotv string) {
+	if rec.Method != got.Method {
+		return "method", rec.Method, got.Method
+	}
+	if rec.URL != got.URL {
+		return "url", rec.URL, got.URL
+	}
+	var a, b any
+	errA := json.Unmarshal(rec.Body, &a)
+	errB := json.Unmarshal(got.Body, &b)
+	if errA != nil || errB != nil {
+		if !bytes.Equal(bytes.TrimSpace(rec.Body), bytes.TrimSpace(got.Body)) {
+			return "body", short(string(rec.Body)), short(string(got.Body))
+		}
+		return "", "", ""
+	}
+	return diffJSON("$", a, b)
+}
+
+func diffJSON(path string, a, b any) (string, string, string) {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return path, show(a), show(b)
+		}
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			va, inA := x[k]
+			vb, inB := y[k]
+			p := path + "." + k
+			if !isIdent(k) {
+				p = path + "[" + strconv.Quote(k) + "]"
+			}
+			switch {
+			case !inA:
+				return p, "(absent)", show(vb)
+			case !inB:
+				return p, show(va), "(absent)"
+			}
+			if d, r, g := diffJSON(p, va, vb); d != "" {
+				return d, r, g
+			}
+		}
+		return "", "", ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return path, show(a), show(b)
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if d, r, g := diffJSON(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d != "" {
+				return d, r, g
+			}
+		}
+		if len(x) != len(y) {
+			return fmt.Sprintf("%s (length)", path), strconv.Itoa(len(x)), strconv.Itoa(len(y))
+		}
+		return "", "", ""
+	default:
+		if show(a) != show(b) {
+			return path, show(a), show(b)
+		}
+		return "", "", ""
+	}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func show(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return short(string(b))
+}
+
+func short(s string) string {
+	const max = 200
+	s = strings.TrimSpace(s)
+	if len(s) > max {
+		i := max
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		return s[:i] + "…"
+	}
+	return s
+}
