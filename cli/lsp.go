@@ -42,7 +42,11 @@ Editor set-up: docs/editors.md.`,
 			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 				return exitCode(ExitProblem)
 			}
-			return err
+			if err != nil {
+				// A stream broken mid-frame: said on standard error, status 1.
+				return &exitError{code: ExitProblem, err: err}
+			}
+			return nil
 		},
 	}
 }

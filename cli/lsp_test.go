@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +29,85 @@ func init() {
 	// (print the hover's first line) or "format FILE" (print the formatted
 	// text); then shutdown and exit, and print the server's exit status.
 	scriptCommands["lspclient"] = func() { os.Exit(lspClientMain(os.Args[1:])) }
+	// lspframe COMMAND ARGS... starts COMMAND as a language server and
+	// writes each line of its own standard input to it as one message body
+	// framed with a Content-Length header; a line "raw TEXT" is written as
+	// TEXT, with a CR LF for each \r\n; a line "await ID" waits for the
+	// answer to request ID. It prints each message the server writes, one
+	// per line, then closes the server's input and prints its exit status:
+	// the raw frames of hostile-client scripts.
+	scriptCommands["lspframe"] = func() { os.Exit(lspFrameMain(os.Args[1:])) }
+}
+
+func lspFrameMain(args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "lspframe:", err)
+		return 2
+	}
+	answered := make(chan string, 1024)
+	go func() {
+		defer close(answered)
+		r := bufio.NewReader(out)
+		for {
+			n := -1
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
+					n, _ = strconv.Atoi(v)
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			body := make([]byte, max(n, 0))
+			if _, err := io.ReadFull(r, body); err != nil {
+				return
+			}
+			fmt.Printf("%s\n", body)
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+				answered <- string(m.ID)
+			}
+		}
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "await "):
+			want := strings.TrimPrefix(line, "await ")
+			for id := range answered {
+				if id == want {
+					break
+				}
+			}
+		case strings.HasPrefix(line, "raw "):
+			io.WriteString(in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
+		case line != "":
+			fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(line), line)
+		}
+	}
+	in.Close()
+	for range answered {
+	}
+	err := cmd.Wait()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	fmt.Printf("exit %d\n", code)
+	return 0
 }
 
 type lspScriptClient struct {

@@ -58,7 +58,7 @@ func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 	ctx, cancel := context.WithCancel(context.Background())
 	a, b := net.Pipe()
 	c.srv = newServer(Options{Version: "test", Log: testLog{t}})
-	go func() { c.done <- c.srv.serve(ctx, jsonrpc2.NewStream(a)) }()
+	go func() { c.done <- c.srv.serve(ctx, newStream(a, c.srv.logger.Printf)) }()
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
 	conn.Go(ctx, ordered(protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler)))
 	c.conn = conn

@@ -137,9 +137,9 @@ func TestEveryRequestEveryPosition(t *testing.T) {
 	}
 }
 
-// FuzzLSP: any text as a document, every request at positions over it.
-// Run: go test ./lsp -run '^$' -fuzz FuzzLSP -fuzztime 60s
-func FuzzLSP(f *testing.F) {
+// FuzzLSPDocument: any text as a document, every request at positions
+// over it. Run: go test ./lsp -run '^$' -fuzz FuzzLSPDocument -fuzztime 60s
+func FuzzLSPDocument(f *testing.F) {
 	for _, text := range corpus(f) {
 		f.Add(text)
 	}
@@ -247,7 +247,7 @@ func newWire(t *testing.T) *wire {
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wire{t: t, s: s, b: b, r: bufio.NewReader(b), done: make(chan error, 1)}
-	go func() { w.done <- s.serve(ctx, jsonrpc2.NewStream(a)) }()
+	go func() { w.done <- s.serve(ctx, newStream(a, s.logger.Printf)) }()
 	t.Cleanup(func() { cancel(); b.Close(); a.Close(); <-w.done })
 	return w
 }
@@ -275,6 +275,7 @@ type wireMessage struct {
 	Error  *struct {
 		Code int `json:"code"`
 	} `json:"error"`
+	raw []byte // the whole body
 }
 
 // message reads the next framed message.
@@ -301,6 +302,7 @@ func (w *wire) message() wireMessage {
 	if err := json.Unmarshal(body, &m); err != nil {
 		w.t.Fatalf("the server wrote invalid JSON: %v\n%s", err, body)
 	}
+	m.raw = body
 	return m
 }
 

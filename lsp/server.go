@@ -39,7 +39,7 @@ var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 // cancelled.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := newServer(opts)
-	return s.serve(ctx, jsonrpc2.NewStream(rwc))
+	return s.serve(ctx, newStream(rwc, s.logger.Printf))
 }
 
 // server implements the protocol's Server: the requests it answers and the
@@ -69,6 +69,7 @@ type server struct {
 	idle     *sync.Cond      // signalled when busy drops or the loop ends
 	wake     chan struct{}
 	settings settings
+	trace    protocol.TraceValue // $/setTrace's value
 }
 
 const (
@@ -121,8 +122,14 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	handler := ordered(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler))
 	conn.Go(ctx, s.guard(handler))
 	go s.diagnoseLoop(ctx)
+	var readErr error
 	select {
 	case <-conn.Done():
+		// A stream that broke mid-frame is the one end the client did not
+		// ask for: say so (gramc lsp exits non-zero).
+		if err := conn.Err(); isFramingError(err) {
+			readErr = err
+		}
 	case <-s.exitCh:
 		// The reader may be blocked on a stream that stays open (a
 		// client that does not close our standard input): exit ends the
@@ -136,7 +143,7 @@ func (s *server) serve(ctx context.Context, stream jsonrpc2.Stream) error {
 	if s.exited && s.state.Load() != stateShutdown {
 		return ErrExitWithoutShutdown
 	}
-	return nil
+	return readErr
 }
 
 // ordered lets requests run concurrently but keeps notifications (didOpen,
@@ -172,7 +179,48 @@ func ordered(h jsonrpc2.Handler) jsonrpc2.Handler {
 // guard enforces the protocol's lifecycle (nothing but initialize before
 // initialize, nothing but exit after shutdown) and turns a panic in a
 // handler into an InternalError answer, logged, instead of a dead server.
+//
+// A notification never fails the connection (jsonrpc2 ends it at a
+// notification handler's error): one the server does not implement is
+// dropped, a "$/" one ignored, one whose params it cannot decode logged
+// and dropped, as LSP says.
 func (s *server) guard(h jsonrpc2.Handler) jsonrpc2.Handler {
+	guarded := s.guardCall(h)
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.IsCall() {
+			return guarded(ctx, req)
+		}
+		method := req.Method()
+		if _, known := servedNotifications[method]; !known {
+			if !strings.HasPrefix(method, "$/") {
+				s.logger.Printf("ignored notification %s: not implemented", termsafe.Line(method, 200))
+			}
+			return nil, nil
+		}
+		if _, err := guarded(ctx, req); err != nil {
+			s.logger.Printf("dropped notification %s: %s", method, termsafe.Line(err.Error(), 500))
+		}
+		return nil, nil
+	}
+}
+
+// servedNotifications are the notifications the server acts on; every
+// other one is dropped (docs/editors.md lists both).
+var servedNotifications = map[string]struct{}{
+	protocol.MethodInitialized:                        {},
+	protocol.MethodExit:                               {},
+	protocol.MethodCancelRequest:                      {},
+	protocol.MethodTextDocumentDidOpen:                {},
+	protocol.MethodTextDocumentDidChange:              {},
+	protocol.MethodTextDocumentDidSave:                {},
+	protocol.MethodTextDocumentDidClose:               {},
+	protocol.MethodWorkspaceDidChangeConfiguration:    {},
+	protocol.MethodWorkspaceDidChangeWatchedFiles:     {},
+	protocol.MethodWorkspaceDidChangeWorkspaceFolders: {},
+	protocol.MethodSetTrace:                           {},
+}
+
+func (s *server) guardCall(h jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 		method := req.Method()
 		state := s.state.Load()
@@ -448,6 +496,21 @@ func (s *server) showError(ctx context.Context, msg string) {
 
 // Shutdown finishes the diagnostics in flight (an edit just before
 // shutdown is still reported) and then refuses everything but exit.
+// SetTrace records the trace level the client asks for (VS Code sends it
+// when the user changes gramc.trace.server). The client's own trace of the
+// messages is what the setting shows; the server sends no $/logTrace.
+func (s *server) SetTrace(ctx context.Context, params *protocol.SetTraceParams) error {
+	switch params.Value {
+	case protocol.TraceValueOff, protocol.TraceValueMessages, protocol.TraceValueVerbose:
+	default:
+		return fmt.Errorf("unknown trace value %q", termsafe.Line(string(params.Value), 100))
+	}
+	s.mu.Lock()
+	s.trace = params.Value
+	s.mu.Unlock()
+	return nil
+}
+
 func (s *server) Shutdown(ctx context.Context) error {
 	s.state.Store(stateShutdown)
 	s.mu.Lock()
