@@ -190,3 +190,31 @@ func BenchmarkSignatureHelp(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkLargeDocument opens one 10 MB document (gramgen's tools, as an
+// untitled buffer) and reports the heap the server holds for it once its
+// diagnostics are published, per byte of the document (issue 20.8). The
+// syntax tree and the checked model are most of it.
+// Run: go test ./lsp -run '^$' -bench LargeDocument -benchtime 1x
+func BenchmarkLargeDocument(b *testing.B) {
+	text := string(gramgen.Document(21000))
+	for len(text) < 10<<20 {
+		text += string(gramgen.Document(1000))
+	}
+	text = text[:10<<20]
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		c := newTestClient(b, b.TempDir(), clientOptions{})
+		var before runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c.open("big.gram", text)
+		c.diagnostics("big.gram")
+		var after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(text)), "heap-bytes/doc-byte")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
+		runtime.KeepAlive(c)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -232,4 +234,27 @@ func FuzzLSP(f *testing.F) {
 		w := openSession(t)
 		w.alive(1000, "the fuzzed message", body)
 	})
+}
+
+// TestDocsListServedNotifications holds docs/editors.md to the server:
+// every notification it acts on is named there.
+func TestDocsListServedNotifications(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "docs", "editors.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "## What the server serves and what it ignores")
+	if !ok {
+		t.Fatal("docs/editors.md has no section on what the server serves")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for m := range servedNotifications {
+		name := m[strings.LastIndex(m, "/")+1:]
+		if m == "$/cancelRequest" || m == "$/setTrace" {
+			name = m
+		}
+		if !strings.Contains(section, "`"+name+"`") && !strings.Contains(section, "`"+m+"`") {
+			t.Errorf("docs/editors.md does not name the served notification %s", m)
+		}
+	}
 }
