@@ -75,7 +75,7 @@ func TestMalformedMessages(t *testing.T) {
 	}()
 	var got []string
 	deadline := time.After(10 * time.Second)
-	for len(got) < 4 {
+	for len(got) < 10 {
 		line := make(chan string, 1)
 		go func() {
 			if lines.Scan() {
