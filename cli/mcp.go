@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -29,6 +28,9 @@ func init() { register(newMCPCmd) }
 
 type mcpOptions struct {
 	http        string // serve streamable HTTP on this address instead of stdio
+	allowRemote bool   // --http-allow-remote: listen beyond the loopback interface
+	tokenFile   string // --http-token-file
+	origins     []string
 	agent       string
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
@@ -58,8 +60,13 @@ isError set and the message gramc run would give a model. Logs go to
 standard error; standard output carries the protocol only.
 
 --http ADDR serves streamable HTTP on ADDR instead (":8080" means the
-loopback interface, 127.0.0.1:8080; name a host to listen elsewhere), with
-the SDK's DNS-rebinding protection.`,
+loopback interface, 127.0.0.1:8080). The tools run commands on this
+machine, so an address beyond the loopback interface (0.0.0.0:8080, a
+host name) is refused unless --http-allow-remote says so, and then every
+request must carry a bearer token: --http-token-file FILE, or the
+GRAMC_MCP_TOKEN environment variable (401 without it). A browser request
+whose Origin is neither the server's own nor a loopback one (on loopback)
+nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
 		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
   gramc mcp examples/hello/hello.gram`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
@@ -67,6 +74,9 @@ the SDK's DNS-rebinding protection.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
 	f.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (loopback unless a host is named) instead of stdio")
+	f.BoolVar(&opts.allowRemote, "http-allow-remote", false, "let --http listen beyond the loopback interface (needs a token)")
+	f.StringVar(&opts.tokenFile, "http-token-file", "", "require the bearer token in `FILE` of every HTTP request (or set "+mcpTokenEnv+")")
+	f.StringArrayVar(&opts.origins, "http-allow-origin", nil, "also accept browser requests from `ORIGIN` (https://host:port; repeatable)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	return cmd
@@ -148,10 +158,12 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	ctx, stop := signal.NotifyContext(ctx, stopSignals...)
-	defer stop()
+	// A signal ends the server as it ends gramc run: the running tools'
+	// process groups killed, exit 128+signal.
+	ctx, interrupted, stopSignals := stopOnSignal(ctx, runner)
+	defer stopSignals()
 	if opts.http != "" {
-		return serveMCPHTTP(ctx, e, srv, opts.http, len(specs))
+		return interrupted(serveMCPHTTP(ctx, e, srv, opts, len(specs)))
 	}
 	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on standard input and output\n", len(specs), english.Noun(len(specs), "tool"))
 	logf := func(format string, args ...any) {
@@ -161,27 +173,63 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if err != nil && ctx.Err() == nil && !isClosed(err) {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	return nil
+	return interrupted(nil)
+}
+
+// mcpTokenEnv holds the bearer token of gramc mcp --http when no
+// --http-token-file is given.
+const mcpTokenEnv = "GRAMC_MCP_TOKEN"
+
+// httpToken is the bearer token the options give ("" for none).
+func httpToken(opts mcpOptions) (string, error) {
+	if opts.tokenFile != "" {
+		data, err := os.ReadFile(opts.tokenFile)
+		if err != nil {
+			return "", usageErrorf("--http-token-file: %v", err)
+		}
+		tok := strings.TrimSpace(string(data))
+		if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+			return "", usageErrorf("--http-token-file %s: want one token on one line", opts.tokenFile)
+		}
+		return tok, nil
+	}
+	return strings.TrimSpace(os.Getenv(mcpTokenEnv)), nil
 }
 
 // serveMCPHTTP serves srv as streamable HTTP on addr until ctx ends.
-func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, addr string, n int) error {
+func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, opts mcpOptions, n int) error {
+	addr := opts.http
 	if strings.HasPrefix(addr, ":") {
 		addr = "127.0.0.1" + addr
+	}
+	token, err := httpToken(opts)
+	if err != nil {
+		return err
+	}
+	remote := !mcp.IsLoopbackAddr(addr)
+	switch {
+	case remote && !opts.allowRemote:
+		return usageErrorf("--http %s listens beyond this machine, and the tools run commands here: serve on the loopback interface (127.0.0.1:PORT), or pass --http-allow-remote with a token (--http-token-file FILE or %s)", addr, mcpTokenEnv)
+	case remote && token == "":
+		return usageErrorf("--http-allow-remote needs a token every request must carry: --http-token-file FILE or %s", mcpTokenEnv)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	h := mcp.NewHTTPHandler(srv, mcp.HTTPOptions{Token: token, AllowedOrigins: opts.origins})
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		hs.Shutdown(sctx) //nolint:errcheck // exiting
 	}()
-	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on http://%s/\n", n, english.Noun(n, "tool"), ln.Addr())
+	auth := "no token"
+	if token != "" {
+		auth = "bearer token required"
+	}
+	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on http://%s/ (%s)\n", n, english.Noun(n, "tool"), ln.Addr(), auth)
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return &exitError{code: ExitUsage, err: err}
 	}

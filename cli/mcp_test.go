@@ -19,6 +19,31 @@ func init() {
 	// line "TOOL JSON" of its own standard input, calls TOOL with the JSON
 	// arguments and prints the result ("ok TEXT" or "error TEXT").
 	scriptCommands["mcpclient"] = func() { os.Exit(mcpClientMain(os.Args[1:])) }
+	// holdopen FILE COMMAND ARGS... runs COMMAND with FILE's content on its
+	// standard input, which stays open (as a host keeps a server's input
+	// open) until COMMAND exits; it prints and exits with COMMAND's status.
+	scriptCommands["holdopen"] = func() {
+		data, err := os.ReadFile(os.Args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "holdopen:", err)
+			os.Exit(2)
+		}
+		cmd := exec.Command(os.Args[2], os.Args[3:]...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		in, _ := cmd.StdinPipe()
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "holdopen:", err)
+			os.Exit(2)
+		}
+		in.Write(data)
+		err = cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		fmt.Fprintf(os.Stderr, "holdopen: exit status %d\n", code)
+		os.Exit(code)
+	}
 }
 
 func mcpClientMain(args []string) int {

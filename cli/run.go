@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -206,29 +204,8 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// tool calls are cancelled, every tool's process group is killed and
 	// waited for, and gramc exits 128+signal (130 for Ctrl-C), as a shell
 	// reports a killed command.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, stopSignals...)
-	defer signal.Stop(sigs)
-	var caught atomic.Value // os.Signal
-	go func() {
-		select {
-		case sig := <-sigs:
-			caught.Store(sig)
-			cancel()
-			tools.Close()
-		case <-ctx.Done():
-		}
-	}()
-	interrupted := func(err error) error {
-		sig, ok := caught.Load().(os.Signal)
-		if !ok {
-			return err
-		}
-		tools.Close()
-		return &exitError{code: 128 + signalNumber(sig), err: fmt.Errorf("stopped by %v", sig)}
-	}
+	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
+	defer stopSignals()
 	// The answer is printed as it arrives. Text of the model's goes to
 	// standard output, the tool trace to standard error; a line of text
 	// still open when a tool call starts is ended first, so the two

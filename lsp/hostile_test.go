@@ -18,8 +18,10 @@ const hoverRequest = `{"jsonrpc":"2.0","id":%d,"method":"textDocument/hover","pa
 // openSession initializes a wire session with one open document.
 func openSession(t *testing.T) *wire {
 	w := newWire(t)
+	w.b.SetReadDeadline(time.Now().Add(waitLimit))
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
 	w.wait(1)
+	w.b.SetReadDeadline(time.Time{})
 	w.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
 	w.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"untitled:a.gram","languageId":"gram","version":1,"text":"[a:Tool {description: \"d\"} | (x::String)==>(::String)]"}}}`)
 	return w

@@ -248,7 +248,16 @@ func newWire(t *testing.T) *wire {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &wire{t: t, s: s, b: b, r: bufio.NewReader(b), done: make(chan error, 1)}
 	go func() { w.done <- s.serve(ctx, newStream(a, s.logger.Printf)) }()
-	t.Cleanup(func() { cancel(); b.Close(); a.Close(); <-w.done })
+	t.Cleanup(func() {
+		cancel()
+		b.Close()
+		a.Close()
+		select {
+		case <-w.done:
+		case <-time.After(waitLimit):
+			t.Errorf("the server did not stop within %v of its connection closing", waitLimit)
+		}
+	})
 	return w
 }
 

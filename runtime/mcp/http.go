@@ -1,0 +1,179 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxRequestBodyBytes bounds one HTTP request's body, as MaxMessageSize
+// bounds a line on stdio.
+const MaxRequestBodyBytes = MaxMessageSize
+
+// HTTPOptions configure NewHTTPHandler.
+type HTTPOptions struct {
+	// Token, when set, is the bearer token every request must carry
+	// ("Authorization: Bearer TOKEN"). It is compared in constant time; a
+	// request without it, or with another, is answered 401 with
+	// "WWW-Authenticate: Bearer".
+	Token string
+	// AllowedOrigins are the origins ("https://host:port") a browser's
+	// request may come from, besides the server's own and, for a server on
+	// the loopback interface, the loopback origins. A request whose Origin
+	// header is any other is answered 403, as the MCP transport
+	// specification requires (a request with no Origin, from a program
+	// rather than a page, is not a cross-origin one).
+	AllowedOrigins []string
+}
+
+// NewHTTPHandler serves srv as MCP's streamable HTTP transport, behind the
+// checks opts asks for (token, Origin) and the SDK's own DNS-rebinding
+// protection; a request body is bounded by MaxRequestBodyBytes. A call
+// whose client goes away (its connection closed) is cancelled, and with it
+// the tool's context (gramc mcp's tool commands are killed).
+func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes})
+	var want [32]byte
+	if opts.Token != "" {
+		want = sha256.Sum256([]byte(opts.Token))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r, opts.AllowedOrigins) {
+			http.Error(w, "Forbidden: the request's Origin "+quoteOrigin(origin)+" is not allowed (gramc mcp --http-allow-origin)", http.StatusForbidden)
+			return
+		}
+		if opts.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			// Hashing first makes the comparison constant-time whatever
+			// the lengths.
+			sum := sha256.Sum256([]byte(got))
+			if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="gramc mcp"`)
+				http.Error(w, "Unauthorized: this server needs its bearer token (Authorization: Bearer TOKEN)", http.StatusUnauthorized)
+				return
+			}
+		}
+		id := callID(r)
+		h.ServeHTTP(w, r)
+		if id != nil && r.Context().Err() != nil {
+			// The client went away before its call was answered: cancel
+			// the call as if it had sent notifications/cancelled, so the
+			// tool stops now rather than at its timeout.
+			cancelCall(h, r, id)
+		}
+	})
+}
+
+// callID is the id of a POSTed JSON-RPC request (nil for anything else);
+// the body is read, bounded, and put back.
+func callID(r *http.Request) json.RawMessage {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBodyBytes+1))
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.Method == "" || len(m.ID) == 0 || !validID(m.ID) || string(m.ID) == "null" {
+		return nil
+	}
+	return m.ID
+}
+
+// cancelCall sends the session of r a notifications/cancelled for id.
+func cancelCall(h http.Handler, r *http.Request, id json.RawMessage) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
+		"params": map[string]any{"requestId": id, "reason": "the client disconnected"}})
+	req, err := http.NewRequestWithContext(context.WithoutCancel(r.Context()), http.MethodPost, r.URL.String(), bytes.NewReader(body))
+	if err != nil {
+		return
+	}
+	for _, k := range []string{"Mcp-Session-Id", "Mcp-Protocol-Version", "Content-Type", "Accept"} {
+		if v := r.Header.Get(k); v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	req.Host = r.Host
+	h.ServeHTTP(discard{header: http.Header{}}, req)
+}
+
+// discard is a ResponseWriter for a request the server makes itself.
+type discard struct{ header http.Header }
+
+func (d discard) Header() http.Header       { return d.header }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}
+
+// originAllowed: the server's own origin, a listed one, or a loopback
+// origin when the request came in on the loopback interface.
+func originAllowed(origin string, r *http.Request, allowed []string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(strings.TrimRight(a, "/"), origin) {
+			return true
+		}
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopback(local.String()) {
+		return isLoopback(u.Host)
+	}
+	return false
+}
+
+// isLoopback reports whether hostport names the loopback interface.
+func isLoopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// IsLoopbackAddr reports whether a listen address ("127.0.0.1:8080",
+// "localhost:0", "[::1]:80") serves only this machine. "0.0.0.0", "::",
+// an empty host or any other name or address does not.
+func IsLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	return isLoopback(host)
+}
+
+func quoteOrigin(o string) string {
+	if len(o) > 100 {
+		o = o[:100] + "..."
+	}
+	return "\"" + strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, o) + "\""
+}

@@ -1,0 +1,162 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/mcp"
+)
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func connectHTTP(t *testing.T, url string, hc *http.Client) (*sdk.ClientSession, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+}
+
+// TestHTTPToken (issue 20.5): with a token, a request without it or with
+// another is 401; the SDK's client with it lists and calls tools.
+func TestHTTPToken(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{Token: "s3cret-token"}))
+	defer srv.Close()
+	for _, auth := range []string{"", "Bearer wrong", "Bearer s3cret-token-but-longer", "s3cret-token", "Basic czNjcmV0LXRva2Vu"} {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("Authorization %q: status %d, WWW-Authenticate %q; want 401 Bearer", auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+	if _, err := connectHTTP(t, srv.URL, nil); err == nil {
+		t.Error("a client without the token connected")
+	}
+	cs, err := connectHTTP(t, srv.URL, &http.Client{Transport: bearer{"s3cret-token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "with token"}})
+	if err != nil || res.IsError || res.Content[0].(*sdk.TextContent).Text != "with token" {
+		t.Fatalf("call with the token: %v %+v", err, res)
+	}
+}
+
+// TestHTTPOrigin (issue 20.5): a request whose Origin is foreign is 403, as
+// the MCP transport specification requires; no Origin, the server's own,
+// a listed one and (on loopback) a loopback one pass.
+func TestHTTPOrigin(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{AllowedOrigins: []string{"https://app.example.com"}}))
+	defer srv.Close()
+	for origin, want := range map[string]int{
+		"https://evil.example.com":  http.StatusForbidden,
+		"http://attacker.test:8080": http.StatusForbidden,
+		"null":                      http.StatusForbidden,
+		"":                          http.StatusOK,
+		"https://app.example.com":   http.StatusOK,
+		"http://localhost:3000":     http.StatusOK,
+		srv.URL:                     http.StatusOK,
+	} {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Origin %q: status %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+}
+
+// TestHTTPDisconnectCancels (issue 20.4): a call whose client goes away is
+// cancelled: the tool's context ends, well before any timeout.
+func TestHTTPDisconnectCancels(t *testing.T) {
+	started := make(chan struct{}, 1)
+	cancelled := make(chan struct{})
+	var calls atomic.Int32
+	spec := runtime.ToolSpecification{Name: "block", Description: "Blocks", Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
+		calls.Add(1)
+		started <- struct{}{}
+		<-ctx.Done()
+		close(cancelled)
+		return nil, ctx.Err()
+	}})
+	s, err := mcp.NewServer("t", "1", lib, []runtime.ToolSpecification{spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mcp.NewHTTPHandler(s, mcp.HTTPOptions{}))
+	defer srv.Close()
+
+	post := func(ctx context.Context, session, body string) (*http.Response, error) {
+		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		return http.DefaultClient.Do(req)
+	}
+	resp, err := post(context.Background(), "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp, err = post(context.Background(), session, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+
+	ctx, disconnect := context.WithCancel(context.Background())
+	go func() {
+		if resp, err := post(ctx, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	disconnect()
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool's context was not cancelled when its client went away")
+	}
+}
