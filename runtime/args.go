@@ -25,14 +25,11 @@ var printer = message.NewPrinter(language.English)
 type argSchema struct {
 	doc      any // the decoded schema, for defaults and $ref lookups
 	compiled *jsonschema.Schema
-	// described memoizes describedDefault by description text: a strict
-	// schema's defaults are read from descriptions once, not on every call.
-	described sync.Map // string -> describedValue
-}
-
-type describedValue struct {
-	v  any
-	ok bool
+	// strictNulls: the schema is the standard form of a strict tool,
+	// whose model sends null for an optional argument it leaves out
+	// (OpenAI's strict mode makes every property required, optional ones
+	// nullable); such a null is taken as absent, and gets the default.
+	strictNulls bool
 }
 
 var (
@@ -46,12 +43,28 @@ var (
 
 const argSchemaURL = "gram:///arguments.schema.json"
 
+// argSchemaOf compiles the schema a tool's arguments are checked against
+// and take their defaults from: the specification's standard schema
+// (ToolSpecification.StandardSchema), where defaults are data — never a
+// description's prose.
+func argSchemaOf(spec ToolSpecification) (*argSchema, error) {
+	return compileSchema(spec.StandardSchema(), spec.Strict && len(spec.TargetSchemas[StandardTarget]) > 0)
+}
+
 func compileArgSchema(schema json.RawMessage) (*argSchema, error) {
+	return compileSchema(schema, false)
+}
+
+func compileSchema(schema json.RawMessage, strictNulls bool) (*argSchema, error) {
 	text := string(bytes.TrimSpace(schema))
 	if text == "" || text == "null" {
 		text = `{"type":"object"}`
 	}
-	if v, ok := schemaCache.Load(text); ok {
+	key := text
+	if strictNulls {
+		key = "strict:" + text
+	}
+	if v, ok := schemaCache.Load(key); ok {
 		return v.(*argSchema), nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
@@ -72,10 +85,10 @@ func compileArgSchema(schema json.RawMessage) (*argSchema, error) {
 	}
 	// Decode again for defaults: the compiler may keep references into doc.
 	doc2, _ := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	as := &argSchema{doc: doc2, compiled: compiled}
+	as := &argSchema{doc: doc2, compiled: compiled, strictNulls: strictNulls}
 	schemaCacheMu.Lock()
 	if schemaCacheN < schemaCacheSize {
-		if _, loaded := schemaCache.LoadOrStore(text, as); !loaded {
+		if _, loaded := schemaCache.LoadOrStore(key, as); !loaded {
 			schemaCacheN++
 		}
 	}
@@ -256,11 +269,8 @@ func lookupPointer(root any, ptr string) any {
 	return cur
 }
 
-// defaultOf returns a property schema's default: its own `default`, the
-// default of the schema its $ref names, or, for a nullable property
-// without one (OpenAI's strict mode has no `default`), the value of the
-// "Default: <JSON>." note gramc's schema emitter writes in its
-// description.
+// defaultOf returns a property schema's default: its own `default`, or
+// the default of the schema its $ref names.
 func (as *argSchema) defaultOf(s map[string]any) (any, bool) {
 	if d, ok := s["default"]; ok {
 		return d, true
@@ -269,89 +279,45 @@ func (as *argSchema) defaultOf(s map[string]any) (any, bool) {
 	if d, ok := r["default"]; ok {
 		return d, true
 	}
-	if desc, ok := s["description"].(string); ok && nullable(s) {
-		if m, ok := as.described.Load(desc); ok {
-			return m.(describedValue).v, m.(describedValue).ok
-		}
-		v, ok := describedDefault(desc)
-		as.described.Store(desc, describedValue{v, ok})
-		return v, ok
-	}
 	return nil, false
 }
 
-// nullable reports whether a schema is a strict-mode union with null.
-func nullable(s map[string]any) bool {
+// acceptsNull reports whether a property schema allows null.
+func (as *argSchema) acceptsNull(s map[string]any) bool {
+	s = resolve(as.doc, s, 0)
 	switch t := s["type"].(type) {
+	case string:
+		return t == "null"
 	case []any:
 		for _, x := range t {
 			if x == "null" {
 				return true
 			}
 		}
+	case nil:
+		_, typed := s["enum"]
+		_, konst := s["const"]
+		if !typed && !konst && s["anyOf"] == nil && s["oneOf"] == nil {
+			return true // no constraint on the type
+		}
 	}
-	if branches, ok := s["anyOf"].([]any); ok {
-		for _, b := range branches {
-			if bm, ok := b.(map[string]any); ok && bm["type"] == "null" {
+	for _, key := range []string{"anyOf", "oneOf"} {
+		if branches, ok := s[key].([]any); ok {
+			for _, b := range branches {
+				if bm, ok := b.(map[string]any); ok && as.acceptsNull(bm) {
+					return true
+				}
+			}
+		}
+	}
+	if e, ok := s["enum"].([]any); ok {
+		for _, x := range e {
+			if x == nil {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// describedDefault reads the last "Default: <JSON>." note of desc (notes
-// are separated by spaces, so the value ends at a "." followed by a space
-// or the end). It is linear in len(desc) for each note: a value is read
-// once by a JSON decoder (an object, array or string ends where its
-// brackets or quotes close) or, for a number, true, false or null, up to
-// the next space.
-func describedDefault(desc string) (any, bool) {
-	const note = "Default: "
-	for end := len(desc); ; {
-		i := strings.LastIndex(desc[:end], note)
-		if i < 0 {
-			return nil, false
-		}
-		if v, ok := leadingValue(desc[i+len(note):]); ok {
-			return v, true
-		}
-		end = i
-	}
-}
-
-// leadingValue decodes the JSON value at the start of s when it is
-// followed by "." and then a space or the end of s.
-func leadingValue(s string) (any, bool) {
-	if s == "" {
-		return nil, false
-	}
-	var text string
-	switch s[0] {
-	case '{', '[', '"':
-		dec := json.NewDecoder(strings.NewReader(s))
-		dec.UseNumber()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, false
-		}
-		text = s[:dec.InputOffset()]
-	default:
-		text = s
-		if sp := strings.IndexByte(s, ' '); sp >= 0 {
-			text = s[:sp]
-		}
-		text = strings.TrimSuffix(text, ".")
-	}
-	rest := s[len(text):]
-	if !strings.HasPrefix(rest, ".") || len(rest) > 1 && rest[1] != ' ' {
-		return nil, false
-	}
-	v, err := decodeJSON([]byte(text))
-	if err != nil || text == "" {
-		return nil, false
-	}
-	return v, true
 }
 
 // applyDefaults fills in missing (or null) object properties that have a
@@ -367,6 +333,14 @@ func (as *argSchema) applyDefaults(schema any, v any, depth int) any {
 	switch val := v.(type) {
 	case map[string]any:
 		if props, ok := s["properties"].(map[string]any); ok {
+			required := map[string]bool{}
+			if req, ok := s["required"].([]any); ok {
+				for _, r := range req {
+					if name, ok := r.(string); ok {
+						required[name] = true
+					}
+				}
+			}
 			for name, ps := range props {
 				psm, ok := ps.(map[string]any)
 				if !ok {
@@ -377,6 +351,10 @@ func (as *argSchema) applyDefaults(schema any, v any, depth int) any {
 					if d, ok := as.defaultOf(psm); ok {
 						val[name] = deepCopy(d)
 						cur, present = val[name], true
+					} else if present && as.strictNulls && !required[name] && !as.acceptsNull(psm) {
+						// A strict model's way of leaving it out.
+						delete(val, name)
+						present = false
 					}
 				}
 				if present {

@@ -144,31 +144,3 @@ func BenchmarkPrepareArgs(b *testing.B) {
 		}
 	}
 }
-
-func TestDescribedDefault(t *testing.T) {
-	for _, tt := range []struct {
-		desc string
-		want string // "" for none
-	}{
-		{`Default: 3.`, `3`},
-		{`Default: 1.5.`, `1.5`},
-		{`Default: 3. Examples: 5.`, `3`},
-		{`City name. Default: "a. b". Examples: "x".`, `"a. b"`},
-		{`Default: ["x","y"].`, `["x","y"]`},
-		{`Default: {"a":1}.`, `{"a":1}`},
-		{`Default: 9. is not it Default: 1.5.`, `1.5`},
-		{`Default: nope.`, ``},
-		{`No default here.`, ``},
-		{`Default: 3`, ``},
-	} {
-		v, ok := describedDefault(tt.desc)
-		got := ""
-		if ok {
-			data, _ := json.Marshal(v)
-			got = string(data)
-		}
-		if got != tt.want {
-			t.Errorf("describedDefault(%q) = %s, want %s", tt.desc, got, tt.want)
-		}
-	}
-}

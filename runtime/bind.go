@@ -47,7 +47,7 @@ func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) {
 		if d := SpecDifference(spec, t.Spec); d != "" {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}
 		}
-		as, err := compileArgSchema(spec.Schema)
+		as, err := argSchemaOf(spec)
 		if err != nil {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "invalid argument schema: " + err.Error()}
 		}

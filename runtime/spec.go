@@ -38,6 +38,23 @@ type ToolSpecification struct {
 	TargetSchemas map[string]json.RawMessage `json:"targetSchemas,omitempty"`
 }
 
+// StandardTarget is the TargetSchemas key of a strict tool's standard
+// JSON Schema (the schema `gramc schema --target anthropic` prints), which
+// keeps what OpenAI's strict subset cannot say: defaults, optional
+// properties.
+const StandardTarget = "anthropic"
+
+// StandardSchema is the arguments schema with every default and
+// constraint as data: Schema, or for a strict tool whose Schema is
+// OpenAI's strict subset, its standard form. The runtime validates a
+// call's arguments against it and takes their defaults from it.
+func (s ToolSpecification) StandardSchema() json.RawMessage {
+	if std := s.TargetSchemas[StandardTarget]; s.Strict && len(std) > 0 {
+		return std
+	}
+	return s.Schema
+}
+
 // ToolFunc implements a tool. args is the validated JSON arguments object
 // with defaults applied. The result is encoded as JSON for the model (a
 // json.RawMessage or []byte is sent as is, a string as the plain text).

@@ -54,26 +54,19 @@ func integral(v any) any {
 }
 
 // TypedTool binds a typed function to spec; generated code (gramc gen) uses
-// it for every tool. Run validates the model's arguments against spec's
-// schema and applies defaults; TypedTool decodes them into A and encodes
-// fn's result for the model (a string as plain text, anything else as
-// JSON, a nil slice as [] and a nil map as {}).
-//
-// defaults maps parameter names to their defaults as JSON text. The runtime
-// has applied them already unless the tool is strict (OpenAI's strict mode
-// has no `default`: an optional parameter arrives as null); applying them
-// again here makes the arguments right in either case, and when Func is
-// called directly.
-func TypedTool[A, R any](spec ToolSpecification, defaults map[string]string, fn func(context.Context, A) (R, error)) Tool {
+// it for every tool. Run (and BoundAgent.Call) validates the model's
+// arguments against spec's standard schema and applies its defaults, a
+// strict tool's included, before Func runs; TypedTool decodes them into A
+// and encodes fn's result for the model (a string as plain text, anything
+// else as JSON, a nil slice as [] and a nil map as {}). Defaults are data
+// of the schema, applied in one place: Func called directly gets the
+// arguments as given.
+func TypedTool[A, R any](spec ToolSpecification, fn func(context.Context, A) (R, error)) Tool {
 	return Tool{
 		Spec: spec,
 		Func: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var args A
-			raw, err := applyToolDefaults(raw, defaults)
-			if err == nil {
-				err = decodeArgs(raw, &args)
-			}
-			if err != nil {
+			if err := decodeArgs(raw, &args); err != nil {
 				return nil, fmt.Errorf("tool %s: decoding arguments: %w", spec.Name, err)
 			}
 			result, err := fn(ctx, args)
@@ -83,33 +76,6 @@ func TypedTool[A, R any](spec ToolSpecification, defaults map[string]string, fn 
 			return encodeTypedResult(result)
 		},
 	}
-}
-
-// applyToolDefaults sets each absent or null argument that has a default.
-func applyToolDefaults(raw json.RawMessage, defaults map[string]string) (json.RawMessage, error) {
-	if len(defaults) == 0 {
-		return raw, nil
-	}
-	var m map[string]json.RawMessage
-	if len(bytes.TrimSpace(raw)) > 0 {
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, err
-		}
-	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	changed := false
-	for name, def := range defaults {
-		if v, ok := m[name]; !ok || string(bytes.TrimSpace(v)) == "null" {
-			m[name] = json.RawMessage(def)
-			changed = true
-		}
-	}
-	if !changed {
-		return raw, nil
-	}
-	return json.Marshal(m)
 }
 
 // encodeTypedResult encodes a tool's result for the model: a String result

@@ -142,7 +142,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 		if id == "example_testdata_hostile_names" {
 			// Property names no struct tag can hold round-trip through the
 			// generated JSON methods; hostile defaults reach the function
-			// intact.
+			// intact through the runtime.
 			fmt.Fprintf(&body, `	{
 		in := %q
 		var v %[2]s.FooBar
@@ -157,8 +157,12 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 		}
 		var got %[2]s.GoToolArgs
 		tool := %[2]s.NewGoToolTool(func(ctx context.Context, args %[2]s.GoToolArgs) (%[2]s.FooBar, error) { got = args; return v, nil })
-		if _, err := tool.Func(context.Background(), json.RawMessage("{}")); err != nil || got.WithSpace != %[3]q || got.Lvl != %[2]s.LevelValue6 {
-			fmt.Printf("GoTool defaults: %%q %%q %%v\n", got.WithSpace, got.Lvl, err)
+		bound, err := runtime.Bind(runtime.Agent{Name: "a", Tools: []runtime.ToolSpecification{tool.Spec}}, runtime.NewToolLibrary(tool))
+		if err != nil {
+			fmt.Println("GoTool bind:", err)
+			failed = true
+		} else if inv := bound.Call(context.Background(), runtime.ToolCall{ID: "1", Name: tool.Spec.Name, Arguments: "{}"}); inv.Err != nil || got.WithSpace != %[3]q || got.Lvl != %[2]s.LevelValue6 {
+			fmt.Printf("GoTool defaults: %%q %%q %%v\n", got.WithSpace, got.Lvl, inv.Err)
 			failed = true
 		}
 	}
@@ -175,7 +179,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 		}
 	}
 	if needContext {
-		b.WriteString("\t\"context\"\n")
+		b.WriteString("\t\"context\"\n\n\t\"github.com/gramc-dev/gramc/runtime\"\n")
 	}
 	b.WriteString(")\n\nvar failed bool\n\nfunc check(what string, v any, want string) {\n\tgot, err := json.Marshal(v)\n\tif err != nil || string(got) != want {\n\t\tfmt.Printf(\"%s: generated\\n\\t%s\\nruntime\\n\\t%s\\n\", what, got, want)\n\t\tfailed = true\n\t}\n}\n\nfunc main() {\n")
 	b.Write(body.Bytes())

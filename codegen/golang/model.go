@@ -95,9 +95,7 @@ type toolModel struct {
 type toolBody struct {
 	Doc  []string
 	Args *structModel
-	// Defaults are the parameters' defaults (literals of name and JSON).
-	Defaults []constModel
-	Spec     specModel
+	Spec specModel
 }
 
 // Body builds the tool's body (called once per tool, by the template).
@@ -621,11 +619,6 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 		tm.NewName, english.A(tm.FuncName), quote(t.Name), tm.SpecName, sent), t.Description)
 	body.Args = b.structOf(tm.ArgsName, "arguments of tool "+quote(t.Name), t.Params, nil)
 	body.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", tm.ArgsName, quote(t.Name)), "")
-	for _, p := range t.Params {
-		if p.HasDefault {
-			body.Defaults = append(body.Defaults, constModel{Name: quote(p.Name), Value: quote(jsonstr.Text(p.Default))})
-		}
-	}
 	body.Spec = specModel{
 		Name:        quote(spec.Name),
 		Description: quote(spec.Description),

@@ -50,9 +50,7 @@ const (
 //
 // Returns a friendly greeting message for the given name
 func NewSayHelloTool(fn SayHelloFunc) runtime.Tool {
-	return runtime.TypedTool[SayHelloArgs, SayHelloResult](SayHelloSpec, map[string]string{
-		"personName": "\"world\"",
-	}, fn)
+	return runtime.TypedTool[SayHelloArgs, SayHelloResult](SayHelloSpec, fn)
 }
 
 // Tools is implemented by a type with one method per gram tool of the

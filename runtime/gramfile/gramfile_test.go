@@ -100,8 +100,11 @@ func TestLoadAgentErrors(t *testing.T) {
 }
 
 // TestStrictDefaults: OpenAI's strict schemas carry no `default`; the
-// runtime applies the defaults gramc notes in the descriptions when the
-// model sends null.
+// runtime takes a strict tool's defaults from its standard schema (data),
+// never from description prose, when the model sends null, and takes a
+// null for an optional parameter without a default as absent (issue
+// 20.7: "Units. Default: 3." in a description became a default of 3, and
+// for a String parameter made the valid call an error).
 func TestStrictDefaults(t *testing.T) {
 	dir := t.TempDir()
 	src := `[Unit:Enum {values: ["c", "f"]}]
@@ -111,6 +114,8 @@ func TestStrictDefaults(t *testing.T) {
   (unit::Unit {default: "c"})==>
   (days::Integer {default: 3, examples: [5]})==>
   (where::P {optional: true})==>
+  (n::Integer {optional: true, description: "Units. Default: 3."})==>
+  (s::String {optional: true, description: "Units. Default: 3."})==>
   (::String)
 ]
 [a:Agent {model: "OpenAI/gpt-4o", instruction: "i"} | strictTool]
@@ -132,13 +137,13 @@ func TestStrictDefaults(t *testing.T) {
 		return "ok", nil
 	}})
 	model := runtimetest.NewScriptedModel(
-		runtimetest.CallTools(runtimetest.Call("strictTool", `{"city":"x","unit":null,"days":null,"where":{"x":null,"label":null}}`)),
+		runtimetest.CallTools(runtimetest.Call("strictTool", `{"city":"x","unit":null,"days":null,"where":{"x":null,"label":null},"n":null,"s":null}`)),
 		runtimetest.Say("done"))
 	resp, err := runtime.Run(context.Background(), model, agent, lib, "go", nil)
 	if err != nil || resp.Invocations[0].Err != nil {
 		t.Fatalf("%v %v", err, resp.Invocations[0].Err)
 	}
-	if want := `{"city":"x","days":3,"unit":"c","where":{"label":null,"x":1.5}}`; got != want {
+	if want := `{"city":"x","days":3,"unit":"c","where":{"x":1.5}}`; got != want {
 		t.Errorf("tool got %s, want %s", got, want)
 	}
 }

@@ -18,7 +18,7 @@ func EchoPolicy(req *ChatRequest, n int) Reply { return Echo(req.Turn(), n) }
 // ArgumentsFor builds an arguments object for the JSON Schema params from
 // text: the first string property gets text's last word; other required
 // properties get a value of their type (an enum's first value, a number's
-// minimum).
+// minimum), and nullable ones (strict mode's optional) null.
 func ArgumentsFor(params json.RawMessage, text string) string {
 	var s map[string]any
 	dec := json.NewDecoder(bytes.NewReader(params))
@@ -42,8 +42,20 @@ func ArgumentsFor(params json.RawMessage, text string) string {
 		ps, _ := props[key].(map[string]any)
 		ps = resolveRef(s, ps)
 		typ, _ := ps["type"].(string)
+		nullable := false
+		if types, ok := ps["type"].([]any); ok {
+			for _, x := range types {
+				if x == "null" {
+					nullable = true
+				}
+			}
+		}
 		var v any
 		switch {
+		case nullable:
+			// OpenAI's strict mode: an optional parameter is required and
+			// nullable, and a model that leaves it out sends null.
+			v = nil
 		case typ == "string" && !usedText && ps["enum"] == nil:
 			v, usedText = lastWord(text), true
 		case !required[key]:

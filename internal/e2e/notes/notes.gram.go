@@ -97,9 +97,7 @@ const (
 //
 // Stores a note
 func NewAddNoteTool(fn AddNoteFunc) runtime.Tool {
-	return runtime.TypedTool[AddNoteArgs, AddNoteResult](AddNoteSpec, map[string]string{
-		"priority": "\"high\"",
-	}, fn)
+	return runtime.TypedTool[AddNoteArgs, AddNoteResult](AddNoteSpec, fn)
 }
 
 // Tools is implemented by a type with one method per gram tool of the

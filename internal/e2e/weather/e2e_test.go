@@ -179,16 +179,20 @@ func TestEnumValid(t *testing.T) {
 	}
 }
 
-// TestDefaultsWithoutRuntime calls a generated tool's Func directly, as the
-// runtime does for a strict tool whose optional parameters arrive as null:
-// absent and null arguments still get their defaults, and 2.0 decodes as an
+// TestDefaultsThroughRuntime calls a generated tool through the runtime
+// (runtime.Bind and Call, as Run and gramc mcp call it): absent and null
+// arguments get their defaults from the schema, and 2.0 decodes as an
 // integer.
-func TestDefaultsWithoutRuntime(t *testing.T) {
+func TestDefaultsThroughRuntime(t *testing.T) {
 	var got GetForecastArgs
 	tool := NewGetForecastTool(func(ctx context.Context, args GetForecastArgs) (GetForecastResult, error) {
 		got = args
 		return nil, nil
 	})
+	bound, err := runtime.Bind(runtime.Agent{Name: "a", Tools: []runtime.ToolSpecification{tool.Spec}}, runtime.NewToolLibrary(tool))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		raw  string
 		want GetForecastArgs
@@ -198,17 +202,17 @@ func TestDefaultsWithoutRuntime(t *testing.T) {
 		{`{"city":"Oslo","days":5.0,"unit":"fahrenheit"}`, GetForecastArgs{City: "Oslo", Days: 5, Unit: UnitFahrenheit}},
 	} {
 		got = GetForecastArgs{}
-		res, err := tool.Func(context.Background(), json.RawMessage(tc.raw))
-		if err != nil {
-			t.Errorf("%s: %v", tc.raw, err)
+		inv := bound.Call(context.Background(), runtime.ToolCall{ID: "1", Name: tool.Spec.Name, Arguments: tc.raw})
+		if inv.Err != nil {
+			t.Errorf("%s: %v", tc.raw, inv.Err)
 			continue
 		}
 		if got != tc.want {
 			t.Errorf("%s: fn got %+v, want %+v", tc.raw, got, tc.want)
 		}
 		// A nil slice result is sent as an empty array.
-		if raw, ok := res.(json.RawMessage); !ok || string(raw) != "[]" {
-			t.Errorf("%s: result %#v, want []", tc.raw, res)
+		if inv.Result != "[]" {
+			t.Errorf("%s: result %#v, want []", tc.raw, inv.Result)
 		}
 	}
 	if _, err := tool.Func(context.Background(), json.RawMessage(`{"city":`)); err == nil {

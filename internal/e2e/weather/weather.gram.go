@@ -99,9 +99,7 @@ const (
 //
 // Current weather for a city
 func NewGetWeatherTool(fn GetWeatherFunc) runtime.Tool {
-	return runtime.TypedTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, map[string]string{
-		"unit": "\"celsius\"",
-	}, fn)
+	return runtime.TypedTool[GetWeatherArgs, GetWeatherResult](GetWeatherSpec, fn)
 }
 
 // ---- tool "getForecast" ----
@@ -150,10 +148,7 @@ const (
 //
 // Daily forecast for the next days
 func NewGetForecastTool(fn GetForecastFunc) runtime.Tool {
-	return runtime.TypedTool[GetForecastArgs, GetForecastResult](GetForecastSpec, map[string]string{
-		"days": "3",
-		"unit": "\"celsius\"",
-	}, fn)
+	return runtime.TypedTool[GetForecastArgs, GetForecastResult](GetForecastSpec, fn)
 }
 
 // Tools is implemented by a type with one method per gram tool of the
