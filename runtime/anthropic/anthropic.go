@@ -365,17 +365,19 @@ func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []s
 			}
 			// The results: every call answered, in call order, first.
 			results := map[string]runtime.Message{}
+			// The wire ID of each call ID (the first call with it), so
+			// that matching n results is linear, not n² (issue 20.6).
+			wireID := make(map[string]string, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				if _, seen := wireID[tc.ID]; !seen {
+					wireID[tc.ID] = ids[j]
+				}
+			}
 			var orphans []block
 			for i+1 < len(msgs) && msgs[i+1].Role == runtime.RoleTool {
 				i++
 				r := msgs[i]
-				id := ""
-				for j, tc := range m.ToolCalls {
-					if tc.ID == r.ToolCallID {
-						id = ids[j]
-						break
-					}
-				}
+				id := wireID[r.ToolCallID]
 				if _, dup := results[id]; id == "" || dup {
 					orphans = append(orphans, block{Type: "text", Text: fmt.Sprintf("(result of tool %s) %s", r.Name, nonEmpty(r.Content))})
 					continue

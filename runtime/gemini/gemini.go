@@ -171,7 +171,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		}
 	}
 	var acc answer
-	if err := acc.add(&gr, nil); err != nil {
+	if err := acc.add(context.Background(), &gr, nil); err != nil {
 		return nil, err
 	}
 	return acc.completion()
@@ -410,16 +410,21 @@ func encodeContents(msgs []runtime.Message) []content {
 				continue
 			}
 			results := make([]*runtime.Message, len(m.ToolCalls))
+			// The calls of each ID, in order: a result answers the first
+			// one not yet answered, in constant time (issue 20.6: the scan
+			// made n results cost n²).
+			waiting := make(map[string][]int, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				waiting[tc.ID] = append(waiting[tc.ID], j)
+			}
 			var orphans []part
 			for i+1 < len(msgs) && msgs[i+1].Role == runtime.RoleTool {
 				i++
 				r := msgs[i]
 				placed := false
-				for j, tc := range m.ToolCalls {
-					if results[j] == nil && tc.ID == r.ToolCallID {
-						results[j], placed = &r, true
-						break
-					}
+				if js := waiting[r.ToolCallID]; len(js) > 0 {
+					results[js[0]], placed = &r, true
+					waiting[r.ToolCallID] = js[1:]
 				}
 				if !placed {
 					orphans = append(orphans, text(fmt.Sprintf("(result of tool %s) %s", r.Name, r.Content)))
@@ -488,8 +493,10 @@ type answer struct {
 	blocked   string
 }
 
-// add takes one response (or stream chunk), reporting what it adds.
-func (a *answer) add(gr *generateResponse, emit func(runtime.Event)) error {
+// add takes one response (or stream chunk), reporting what it adds. One
+// chunk may hold any number of parts: ctx is checked as they are taken, so
+// a cancelled run stops within the chunk (issue 20.6).
+func (a *answer) add(ctx context.Context, gr *generateResponse, emit func(runtime.Event)) error {
 	if gr.UsageMetadata != nil {
 		u := gr.UsageMetadata
 		a.usage = runtime.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount, TotalTokens: u.TotalTokenCount}
@@ -507,7 +514,12 @@ func (a *answer) add(gr *generateResponse, emit func(runtime.Event)) error {
 	if cand.Content == nil {
 		return nil
 	}
-	for _, p := range cand.Content.Parts {
+	for i, p := range cand.Content.Parts {
+		if i%256 == 255 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		switch {
 		case p.FunctionCall != nil:
 			args := "{}"

@@ -38,7 +38,7 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 				return nil, e
 			}
 		}
-		if err := acc.add(&gr, emit); err != nil {
+		if err := acc.add(ctx, &gr, emit); err != nil {
 			return nil, err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/gramc-dev/gramc/internal/apihttp"
@@ -51,12 +53,14 @@ type calls struct {
 	list    []*partialCall
 	byIndex map[int]*partialCall
 	byID    map[string]*partialCall
+	skipped []int // the list positions of skip calls, ascending
 	emit    func(runtime.Event)
 }
 
 type partialCall struct {
 	id, name string
 	args     bytes.Buffer
+	at       int // position in list
 	started  bool
 	skip     bool // not a function call (another tool type)
 }
@@ -86,8 +90,10 @@ func (cs *calls) add(index *int, id, typ, name string, args json.RawMessage) {
 		pc.id = id
 		cs.byID[id] = pc
 	}
-	if typ != "" && typ != "function" {
+	if typ != "" && typ != "function" && !pc.skip {
 		pc.skip = true
+		i := sort.SearchInts(cs.skipped, pc.at)
+		cs.skipped = slices.Insert(cs.skipped, i, pc.at)
 	}
 	// Some servers repeat the name in every fragment: it is the name,
 	// not a piece of it.
@@ -104,23 +110,16 @@ func (cs *calls) add(index *int, id, typ, name string, args json.RawMessage) {
 }
 
 func (cs *calls) start() *partialCall {
-	pc := &partialCall{}
+	pc := &partialCall{at: len(cs.list)}
 	cs.list = append(cs.list, pc)
 	return pc
 }
 
-// position is pc's index among the function calls.
+// position is pc's index among the function calls: its place in the list
+// less the other tools' calls before it. It is O(log n), so that an
+// answer of n calls costs O(n log n), not O(n²) (issue 20.6).
 func (cs *calls) position(pc *partialCall) int {
-	n := 0
-	for _, p := range cs.list {
-		if p == pc {
-			return n
-		}
-		if !p.skip {
-			n++
-		}
-	}
-	return n
+	return pc.at - sort.SearchInts(cs.skipped, pc.at)
 }
 
 // appendArguments adds an arguments fragment: normally a JSON string

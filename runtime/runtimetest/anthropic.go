@@ -157,6 +157,7 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 	}
 	seen := map[string]bool{}
 	var pending []string // tool_use ids of the last assistant message
+	pendingSet := map[string]bool{}
 	for i, m := range req.Messages {
 		want := "user"
 		if i%2 == 1 {
@@ -200,7 +201,7 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 				if m.Role != "user" {
 					return nil, fmt.Errorf("%s: tool_result blocks belong to user messages", at)
 				}
-				if !contains(pending, b.ToolUseID) || answered[b.ToolUseID] {
+				if !pendingSet[b.ToolUseID] || answered[b.ToolUseID] {
 					return nil, fmt.Errorf("%s: unexpected tool_use_id %q in tool_result blocks: each tool_result block must have a corresponding tool_use block in the previous message", at, b.ToolUseID)
 				}
 				answered[b.ToolUseID] = true
@@ -218,6 +219,7 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 				return nil, fmt.Errorf("messages.%d: tool_use ids were found without tool_result blocks immediately after: %v", i, missing(pending, answered))
 			}
 			pending = nil
+			clear(pendingSet)
 			if len(text) > 0 {
 				t.Messages = append(t.Messages, runtime.Message{Role: runtime.RoleUser, Content: strings.Join(text, "\n")})
 			}
@@ -227,6 +229,7 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 		for _, b := range blocks {
 			if b.Type == "tool_use" {
 				pending = append(pending, b.ID)
+				pendingSet[b.ID] = true
 				msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{ID: b.ID, Name: b.Name, Arguments: compact(b.Input)})
 			}
 		}
