@@ -79,9 +79,13 @@ func runFmt(e *env, opts fmtOptions, args []string) error {
 		if opts.write {
 			return usageErrorf("cannot use -w with standard input")
 		}
-		src, err := io.ReadAll(e.stdin)
+		// The same limit as a file's: /dev/zero must not take the machine.
+		src, err := io.ReadAll(io.LimitReader(e.stdin, load.DefaultMaxFileSize+1))
 		if err != nil {
 			return &exitError{code: ExitUsage, err: fmt.Errorf("reading standard input: %w", err)}
+		}
+		if len(src) > load.DefaultMaxFileSize {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("standard input is over the %d MiB limit of a .gram file", load.DefaultMaxFileSize>>20)}
 		}
 		r.process("<standard input>", src, nil)
 		return r.exit()
@@ -104,7 +108,7 @@ func (r *fmtRun) exit() error {
 
 // ioError reports an I/O error and carries on with the other files.
 func (r *fmtRun) ioError(err error) {
-	fmt.Fprintf(r.e.stderr, "gramc: %v\n", err)
+	fmt.Fprintf(r.e.stderr, "gramc fmt: %v\n", err)
 	r.ioErrors = true
 }
 

@@ -27,6 +27,23 @@ func init() {
 	scriptCommands["fakeopenai"] = func() {
 		os.Exit(runtimetest.FakeOpenAIMain(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	// rawserver ADDR TYPE FILE answers every request on ADDR with status 200,
+	// Content-Type TYPE and FILE's bytes (an answer no fake would give:
+	// empty, echoing a key), until interrupted.
+	scriptCommands["rawserver"] = func() {
+		body, err := os.ReadFile(os.Args[3])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "rawserver:", err)
+			os.Exit(2)
+		}
+		err = http.ListenAndServe(os.Args[1], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", os.Args[2])
+			w.Write(body)
+		}))
+		fmt.Fprintln(os.Stderr, "rawserver:", err)
+		os.Exit(1)
+	}
 	// waitfile FILE waits (up to 20 s) until FILE exists and is not empty:
 	// scripts use it to act once a background command got somewhere.
 	scriptCommands["waitfile"] = func() {

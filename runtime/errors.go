@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"net/http"
 	"fmt"
 	"strings"
 )
@@ -76,6 +77,19 @@ func (e *APIError) Error() string {
 }
 
 func (e *APIError) Unwrap() error { return e.Err }
+
+// EmptyAnswer is the error of a model's answer that holds nothing: no
+// text and no tool calls (a 200 with no choices, no candidates, no
+// content blocks, or a stream that ends without any). Every path of every
+// provider reports it with these words; stop is the reason the provider
+// gave ("" for none).
+func EmptyAnswer(provider string, stop StopReason) *APIError {
+	msg := "empty answer: the model sent no text and no tool calls"
+	if stop != "" {
+		msg += " (stop reason: " + string(stop) + ")"
+	}
+	return &APIError{Provider: provider, StatusCode: http.StatusOK, Message: msg}
+}
 
 // ToolBindingError reports an agent tool that a library cannot provide: it
 // is missing, has no implementation, or its specification differs from the

@@ -142,6 +142,11 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 	}
 	msg := comp.Message
 	msg.Role = RoleAssistant
+	if msg.Content == "" && len(msg.ToolCalls) == 0 {
+		// The provider is the Model's, which the agent's model name may
+		// not be (gramc run --model): name none rather than a wrong one.
+		return Turn{}, EmptyAnswer("", comp.StopReason)
+	}
 	l.resp.Usage.Add(comp.Usage)
 	l.resp.StopReason = comp.StopReason
 	c := l.resp.Conversation

@@ -43,6 +43,9 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		}
 	}
 	if acc.finish == "" && acc.blocked == "" {
+		if acc.text.Len() == 0 && len(acc.calls) == 0 {
+			return nil, runtime.EmptyAnswer("gemini", "")
+		}
 		return nil, c.http.Incomplete("no finishReason")
 	}
 	return acc.completion()

@@ -327,7 +327,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 			// Some servers report errors with status 200.
 			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.http.RedactString(eb.Error.Message), Type: eb.Error.Type}
 		}
-		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "malformed response: no choices"}
+		return nil, runtime.EmptyAnswer("openai", "")
 	}
 	ch := cr.Choices[0]
 	msg := runtime.Message{Role: runtime.RoleAssistant}

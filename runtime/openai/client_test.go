@@ -322,7 +322,7 @@ func TestErrorBodyWithStatus200(t *testing.T) {
 	}
 	srv = runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Body: `{"id":"x","choices":[]}`}))
 	c, _ = client(t, srv)
-	if _, err := run(t, c, "hi", nil); err == nil || !strings.Contains(err.Error(), "malformed response: no choices") {
+	if _, err := run(t, c, "hi", nil); err == nil || !strings.Contains(err.Error(), "empty answer: the model sent no text and no tool calls") {
 		t.Errorf("err = %v", err)
 	}
 }
