@@ -1,8 +1,8 @@
 package runtime
 
 import (
-	"net/http"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
