@@ -403,10 +403,14 @@ func deepCopy(v any) any {
 	return v
 }
 
-// ValidateOutput checks a tool's JSON result against spec's OutputSchema
-// with the validator that checks arguments (nothing to check without an
-// output schema). The error says where the result differs, as argument
-// errors do.
+// ValidateOutput checks a tool's result text against spec's OutputSchema
+// (its declared return type) with the validator that checks arguments;
+// there is nothing to check without an output schema. The result matches
+// when its JSON value does, or when the text itself, as a string, does: a
+// String tool's result is its text (`Hello`, or `42`), any other type's is
+// JSON. The error says where and how the result differs, as argument
+// errors do. Run and BoundAgent.Call (so gramc run and gramc mcp) check
+// every tool's result with it.
 func ValidateOutput(spec ToolSpecification, result json.RawMessage) error {
 	if len(bytes.TrimSpace(spec.OutputSchema)) == 0 {
 		return nil
@@ -415,9 +419,12 @@ func ValidateOutput(spec ToolSpecification, result json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("tool %s: output schema: %w", spec.Name, err)
 	}
+	if as.compiled.Validate(string(result)) == nil {
+		return nil // a string result
+	}
 	v, err := decodeJSON(result)
 	if err != nil {
-		return fmt.Errorf("the result of tool %s is not JSON: %v", spec.Name, err)
+		return fmt.Errorf("the result of tool %s does not match its output schema: %s (the result is not JSON: %v)", spec.Name, validationMessage(as.compiled.Validate(string(result))), err)
 	}
 	if err := checkNumbers(v, ""); err != nil {
 		return fmt.Errorf("the result of tool %s: %v", spec.Name, err)

@@ -285,8 +285,10 @@ func (b *BoundAgent) Validate(call ToolCall) (json.RawMessage, *ToolCallError) {
 
 // Invoke runs the tool name with arguments Validate returned, under
 // timeout (0: no limit beyond ctx), and returns the result text sent to
-// the model. A failure, a panic, a timeout or a result that cannot be
-// encoded is a *ToolCallError with the message Run sends the model.
+// the model. A failure, a panic, a timeout, a result that cannot be
+// encoded or one that is not of the tool's declared return type
+// (ValidateOutput) is a *ToolCallError with the message Run sends the
+// model.
 func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (string, *ToolCallError) {
 	bt, ok := b.tools[name]
 	if !ok {
@@ -322,6 +324,11 @@ func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessa
 	res, err := encodeResult(out.val)
 	if err != nil {
 		return "", &ToolCallError{Tool: name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", name, err), Err: err}
+	}
+	// A result must be of the declared return type, wherever the tool
+	// is called from (a model's run, an MCP host, a durable activity).
+	if err := ValidateOutput(b.Agent.Tools[bt.index], json.RawMessage(res)); err != nil {
+		return "", &ToolCallError{Tool: name, Kind: BadResult, Message: err.Error(), Err: err}
 	}
 	return res, nil
 }

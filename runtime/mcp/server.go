@@ -26,11 +26,11 @@ import (
 // A call's arguments are validated against the schema and given their
 // defaults by the runtime's own validator before the implementation runs
 // (runtime.BoundAgent.Call); an unknown tool, invalid arguments, an error,
-// a panic or a timeout (opts: runtime.WithToolTimeout) is a result with
-// isError set and the message the runtime gives a model. A tool with an
-// output schema returns its JSON result as structuredContent too, after
-// checking it against the schema (a result that does not match is an
-// isError result saying where). A title is carried; a deprecated tool has
+// a panic, a timeout (opts: runtime.WithToolTimeout) or a result that is
+// not of the tool's declared return type (runtime.ValidateOutput) is a
+// result with isError set and the message the runtime gives a model. A
+// tool with an object output schema returns its JSON result as
+// structuredContent too. A title is carried; a deprecated tool has
 // "deprecated": true in its _meta, as `gramc schema --target mcp` emits.
 func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, opts ...runtime.Option) (*sdk.Server, error) {
 	bound, err := runtime.Bind(runtime.Agent{Name: name, Tools: specs}, lib)
@@ -60,11 +60,8 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 			}
 			res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: inv.Result}}}
 			if structured {
-				// Structured content must match the output schema the
-				// tool advertises.
-				if err := runtime.ValidateOutput(spec, json.RawMessage(inv.Result)); err != nil {
-					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil
-				}
+				// The call checked the result against the output schema
+				// the tool advertises (runtime.ValidateOutput).
 				res.StructuredContent = json.RawMessage(inv.Result)
 			}
 			return res, nil
