@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
@@ -106,7 +107,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if len(files) == 0 {
 				return usageErrorf("name at least one .gram file or directory")
 			}
-			return runRun(cmd.Context(), e, opts, files, messages)
+			return runRedacted(cmd.Context(), e, opts, files, messages)
 		},
 	}
 	f := cmd.Flags()
@@ -151,6 +152,39 @@ func looksLikeGramPath(a string) bool {
 	}
 	fi, err := os.Stat(a)
 	return err == nil && fi.IsDir()
+}
+
+// runRedacted is runRun with the API keys of the environment redacted from
+// every line it writes — the answer, the tool trace, the debug dump, its
+// error — even when a tool or the model echoes a key back, raw or
+// JSON-escaped, and even split across a streamed answer's pieces.
+func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
+	var secrets []redact.Secret
+	for _, v := range toolcmd.SecretVars {
+		if key := os.Getenv(v); key != "" {
+			secrets = append(secrets, redact.NewSecret(key))
+		}
+	}
+	if len(secrets) == 0 {
+		return runRun(ctx, e, opts, files, messages)
+	}
+	stdout, stderr := redact.NewWriter(e.stdout, secrets...), redact.NewWriter(e.stderr, secrets...)
+	re := *e
+	re.stdout, re.stderr = stdout, stderr
+	err := runRun(ctx, &re, opts, files, messages)
+	stdout.Flush()
+	stderr.Flush()
+	var xe *exitError
+	if errors.As(err, &xe) && xe.err != nil {
+		msg := xe.err.Error()
+		for _, s := range secrets {
+			msg = s.String(msg)
+		}
+		if msg != xe.err.Error() {
+			return &exitError{code: xe.code, err: errors.New(msg)}
+		}
+	}
+	return err
 }
 
 func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) error {

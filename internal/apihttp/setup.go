@@ -41,7 +41,7 @@ func (c *Config) Check(e Endpoint) (string, error) {
 			Message: fmt.Sprintf("invalid base URL %q: want http(s)://host/path", base)}
 	}
 	if err := credhttp.CheckKey(c.APIKey); err != nil {
-		return "", &runtime.ConfigurationError{Setting: e.KeySetting, Message: c.KeyEnv + ": " + err.Error(), Err: err}
+		return "", &runtime.ConfigurationError{Setting: e.KeySetting, Message: c.KeyEnv, Err: err}
 	}
 	if c.APIKey == "" && strings.EqualFold(u.Hostname(), e.OfficialHost) {
 		return "", &runtime.ConfigurationError{Setting: e.KeySetting, Message: e.MissingKey}

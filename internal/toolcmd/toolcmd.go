@@ -58,15 +58,17 @@ func NewRunner(environ []string) *Runner {
 	return &Runner{env: ToolEnv(environ), live: map[*exec.Cmd]struct{}{}}
 }
 
-// secretVars are the environment variables a tool command never gets.
-var secretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}
+// SecretVars are the environment variables that hold API keys: a tool
+// command never gets them, and gramc run redacts their values from all it
+// prints.
+var SecretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}
 
 // ToolEnv is environ without the variables that hold API keys.
 func ToolEnv(environ []string) []string {
 	out := make([]string, 0, len(environ))
 next:
 	for _, kv := range environ {
-		for _, v := range secretVars {
+		for _, v := range SecretVars {
 			if strings.HasPrefix(kv, v+"=") {
 				continue next
 			}
