@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -85,6 +86,9 @@ nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
 func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if opts.http == "" && (opts.allowRemote || opts.tokenFile != "" || len(opts.origins) > 0) {
+		return usageErrorf("--http-allow-remote, --http-token-file and --http-allow-origin go with --http ADDR")
 	}
 	pkgs, err := loadPackages(e, args)
 	if err != nil {
@@ -180,20 +184,47 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 // --http-token-file is given.
 const mcpTokenEnv = "GRAMC_MCP_TOKEN"
 
-// httpToken is the bearer token the options give ("" for none).
+// maxTokenFile bounds what gramc reads of --http-token-file.
+const maxTokenFile = 4 << 10
+
+// httpToken is the bearer token the options give ("" for none): one line
+// of printable ASCII without spaces, as an Authorization header carries
+// it.
 func httpToken(opts mcpOptions) (string, error) {
-	if opts.tokenFile != "" {
-		data, err := os.ReadFile(opts.tokenFile)
-		if err != nil {
-			return "", usageErrorf("--http-token-file: %v", err)
-		}
-		tok := strings.TrimSpace(string(data))
-		if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
-			return "", usageErrorf("--http-token-file %s: want one token on one line", opts.tokenFile)
+	if opts.tokenFile == "" {
+		tok := strings.TrimSpace(os.Getenv(mcpTokenEnv))
+		if !isTokenText(tok) {
+			return "", usageErrorf("%s: want one token of printable ASCII, without spaces", mcpTokenEnv)
 		}
 		return tok, nil
 	}
-	return strings.TrimSpace(os.Getenv(mcpTokenEnv)), nil
+	f, err := os.Open(opts.tokenFile)
+	if err != nil {
+		return "", usageErrorf("--http-token-file: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	switch {
+	case err != nil:
+		return "", usageErrorf("--http-token-file: %v", err)
+	case len(data) > maxTokenFile:
+		return "", usageErrorf("--http-token-file %s: the file is over the %d-byte limit of a token file", termsafe.Line(opts.tokenFile, 200), maxTokenFile)
+	}
+	tok := strings.TrimSpace(string(data))
+	if tok == "" || !isTokenText(tok) {
+		return "", usageErrorf("--http-token-file %s: want one token on one line, of printable ASCII", termsafe.Line(opts.tokenFile, 200))
+	}
+	return tok, nil
+}
+
+// isTokenText reports whether tok is printable ASCII without spaces.
+func isTokenText(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if tok[i] <= ' ' || tok[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // serveMCPHTTP serves srv as streamable HTTP on addr until ctx ends.
@@ -219,20 +250,30 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, opts mcpOptions,
 	}
 	h := mcp.NewHTTPHandler(srv, mcp.HTTPOptions{Token: token, AllowedOrigins: opts.origins})
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	shutDown := make(chan struct{})
 	go func() {
+		defer close(shutDown)
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		// The tool commands are being killed (stopOnSignal): the calls in
+		// flight get a moment to be answered, then every connection is
+		// closed, a client's open event stream too.
+		sctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
-		hs.Shutdown(sctx) //nolint:errcheck // exiting
+		if hs.Shutdown(sctx) != nil {
+			hs.Close() //nolint:errcheck // exiting
+		}
 	}()
 	auth := "no token"
 	if token != "" {
 		auth = "bearer token required"
 	}
 	fmt.Fprintf(e.stderr, "gramc mcp: serving %d %s on http://%s/ (%s)\n", n, english.Noun(n, "tool"), ln.Addr(), auth)
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		hs.Close() //nolint:errcheck // failing anyway
 		return &exitError{code: ExitUsage, err: err}
 	}
+	// Serve returns as Shutdown begins: wait for the answers in flight.
+	<-shutDown
 	return nil
 }
 

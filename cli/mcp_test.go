@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func init() {
@@ -18,7 +22,18 @@ func init() {
 	// its tools (name and inputSchema, one line each) and then, for each
 	// line "TOOL JSON" of its own standard input, calls TOOL with the JSON
 	// arguments and prints the result ("ok TEXT" or "error TEXT").
+	// mcpclient URL does the same with a streamable HTTP server, sending
+	// $MCPCLIENT_TOKEN as its bearer token when set.
 	scriptCommands["mcpclient"] = func() { os.Exit(mcpClientMain(os.Args[1:])) }
+	// MCP_PORT is a free port for gramc mcp --http on every interface.
+	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
+		ln, err := net.Listen("tcp", ":0")
+		if err != nil {
+			return err
+		}
+		env.Setenv("MCP_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
+		return ln.Close()
+	})
 	// holdopen FILE COMMAND ARGS... runs COMMAND with FILE's content on its
 	// standard input, which stays open (as a host keeps a server's input
 	// open) until COMMAND exits; it prints and exits with COMMAND's status.
@@ -49,9 +64,19 @@ func init() {
 func mcpClientMain(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpclient", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	var t sdk.Transport
+	if strings.HasPrefix(args[0], "http://") {
+		st := &sdk.StreamableClientTransport{Endpoint: args[0]}
+		if token := os.Getenv("MCPCLIENT_TOKEN"); token != "" {
+			st.HTTPClient = &http.Client{Transport: bearerTransport(token)}
+		}
+		t = st
+	} else {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Stderr = os.Stderr
+		t = &sdk.CommandTransport{Command: cmd}
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpclient", Version: "1"}, nil).Connect(ctx, t, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcpclient: connect:", err)
 		return 1
@@ -90,4 +115,13 @@ func mcpClientMain(args []string) int {
 		fmt.Printf("%s %s\n", kind, text.String())
 	}
 	return 0
+}
+
+// bearerTransport sends its token with every request.
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(req)
 }

@@ -53,12 +53,19 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 			return
 		}
 		if opts.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			// The scheme is case-insensitive (RFC 9110 11.1): "bearer"
+			// is as good as "Bearer".
+			scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+			ok = ok && strings.EqualFold(scheme, "Bearer")
 			// Hashing first makes the comparison constant-time whatever
 			// the lengths.
-			sum := sha256.Sum256([]byte(got))
+			sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
 			if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="gramc mcp"`)
+				challenge := `Bearer realm="gramc mcp"`
+				if ok {
+					challenge += `, error="invalid_token"` // RFC 6750 3.1
+				}
+				w.Header().Set("WWW-Authenticate", challenge)
 				http.Error(w, "Unauthorized: this server needs its bearer token (Authorization: Bearer TOKEN)", http.StatusUnauthorized)
 				return
 			}

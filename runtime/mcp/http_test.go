@@ -160,3 +160,40 @@ func TestHTTPDisconnectCancels(t *testing.T) {
 		t.Fatal("the tool's context was not cancelled when its client went away")
 	}
 }
+
+// TestHTTPTokenScheme: the Authorization scheme is case-insensitive (RFC
+// 9110), so "bearer TOKEN" is served; a wrong token's challenge says
+// error="invalid_token" (RFC 6750), a missing one's does not. Before,
+// only "Bearer " with a capital B passed.
+func TestHTTPTokenScheme(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{Token: "s3cret-token"}))
+	defer srv.Close()
+	for _, c := range []struct {
+		auth      string
+		status    int
+		challenge string
+	}{
+		{"bearer s3cret-token", http.StatusOK, ""},
+		{"BEARER s3cret-token", http.StatusOK, ""},
+		{"Bearer s3cret-token ", http.StatusOK, ""},
+		{"", http.StatusUnauthorized, `Bearer realm="gramc mcp"`},
+		{"Basic czNjcmV0LXRva2Vu", http.StatusUnauthorized, `Bearer realm="gramc mcp"`},
+		{"Bearer wrong", http.StatusUnauthorized, `Bearer realm="gramc mcp", error="invalid_token"`},
+		{"bearer s3cret-tokenx", http.StatusUnauthorized, `Bearer realm="gramc mcp", error="invalid_token"`},
+	} {
+		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || resp.Header.Get("WWW-Authenticate") != c.challenge {
+			t.Errorf("Authorization %q: status %d, WWW-Authenticate %q; want %d, %q", c.auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.status, c.challenge)
+		}
+	}
+}
