@@ -42,10 +42,14 @@ type Range struct {
 	End   Pos
 }
 
-// String prints "file:line:col" of the start.
+// String prints "file:line:col" of the start, or just "file" for a range
+// with no line (the whole file: one that cannot be read).
 func (r Range) String() string {
 	if r.File == "" {
 		return r.Start.String()
+	}
+	if r.Start.Line == 0 {
+		return r.File
 	}
 	return r.File + ":" + r.Start.String()
 }

@@ -23,7 +23,8 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 		return
 	}
 	ds.Sort()
-	opts := diag.TextOptions{Color: useColor(e.stderr), MaxPerFile: maxPerFile}
+	// Excerpts come from .gram files only, read under the loader's rules.
+	opts := diag.TextOptions{Color: useColor(e.stderr), MaxPerFile: maxPerFile, ReadFile: load.ReadSource}
 	if e.allErrors {
 		opts.MaxPerFile = 0
 	}

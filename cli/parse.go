@@ -58,20 +58,20 @@ Exit status: 0 when every file parses, 1 when a file has syntax errors,
 }
 
 func runParse(e *env, opts parseOptions, patterns []string) error {
-	units, err := load.Expand(patterns, nil)
+	units, problems, err := load.Expand(patterns, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	var srcs []syntax.Source
 	for _, u := range units {
-		us, err := load.Read(u, nil)
-		if err != nil {
-			return &exitError{code: ExitUsage, err: err}
-		}
+		us, ps := load.Read(u, nil)
+		problems = append(problems, ps...)
 		srcs = append(srcs, us...)
 	}
+	// A file that cannot be read is reported, and the others are parsed.
+	printDiagnostics(e, problems)
+	failed := len(problems) > 0
 	results := syntax.ParseFiles(srcs)
-	failed := false
 	for _, r := range results {
 		if r.Diags.HasErrors() {
 			failed = true

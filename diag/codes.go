@@ -74,6 +74,7 @@ const (
 	CodeTargetSchemaTooLarge       Code = "target-schema-too-large"
 	CodeTargetUnknown              Code = "target-unknown"
 	CodeGenNameCollision           Code = "gen-name-collision"
+	CodeUnreadableFile             Code = "unreadable-file"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -85,6 +86,7 @@ const (
 	StageCheck  Stage = "check"  // the type checker
 	StageTarget Stage = "target" // the provider lint (check --target, schema)
 	StageGen    Stage = "gen"    // the Go generator
+	StageLoad   Stage = "load"   // finding and reading the files
 )
 
 // CodeInfo is what the registry knows of a code.
@@ -166,6 +168,7 @@ var registry = []CodeInfo{
 	{CodeTargetSchemaTooLarge, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetUnknown, StageTarget, Error, "docs/schema.md", ""},
 	{CodeGenNameCollision, StageGen, Warning, "docs/codegen.md", ""},
+	{CodeUnreadableFile, StageLoad, Error, "docs/diagnostics.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

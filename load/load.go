@@ -31,8 +31,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -81,12 +83,16 @@ type Unit struct {
 // or file named twice, however spelt (dir, ./dir/, dir/...), is one unit:
 // twice would declare everything twice. The error is for a pattern that
 // names nothing (a missing path, a directory without .gram files) or a
-// directory that cannot be read.
-func Expand(patterns []string, cfg *Config) ([]Unit, error) {
+// directory named that cannot be read. Under "dir/...", an entry that
+// cannot be walked (an unreadable directory, a link loop) is a problem —
+// an unreadable-file diagnostic — and the walk goes on, as the go command
+// does.
+func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
 	var units []Unit
+	var problems diag.Diagnostics
 	var named []string
 	seenDir := map[string]bool{}
 	seenFile := map[string]bool{}
@@ -107,10 +113,11 @@ func Expand(patterns []string, cfg *Config) ([]Unit, error) {
 			} else if root == "" || root == "." {
 				root = "."
 			}
-			dirs, err := walkDirs(filepath.FromSlash(root))
+			dirs, ps, err := walkDirs(filepath.FromSlash(root))
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			problems = append(problems, ps...)
 			for _, d := range dirs {
 				addDir(d.Dir, d.Files)
 			}
@@ -125,7 +132,7 @@ func Expand(patterns []string, cfg *Config) ([]Unit, error) {
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("cannot load %s: %w", p, err)
+			return nil, nil, fmt.Errorf("cannot load %s: %w", p, err)
 		}
 		if !fi.IsDir() {
 			if !seenFile[filepath.Clean(p)] {
@@ -136,17 +143,25 @@ func Expand(patterns []string, cfg *Config) ([]Unit, error) {
 		}
 		files, err := gramFiles(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(files)+len(cfg.overlayFiles(p, files)) == 0 {
-			return nil, fmt.Errorf("no .gram files in %s", p)
+			return nil, nil, fmt.Errorf("no .gram files in %s", p)
 		}
 		addDir(filepath.Clean(p), files)
 	}
 	if len(named) > 0 {
 		units = append(units, Unit{Files: named})
 	}
-	return units, nil
+	return units, problems, nil
+}
+
+// Problem is the unreadable-file diagnostic of path: it is positioned at
+// the file (no line: nothing of it is shown).
+func Problem(path string, err error) *diag.Diagnostic {
+	return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnreadableFile,
+		Summary: "cannot read " + path, Detail: termsafe.Line(err.Error(), 500) + ". The other files are checked without it.",
+		Range: ast.Range{File: path}}
 }
 
 // overlayFiles are the overlay's .gram files in dir that are not in files.
@@ -165,13 +180,22 @@ func (c *Config) overlayFiles(dir string, files []string) []string {
 }
 
 // walkDirs returns the directories under root (root included) that hold
-// .gram files, in lexical order.
-func walkDirs(root string) ([]Unit, error) {
+// .gram files, in lexical order, and a problem for each entry below root
+// that cannot be walked. The error is for root itself.
+func walkDirs(root string) ([]Unit, diag.Diagnostics, error) {
 	var out []Unit
+	var problems diag.Diagnostics
 	root = followRootLink(root)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("cannot walk %s: %w", path, err)
+			if path == root {
+				return fmt.Errorf("cannot walk %s: %w", path, err)
+			}
+			problems = append(problems, Problem(path, err))
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if !d.IsDir() {
 			return nil
@@ -184,7 +208,11 @@ func walkDirs(root string) ([]Unit, error) {
 		}
 		files, err := gramFiles(path)
 		if err != nil {
-			return err
+			if path == root {
+				return err
+			}
+			problems = append(problems, Problem(path, err))
+			return filepath.SkipDir
 		}
 		if len(files) > 0 {
 			out = append(out, Unit{Dir: path, Files: files})
@@ -192,9 +220,9 @@ func walkDirs(root string) ([]Unit, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, problems, nil
 }
 
 // followRootLink returns root so that filepath.WalkDir walks the directory
@@ -265,6 +293,9 @@ func readInto(w interface {
 	Grow(int)
 	Len() int
 }, path string, max int64) error {
+	if err := checkLink(path); err != nil {
+		return err
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return err
@@ -290,6 +321,44 @@ func readInto(w interface {
 	return nil
 }
 
+// ErrNotGram is wrapped by the error of a .gram link to another kind of
+// file.
+var ErrNotGram = errors.New("a symbolic link to a file that is not a .gram file")
+
+// checkLink follows path when it is a symbolic link: only to a .gram file
+// (a link named like a source file must not read secret.env or
+// /proc/self/environ into a diagnostic's excerpt), and never round a loop
+// or to nothing.
+func checkLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(pe.Err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: a symbolic link to nothing (%s does not exist)", path, termsafe.Line(pe.Path, 200))
+		}
+		return fmt.Errorf("%s: a symbolic link that cannot be followed: %w", path, err)
+	}
+	if !strings.HasSuffix(target, ".gram") {
+		return fmt.Errorf("%s: %w (%s); it is not read", path, ErrNotGram, termsafe.Line(target, 200))
+	}
+	return nil
+}
+
+// ReadSource returns the text of a .gram file for a diagnostic's excerpt
+// under the rules every read follows: a regular .gram file (a link only
+// to one) of at most DefaultMaxFileSize bytes. Anything else has no
+// excerpt: a file that is not gram is never shown.
+func ReadSource(path string) ([]byte, error) {
+	if !strings.HasSuffix(path, ".gram") {
+		return nil, fmt.Errorf("%s: not a .gram file", path)
+	}
+	return ReadFile(path, DefaultMaxFileSize)
+}
+
 func fileKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
@@ -306,45 +375,45 @@ func fileKind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
-// Read reads unit's files (the overlay first) in order.
-func Read(u Unit, cfg *Config) ([]syntax.Source, error) {
-	srcs := make([]syntax.Source, len(u.Files))
-	var errs []error
-	for i, name := range u.Files {
+// Read reads unit's files (the overlay first) in order. A file that cannot
+// be read is left out, with its problem (an unreadable-file diagnostic).
+func Read(u Unit, cfg *Config) ([]syntax.Source, diag.Diagnostics) {
+	srcs := make([]syntax.Source, 0, len(u.Files))
+	var problems diag.Diagnostics
+	for _, name := range u.Files {
 		if src, ok := cfg.overlay(name); ok {
-			srcs[i] = syntax.Source{Name: name, Src: src}
+			srcs = append(srcs, syntax.Source{Name: name, Src: src})
 			continue
 		}
 		text, err := readText(name, cfg.maxFileSize())
 		if err != nil {
-			errs = append(errs, fmt.Errorf("cannot read %w", err))
+			problems = append(problems, Problem(name, err))
 			continue
 		}
-		srcs[i] = syntax.Source{Name: name, Text: text}
+		srcs = append(srcs, syntax.Source{Name: name, Text: text})
 	}
-	return srcs, errors.Join(errs...)
+	return srcs, problems
 }
 
 // Packages finds, reads, parses and checks the packages named by
 // patterns. Files are parsed concurrently and packages checked
 // concurrently. A file with a syntax error is reported and the rest of its
-// package is still checked. The error is for I/O problems only (a missing
-// path, an unreadable or irregular file); every problem in the sources is
-// a diagnostic. Diagnostics of all packages are sorted by position.
+// package is still checked; so is a file or directory that cannot be read
+// (an unreadable-file diagnostic). The error is for a pattern that names
+// nothing; every other problem is a diagnostic. Diagnostics of all
+// packages are sorted by position.
 func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostics, error) {
-	units, err := Expand(patterns, cfg)
+	units, problems, err := Expand(patterns, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
 	var all []syntax.Source
-	var errs []error
-	for _, u := range units {
-		srcs, err := Read(u, cfg)
-		errs = append(errs, err)
+	counts := make([]int, len(units))
+	for k, u := range units {
+		srcs, ps := Read(u, cfg)
+		problems = append(problems, ps...)
 		all = append(all, srcs...)
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
+		counts[k] = len(srcs)
 	}
 	parsed := syntax.ParseFiles(all)
 	pkgs := make([]*check.Package, len(units))
@@ -353,7 +422,7 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 	var wg sync.WaitGroup
 	i := 0
 	for k, u := range units {
-		files := make([]check.SourceFile, len(u.Files))
+		files := make([]check.SourceFile, counts[k])
 		for j := range files {
 			files[j] = check.SourceFile{AST: parsed[i].File, Diags: parsed[i].Diags}
 			i++
@@ -366,7 +435,7 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 		}()
 	}
 	wg.Wait()
-	var diags diag.Diagnostics
+	diags := problems
 	for _, ds := range pkgDiags {
 		diags = append(diags, ds...)
 	}

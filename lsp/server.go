@@ -418,7 +418,7 @@ func (s *server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	s.mu.Lock()
 	for _, f := range s.ws.folders {
 		if err := s.ws.loadFolder(f); err != nil {
-			s.logger.Printf("loading %s: %v", termsafe.Line(f, 500), err)
+			s.logger.Printf("loading %s: %v", termsafe.Line(f, 500), termsafe.Line(err.Error(), 2000))
 		}
 	}
 	for k := range s.ws.pkgs {
@@ -637,7 +637,9 @@ func (s *server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol
 	s.mu.Lock()
 	for _, f := range params.Event.Added {
 		if f.URI.IsFile() {
-			s.ws.loadFolder(keyOf(f.URI))
+			if err := s.ws.loadFolder(keyOf(f.URI)); err != nil {
+				s.logger.Printf("loading %s: %v", termsafe.Line(string(f.URI), 500), termsafe.Line(err.Error(), 2000))
+			}
 		}
 	}
 	for k := range s.ws.pkgs {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -122,16 +123,21 @@ func (w *workspace) inFolder(path string) bool {
 
 // loadFolder reads every package under a workspace folder through the
 // loader, as `gramc check folder/...` would. Documents already open keep
-// their text.
+// their text. An entry that cannot be walked (an unreadable subdirectory)
+// leaves the rest loaded; the error says which, for the log.
 func (w *workspace) loadFolder(dir string) error {
 	dir = filepath.Clean(dir)
 	if !slices.Contains(w.folders, dir) {
 		w.folders = append(w.folders, dir)
 	}
-	units, err := load.Expand([]string{filepath.Join(dir, "...")}, nil)
+	units, problems, err := load.Expand([]string{filepath.Join(dir, "...")}, nil)
 	if err != nil {
 		// A folder without .gram files is not an error for an editor.
 		return nil
+	}
+	var errs []error
+	for _, p := range problems {
+		errs = append(errs, errors.New(p.Summary+": "+p.Detail))
 	}
 	for _, u := range units {
 		if u.Dir == "" {
@@ -139,7 +145,7 @@ func (w *workspace) loadFolder(dir string) error {
 		}
 		w.loadDir(filepath.Clean(u.Dir), u.Files)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // loadDir makes (or refreshes) the package of dir from the given files.
@@ -189,7 +195,7 @@ func (w *workspace) pkgOf(f *file) *pkg {
 			return p
 		}
 		var paths []string
-		if units, err := load.Expand([]string{dir}, nil); err == nil && len(units) == 1 {
+		if units, _, err := load.Expand([]string{dir}, nil); err == nil && len(units) == 1 {
 			paths = units[0].Files
 		}
 		w.files[f.key] = f
