@@ -18,11 +18,11 @@ func init() { register(newCheckCmd) }
 type checkOptions struct {
 	format string // text, json or github
 	werror bool   // treat warnings as errors
-	// targets is --target: a comma-separated list of providers whose
-	// rules are linted too (schema.Lint).
-	targets string
-	// disable is --disable: warning codes not to report.
-	disable string
+	// targets is --target: providers whose rules are linted too
+	// (schema.Lint), repeated or comma-separated: they add up.
+	targets []string
+	// disable is --disable: warning codes not to report, likewise.
+	disable []string
 }
 
 // diagFormats are the values of --format.
@@ -84,8 +84,8 @@ with --werror), 2 for usage or I/O errors.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diagFormats, ", "))
 	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
-	f.StringVar(&opts.targets, "target", "", "also lint for these providers (comma-separated; see above)")
-	f.StringVar(&opts.disable, "disable", "", "turn these warning codes off (comma-separated)")
+	f.StringSliceVar(&opts.targets, "target", nil, "also lint for these providers (repeatable or comma-separated; see above)")
+	f.StringSliceVar(&opts.disable, "disable", nil, "turn these warning codes off (repeatable or comma-separated)")
 	return cmd
 }
 
@@ -94,14 +94,14 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, diagFormats, "formats"))
 	}
 	var targets []schema.Target
-	if opts.targets != "" {
-		ts, err := schema.ParseTargets(opts.targets)
+	if len(opts.targets) > 0 {
+		ts, err := schema.ParseTargets(strings.Join(opts.targets, ","))
 		if err != nil {
 			return usageErrorf("--target: %v", err)
 		}
 		targets = ts
 	}
-	disabled, err := parseDisabled(opts.disable)
+	disabled, err := parseDisabled(strings.Join(opts.disable, ","))
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

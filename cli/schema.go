@@ -17,7 +17,7 @@ import (
 func init() { register(newSchemaCmd) }
 
 type schemaOptions struct {
-	target string
+	target []string // repeated or comma-separated: they add up
 	tools  []string
 	agent  string
 	out    string
@@ -42,15 +42,15 @@ reported as a positioned error (exit 1); run 'gramc check --target T' to
 also see the keywords moved into descriptions.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(e, opts, args) },
 	}
-	cmd.Flags().StringVarP(&opts.target, "target", "t", string(schema.JSONSchema), "output format: "+targetList()+"; a comma list or all")
-	cmd.Flags().StringArrayVar(&opts.tools, "tool", nil, "select a tool by name (repeatable)")
+	cmd.Flags().StringSliceVarP(&opts.target, "target", "t", []string{string(schema.JSONSchema)}, "output format: "+targetList()+"; repeatable, a comma list, or all")
+	cmd.Flags().StringSliceVar(&opts.tools, "tool", nil, "select tools by name (repeatable or comma-separated)")
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
 	return cmd
 }
 
 func runSchema(e *env, opts schemaOptions, args []string) error {
-	targets, err := schema.ParseTargets(opts.target)
+	targets, err := schema.ParseTargets(strings.Join(opts.target, ","))
 	if err != nil {
 		return usageErrorf("--target: %w", err)
 	}
