@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -25,6 +27,14 @@ func init() {
 	// mcpclient URL does the same with a streamable HTTP server, sending
 	// $MCPCLIENT_TOKEN as its bearer token when set.
 	scriptCommands["mcpclient"] = func() { os.Exit(mcpClientMain(os.Args[1:])) }
+	// mcplines COMMAND ARGS... runs COMMAND as an MCP server and writes it
+	// the lines of its own standard input, raw: "await ID" waits (up to 20
+	// s) for the answer with that id (JSON text: 3, "s", null, each answer
+	// taken once), "big ID N" writes a tools/list request with that id
+	// padded to N bytes, "deep ID N" one whose params nest N arrays deep.
+	// It prints every line the server writes, then closes the server's
+	// input and prints "exit N" with its status.
+	scriptCommands["mcplines"] = func() { os.Exit(mcpLinesMain(os.Args[1:])) }
 	// MCP_PORT is a free port for gramc mcp --http on every interface.
 	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
 		ln, err := net.Listen("tcp", ":0")
@@ -124,4 +134,84 @@ func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
 	req.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(req)
+}
+
+func mcpLinesMain(args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "mcplines:", err)
+		return 2
+	}
+	answered := make(chan string, 1024)
+	go func() {
+		defer close(answered)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			fmt.Printf("%s\n", sc.Bytes())
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m.Method == "" && len(m.ID) > 0 {
+				answered <- string(m.ID)
+			}
+		}
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		var id string
+		var n int
+		switch {
+		case strings.HasPrefix(line, "await "):
+			want := strings.TrimPrefix(line, "await ")
+			timeout := time.After(20 * time.Second)
+		wait:
+			for {
+				select {
+				case got, ok := <-answered:
+					if !ok {
+						fmt.Printf("the server closed its output awaiting %s\n", want)
+						break wait
+					}
+					if got == want {
+						break wait
+					}
+				case <-timeout:
+					fmt.Printf("no answer %s\n", want)
+					break wait
+				}
+			}
+		case fmtScan(line, "big %s %d", &id, &n):
+			head := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{"pad":"`
+			io.WriteString(in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
+		case fmtScan(line, "deep %s %d", &id, &n):
+			io.WriteString(in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{"a":`+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
+		default:
+			io.WriteString(in, line+"\n")
+		}
+	}
+	in.Close()
+	for range answered {
+	}
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		code = -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+	}
+	fmt.Printf("exit %d\n", code)
+	return 0
+}
+
+// fmtScan reports whether line is format's whole, scanning into args.
+func fmtScan(line, format string, args ...any) bool {
+	n, err := fmt.Sscanf(line, format, args...)
+	return err == nil && n == len(args)
 }

@@ -167,3 +167,32 @@ func FuzzMCPLines(f *testing.F) {
 		s.alive(100, "the fuzzed line")
 	})
 }
+
+// TestMessageAtTheLimit: a message of exactly MaxMessageSize bytes is
+// served, and the size named for one over it is the message's own, its
+// line terminator not counted (before, a message of exactly the limit was
+// refused, and the size named one byte more than the message's).
+func TestMessageAtTheLimit(t *testing.T) {
+	padded := func(id, size int, end string) string {
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{"pad":"`, id)
+		return head + strings.Repeat("x", size-len(head)-len(`"}}`)) + `"}}` + end
+	}
+	s := newLineSession(t)
+	if l := padded(1, mcp.MaxMessageSize, ""); len(l) != mcp.MaxMessageSize {
+		t.Fatalf("the message has %d bytes", len(l))
+	}
+	s.write(padded(1, mcp.MaxMessageSize, ""))
+	if a := s.answer("1"); a.Error != nil || !strings.Contains(string(a.Result), `"echo"`) {
+		t.Errorf("a message of exactly %d bytes: %s %+v", mcp.MaxMessageSize, a.Result, a.Error)
+	}
+	s.write(padded(2, mcp.MaxMessageSize, "\r"))
+	if a := s.answer("2"); a.Error != nil {
+		t.Errorf("a message of exactly %d bytes ending in CRLF: %+v", mcp.MaxMessageSize, a.Error)
+	}
+	s.write(padded(3, mcp.MaxMessageSize+1, ""))
+	want := fmt.Sprintf("the message is %d bytes, over the %d-byte limit", mcp.MaxMessageSize+1, mcp.MaxMessageSize)
+	if a := s.answer("3"); a.Error == nil || a.Error.Code != -32600 || !strings.Contains(a.Error.Message, want) {
+		t.Errorf("a message of %d bytes: %+v, want -32600 %q", mcp.MaxMessageSize+1, a.Error, want)
+	}
+	s.alive(100, "the messages at the limit")
+}

@@ -247,14 +247,15 @@ func depth(line []byte) int {
 	return deepest
 }
 
-// readLine reads one line of at most MaxMessageSize bytes; a longer one is
-// consumed and reported by its length, with its first 64 KiB (for idOf).
+// readLine reads one line holding at most MaxMessageSize bytes (its
+// terminator, "\n" or "\r\n", not counted); a longer one is consumed and
+// reported by its length, with its first 64 KiB (for idOf).
 func readLine(br *bufio.Reader) (line []byte, tooLong int, err error) {
-	n := 0
+	n := 0 // the line's bytes so far, its terminator included
 	for {
 		chunk, err := br.ReadSlice('\n')
 		n += len(chunk)
-		if n <= MaxMessageSize {
+		if n <= MaxMessageSize+2 {
 			line = append(line, chunk...)
 		} else if len(line) > 64<<10 {
 			line = line[:64<<10]
@@ -262,8 +263,14 @@ func readLine(br *bufio.Reader) (line []byte, tooLong int, err error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if n > MaxMessageSize {
-			return line, n, err
+		size := n
+		if bytes.HasSuffix(chunk, []byte("\r\n")) {
+			size -= 2
+		} else if bytes.HasSuffix(chunk, []byte("\n")) {
+			size--
+		}
+		if size > MaxMessageSize {
+			return line, size, err
 		}
 		return bytes.TrimRight(line, "\r\n"), 0, err
 	}
