@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ type lineSession struct {
 	in    *io.PipeWriter
 	lines chan string
 	done  chan error
+	seen  []answer // the other answers read while awaiting one
 }
 
 func newLineSession(t testing.TB) *lineSession {
@@ -85,16 +87,18 @@ func (s *lineSession) answer(id string) answer {
 			if string(a.ID) == id {
 				return a
 			}
+			s.seen = append(s.seen, a)
 		case <-timeout:
 			s.t.Fatalf("no answer to %s", id)
 		}
 	}
 }
 
-// alive fails the test unless a tool call (id) is answered.
-func (s *lineSession) alive(id int, after string) {
+// alive fails the test unless a tool call (id) is answered. The lines
+// first are written before the call, in order.
+func (s *lineSession) alive(id int, after string, first ...string) {
 	s.t.Helper()
-	s.write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"alive"}}}`, id))
+	s.write(append(first, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"alive"}}}`, id))...)
 	a := s.answer(fmt.Sprint(id))
 	if a.Error != nil || !strings.Contains(string(a.Result), "alive") {
 		s.t.Fatalf("after %s: the call was answered %s %+v", after, a.Result, a.Error)
@@ -149,7 +153,9 @@ func TestNotJSONRPCLines(t *testing.T) {
 
 // FuzzMCPLines writes a fuzzed line (or lines) into a live session, then
 // a tool call: the call must be answered, every line the server writes
-// must be JSON, and nothing may panic or hang. Seeded with the lines of
+// must be JSON, a line that is not JSON or JSON that is not an object
+// must be answered -32700 or -32600 with id null (wantError), and
+// nothing may panic or hang. Seeded with the lines of
 // TestNotJSONRPCLines, so it finds issue 20.3 on the code before it.
 // Run: go test ./runtime/mcp -run '^$' -fuzz FuzzMCPLines -fuzztime 2m
 func FuzzMCPLines(f *testing.F) {
@@ -163,9 +169,32 @@ func FuzzMCPLines(f *testing.F) {
 			return
 		}
 		s := newLineSession(t)
-		s.write(line)
-		s.alive(100, "the fuzzed line")
+		s.seen = nil
+		s.alive(100, "the fuzzed line", line)
+		if code := wantError(line); code != 0 && !slices.ContainsFunc(s.seen, func(a answer) bool {
+			return string(a.ID) == "null" && a.Error != nil && a.Error.Code == code
+		}) {
+			t.Fatalf("the line %q was not answered with error %d, id null (answers: %+v)", line, code, s.seen)
+		}
 	})
+}
+
+// wantError is the error JSON-RPC 2.0 says a single line must be answered
+// with when that does not depend on what the server serves: -32700 for
+// one that is not JSON, -32600 for JSON that is not an object. It is 0
+// for the rest, and for several lines, a blank one, or one nested deeper
+// than the limit (answered -32600 whatever it is).
+func wantError(line string) int {
+	text := strings.Trim(line, " \t\r\n")
+	switch {
+	case text == "" || strings.ContainsAny(line, "\n\r") || strings.Count(line, "[")+strings.Count(line, "{") > mcp.MaxDepth:
+		return 0
+	case !json.Valid([]byte(text)):
+		return -32700
+	case text[0] != '{':
+		return -32600
+	}
+	return 0
 }
 
 // TestMessageAtTheLimit: a message of exactly MaxMessageSize bytes is
