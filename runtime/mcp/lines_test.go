@@ -114,6 +114,8 @@ func TestNotJSONRPCLines(t *testing.T) {
 		code     int
 	}{
 		{`this is not json`, "null", -32700},
+		{"\v", "null", -32700},
+		{"\f \u00a0", "null", -32700},
 		{`{"jsonrpc":"2.0","id":5,`, "null", -32700},
 		{`[]`, "null", -32600},
 		{`[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`, "null", -32600},

@@ -78,7 +78,9 @@ func filterLines(r io.Reader, w *io.PipeWriter, out io.Writer, logf func(string,
 		case tooLong > 0:
 			id = idOf(line)
 			code, msg = codeInvalidRequest, fmt.Sprintf("the message is %d bytes, over the %d-byte limit of a message", tooLong, MaxMessageSize)
-		case len(bytes.TrimSpace(line)) == 0:
+		case len(bytes.Trim(line, " \t\r\n")) == 0:
+			// A blank line, in JSON's whitespace only: a line of \v or
+			// \f is not JSON (FuzzMCPLines found it unanswered).
 		case depth(line) > MaxDepth:
 			id = idOf(line)
 			code, msg = codeInvalidRequest, fmt.Sprintf("the message is nested deeper than the limit of %d levels", MaxDepth)
