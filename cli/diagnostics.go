@@ -24,12 +24,38 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 	}
 	ds.Sort()
 	// Excerpts come from .gram files only, read under the loader's rules.
-	opts := diag.TextOptions{Color: useColor(e.stderr), MaxPerFile: maxPerFile, ReadFile: load.ReadSource}
-	if e.allErrors {
-		opts.MaxPerFile = 0
+	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: load.ReadSource}
+	// A terminal shows at most maxPerFile per file, as go/parser does;
+	// a pipe or a file gets them all (CI logs, editors, scripts).
+	if !e.allErrors && isTerminal(e.stderr) {
+		opts.MaxPerFile = maxPerFile
+		opts.MoreCommand = e.allErrorsCommand()
 	}
 	diag.WriteText(e.stderr, ds, opts) //nolint:errcheck // stderr
 	fmt.Fprintln(e.stderr, summaryLine(ds))
+}
+
+// allErrorsCommand is the command line that shows every diagnostic: this
+// one with -e after the subcommand.
+func (e *env) allErrorsCommand() string {
+	words := []string{"gramc"}
+	for i, a := range e.args {
+		words = append(words, shellQuote(a))
+		if i == 0 {
+			words = append(words, "-e")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // summaryLine counts ds: "3 errors, 13 warnings", "1 error", "2 warnings".

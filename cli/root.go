@@ -32,6 +32,12 @@ type env struct {
 	stdout, stderr io.Writer
 	// allErrors (-e) shows every diagnostic on the terminal.
 	allErrors bool
+	// color is --color: auto (a terminal, without NO_COLOR or TERM=dumb),
+	// always or never.
+	color string
+	// args are the command line (without the program name), for hints
+	// that repeat it.
+	args []string
 }
 
 // commands are the registered subcommand constructors, in registration order.
@@ -73,7 +79,7 @@ func Main() int { return Do(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }
 // Do runs gramc with args (without the program name) and returns the exit
 // code.
 func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -137,6 +143,14 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 		},
 	}
 	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default)")
+	root.PersistentFlags().StringVar(&e.color, "color", "auto", "color diagnostics: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		switch e.color {
+		case "auto", "always", "never":
+			return nil
+		}
+		return usageErrorf("--color %q: want auto, always or never", e.color)
+	}
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

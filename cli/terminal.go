@@ -15,10 +15,17 @@ func isTerminal(s any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// useColor reports whether diagnostics written to w may use colour: only
-// on a terminal, and never when NO_COLOR is set (https://no-color.org).
-func useColor(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+// useColor reports whether diagnostics written to w get ANSI colors:
+// --color always or never says so; auto colors a terminal unless NO_COLOR
+// is set (https://no-color.org) or TERM is dumb.
+func (e *env) useColor(w io.Writer) bool {
+	switch e.color {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if _, set := os.LookupEnv("NO_COLOR"); set || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	return isTerminal(w)

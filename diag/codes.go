@@ -1,5 +1,7 @@
 package diag
 
+import "strings"
+
 // Every diagnostic code gramc reports, from every stage: the parser's, the
 // checker's, the provider lint's and gen's. Codes are stable and
 // append-only, like go/types' error codes: a code keeps its meaning, and a
@@ -198,17 +200,16 @@ func Lookup(code Code) (CodeInfo, bool) {
 	return CodeInfo{}, false
 }
 
-// DocsBase is where the documentation pages live, for links (a language
-// server's codeDescription).
-const DocsBase = "https://github.com/gramc-dev/gramc/blob/main/"
-
-// DocURL is the address of the code's documentation: its page, and on
-// docs/diagnostics.md its section (the heading is the code itself).
-func (c CodeInfo) DocURL() string {
+// Anchor is the code's place on its page: the page's file name and, on
+// docs/diagnostics.md, the section (the heading is the code itself), as
+// "diagnostics.md#unknown-type". The pages are embedded in gramc (package
+// docs): gramc explain prints them, the language server links to a copy.
+func (c CodeInfo) Anchor() string {
+	page := strings.TrimPrefix(c.Doc, "docs/")
 	if c.Doc == "docs/diagnostics.md" {
-		return DocsBase + c.Doc + "#" + string(c.Code)
+		return page + "#" + string(c.Code)
 	}
-	return DocsBase + c.Doc
+	return page
 }
 
 // Tag is how an editor may render a diagnostic beyond its severity.

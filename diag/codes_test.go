@@ -32,8 +32,8 @@ func TestRegistryAndDocsAgree(t *testing.T) {
 		if info, ok := Lookup(c.Code); !ok || info != c {
 			t.Errorf("Lookup(%s) = %+v, %v", c.Code, info, ok)
 		}
-		if !strings.HasPrefix(c.DocURL(), DocsBase+c.Doc) {
-			t.Errorf("%s: DocURL %s", c.Code, c.DocURL())
+		if page, _, _ := strings.Cut(c.Anchor(), "#"); "docs/"+page != c.Doc {
+			t.Errorf("%s: Anchor %s", c.Code, c.Anchor())
 		}
 	}
 	diagnostics, err := os.ReadFile("../docs/diagnostics.md")

@@ -25,6 +25,9 @@ type TextOptions struct {
 	// each file, errors first, then a line saying how many more there are
 	// (go/parser stops at 10).
 	MaxPerFile int
+	// MoreCommand is the command that shows them all, for the line that
+	// says how many more there are ("gramc check -e ./...").
+	MoreCommand string
 }
 
 const (
@@ -76,6 +79,7 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 	}
 	shown, hidden := capPerFile(ds, opts.MaxPerFile)
 	seenDetail := map[explainedKey]bool{}
+	seenCode := map[Code]bool{}
 	bw := bufio.NewWriter(w)
 	for i, d := range shown {
 		sev := paint(ansiRed, d.Severity.String())
@@ -105,8 +109,19 @@ func WriteText(w io.Writer, ds Diagnostics, opts TextOptions) error {
 		for _, r := range d.Related {
 			fmt.Fprintf(bw, "    %s: %s: %s\n", safe(r.Range.String()), paint(ansiCyan, "note"), safe(r.Message))
 		}
+		// Where the whole explanation is, once per code per run.
+		if d.Code != "" && !seenCode[d.Code] {
+			seenCode[d.Code] = true
+			if _, registered := Lookup(d.Code); registered {
+				fmt.Fprintf(bw, "    see: gramc explain %s\n", safe(string(d.Code)))
+			}
+		}
 		if n := hidden[i]; n > 0 {
-			fmt.Fprintf(bw, "%s: and %d more %s (gramc -e shows them all)\n", safe(d.Range.File), n, english.Noun(n, "diagnostic"))
+			more := "-e shows them all"
+			if opts.MoreCommand != "" {
+				more = "run " + opts.MoreCommand + " to see them all"
+			}
+			fmt.Fprintf(bw, "%s: and %d more %s (%s)\n", safe(d.Range.File), n, english.Noun(n, "diagnostic"), safe(more))
 		}
 	}
 	return bw.Flush()

@@ -50,9 +50,11 @@ func TestWriteText(t *testing.T) {
 		"    \t       ^~~~~\n" +
 		"    Built-in types are String and others.\n" +
 		"    b.gram:1:2: note: first declared here\n" +
+		"    see: gramc explain unknown-type\n" +
 		"c,d:e.gram:1:1: warning: unknown, odd: 100% [unknown-property]\n" +
 		"    line one\n" +
-		"    line two\n"
+		"    line two\n" +
+		"    see: gramc explain unknown-property\n"
 	if got := b.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
@@ -260,12 +262,12 @@ func TestMaxPerFile(t *testing.T) {
 	}
 	ds = append(ds, &Diagnostic{Severity: Warning, Code: "c", Summary: "other", Range: ast.Range{File: "b.gram", Start: ast.Pos{Line: 1, Column: 1}}})
 	var out bytes.Buffer
-	WriteText(&out, ds, TextOptions{MaxPerFile: 10, ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }})
+	WriteText(&out, ds, TextOptions{MaxPerFile: 10, MoreCommand: "gramc check -e a.gram", ReadFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }})
 	text := out.String()
 	if n := strings.Count(text, "a.gram:"); n != 11 { // 10 shown, 1 "and N more"
 		t.Errorf("%d lines of a.gram:\n%s", n, text)
 	}
-	if strings.Count(text, "error: problem") != 5 || !strings.Contains(text, "a.gram: and 5 more diagnostics (gramc -e shows them all)") || !strings.Contains(text, "b.gram:1:1: warning: other") {
+	if strings.Count(text, "error: problem") != 5 || !strings.Contains(text, "a.gram: and 5 more diagnostics (run gramc check -e a.gram to see them all)") || !strings.Contains(text, "b.gram:1:1: warning: other") {
 		t.Errorf("unexpected output:\n%s", text)
 	}
 }

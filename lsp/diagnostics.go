@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/gramc-dev/gramc/diag"
 )
@@ -54,7 +53,9 @@ func (s *server) toProtocol(f *file, d *diag.Diagnostic) protocol.Diagnostic {
 	if d.Code != "" {
 		pd.Code = protocol.String(string(d.Code))
 		if info, ok := diag.Lookup(d.Code); ok {
-			pd.CodeDescription = protocol.CodeDescription{Href: uri.URI(info.DocURL())}
+			if href := docLink(info); href != "" {
+				pd.CodeDescription = protocol.CodeDescription{Href: href}
+			}
 		}
 		switch diag.TagOf(d.Code) {
 		case diag.Unnecessary:

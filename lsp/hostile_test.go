@@ -260,3 +260,23 @@ func TestDocsListServedNotifications(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeDescriptionOffline (issue 22.5): a diagnostic's codeDescription
+// opens its explanation from the documentation gramc carries (a copy in
+// the user's cache directory), not a web page that may not exist.
+func TestCodeDescriptionOffline(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.gram": "[Report:Type | (city::Strng)]\n"})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("a.gram")
+	ds := c.diagnostics("a.gram")["a.gram"]
+	if len(ds) == 0 {
+		t.Fatal("no diagnostics")
+	}
+	href := string(ds[0].CodeDescription.Href)
+	path, anchor, _ := strings.Cut(strings.TrimPrefix(href, "file://"), "#")
+	data, err := os.ReadFile(path)
+	if err != nil || anchor != "unknown-type" || !strings.Contains(string(data), "### `unknown-type`") {
+		t.Fatalf("codeDescription %q: %v (anchor %q)", href, err, anchor)
+	}
+}

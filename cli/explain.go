@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/docs"
+	"github.com/gramc-dev/gramc/internal/suggest"
+)
+
+func init() { register(newExplainCmd) }
+
+func newExplainCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain CODE",
+		Short: "Explain a diagnostic code: what it means, an example and the fix",
+		Long: `Explain prints the documentation of a diagnostic code (the name in
+brackets after a message, such as unknown-type): what it means, an example
+that produces it and how to fix it. The documentation is built into gramc,
+so it works offline, like rustc --explain.`,
+		Example: `  gramc explain unknown-type
+  gramc explain target-strict-free-form-object`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, ok := docs.Explain(args[0])
+			if !ok {
+				var codes []string
+				for _, c := range diag.Codes() {
+					codes = append(codes, string(c.Code))
+				}
+				return usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
+					args[0], suggest.DidYouMean(suggest.Closest(args[0], codes)))
+			}
+			fmt.Fprint(e.stdout, text)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,69 @@
+// Package docs embeds gramc's documentation pages, so that the binary
+// explains its diagnostics offline (gramc explain CODE, the language
+// server's code descriptions): one source, the pages a reader browses.
+package docs
+
+import (
+	"embed"
+	"regexp"
+	"strings"
+)
+
+// Pages are the documentation pages, by file name ("diagnostics.md").
+//
+//go:embed *.md
+var Pages embed.FS
+
+var heading = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
+
+// Explain returns the documentation of a diagnostic code, as markdown: its
+// section of diagnostics.md (meaning, example, fix), or its row of the
+// provider-rule table in schema.md, or its entry in the list of other
+// codes. ok is false for a code no page documents.
+func Explain(code string) (text string, ok bool) {
+	diagnostics, _ := Pages.ReadFile("diagnostics.md")
+	doc := string(diagnostics)
+	locs := heading.FindAllStringSubmatchIndex(doc, -1)
+	for i, loc := range locs {
+		if doc[loc[2]:loc[3]] != code {
+			continue
+		}
+		end := len(doc)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		if next := strings.Index(doc[loc[1]:end], "\n## "); next >= 0 {
+			end = loc[1] + next
+		}
+		return strings.TrimSpace(doc[loc[0]:end]) + "\n", true
+	}
+	// A list entry: "- **`code`** — ...", with its continuation lines.
+	if i := strings.Index(doc, "- **`"+code+"`**"); i >= 0 {
+		rest := doc[i:]
+		end := len(rest)
+		for j := 1; j < len(rest); j++ {
+			if rest[j-1] == '\n' && (rest[j] == '-' || rest[j] == '\n' || rest[j] == '#') {
+				end = j
+				break
+			}
+		}
+		return "### `" + code + "`\n\n" + strings.TrimSpace(strings.TrimPrefix(rest[:end], "- ")) + "\n", true
+	}
+	schema, _ := Pages.ReadFile("schema.md")
+	for _, line := range strings.Split(string(schema), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "| `"+code+"` |") {
+			continue
+		}
+		// code | severity | targets | meaning | example input ("\|"
+		// inside a cell is a literal bar).
+		cells := strings.Split(strings.ReplaceAll(strings.Trim(strings.TrimSpace(line), "|"), `\|`, "\x00"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(strings.ReplaceAll(cells[i], "\x00", "|"))
+		}
+		if len(cells) == 5 {
+			return "### `" + code + "`\n\n*" + cells[1] + "*. A provider rule (gramc check --target, gramc schema), for " + cells[2] +
+				": " + cells[3] + ".\n\nExample: " + cells[4] + "\n\nThe fix and each provider's rules: docs/schema.md.\n", true
+		}
+	}
+	return "", false
+}
