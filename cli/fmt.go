@@ -22,6 +22,7 @@ type fmtOptions struct {
 	write bool // -w: write the result back to the file
 	list  bool // -l: list files whose formatting differs
 	diff  bool // -d: print a unified diff
+	check bool // --check: list them and exit 1 if any (for CI)
 }
 
 func newFmtCmd(e *env) *cobra.Command {
@@ -45,14 +46,18 @@ as in gofmt:
       owner and hard links kept; a read-only file is refused)
   -d  print a unified diff instead of the formatted text
 
+and, for CI, --check: list the files that differ, as -l does, and exit 1
+when there is one (-l keeps gofmt's exit status 0).
+
 A file with a syntax error is never formatted: its errors are printed as
 file:line:col: messages and the other files are still processed.
-Exit status: 0 on success, 1 when a file has syntax errors, 2 for usage
-or I/O errors.`,
+Exit status: 0 on success, 1 when a file has syntax errors (or, with
+--check, differs from its formatting), 2 for usage or I/O errors.`,
 		Example: `  gramc fmt weather.gram
   gramc fmt -l ./...
   gramc fmt -w tools/
   gramc fmt -d weather.gram
+  gramc fmt --check ./...     # in CI: exit 1 when a file is not formatted
   cat weather.gram | gramc fmt`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFmt(e, opts, args)
@@ -62,6 +67,7 @@ or I/O errors.`,
 	f.BoolVarP(&opts.write, "write", "w", false, "write the result to the file instead of standard output")
 	f.BoolVarP(&opts.list, "list", "l", false, "list files whose formatting differs")
 	f.BoolVarP(&opts.diff, "diff", "d", false, "print diffs instead of the formatted text")
+	f.BoolVar(&opts.check, "check", false, "list files whose formatting differs and exit 1 if there is one (for CI)")
 	return cmd
 }
 
@@ -71,6 +77,7 @@ type fmtRun struct {
 	opts     fmtOptions
 	problems bool // a file had syntax errors
 	ioErrors bool // a file could not be read, walked or written
+	differs  bool // a file's formatting differs (--check)
 }
 
 func runFmt(e *env, opts fmtOptions, args []string) error {
@@ -100,7 +107,7 @@ func (r *fmtRun) exit() error {
 	switch {
 	case r.ioErrors:
 		return exitCode(ExitUsage)
-	case r.problems:
+	case r.problems, r.opts.check && r.differs:
 		return exitCode(ExitProblem)
 	}
 	return nil
@@ -197,6 +204,9 @@ func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 		return
 	}
 	o := r.opts
+	if o.check {
+		o.list = true
+	}
 	if !o.list && !o.write && !o.diff {
 		if _, err := r.e.stdout.Write(res); err != nil {
 			r.ioError(fmt.Errorf("writing output: %w", err))
@@ -206,6 +216,7 @@ func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 	if bytes.Equal(src, res) {
 		return
 	}
+	r.differs = true
 	if o.list {
 		fmt.Fprintln(r.e.stdout, name)
 	}

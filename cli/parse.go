@@ -72,6 +72,7 @@ func runParse(e *env, opts parseOptions, patterns []string) error {
 	printDiagnostics(e, problems)
 	failed := len(problems) > 0
 	results := syntax.ParseFiles(srcs)
+	jsonCount := 0
 	for _, r := range results {
 		if r.Diags.HasErrors() {
 			failed = true
@@ -84,13 +85,33 @@ func runParse(e *env, opts parseOptions, patterns []string) error {
 		case opts.json:
 			// {"file": name, "tree": ...}, the tree streamed pattern by
 			// pattern: a large file's JSON is never held in memory whole.
+			// Several files are one JSON array of them.
+			indent := ""
+			if len(results) > 1 {
+				indent = "  "
+				if jsonCount == 0 {
+					fmt.Fprint(e.stdout, "[\n  ")
+				} else {
+					fmt.Fprint(e.stdout, ",\n  ")
+				}
+			}
+			jsonCount++
 			name, _ := json.Marshal(r.File.Name)
-			fmt.Fprintf(e.stdout, "{\n  \"file\": %s,\n  \"tree\": ", name)
-			if err := reftree.WriteJSON(e.stdout, r.File, "  "); err != nil {
+			fmt.Fprintf(e.stdout, "{\n%s  \"file\": %s,\n%s  \"tree\": ", indent, name, indent)
+			if err := reftree.WriteJSON(e.stdout, r.File, indent+"  "); err != nil {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("%s: %w", r.File.Name, err)}
 			}
-			fmt.Fprint(e.stdout, "\n}\n")
+			fmt.Fprintf(e.stdout, "\n%s}", indent)
+			if len(results) == 1 {
+				fmt.Fprintln(e.stdout)
+			}
 		}
+	}
+	if opts.json && len(results) > 1 {
+		if jsonCount == 0 {
+			fmt.Fprint(e.stdout, "[")
+		}
+		fmt.Fprintln(e.stdout, "\n]")
 	}
 	if failed {
 		return exitCode(ExitProblem)

@@ -28,11 +28,14 @@ import (
 // vocabulary (tree-sitter-gram node and field names). Sexp and JSON print
 // it; it is built from an ast.File by Tree.
 type TreeNode struct {
-	Type     string      `json:"type"`
-	Field    string      `json:"field,omitempty"`
-	Start    ast.Pos     `json:"-"`
-	End      ast.Pos     `json:"-"`
-	Text     string      `json:"text,omitempty"` // leaves: the source text
+	Type  string  `json:"type"`
+	Field string  `json:"field,omitempty"`
+	Start ast.Pos `json:"-"`
+	End   ast.Pos `json:"-"`
+	Text  string  `json:"text,omitempty"` // leaves: the source text
+	// Name is a label's name without its ":" or "::" (a label's text
+	// keeps them, as the reference tree's span does).
+	Name     string      `json:"name,omitempty"`
 	Children []*TreeNode `json:"children,omitempty"`
 }
 
@@ -161,6 +164,10 @@ func (t *treeWriter) open(n *TreeNode, indent string, leaf bool) {
 	if text != "" {
 		w.WriteString(",\n")
 		t.field(indent, "text", text)
+	}
+	if n.Name != "" {
+		w.WriteString(",\n")
+		t.field(indent, "name", n.Name)
 	}
 	for _, p := range []struct {
 		name string
@@ -463,7 +470,9 @@ func labels(ls []ast.Label) *TreeNode {
 			}
 			n.add("", quoted("quoted_name", spanOf(start, l.End()), l.Name, ""))
 		} else {
-			n.add("", spanNode("symbol", l.Pos(), l.End()))
+			sym := spanNode("symbol", l.Pos(), l.End())
+			sym.Name = l.Name
+			n.add("", sym)
 		}
 	}
 	return n
