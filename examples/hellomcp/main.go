@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"log"
+	"os"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -37,7 +38,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	// runtime/mcp's stdio transport answers a line that is not JSON-RPC
+	// and goes on, where the SDK's StdioTransport would end the session.
+	if err := srv.Run(context.Background(), mcp.NewIOTransport(os.Stdin, os.Stdout, log.Printf)); err != nil {
 		log.Fatal(err)
 	}
 }
