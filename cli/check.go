@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -23,6 +26,10 @@ type checkOptions struct {
 	targets []string
 	// disable is --disable: warning codes not to report, likewise.
 	disable []string
+	// fix is --fix: "" (off), "exact" (--fix) or "all" (--fix=all).
+	fix string
+	// diff (-d) shows the fixes as a diff instead of writing them.
+	diff bool
 }
 
 // diagFormats are the values of --format.
@@ -66,7 +73,15 @@ run, and a comment "// gramc:ignore CODE -- reason" at the end of a line
 suppresses nothing is reported (unused-ignore). Errors cannot be turned
 off. Text output ends with a count: "1 error, 3 warnings".
 
-Every code is explained, with an example, in docs/diagnostics.md.
+--fix applies the fixes the editor offers as quick fixes, to the files in
+place (as gofmt -w writes: mode, owner and links kept), then reports what
+is left: only exact ones (the gram form of an old notation, a quoted bare
+word); --fix=all also applies guesses (a did-you-mean among several
+names). -d prints the fixes as a unified diff instead of writing them.
+docs/diagnostics.md ("Fixes") says which codes' fixes are exact.
+
+Every code is explained, with an example, in docs/diagnostics.md and by
+gramc explain CODE.
 
 Exit status: 0 when there is no error, 1 when there is one (or a warning
 with --werror), 2 for usage or I/O errors.`,
@@ -76,7 +91,9 @@ with --werror), 2 for usage or I/O errors.`,
   gramc check --format json ./... > diagnostics.json
   gramc check --format github --werror ./...
   gramc check --target openai-strict,gemini ./...
-  gramc check --werror --disable target-keyword-in-description ./...`,
+  gramc check --werror --disable target-keyword-in-description ./...
+  gramc check --fix ./...
+  gramc check --fix=all -d weather.gram`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(e, opts, args)
 		},
@@ -86,6 +103,9 @@ with --werror), 2 for usage or I/O errors.`,
 	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
 	f.StringSliceVar(&opts.targets, "target", nil, "also lint for these providers (repeatable or comma-separated; see above)")
 	f.StringSliceVar(&opts.disable, "disable", nil, "turn these warning codes off (repeatable or comma-separated)")
+	f.StringVar(&opts.fix, "fix", "", "apply exact fixes in place (--fix=all: guesses too)")
+	f.Lookup("fix").NoOptDefVal = "exact"
+	f.BoolVarP(&opts.diff, "diff", "d", false, "with --fix: print the fixes as a diff instead of writing them")
 	return cmd
 }
 
@@ -105,9 +125,20 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
+	switch {
+	case opts.fix != "" && opts.fix != "exact" && opts.fix != "all":
+		return usageErrorf("--fix=%s: want --fix (exact fixes) or --fix=all", opts.fix)
+	case opts.diff && opts.fix == "":
+		return usageErrorf("-d shows the fixes of --fix: add --fix")
+	}
 	pkgs, diags, err := load.Packages(args, nil)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
+	}
+	if opts.fix != "" {
+		if pkgs, diags, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
 	}
 	if len(pkgs) == 0 {
 		patterns := args
@@ -130,4 +161,120 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		return exitCode(ExitProblem)
 	}
 	return nil
+}
+
+// maxFixPasses bounds the rounds of fixing: a fix can reveal another (a
+// file with a syntax error is checked further once it parses).
+const maxFixPasses = 10
+
+// fixPackages applies the fixes of ds — exact ones, and guesses too when
+// all is set — to their files, checks again and fixes what that reveals,
+// in memory (an overlay), then writes each changed file in place as
+// gofmt -w does, or with diff prints a unified diff of each instead. It
+// returns the packages and diagnostics of the fixed files: what is left.
+func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]*check.Package, diag.Diagnostics, error) {
+	overlay := map[string][]byte{}
+	orig := map[string][]byte{}
+	var pkgs []*check.Package
+	for range maxFixPasses {
+		byFile := map[string][][]diag.Edit{}
+		for _, d := range ds {
+			if k := diag.FixOf(d); k == diag.FixNone || k == diag.FixGuess && !all {
+				continue
+			}
+			edits := d.Edits()
+			if f := edits[0].Range.File; f != "" {
+				byFile[f] = append(byFile[f], edits)
+			}
+		}
+		changed := false
+		for name, fixes := range byFile {
+			src, ok := overlay[name]
+			if !ok {
+				var err error
+				if src, err = load.ReadFile(name, load.DefaultMaxFileSize); err != nil {
+					return nil, nil, err
+				}
+				orig[name] = src
+			}
+			if fixed := applyEdits(src, fixes); !bytes.Equal(fixed, src) {
+				overlay[name], changed = fixed, true
+			}
+		}
+		if !changed {
+			break
+		}
+		var err error
+		if pkgs, ds, err = load.Packages(args, &load.Config{Overlay: overlay}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(overlay) == 0 {
+		return load.Packages(args, nil)
+	}
+	names := make([]string, 0, len(overlay))
+	for name := range overlay {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if bytes.Equal(orig[name], overlay[name]) {
+			continue
+		}
+		if diff {
+			fmt.Fprintf(e.stdout, "diff %s.orig %s\n", name, name)
+			e.stdout.Write(fmtUnifiedDiff(name+".orig", name, orig[name], overlay[name]))
+			continue
+		}
+		if err := fmtWriteFile(name, orig[name], overlay[name]); err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(e.stderr, "gramc check: fixed %s\n", name)
+	}
+	if diff {
+		// Nothing was written: what is left is what the files hold.
+		return load.Packages(args, nil)
+	}
+	return pkgs, ds, nil
+}
+
+// applyEdits applies fixes to src, each fix (one diagnostic's edits) whole
+// or not at all: a fix that overlaps one already taken is left for a later
+// run.
+func applyEdits(src []byte, fixes [][]diag.Edit) []byte {
+	type span struct{ start, end int }
+	var taken []span
+	var edits []diag.Edit
+	overlaps := func(a span) bool {
+		for _, b := range taken {
+			if a.start < b.end && b.start < a.end || a.start == b.start {
+				return true
+			}
+		}
+		return false
+	}
+next:
+	for _, fix := range fixes {
+		var spans []span
+		for _, ed := range fix {
+			sp := span{int(ed.Range.Start.Offset), int(ed.Range.End.Offset)}
+			if sp.start > sp.end || sp.end > len(src) || overlaps(sp) {
+				continue next
+			}
+			spans = append(spans, sp)
+		}
+		taken = append(taken, spans...)
+		edits = append(edits, fix...)
+	}
+	slices.SortStableFunc(edits, func(a, b diag.Edit) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
+	var out bytes.Buffer
+	last := 0
+	for _, ed := range edits {
+		start, end := int(ed.Range.Start.Offset), int(ed.Range.End.Offset)
+		out.Write(src[last:start])
+		out.WriteString(ed.NewText)
+		last = end
+	}
+	out.Write(src[last:])
+	return out.Bytes()
 }

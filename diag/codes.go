@@ -1,6 +1,9 @@
 package diag
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Every diagnostic code gramc reports, from every stage: the parser's, the
 // checker's, the provider lint's and gen's. Codes are stable and
@@ -233,3 +236,54 @@ var tags = map[Code]Tag{
 
 // TagOf returns how an editor may render diagnostics of code.
 func TagOf(code Code) Tag { return tags[code] }
+
+// FixKind says how sure a code's fix is.
+type FixKind int
+
+const (
+	// FixNone: the code's diagnostics carry no edit.
+	FixNone FixKind = iota
+	// FixExact: the edit says the same thing in correct gram (the gram
+	// form of an old notation, quoting a bare word): gramc check --fix
+	// applies it.
+	FixExact
+	// FixGuess: the edit is a did-you-mean among candidates (the closest
+	// type, property or tool name): applied only with --fix=all.
+	FixGuess
+)
+
+// exactFixes are the codes whose fix is exact; every other code whose
+// diagnostic has an edit is a guess. docs/diagnostics.md ("Fixes") lists
+// them, and a test holds the two together.
+var exactFixes = map[Code]bool{
+	CodeTextualSignature:   true,
+	CodeInlineRecord:       true,
+	CodeWrongArrow:         true,
+	CodeHashComment:        true,
+	CodeLegacyParamName:    true,
+	CodeAnonymousParameter: true,
+	CodeMissingType:        true,
+	CodeNamedReturn:        true,
+	CodeUnquotedString:     true,
+}
+
+// FixOf is how sure d's fix is (FixNone when it has no edit).
+func FixOf(d *Diagnostic) FixKind {
+	if len(d.Edits()) == 0 {
+		return FixNone
+	}
+	if exactFixes[d.Code] {
+		return FixExact
+	}
+	return FixGuess
+}
+
+// ExactFixCodes are the codes whose fix is exact, sorted.
+func ExactFixCodes() []Code {
+	var out []Code
+	for c := range exactFixes {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -54,3 +54,30 @@ func TestRegistryAndDocsAgree(t *testing.T) {
 		t.Errorf("stages: %d syntax, %d target codes", len(CodesOf(StageSyntax)), len(CodesOf(StageTarget)))
 	}
 }
+
+// TestFixKindsDocumented: docs/diagnostics.md's "Fixes" section names
+// exactly the codes whose fix is exact.
+func TestFixKindsDocumented(t *testing.T) {
+	data, err := os.ReadFile("../docs/diagnostics.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n## Fixes\n")
+	if !ok {
+		t.Fatal("docs/diagnostics.md has no Fixes section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	_, exact, _ := strings.Cut(sec, "The codes whose fix is\n  exact:")
+	exact, _, _ = strings.Cut(exact, "\n- ")
+	var documented []string
+	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(exact, -1) {
+		documented = append(documented, m[1])
+	}
+	var want []string
+	for _, c := range ExactFixCodes() {
+		want = append(want, string(c))
+	}
+	if strings.Join(documented, ",") != strings.Join(want, ",") {
+		t.Errorf("docs list exact fixes %v, the registry %v", documented, want)
+	}
+}
