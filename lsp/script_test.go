@@ -22,7 +22,7 @@ import (
 // TestScripts runs the protocol scripts of testdata/*.txtar. Each archive
 // holds the workspace's files, a "script" of editor actions and requests,
 // and a "golden" section: every request's answer as JSON, with file URIs
-// relative to the workspace. GRAMC_UPDATE=1 rewrites the golden sections.
+// relative to the workspace (and the documentation's copy as $GRAMC_DOCS). GRAMC_UPDATE=1 rewrites the golden sections.
 //
 // Script lines (positions are 1-based line:column, columns in UTF-16
 // units; "settings JSON" before the first line sets initializationOptions):
@@ -132,7 +132,12 @@ func runScript(t *testing.T, path string) {
 // relativize writes the workspace's file URIs as bare names.
 func relativize(b []byte, dir string) []byte {
 	prefix := string(uri.File(dir)) + "/"
-	return bytes.ReplaceAll(b, []byte(prefix), nil)
+	b = bytes.ReplaceAll(b, []byte(prefix), nil)
+	// The documentation's copy lives in this machine's cache directory.
+	if docs := docsDir(); docs != "" {
+		b = bytes.ReplaceAll(b, []byte(string(uri.File(docs))+"/"), []byte("$GRAMC_DOCS/"))
+	}
+	return b
 }
 
 func parsePos(s string) (protocol.Position, error) {
