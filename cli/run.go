@@ -238,6 +238,15 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// tool calls are cancelled, every tool's process group is killed and
 	// waited for, and gramc exits 128+signal (130 for Ctrl-C), as a shell
 	// reports a killed command.
+	// OpenTelemetry export when the standard OTEL_* variables ask for it;
+	// what is buffered is flushed on every way out, a signal included.
+	tel, err := setupTelemetry(ctx)
+	if err != nil {
+		return usageErrorf("OpenTelemetry export: %v", err)
+	}
+	if tel != nil {
+		defer tel.shutdown()
+	}
 	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
 	defer stopSignals()
 	// The answer is printed as it arrives. Text of the model's goes to
@@ -268,6 +277,11 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			}
 		}),
 	}
+	effective := agent.Model
+	if strings.Contains(opts.model, "/") {
+		effective = opts.model
+	}
+	runOpts = append(runOpts, tel.options(runtime.ProviderName(effective))...)
 	var conv *runtime.Conversation
 	send := func(msg string) error {
 		out.answered = false

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -36,6 +38,16 @@ type RunOptions struct {
 	MaxToolCalls int
 	// OnEvent receives the run's events (WithEvents).
 	OnEvent func(Event)
+	// TracerProvider and MeterProvider record the run's spans and
+	// metrics (WithTracerProvider, WithMeterProvider; telemetry.go);
+	// CaptureContent adds its content to the spans; ProviderName names
+	// the provider for them.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	CaptureContent bool
+	ProviderName   string
+
+	telemetry *telemetry // the run's recorder (nil: none)
 }
 
 // Option sets a RunOptions field.
@@ -94,7 +106,30 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 		o.Concurrency = DefaultConcurrency
 	}
 	resp := l.Response()
-	ev := &events{f: o.OnEvent}
+	tel := newTelemetry(&o, b.Agent)
+	o.telemetry = tel
+	ctx, endAgent := tel.agent(ctx, b.Agent)
+	var runErr error
+	defer func() { endAgent(resp, runErr) }()
+	// The first streamed piece of each answer is marked on its chat span.
+	var first func()
+	onEvent := o.OnEvent
+	if tel != nil && onEvent != nil {
+		onEvent = func(e Event) {
+			if (e.Kind == EventText || e.Kind == EventToolCallStart) && first != nil {
+				first()
+			}
+			o.OnEvent(e)
+		}
+	}
+	ev := &events{f: onEvent}
+	resp, runErr = b.loop(ctx, model, l, &o, ev, tel, &first)
+	return resp, runErr
+}
+
+// loop is Run's cycle over the Loop's decisions.
+func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptions, ev *events, tel *telemetry, first *func()) (*Response, error) {
+	resp := l.Response()
 	for {
 		if err := ctx.Err(); err != nil {
 			return resp, err
@@ -103,7 +138,10 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 		if err != nil {
 			return resp, err
 		}
-		comp, err := ev.complete(ctx, model, req, resp.Iterations+1)
+		cctx, done, mark := tel.chat(ctx, req, ev.on())
+		*first = mark
+		comp, err := ev.complete(cctx, model, req, resp.Iterations+1)
+		done(comp, err)
 		if err != nil {
 			l.Failed()
 			if ctx.Err() != nil {
@@ -120,7 +158,7 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 			ev.emit(Event{Kind: EventDone, Iteration: turn.Iteration, Response: resp})
 			return resp, nil
 		}
-		invs := b.callTools(ctx, turn.Run, &o, ev, turn.Iteration)
+		invs := b.callTools(ctx, turn.Run, o, ev, turn.Iteration)
 		for i, inv := range turn.Refused {
 			ev.emit(Event{Kind: EventToolResult, Iteration: turn.Iteration, Index: len(turn.Run) + i, Invocation: inv})
 		}
@@ -232,6 +270,7 @@ func (b *BoundAgent) Call(ctx context.Context, call ToolCall, opts ...Option) In
 	for _, opt := range opts {
 		opt(&o)
 	}
+	o.telemetry = newTelemetry(&o, b.Agent)
 	return b.callTool(ctx, call, &o, &events{f: o.OnEvent}, 0, 0)
 }
 
@@ -239,8 +278,14 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 	start := time.Now()
 	inv = Invocation{CallID: call.ID, Tool: call.Name}
 	ev.emit(Event{Kind: EventToolCall, Iteration: iter, Index: index, Call: call})
+	var spec *ToolSpecification
+	if bt, ok := b.tools[call.Name]; ok {
+		spec = &bt.tool.Spec
+	}
+	ctx, endTool := o.telemetry.tool(ctx, spec, call)
 	defer func() {
 		inv.Duration = time.Since(start)
+		endTool(inv)
 		ev.emit(Event{Kind: EventToolResult, Iteration: iter, Index: index, Invocation: inv})
 	}()
 	args, tce := b.Validate(call)

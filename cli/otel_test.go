@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	collmetric "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
+	colltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+func init() {
+	// otlpreceiver ADDR FILE is an OTLP/HTTP receiver: it decodes every
+	// trace and metric export and keeps FILE up to date with one line per
+	// span, "NAME <- PARENT" ("-" for a root), then "traces: N" and the
+	// metric names received.
+	scriptCommands["otlpreceiver"] = func() { os.Exit(otlpReceiverMain(os.Args[1], os.Args[2])) }
+}
+
+func otlpReceiverMain(addr, file string) int {
+	var mu sync.Mutex
+	type span struct{ name, parent, trace string }
+	spans := map[string]span{}
+	metrics := map[string]bool{}
+	write := func() {
+		var lines []string
+		traces := map[string]bool{}
+		for _, s := range spans {
+			parent := "-"
+			if p, ok := spans[s.parent]; ok {
+				parent = p.name
+			} else if s.parent != "" {
+				parent = "(remote " + s.parent + ")"
+			}
+			lines = append(lines, s.name+" <- "+parent)
+			traces[s.trace] = true
+		}
+		sort.Strings(lines)
+		lines = append(lines, fmt.Sprintf("traces: %d", len(traces)))
+		var ms []string
+		for m := range metrics {
+			ms = append(ms, "metric "+m)
+		}
+		sort.Strings(ms)
+		lines = append(lines, ms...)
+		os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	}
+	err := http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.URL.Path {
+		case "/v1/traces":
+			var req colltrace.ExportTraceServiceRequest
+			if err := proto.Unmarshal(body, &req); err != nil {
+				http.Error(w, err.Error(), 400)
+				return
+			}
+			for _, rs := range req.ResourceSpans {
+				for _, ss := range rs.ScopeSpans {
+					for _, sp := range ss.Spans {
+						spans[hex.EncodeToString(sp.SpanId)] = span{sp.Name, hex.EncodeToString(sp.ParentSpanId), hex.EncodeToString(sp.TraceId)}
+					}
+				}
+			}
+			out, _ := proto.Marshal(&colltrace.ExportTraceServiceResponse{})
+			w.Header().Set("Content-Type", "application/x-protobuf")
+			w.Write(out)
+		case "/v1/metrics":
+			var req collmetric.ExportMetricsServiceRequest
+			if err := proto.Unmarshal(body, &req); err != nil {
+				http.Error(w, err.Error(), 400)
+				return
+			}
+			for _, rm := range req.ResourceMetrics {
+				for _, sm := range rm.ScopeMetrics {
+					for _, m := range sm.Metrics {
+						metrics[m.Name] = true
+					}
+				}
+			}
+			out, _ := proto.Marshal(&collmetric.ExportMetricsServiceResponse{})
+			w.Header().Set("Content-Type", "application/x-protobuf")
+			w.Write(out)
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		write()
+	}))
+	fmt.Fprintln(os.Stderr, "otlpreceiver:", err)
+	return 1
+}
