@@ -158,7 +158,17 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if len(specs) == 0 {
 		return usageErrorf("no tools to serve")
 	}
-	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, runtime.WithToolTimeout(opts.toolTimeout))
+	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
+	// continuing the caller's trace; flushed on every way out.
+	tel, err := setupTelemetry(ctx)
+	if err != nil {
+		return usageErrorf("OpenTelemetry export: %v", err)
+	}
+	if tel != nil {
+		defer tel.shutdown()
+	}
+	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
+	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, srvOpts...)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -101,6 +100,3 @@ func (s *telemetrySetup) options(provider string) []runtime.Option {
 	}
 	return opts
 }
-
-// propagator carries a trace across processes (W3C traceparent).
-var propagator = propagation.TraceContext{}

@@ -37,7 +37,8 @@ func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, err
 		}
 		name := t.Name
 		tools = append(tools, runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
-			res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+			// The trace goes with the call (W3C trace context in _meta).
+			res, err := session.CallTool(ctx, &sdk.CallToolParams{Meta: InjectTrace(ctx, nil), Name: name, Arguments: args})
 			if err != nil {
 				return nil, fmt.Errorf("mcp server: %w", err)
 			}

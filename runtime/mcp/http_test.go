@@ -12,6 +12,9 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/mcp"
@@ -194,6 +197,66 @@ func TestHTTPTokenScheme(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != c.status || resp.Header.Get("WWW-Authenticate") != c.challenge {
 			t.Errorf("Authorization %q: status %d, WWW-Authenticate %q; want %d, %q", c.auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.status, c.challenge)
+		}
+	}
+}
+
+// TestTraceThroughMCP (issue 24): a tool call through an MCP client
+// carries its trace in _meta; the server's tools/call span (SERVER)
+// continues it, with the MCP attributes, and the server's execute_tool
+// span is its child: one trace from the agent into the tool.
+func TestTraceThroughMCP(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: echoSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "echoed", nil }})
+	s, err := mcp.NewServer("t", "1", lib, []runtime.ToolSpecification{echoSpec}, runtime.WithTracerProvider(tp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mcp.NewHTTPHandler(s, mcp.HTTPOptions{}))
+	defer srv.Close()
+	cs, err := connectHTTP(t, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := mcp.Tools(context.Background(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, caller := tp.Tracer("test").Start(context.Background(), "execute_tool echo (agent side)")
+	if _, err := tools[0].Func(ctx, json.RawMessage(`{"text":"x"}`)); err != nil {
+		t.Fatal(err)
+	}
+	caller.End()
+	var server, tool *tracetest.SpanStub
+	spans := exp.GetSpans()
+	for i := range spans {
+		switch spans[i].Name {
+		case "tools/call echo":
+			server = &spans[i]
+		case "execute_tool echo":
+			tool = &spans[i]
+		}
+	}
+	if server == nil || tool == nil {
+		t.Fatalf("spans %v", spans)
+	}
+	if server.SpanKind != trace.SpanKindServer || server.Parent.SpanID() != caller.SpanContext().SpanID() || server.SpanContext.TraceID() != caller.SpanContext().TraceID() {
+		t.Errorf("the server span does not continue the caller's trace: parent %v, caller %v", server.Parent, caller.SpanContext())
+	}
+	if tool.Parent.SpanID() != server.SpanContext.SpanID() {
+		t.Errorf("execute_tool is not the server span's child")
+	}
+	want := map[string]bool{"mcp.method.name": false, "mcp.session.id": false, "mcp.protocol.version": false, "gen_ai.tool.name": false}
+	for _, kv := range server.Attributes {
+		if _, ok := want[string(kv.Key)]; ok {
+			want[string(kv.Key)] = kv.Value.AsString() != ""
+		}
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("server span lacks %s", k)
 		}
 	}
 }

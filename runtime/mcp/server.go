@@ -38,6 +38,7 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 		return nil, err
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: name, Version: version}, nil)
+	tp := tracerOf(opts)
 	var calls atomic.Int64
 	for _, spec := range specs {
 		tool := &sdk.Tool{Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: json.RawMessage(spec.Schema)}
@@ -54,7 +55,13 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 				args = string(req.Params.Arguments)
 			}
 			id := "mcp_" + strconv.FormatInt(calls.Add(1), 10)
+			ctx, end := serverSpan(ctx, tp, req, spec.Name)
 			inv := bound.Call(ctx, runtime.ToolCall{ID: id, Name: spec.Name, Arguments: args}, opts...)
+			if inv.Err != nil {
+				end(true, inv.Err.Error())
+			} else {
+				end(false, "")
+			}
 			if inv.Err != nil {
 				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: inv.Err.Error()}}}, nil
 			}
