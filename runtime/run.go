@@ -105,8 +105,12 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	resp := l.Response()
 	tel := newTelemetry(&o, b.Agent)
+	if tel == nil {
+		// Nothing recorded, nothing allocated for it.
+		return b.loop(ctx, model, l, &o, &events{f: o.OnEvent}, nil, nil)
+	}
+	resp := l.Response()
 	o.telemetry = tel
 	ctx, endAgent := tel.agent(ctx, b.Agent)
 	var runErr error
@@ -139,7 +143,9 @@ func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptio
 			return resp, err
 		}
 		cctx, done, mark := tel.chat(ctx, req, ev.on())
-		*first = mark
+		if first != nil {
+			*first = mark
+		}
 		comp, err := ev.complete(cctx, model, req, resp.Iterations+1)
 		done(comp, err)
 		if err != nil {
