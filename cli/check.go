@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
@@ -30,6 +31,8 @@ type checkOptions struct {
 	fix string
 	// diff (-d) shows the fixes as a diff instead of writing them.
 	diff bool
+	// verbose (-v) says which configuration file applies.
+	verbose bool
 }
 
 // diagFormats are the values of --format.
@@ -106,6 +109,7 @@ with --werror), 2 for usage or I/O errors.`,
 	f.StringVar(&opts.fix, "fix", "", "apply exact fixes in place (--fix=all: guesses too)")
 	f.Lookup("fix").NoOptDefVal = "exact"
 	f.BoolVarP(&opts.diff, "diff", "d", false, "with --fix: print the fixes as a diff instead of writing them")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "say which gramc.json applies")
 	return cmd
 }
 
@@ -113,7 +117,20 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	if !slices.Contains(diagFormats, opts.format) {
 		return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, diagFormats, "formats"))
 	}
+	// The project's gramc.json, found from the packages up; flags
+	// override it.
+	cfg, cfgDiags := config.ForPatterns(args)
+	if opts.verbose {
+		if cfg != nil {
+			fmt.Fprintf(e.stderr, "gramc check: using %s\n", cfg.Path)
+		} else {
+			fmt.Fprintf(e.stderr, "gramc check: no %s (looked from the packages up)\n", config.FileName)
+		}
+	}
 	var targets []schema.Target
+	if cfg != nil {
+		targets = cfg.Targets
+	}
 	if len(opts.targets) > 0 {
 		ts, err := schema.ParseTargets(strings.Join(opts.targets, ","))
 		if err != nil {
@@ -153,7 +170,9 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 		}
 		diags.Sort()
 	}
-	diags = scopeDiagnostics(pkgs, diags, disabled, true)
+	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, true), disabled)
+	diags = append(diags, cfgDiags...)
+	diags.Sort()
 	if err := writeDiagnostics(e, diags, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}

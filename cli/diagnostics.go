@@ -2,11 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"github.com/spf13/cobra"
 	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
@@ -81,16 +83,32 @@ func knownCodes() []diag.Code {
 	return out
 }
 
+// addDisableFlag gives a command that prints the diagnostics of the
+// packages it loads (schema, gen, run, mcp) gramc check's --disable: the
+// same warnings are silenced everywhere, CI and editor alike.
+func addDisableFlag(cmd *cobra.Command, e *env) {
+	cmd.Flags().StringSliceVar(&e.disable, "disable", nil, "turn these warning codes off (repeatable or comma-separated; overrides gramc.json's)")
+}
+
 // loadPackages loads and checks the packages patterns name, for a command
 // that goes on with them: their diagnostics are printed (warnings scoped
 // by scopeDiagnostics) and an error among them ends the command with
 // ExitProblem, a pattern that cannot be loaded with ExitUsage.
 func loadPackages(e *env, patterns []string) ([]*check.Package, error) {
+	disabled, err := parseDisabled(strings.Join(e.disable, ","))
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
 	pkgs, diags, err := load.Packages(patterns, nil)
 	if err != nil {
 		return nil, &exitError{code: ExitUsage, err: err}
 	}
-	diags = scopeDiagnostics(pkgs, diags, nil, false)
+	// The project's gramc.json (disabled codes, severities), as gramc
+	// check applies it; --disable overrides its list.
+	cfg, cfgDiags := config.ForPatterns(patterns)
+	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, false), disabled)
+	diags = append(diags, cfgDiags...)
+	diags.Sort()
 	printDiagnostics(e, diags)
 	if diags.HasErrors() {
 		return nil, exitCode(ExitProblem)

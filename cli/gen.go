@@ -69,6 +69,7 @@ or I/O errors.`,
 		},
 	}
 	f := cmd.Flags()
+	addDisableFlag(cmd, e)
 	f.StringVarP(&opts.out, "output", "o", "", "write the generated files to `DIR`")
 	f.StringVar(&opts.pkgName, "package", "", "Go package `NAME` of the generated code")
 	f.BoolVar(&opts.stubs, "stubs", false, "also write tools_impl.go when it does not exist")

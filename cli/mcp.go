@@ -73,6 +73,7 @@ nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
 	}
 	f := cmd.Flags()
+	addDisableFlag(cmd, e)
 	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
 	f.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (loopback unless a host is named) instead of stdio")
 	f.BoolVar(&opts.allowRemote, "http-allow-remote", false, "let --http listen beyond the loopback interface (needs a token)")

@@ -38,6 +38,9 @@ type env struct {
 	// args are the command line (without the program name), for hints
 	// that repeat it.
 	args []string
+	// disable is --disable of schema, gen, run and mcp: warning codes
+	// not to print (gramc check has its own).
+	disable []string
 }
 
 // commands are the registered subcommand constructors, in registration order.

@@ -111,6 +111,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 		},
 	}
 	f := cmd.Flags()
+	addDisableFlag(cmd, e)
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")

@@ -46,6 +46,7 @@ also see the keywords moved into descriptions.`,
 	cmd.Flags().StringSliceVar(&opts.tools, "tool", nil, "select tools by name (repeatable or comma-separated)")
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
+	addDisableFlag(cmd, e)
 	return cmd
 }
 

@@ -80,6 +80,7 @@ const (
 	CodeTargetUnknown              Code = "target-unknown"
 	CodeGenNameCollision           Code = "gen-name-collision"
 	CodeUnreadableFile             Code = "unreadable-file"
+	CodeInvalidConfig              Code = "invalid-config"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -174,6 +175,7 @@ var registry = []CodeInfo{
 	{CodeTargetUnknown, StageTarget, Error, "docs/schema.md", ""},
 	{CodeGenNameCollision, StageGen, Warning, "docs/codegen.md", ""},
 	{CodeUnreadableFile, StageLoad, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidConfig, StageLoad, Error, "docs/diagnostics.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

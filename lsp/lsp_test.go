@@ -118,3 +118,34 @@ func TestTargetsSetting(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestProjectConfig (issue 22.4): the language server applies the
+// project's gramc.json as gramc check does — its targets and disabled
+// codes — and reads it again when it changes (a watched-file event, or a
+// save of the file open in the editor), so CI and editor agree.
+func TestProjectConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.gram":     geminiGram + "[w:Tool {description: \"W\", colour: \"blue\"} | (x::String)==>(::String)]\n",
+		"gramc.json": `{"targets": ["gemini"], "disable": ["unknown-property"]}`,
+	})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("a.gram")
+	c.waitFor("a.gram", func(ds []protocol.Diagnostic) bool {
+		return hasCode("target-invalid-name")(ds) && !hasCode("unknown-property")(ds)
+	})
+	writeFiles(t, dir, map[string]string{"gramc.json": `{"severity": {"unknown-property": "error"}}`})
+	c.server.DidChangeWatchedFiles(c.ctx(), &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("gramc.json"), Type: protocol.FileChangeTypeChanged}}})
+	c.waitFor("a.gram", func(ds []protocol.Diagnostic) bool {
+		cs := codes(ds)
+		for i, d := range ds {
+			if cs[i] == "unknown-property" && d.Severity == protocol.DiagnosticSeverityError {
+				return !hasCode("target-invalid-name")(ds)
+			}
+		}
+		return false
+	})
+	writeFiles(t, dir, map[string]string{"gramc.json": `{"disable": ["unknown-property"]}`})
+	c.server.DidSave(c.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("gramc.json")}})
+	c.waitFor("a.gram", noDiagnostics)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
@@ -109,6 +111,7 @@ func newServer(opts Options) *server {
 		exitCh:  make(chan struct{}),
 	}
 	s.idle = sync.NewCond(&s.mu)
+	s.ws.logf = s.logger.Printf
 	return s
 }
 
@@ -433,7 +436,7 @@ func (s *server) Initialized(ctx context.Context, params *protocol.InitializedPa
 		ctx := s.ctx
 		if caps.watchRegistered {
 			opts, _ := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
-				Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.gram")}},
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.gram")}, {GlobPattern: protocol.Pattern("**/" + config.FileName)}},
 			})
 			if err := s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
 				ID: "gramc-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts,
@@ -597,7 +600,17 @@ func applyChanges(src []byte, changes []protocol.TextDocumentContentChangeEvent,
 }
 
 func (s *server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
-	return nil // the open document's text is already what was saved
+	// An open .gram document's text is already what was saved; a saved
+	// gramc.json changes every package's configuration.
+	if filepath.Base(keyOf(params.TextDocument.URI)) == config.FileName {
+		s.mu.Lock()
+		for _, p := range s.ws.configChanged() {
+			s.markLocked(p)
+		}
+		s.mu.Unlock()
+		s.kick()
+	}
+	return nil
 }
 
 func (s *server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
@@ -617,6 +630,13 @@ func (s *server) DidChangeWatchedFiles(ctx context.Context, params *protocol.Did
 	s.mu.Lock()
 	for _, c := range params.Changes {
 		if !c.URI.IsFile() {
+			continue
+		}
+		if filepath.Base(keyOf(c.URI)) == config.FileName {
+			// The project configuration: every package again.
+			for _, p := range s.ws.configChanged() {
+				s.markLocked(p)
+			}
 			continue
 		}
 		p, g := s.ws.diskChanged(keyOf(c.URI), c.Type == protocol.FileChangeTypeDeleted)

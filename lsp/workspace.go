@@ -13,6 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
@@ -83,6 +84,43 @@ type workspace struct {
 	pkgs    map[string]*pkg
 	targets []schema.Target
 	known   []diag.Code
+	// configs caches each package directory's gramc.json (nil: none),
+	// dropped when one changes (configChanged).
+	configs map[string]*config.Config
+	// logf reports what the editor cannot show (a bad gramc.json).
+	logf func(format string, args ...any)
+}
+
+// configOf is the project configuration that applies to the package in
+// dir: the gramc.json found from dir up, read once until one changes.
+func (w *workspace) configOf(dir string) *config.Config {
+	if c, ok := w.configs[dir]; ok {
+		return c
+	}
+	var c *config.Config
+	if path := config.Find(dir); path != "" {
+		var ds diag.Diagnostics
+		c, ds = config.Load(path)
+		for _, d := range ds {
+			if w.logf != nil {
+				w.logf("%s: %s", d.Range, d.Summary)
+			}
+		}
+	}
+	w.configs[dir] = c
+	return c
+}
+
+// configChanged forgets every package's configuration and marks every
+// package for checking again.
+func (w *workspace) configChanged() []*pkg {
+	clear(w.configs)
+	var out []*pkg
+	for _, p := range w.pkgs {
+		p.result = nil
+		out = append(out, p)
+	}
+	return out
 }
 
 func newWorkspace() *workspace {
@@ -90,7 +128,7 @@ func newWorkspace() *workspace {
 	for _, c := range diag.Codes() {
 		known = append(known, c.Code)
 	}
-	return &workspace{files: map[string]*file{}, pkgs: map[string]*pkg{}, known: known}
+	return &workspace{files: map[string]*file{}, pkgs: map[string]*pkg{}, known: known, configs: map[string]*config.Config{}}
 }
 
 // keyOf is the file key of a document URI.
@@ -362,11 +400,18 @@ func (w *workspace) check(p *pkg) *result {
 		files[i] = f.ast
 	}
 	cp, ds := p.cache.Check(p.dir, srcs)
-	if len(w.targets) > 0 {
-		ds = append(ds, schema.Lint(cp, w.targets)...)
+	// The project's gramc.json applies, as it does to gramc check; the
+	// editor's own targets setting, when given, overrides its targets.
+	cfg := w.configOf(p.dir)
+	targets := w.targets
+	if len(targets) == 0 && cfg != nil {
+		targets = cfg.Targets
+	}
+	if len(targets) > 0 {
+		ds = append(ds, schema.Lint(cp, targets)...)
 		ds.Sort()
 	}
-	ds = check.Suppress(files, ds, w.known)
+	ds = cfg.Apply(check.Suppress(files, ds, w.known), nil)
 	r := &result{pkg: cp, byFile: map[string]diag.Diagnostics{}}
 	for _, d := range ds {
 		r.byFile[d.Range.File] = append(r.byFile[d.Range.File], d)
