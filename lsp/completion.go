@@ -343,12 +343,42 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 	if m == nil {
 		return items
 	}
-	owner, _ := s.recordOwner(f.src, c.stack)
+	owner, node := s.recordOwner(f.src, c.stack)
 	rg := f.m.rng(c.strStart+1, off)
 	add := func(label, detail string, kind protocol.CompletionItemKind) {
 		items = append(items, protocol.CompletionItem{Label: label, Kind: kind, Detail: protocol.NewOptional(detail), TextEdit: &protocol.TextEdit{Range: rg, NewText: label}})
 	}
+	// A value that is not a string replaces the quotes too (the editor
+	// closed them: "default: \"|\"" becomes "default: true").
+	end := off
+	if end < len(f.src) && f.src[end] == c.inString {
+		end++
+	}
+	whole := f.m.rng(c.strStart, end)
+	addLiteral := func(label, detail string, kind protocol.CompletionItemKind) {
+		items = append(items, protocol.CompletionItem{Label: label, Kind: kind, Detail: protocol.NewOptional(detail), TextEdit: &protocol.TextEdit{Range: whole, NewText: label}})
+	}
 	switch key := string(m[1]); {
+	case key == "default" && owner == check.OnParam:
+		// The node's enum values and booleans, inside the quotes the
+		// editor closed as the user typed one (issue 22.7).
+		for _, sym := range r.index().lookupTop(node) {
+			if sym.enum == nil {
+				continue
+			}
+			for _, v := range sym.enum.Values {
+				if str, ok := v.(string); ok {
+					add(str, sym.name, protocol.CompletionItemKindEnumMember)
+				} else {
+					addLiteral(jsonstr.Text(v), sym.name, protocol.CompletionItemKindEnumMember)
+				}
+			}
+		}
+		if b, ok := builtinNamed(node); ok && b.Kind == check.Boolean {
+			for _, v := range []string{"true", "false"} {
+				addLiteral(v, "Boolean", protocol.CompletionItemKindValue)
+			}
+		}
 	case key == "model" && owner == check.OnAgent:
 		for _, p := range check.Providers() {
 			add(p+"/", "provider", protocol.CompletionItemKindModule)
