@@ -146,7 +146,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 			unbound = append(unbound, t.Name)
 			continue
 		}
-		spec, err := gramfile.SpecForTarget(t, schema.MCP)
+		spec, err := schema.Spec(t, schema.MCP)
 		if err != nil {
 			return &exitError{code: ExitProblem, err: err}
 		}

@@ -8,52 +8,19 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+
+	"github.com/gramc-dev/gramc/runtime/toolspec"
 )
 
 // ToolSpecification is a tool's declaration as pure data: what the model is
-// told about the tool. It comes from a .gram file at run time (LoadAgent) or
-// from generated Go code; both produce identical values for the same source.
-type ToolSpecification struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"` // a display name (MCP hosts show it)
-	Description string `json:"description"`
-	// Signature is the gram text of the tool's signature.
-	Signature string `json:"signature,omitempty"`
-	// Schema is the JSON Schema of the arguments object, exactly the
-	// `parameters` that `gramc schema --target openai` prints (compact).
-	Schema json.RawMessage `json:"schema"`
-	// OutputSchema is the JSON Schema of the result (may be nil).
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Strict asks the provider for strict schema adherence.
-	Strict bool `json:"strict,omitempty"`
-	// Deprecated marks a tool kept for old callers.
-	Deprecated bool `json:"deprecated,omitempty"`
-	// TargetSchemas holds the arguments schema as other `gramc schema`
-	// targets print it, where it differs from Schema, keyed by target
-	// name: "anthropic" (the standard schema of a strict tool, whose
-	// Schema is OpenAI's strict subset) and "gemini" (Gemini's OpenAPI
-	// 3.0 subset). A provider client sends its own entry, or else Schema
-	// (Gemini as parametersJsonSchema). Bind does not compare them: they
-	// follow from Schema.
-	TargetSchemas map[string]json.RawMessage `json:"targetSchemas,omitempty"`
-}
+// told about the tool. It is toolspec.Spec, the one type codegen/schema
+// produces for a .gram file's tool (LoadAgent) and generated Go code
+// embeds; both produce identical values for the same source.
+type ToolSpecification = toolspec.Spec
 
 // StandardTarget is the TargetSchemas key of a strict tool's standard
-// JSON Schema (the schema `gramc schema --target anthropic` prints), which
-// keeps what OpenAI's strict subset cannot say: defaults, optional
-// properties.
-const StandardTarget = "anthropic"
-
-// StandardSchema is the arguments schema with every default and
-// constraint as data: Schema, or for a strict tool whose Schema is
-// OpenAI's strict subset, its standard form. The runtime validates a
-// call's arguments against it and takes their defaults from it.
-func (s ToolSpecification) StandardSchema() json.RawMessage {
-	if std := s.TargetSchemas[StandardTarget]; s.Strict && len(std) > 0 {
-		return std
-	}
-	return s.Schema
-}
+// JSON Schema (see toolspec.StandardTarget).
+const StandardTarget = toolspec.StandardTarget
 
 // ToolFunc implements a tool. args is the validated JSON arguments object
 // with defaults applied. The result is encoded as JSON for the model (a

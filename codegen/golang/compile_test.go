@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 )
 
@@ -111,7 +112,7 @@ func write(t testing.TB, path string, data []byte) {
 
 // specsProgram writes a program that checks, for every package generated
 // from gram source, that each <Tool>Spec and New<Agent>() equals what the
-// runtime builds from the checked source (gramfile.SpecFromTool and
+// runtime builds from the checked source (schema.Spec and
 // gramfile.AgentFromCheck), compared as JSON.
 func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []byte {
 	var b bytes.Buffer
@@ -132,7 +133,7 @@ func specsProgram(t *testing.T, ids []string, pkgs map[string]*check.Package) []
 		n++
 		fmt.Fprintf(&b, "\t%s %q\n", alias, "gramctest/"+sanitizeDir(id))
 		for i, tool := range pkg.Tools {
-			spec, err := gramfile.SpecFromTool(tool)
+			spec, err := schema.Spec(tool, schema.OpenAI)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -606,7 +606,7 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	// The embedded spec is schema.Spec's, as runtime/gramfile's, so
 	// generated code and an agent loaded from .gram files agree by
 	// construction.
-	spec, err := schema.Spec(t)
+	spec, err := schema.Spec(t, schema.OpenAI)
 	if err != nil {
 		return nil, fmt.Errorf("golang: tool %s: %w", t.Name, err)
 	}
@@ -624,23 +624,23 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 		Description: quote(spec.Description),
 		Deprecated:  spec.Deprecated,
 		Signature:   quote(spec.Signature),
-		Schema:      quote(string(spec.Parameters)),
+		Schema:      quote(string(spec.Schema)),
 		Strict:      spec.Strict,
 	}
 	if spec.Title != "" {
 		body.Spec.Title = quote(spec.Title)
 	}
-	if len(spec.Output) > 0 {
-		body.Spec.OutputSchema = quote(string(spec.Output))
+	if len(spec.OutputSchema) > 0 {
+		body.Spec.OutputSchema = quote(string(spec.OutputSchema))
 	}
-	targets := make([]string, 0, len(spec.TargetParameters))
-	for target := range spec.TargetParameters {
-		targets = append(targets, string(target))
+	targets := make([]string, 0, len(spec.TargetSchemas))
+	for target := range spec.TargetSchemas {
+		targets = append(targets, target)
 	}
 	sort.Strings(targets)
 	for _, target := range targets {
 		body.Spec.TargetSchemas = append(body.Spec.TargetSchemas, targetSchemaModel{Target: quote(target),
-			Const: exportedName(target), Schema: quote(string(spec.TargetParameters[schema.Target(target)]))})
+			Const: exportedName(target), Schema: quote(string(spec.TargetSchemas[target]))})
 	}
 	return body, nil
 }

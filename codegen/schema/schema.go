@@ -22,6 +22,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/runtime/toolspec"
 	"github.com/invopop/jsonschema"
 )
 
@@ -106,85 +107,61 @@ func ParseTargets(s string) ([]Target, error) {
 	return out, nil
 }
 
-// ToolSpec is a tool's specification as plain data: what a model is told
-// about the tool, exactly as every consumer needs it. The runtime's
-// .gram loader (runtime/gramfile) and generated Go code (codegen/golang)
-// both take it from Spec, so a tool loaded at run time and the same tool
-// compiled into Go are identical by construction.
-type ToolSpec struct {
-	Name        string
-	Title       string
-	Description string
-	// Signature is the gram text of the tool's signature.
-	Signature string
-	// Parameters is the JSON Schema of the arguments object, as `gramc
-	// schema --target openai` prints it under "parameters" (compact).
-	Parameters json.RawMessage
-	// Output is the JSON Schema of the result, nil when there is none.
-	Output json.RawMessage
-	// Strict asks the provider for strict schema adherence.
-	Strict bool
-	// Deprecated marks a tool kept for old callers.
-	Deprecated bool
-	// TargetParameters holds the arguments schema other targets print
-	// where it differs from Parameters, keyed by target: Anthropic's
-	// input_schema for a strict tool (whose Parameters are OpenAI's
-	// strict subset), Gemini's parameters (OpenAPI 3.0 subset; absent
-	// when the tool has no parameters, which the gemini target omits, or
-	// cannot be expressed there). The runtime's provider clients send
-	// these, so what they send is what `gramc schema` prints.
-	TargetParameters map[Target]json.RawMessage
-}
-
-// Spec returns t's specification, with the parameters schema of the
-// OpenAI target (what generated code embeds and runtime.Run sends).
-func Spec(t *check.Tool) (ToolSpec, error) { return SpecFor(t, OpenAI) }
-
-// SpecFor is Spec with the parameters schema target emits: an MCP server
-// serves the mcp target's inputSchema (a strict tool's OpenAI schema is
-// shaped for OpenAI's strict mode).
-func SpecFor(t *check.Tool, target Target) (ToolSpec, error) {
+// Spec returns t's specification as target emits it, the one value every
+// consumer takes: the runtime's .gram loader (runtime/gramfile), gramc mcp
+// and generated Go code (codegen/golang), so a tool loaded at run time and
+// the same tool compiled into Go are identical by construction. Its Schema
+// is target's parameters schema: OpenAI's is what generated code embeds
+// and runtime.Run sends, and then TargetSchemas carries the other
+// targets' where they differ (Anthropic's standard schema of a strict
+// tool, Gemini's OpenAPI subset); an MCP server serves the mcp target's
+// inputSchema (a strict tool's OpenAI schema is shaped for OpenAI's
+// strict mode).
+func Spec(t *check.Tool, target Target) (toolspec.Spec, error) {
 	d := dialectOf(target)
 	if d == nil {
 		_, err := ParseTarget(string(target))
-		return ToolSpec{}, err
+		return toolspec.Spec{}, err
 	}
 	ps, s, issues := parameters(t, d)
 	if issues.HasErrors() {
-		return ToolSpec{}, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
+		return toolspec.Spec{}, &Error{Tool: t.Name, Target: target, Diagnostics: issues}
 	}
 	params, err := marshal(ps)
 	if err != nil {
-		return ToolSpec{}, err
+		return toolspec.Spec{}, err
 	}
 	out, err := Output(t)
 	if err != nil {
-		return ToolSpec{}, err
+		return toolspec.Spec{}, err
 	}
-	spec := ToolSpec{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		Signature:   t.Signature,
-		Parameters:  params,
-		Output:      out,
-		Strict:      t.Strict != nil && *t.Strict,
-		Deprecated:  t.Deprecated,
+	spec := toolspec.Spec{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		Signature:    t.Signature,
+		Schema:       params,
+		OutputSchema: out,
+		Strict:       t.Strict != nil && *t.Strict,
+		Deprecated:   t.Deprecated,
 	}
-	if target == OpenAI {
-		spec.TargetParameters = map[Target]json.RawMessage{}
-		if s {
-			b := newBuilder(standard, dialectOf(Anthropic))
-			if std, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
-				spec.TargetParameters[Anthropic] = std
+	if target != OpenAI {
+		return spec, nil
+	}
+	add := func(target Target, sub *subset) {
+		b := newBuilder(sub, dialectOf(target))
+		if p, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
+			if spec.TargetSchemas == nil {
+				spec.TargetSchemas = map[string]json.RawMessage{}
 			}
+			spec.TargetSchemas[string(target)] = p
 		}
-		if len(t.Params) > 0 {
-			b := newBuilder(geminiOpenAPI, dialectOf(Gemini))
-			if g, err := marshal(b.input(t)); err == nil && !b.issues.HasErrors() {
-				spec.TargetParameters[Gemini] = g
-			}
-		}
+	}
+	if s {
+		add(Anthropic, standard)
+	}
+	if len(t.Params) > 0 {
+		add(Gemini, geminiOpenAPI)
 	}
 	return spec, nil
 }

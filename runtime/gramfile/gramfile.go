@@ -7,7 +7,6 @@
 package gramfile
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -75,7 +74,8 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 }
 
 // AgentFromCheck converts a checked agent, with its tools' specifications
-// from SpecFromTool.
+// from schema.Spec for the OpenAI target, whose schemas are byte-identical
+// to what `gramc schema` prints and to what generated Go code embeds.
 func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 	out := runtime.Agent{
 		Name:          a.Name,
@@ -87,44 +87,11 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		ToolChoice:    a.ToolChoice,
 	}
 	for _, t := range a.Tools {
-		spec, err := SpecFromTool(t)
+		spec, err := schema.Spec(t, schema.OpenAI)
 		if err != nil {
 			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
 		}
 		out.Tools = append(out.Tools, spec)
-	}
-	return out, nil
-}
-
-// SpecFromTool returns a checked tool's specification: schema.Spec, whose
-// schemas are byte-identical to what `gramc schema` prints and to what
-// generated Go code embeds.
-func SpecFromTool(t *check.Tool) (runtime.ToolSpecification, error) {
-	return SpecForTarget(t, schema.OpenAI)
-}
-
-// SpecForTarget is SpecFromTool with the parameters schema that target
-// emits (gramc mcp serves schema.MCP's).
-func SpecForTarget(t *check.Tool, target schema.Target) (runtime.ToolSpecification, error) {
-	spec, err := schema.SpecFor(t, target)
-	if err != nil {
-		return runtime.ToolSpecification{}, err
-	}
-	out := runtime.ToolSpecification{
-		Name:         spec.Name,
-		Title:        spec.Title,
-		Description:  spec.Description,
-		Signature:    spec.Signature,
-		Schema:       spec.Parameters,
-		OutputSchema: spec.Output,
-		Strict:       spec.Strict,
-		Deprecated:   spec.Deprecated,
-	}
-	for target, params := range spec.TargetParameters {
-		if out.TargetSchemas == nil {
-			out.TargetSchemas = map[string]json.RawMessage{}
-		}
-		out.TargetSchemas[string(target)] = params
 	}
 	return out, nil
 }

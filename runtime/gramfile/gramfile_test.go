@@ -50,7 +50,7 @@ func TestSpecFromToolMatchesSchema(t *testing.T) {
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
-			spec, err := gramfile.SpecFromTool(tool)
+			spec, err := schema.Spec(tool, schema.OpenAI)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+
 	"github.com/gramc-dev/gramc/runtime/mcp"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -29,7 +29,7 @@ func weather(t *testing.T) ([]runtime.ToolSpecification, map[string]map[string]j
 	}
 	var specs []runtime.ToolSpecification
 	for _, tool := range pkgs[0].Tools {
-		s, err := gramfile.SpecForTarget(tool, schema.MCP)
+		s, err := schema.Spec(tool, schema.MCP)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
-			spec, err := gramfile.SpecFromTool(tool)
+			spec, err := schema.Spec(tool, schema.OpenAI)
 			if err != nil {
 				t.Fatal(err)
 			}
