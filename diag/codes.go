@@ -81,6 +81,25 @@ const (
 	CodeGenNameCollision           Code = "gen-name-collision"
 	CodeUnreadableFile             Code = "unreadable-file"
 	CodeInvalidConfig              Code = "invalid-config"
+	CodeDiffToolRemoved            Code = "diff-tool-removed"
+	CodeDiffToolAdded              Code = "diff-tool-added"
+	CodeDiffParamRemoved           Code = "diff-param-removed"
+	CodeDiffParamAddedRequired     Code = "diff-param-added-required"
+	CodeDiffParamAddedOptional     Code = "diff-param-added-optional"
+	CodeDiffParamNowRequired       Code = "diff-param-now-required"
+	CodeDiffParamNowOptional       Code = "diff-param-now-optional"
+	CodeDiffTypeChanged            Code = "diff-type-changed"
+	CodeDiffConstraintNarrowed     Code = "diff-constraint-narrowed"
+	CodeDiffConstraintWidened      Code = "diff-constraint-widened"
+	CodeDiffEnumValueRemoved       Code = "diff-enum-value-removed"
+	CodeDiffEnumValueAdded         Code = "diff-enum-value-added"
+	CodeDiffDefaultChanged         Code = "diff-default-changed"
+	CodeDiffDescriptionChanged     Code = "diff-description-changed"
+	CodeDiffToolDeprecated         Code = "diff-tool-deprecated"
+	CodeDiffResultFieldRemoved     Code = "diff-result-field-removed"
+	CodeDiffResultFieldAdded       Code = "diff-result-field-added"
+	CodeDiffEnumOrderChanged       Code = "diff-enum-order-changed"
+	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -93,6 +112,7 @@ const (
 	StageTarget Stage = "target" // the provider lint (check --target, schema)
 	StageGen    Stage = "gen"    // the Go generator
 	StageLoad   Stage = "load"   // finding and reading the files
+	StageDiff   Stage = "diff"   // gramc diff's rules (package compat)
 )
 
 // CodeInfo is what the registry knows of a code.
@@ -176,6 +196,25 @@ var registry = []CodeInfo{
 	{CodeGenNameCollision, StageGen, Warning, "docs/codegen.md", ""},
 	{CodeUnreadableFile, StageLoad, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidConfig, StageLoad, Error, "docs/diagnostics.md", ""},
+	{CodeDiffToolRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffToolAdded, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffParamRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffParamAddedRequired, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffParamAddedOptional, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffParamNowRequired, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffParamNowOptional, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffTypeChanged, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffConstraintNarrowed, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffConstraintWidened, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffEnumValueRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffEnumValueAdded, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffDefaultChanged, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffDescriptionChanged, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffToolDeprecated, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffResultFieldRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffResultFieldAdded, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffEnumOrderChanged, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

@@ -16,6 +16,24 @@ var Pages embed.FS
 
 var heading = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
 
+// listEntry is the "- **`code`** — ..." entry of page, with its
+// continuation lines.
+func listEntry(doc, code string) (string, bool) {
+	i := strings.Index(doc, "- **`"+code+"`**")
+	if i < 0 {
+		return "", false
+	}
+	rest := doc[i:]
+	end := len(rest)
+	for j := 1; j < len(rest); j++ {
+		if rest[j-1] == '\n' && (rest[j] == '-' || rest[j] == '\n' || rest[j] == '#') {
+			end = j
+			break
+		}
+	}
+	return "### `" + code + "`\n\n" + strings.TrimSpace(strings.TrimPrefix(rest[:end], "- ")) + "\n", true
+}
+
 // Explain returns the documentation of a diagnostic code, as markdown: its
 // section of diagnostics.md (meaning, example, fix), or its row of the
 // provider-rule table in schema.md, or its entry in the list of other
@@ -37,18 +55,15 @@ func Explain(code string) (text string, ok bool) {
 		}
 		return strings.TrimSpace(doc[loc[0]:end]) + "\n", true
 	}
-	// A list entry: "- **`code`** — ...", with its continuation lines.
-	if i := strings.Index(doc, "- **`"+code+"`**"); i >= 0 {
-		rest := doc[i:]
-		end := len(rest)
-		for j := 1; j < len(rest); j++ {
-			if rest[j-1] == '\n' && (rest[j] == '-' || rest[j] == '\n' || rest[j] == '#') {
-				end = j
-				break
-			}
+	// A list entry: "- **`code`** — ...", with its continuation lines
+	// (diagnostics.md's other codes, diff.md's rules).
+	diff, _ := Pages.ReadFile("diff.md")
+	for _, page := range []string{doc, string(diff)} {
+		if text, ok := listEntry(page, code); ok {
+			return text, true
 		}
-		return "### `" + code + "`\n\n" + strings.TrimSpace(strings.TrimPrefix(rest[:end], "- ")) + "\n", true
 	}
+
 	schema, _ := Pages.ReadFile("schema.md")
 	for _, line := range strings.Split(string(schema), "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "| `"+code+"` |") {

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/compat"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/load"
+)
+
+func init() { register(newDiffCmd) }
+
+type diffOptions struct {
+	format  string
+	failOn  string
+	disable []string
+}
+
+func newDiffCmd(e *env) *cobra.Command {
+	var opts diffOptions
+	cmd := &cobra.Command{
+		Use:   "diff [flags] OLD NEW",
+		Short: "Report the changes between two versions of gram packages that break their clients",
+		Long: `Diff compares two versions of gram packages and reports every change to the
+tools they declare, each with a stable code and a severity: breaking (a
+caller, model or implementation written against OLD fails against NEW: a
+tool or parameter removed, a new required parameter, a type changed or
+narrowed), dangerous (still valid, but what a model or caller sees
+changes: a default, a description, an enum's order, a deprecation) or safe.
+Inputs may widen and results may narrow; named types and enums are
+followed to every place they are used.
+
+OLD and NEW are paths as every command takes them (a file, a directory,
+dir/...), or REV:PATH, git's notation for PATH at a revision of the
+current repository (main:tools, HEAD~1:.).
+
+Formats: text (positioned at NEW, or at OLD for a removal, both versions
+shown), json (an array of {code, severity, tool, path, message, file,
+line, column}), github (annotations), markdown (a table for a pull
+request).
+
+Exit status: 1 when a change at or above --fail-on (breaking by default;
+dangerous, safe, or none) is found, 0 otherwise, 2 for usage or I/O
+errors. docs/diff.md lists every rule.`,
+		Example: `  gramc diff main:tools ./tools
+  gramc diff HEAD~1:. .
+  gramc diff --format markdown --fail-on dangerous old/ new/`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(e, opts, args[0], args[1]) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.format, "format", "text", "output format: text, json, github or markdown")
+	f.StringVar(&opts.failOn, "fail-on", "breaking", "exit 1 at a change of this severity or above: breaking, dangerous, safe or none")
+	f.StringSliceVar(&opts.disable, "disable", nil, "ignore these rule codes (repeatable or comma-separated)")
+	return cmd
+}
+
+func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
+	if !slices.Contains([]string{"text", "json", "github", "markdown"}, opts.format) {
+		return usageErrorf("--format %q: want text, json, github or markdown", opts.format)
+	}
+	failAt, fail := compat.Breaking, true
+	if opts.failOn == "none" {
+		fail = false
+	} else if s, ok := compat.ParseSeverity(opts.failOn); ok {
+		failAt = s
+	} else {
+		return usageErrorf("--fail-on %q: want breaking, dangerous, safe or none", opts.failOn)
+	}
+	var disabled []diag.Code
+	for _, d := range opts.disable {
+		for _, c := range strings.Split(d, ",") {
+			code := diag.Code(strings.TrimSpace(c))
+			if info, ok := diag.Lookup(code); !ok || info.Stage != diag.StageDiff {
+				return usageErrorf("--disable: %q is not a gramc diff rule (docs/diff.md lists them)", code)
+			}
+			disabled = append(disabled, code)
+		}
+	}
+	oldPkgs, cleanup, err := loadVersion(e, oldArg)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	newPkgs, cleanup2, err := loadVersion(e, newArg)
+	if err != nil {
+		return err
+	}
+	defer cleanup2()
+	var changes []compat.Change
+	for _, c := range compat.Compare(oldPkgs, newPkgs) {
+		if !slices.Contains(disabled, c.Code) {
+			changes = append(changes, c)
+		}
+	}
+	if err := writeChanges(e.stdout, e.stderr, changes, opts.format); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	if fail {
+		for _, c := range changes {
+			if c.Severity >= failAt {
+				return exitCode(ExitProblem)
+			}
+		}
+	}
+	return nil
+}
+
+// loadVersion loads the packages of arg: a path, or REV:PATH read from
+// git into a temporary directory (cleanup removes it).
+func loadVersion(e *env, arg string) ([]*check.Package, func(), error) {
+	noop := func() {}
+	patterns := []string{arg}
+	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
+		dir, err := gitExport(rev, path)
+		if err != nil {
+			return nil, noop, &exitError{code: ExitUsage, err: err}
+		}
+		noop = func() { os.RemoveAll(dir) }
+		patterns = []string{filepath.Join(dir, "...")}
+	}
+	pkgs, diags, err := load.Packages(patterns, nil)
+	if err != nil {
+		return nil, noop, &exitError{code: ExitUsage, err: err}
+	}
+	if diags.HasErrors() {
+		printDiagnostics(e, diags.Errors())
+		return nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
+	}
+	return pkgs, noop, nil
+}
+
+func isWindowsDrive(s string) bool { return len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') }
+
+// gitExport writes the .gram files under path at revision rev of the
+// current repository into a temporary directory, keeping their relative
+// paths.
+func gitExport(rev, path string) (string, error) {
+	path = strings.TrimPrefix(filepath.ToSlash(path), "./")
+	if path == "." || path == "" {
+		path = "."
+	}
+	prefix, err := exec.Command("git", "rev-parse", "--show-prefix").Output()
+	if err != nil {
+		return "", fmt.Errorf("%s:%s: not in a git repository (git rev-parse: %v)", rev, path, err)
+	}
+	treePath := filepath.ToSlash(filepath.Clean(filepath.Join(strings.TrimSpace(string(prefix)), path)))
+	if treePath == "." {
+		treePath = ""
+	}
+	lsArgs := []string{"ls-tree", "-r", "--name-only", "--full-tree", rev}
+	if treePath != "" {
+		lsArgs = append(lsArgs, "--", treePath)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command("git", lsArgs...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s:%s: git ls-tree: %s", rev, path, termsafe.Line(strings.TrimSpace(stderr.String()), 300))
+	}
+	dir, err := os.MkdirTemp("", "gramc-diff-")
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !strings.HasSuffix(name, ".gram") {
+			continue
+		}
+		data, err := exec.Command("git", "show", rev+":"+name).Output()
+		if err != nil {
+			os.RemoveAll(dir)
+			return "", fmt.Errorf("%s:%s: git show: %v", rev, name, err)
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(name, treePath), "/")
+		if rel == "" {
+			rel = filepath.Base(name)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+		n++
+	}
+	if n == 0 {
+		os.RemoveAll(dir)
+		return "", fmt.Errorf("%s:%s: no .gram files at that revision", rev, path)
+	}
+	return dir, nil
+}
+
+func changeAt(c compat.Change) (file string, line, col int) {
+	r := c.New
+	if r.File == "" {
+		r = c.Old
+	}
+	return r.File, int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1))
+}
+
+func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format string) error {
+	switch format {
+	case "json":
+		type jsonChange struct {
+			Code     string `json:"code"`
+			Severity string `json:"severity"`
+			Tool     string `json:"tool"`
+			Path     string `json:"path,omitempty"`
+			Message  string `json:"message"`
+			File     string `json:"file"`
+			Line     int    `json:"line"`
+			Column   int    `json:"column"`
+			Old      string `json:"old,omitempty"`
+			New      string `json:"new,omitempty"`
+		}
+		out := make([]jsonChange, 0, len(changes))
+		for _, c := range changes {
+			f, l, col := changeAt(c)
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, c.OldText, c.NewText})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case "github":
+		for _, c := range changes {
+			f, l, col := changeAt(c)
+			level := "notice"
+			switch c.Severity {
+			case compat.Breaking:
+				level = "error"
+			case compat.Dangerous:
+				level = "warning"
+			}
+			fmt.Fprintf(stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, f, l, col, c.Code, termsafe.Line(c.Message, 1000))
+		}
+	case "markdown":
+		fmt.Fprintln(stdout, "| severity | tool | path | change | code |")
+		fmt.Fprintln(stdout, "|---|---|---|---|---|")
+		for _, c := range changes {
+			cell := func(s string) string { return strings.ReplaceAll(termsafe.Line(s, 500), "|", `\|`) }
+			fmt.Fprintf(stdout, "| %s | `%s` | %s | %s | `%s` |\n", c.Severity, cell(c.Tool), cell(c.Path), cell(c.Message), c.Code)
+		}
+	default:
+		counts := map[compat.Severity]int{}
+		for _, c := range changes {
+			counts[c.Severity]++
+			f, l, col := changeAt(c)
+			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", f, l, col, c.Severity, termsafe.Line(c.Message, 1000), c.Code)
+			if c.OldText != "" || c.NewText != "" {
+				fmt.Fprintf(stderr, "    old: %s\n    new: %s\n", termsafe.Line(c.OldText, 300), termsafe.Line(c.NewText, 300))
+			}
+		}
+		fmt.Fprintf(stderr, "%d breaking, %d dangerous, %d safe\n", counts[compat.Breaking], counts[compat.Dangerous], counts[compat.Safe])
+	}
+	return nil
+}
