@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/internal/golden"
 )
 
 // TestGenCheck runs `gramc gen --check` on the repository's committed
@@ -22,7 +24,7 @@ func TestGenCheck(t *testing.T) {
 		cases = append(cases, []string{"../examples/hello"})
 	}
 	for _, args := range cases {
-		if os.Getenv("GRAMC_UPDATE") == "" {
+		if !golden.Update() {
 			args = append([]string{"--check"}, args...)
 		}
 		var stdout, stderr bytes.Buffer

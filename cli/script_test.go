@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -26,7 +27,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		UpdateScripts:       os.Getenv("GRAMC_UPDATE") != "",
+		UpdateScripts:       golden.Update(),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("OPENAI_API_KEY", "")

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -66,15 +66,12 @@ func runScript(t *testing.T, path string) {
 	}
 	dir := t.TempDir()
 	var script string
-	var golden []byte
-	goldenIdx := -1
 	texts := map[string]string{}
-	for i, f := range ar.Files {
+	for _, f := range ar.Files {
 		switch f.Name {
 		case "script":
 			script = string(f.Data)
 		case "golden":
-			golden, goldenIdx = f.Data, i
 		default:
 			texts[f.Name] = string(f.Data)
 		}
@@ -112,21 +109,7 @@ func runScript(t *testing.T, path string) {
 			out.Write(relativize(b.Bytes(), dir))
 		}
 	}
-	got := out.Bytes()
-	if os.Getenv("GRAMC_UPDATE") != "" {
-		if goldenIdx < 0 {
-			ar.Files = append(ar.Files, txtar.File{Name: "golden", Data: got})
-		} else {
-			ar.Files[goldenIdx].Data = got
-		}
-		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if d := cmp.Diff(string(golden), string(got)); d != "" {
-		t.Errorf("%s: answers differ from the golden section (-want +got; GRAMC_UPDATE=1 regenerates):\n%s", path, d)
-	}
+	golden.Section(t, path, ar, "golden", out.Bytes())
 }
 
 // relativize writes the workspace's file URIs as bare names.

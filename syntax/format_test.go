@@ -15,11 +15,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/internal/gramgen"
 )
-
-// update regenerates the golden files: GRAMC_UPDATE=1 go test ./syntax -run TestFormat
-var update = os.Getenv("GRAMC_UPDATE") != ""
 
 // sameTree compares two parsed files up to positions; label separators
 // (":" or "::") are ignored because the formatter normalises them and they
@@ -84,7 +82,7 @@ func TestFormatGolden(t *testing.T) {
 				t.Fatalf("%s has no in.gram section", file)
 			}
 			got := checkFormat(t, "in.gram", in)
-			compareGolden(t, file, ar, "out.gram", got)
+			golden.Section(t, file, ar, "out.gram", got)
 		})
 	}
 }
@@ -152,45 +150,14 @@ func TestFormatCorpus(t *testing.T) {
 }
 
 func section(ar *txtar.Archive, name string) []byte {
-	for _, f := range ar.Files {
-		if f.Name == name {
-			return f.Data
-		}
+	if i := golden.Find(ar, name); i >= 0 {
+		return ar.Files[i].Data
 	}
 	return nil
 }
 
-// compareGolden compares got with the named section of the archive at
-// file, or rewrites that section under GRAMC_UPDATE.
-func compareGolden(t *testing.T, file string, ar *txtar.Archive, name string, got []byte) {
-	t.Helper()
-	if update {
-		found := false
-		for i := range ar.Files {
-			if ar.Files[i].Name == name {
-				ar.Files[i].Data = got
-				found = true
-			}
-		}
-		if !found {
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: got})
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want := section(ar, name)
-	if want == nil {
-		t.Fatalf("%s has no %s section (run with GRAMC_UPDATE=1)", file, name)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s: %s differs (-want +got):\n%s", file, name, cmp.Diff(string(want), string(got)))
-	}
-}
-
-// compareArchive compares outs (section name -> content) with the whole
-// archive at file, or rewrites it under GRAMC_UPDATE.
+// compareArchive compares outs (section name -> content), as one archive
+// in the order of the names, with the archive at file (golden.File).
 func compareArchive(t *testing.T, file, comment string, outs map[string][]byte) {
 	t.Helper()
 	ar := &txtar.Archive{Comment: []byte(comment + "\n")}
@@ -202,34 +169,7 @@ func compareArchive(t *testing.T, file, comment string, outs map[string][]byte) 
 	for _, k := range keys {
 		ar.Files = append(ar.Files, txtar.File{Name: k, Data: outs[k]})
 	}
-	if update {
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	old, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with GRAMC_UPDATE=1)", err)
-	}
-	if len(old.Files) != len(ar.Files) {
-		t.Errorf("%s has %d sections, want %d (run with GRAMC_UPDATE=1)", file, len(old.Files), len(ar.Files))
-	}
-	for _, f := range ar.Files {
-		want := section(old, f.Name)
-		if want == nil {
-			t.Errorf("%s: no section %q", file, f.Name)
-			continue
-		}
-		// txtar adds a final newline to sections that lack one.
-		got := f.Data
-		if len(got) > 0 && got[len(got)-1] != '\n' {
-			got = append(got, '\n')
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: %s differs (-want +got):\n%s", file, f.Name, cmp.Diff(string(want), string(got)))
-		}
-	}
+	golden.File(t, file, txtar.Format(ar))
 }
 
 // TestFormatSourceRejectsBrokenFiles checks that a file with a syntax error

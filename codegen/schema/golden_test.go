@@ -5,13 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -90,7 +90,7 @@ func goldenName(dir string) string {
 }
 
 // golden renders a package's archive.
-func golden(t *testing.T, pkg *check.Package) []byte {
+func goldenArchive(t *testing.T, pkg *check.Package) []byte {
 	t.Helper()
 	a := &txtar.Archive{Comment: []byte("gramc schema output for every target; regenerate with GRAMC_UPDATE=1 go test ./codegen/schema\n")}
 	names, err := filepath.Glob(filepath.Join(pkg.Dir, "*.gram"))
@@ -152,50 +152,12 @@ func TestGolden(t *testing.T) {
 			t.Errorf("example package %s does not check clean", dir)
 		}
 	}
-	update := os.Getenv("GRAMC_UPDATE") != ""
-	want := map[string]bool{}
+	keep := map[string]bool{}
 	for _, pkg := range pkgs {
 		name := filepath.Join("testdata", "golden", goldenName(pkg.Dir))
-		want[filepath.Base(name)] = true
-		got := golden(t, pkg)
-		if update {
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(name, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		old, err := os.ReadFile(name)
-		if err != nil {
-			t.Errorf("%s: %v (run GRAMC_UPDATE=1 go test ./codegen/schema)", name, err)
-			continue
-		}
-		if !bytes.Equal(old, got) {
-			t.Errorf("%s is stale; run GRAMC_UPDATE=1 go test ./codegen/schema and review the diff\n%s", name, firstDiff(old, got))
-		}
+		keep[filepath.Base(name)] = true
+		golden.File(t, name, goldenArchive(t, pkg))
 	}
 	// No golden without its package.
-	stale, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.txtar"))
-	for _, s := range stale {
-		if !want[filepath.Base(s)] {
-			if update {
-				os.Remove(s) //nolint:errcheck // best effort
-			} else {
-				t.Errorf("%s has no example package; run GRAMC_UPDATE=1 go test ./codegen/schema", s)
-			}
-		}
-	}
-}
-
-// firstDiff shows the first differing line.
-func firstDiff(a, b []byte) string {
-	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := 0; i < min(len(al), len(bl)); i++ {
-		if al[i] != bl[i] {
-			return "line " + strconv.Itoa(i+1) + ":\n- " + al[i] + "\n+ " + bl[i]
-		}
-	}
-	return "lengths differ"
+	golden.Prune(t, filepath.Join("testdata", "golden", "*.txtar"), keep)
 }

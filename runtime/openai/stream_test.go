@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -33,33 +33,13 @@ func TestStreamFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stream []byte
-			want, wantAt := "", -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "stream":
-					stream = f.Data
-					if i := bytes.Index(stream, []byte("<EOF>")); i >= 0 {
-						stream = stream[:i]
-					}
-				case "want":
-					want, wantAt = string(f.Data), i
+			if i := golden.Find(ar, "stream"); i >= 0 {
+				stream = ar.Files[i].Data
+				if i := bytes.Index(stream, []byte("<EOF>")); i >= 0 {
+					stream = stream[:i]
 				}
 			}
-			got := playStream(t, stream)
-			if os.Getenv("GRAMC_UPDATE") != "" {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if got != want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
+			golden.Section(t, file, ar, "want", []byte(playStream(t, stream)))
 		})
 	}
 }
