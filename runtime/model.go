@@ -33,6 +33,10 @@ type Completion struct {
 	// StopReason is why the model stopped, mapped from the provider's
 	// own reason ("" when it gave none).
 	StopReason StopReason
+	// ResponseID and ResponseModel are the provider's id of the answer
+	// and the model that gave it, when it says (telemetry records them).
+	ResponseID    string
+	ResponseModel string
 }
 
 // StopReason is why a model stopped answering, the same for every

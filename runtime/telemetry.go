@@ -162,6 +162,14 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 			}
 		}
 		ctx, span = t.tracer.Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+		// A provider client's retries are events of the request's span.
+		ctx = WithRetryObserver(ctx, func(attempt int, wait time.Duration, err error) {
+			span.AddEvent("gen_ai.retry", trace.WithAttributes(
+				attribute.Int("gen_ai.retry.attempt", attempt),
+				attribute.Float64("gen_ai.retry.wait", wait.Seconds()),
+				semconv.ErrorTypeKey.String(errorType(err)),
+				attribute.String("gen_ai.retry.error", err.Error())))
+		})
 	}
 	firstSeen := false
 	first = func() {
@@ -173,6 +181,12 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 	done = func(comp *Completion, err error) {
 		secs := time.Since(start).Seconds()
 		if comp != nil {
+			if comp.ResponseID != "" {
+				span.SetAttributes(semconv.GenAIResponseID(comp.ResponseID))
+			}
+			if comp.ResponseModel != "" {
+				span.SetAttributes(semconv.GenAIResponseModel(comp.ResponseModel))
+			}
 			span.SetAttributes(
 				semconv.GenAIResponseFinishReasons(string(finishReason(comp))),
 				semconv.GenAIUsageInputTokens(comp.Usage.PromptTokens),

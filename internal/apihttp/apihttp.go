@@ -148,6 +148,9 @@ func (c *Config) Post(ctx context.Context, endpoint string, header http.Header, 
 		if c.OnRetry != nil {
 			c.OnRetry(attempt, wait, apiErr)
 		}
+		if observe := runtime.RetryObserver(ctx); observe != nil {
+			observe(attempt, wait, apiErr)
+		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Provider, err)
 		}

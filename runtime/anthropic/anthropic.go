@@ -258,6 +258,8 @@ func (u wireUsage) usage() runtime.Usage {
 }
 
 type messagesResponse struct {
+	ID      string `json:"id"`
+	Model   string `json:"model"`
 	Type    string `json:"type"`
 	Role    string `json:"role"`
 	Content []struct {
@@ -470,7 +472,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		}
 	}
 	msg.Content = text.String()
-	comp := &runtime.Completion{Message: msg, StopReason: stopReason(mr.StopReason)}
+	comp := &runtime.Completion{Message: msg, StopReason: stopReason(mr.StopReason), ResponseID: mr.ID, ResponseModel: mr.Model}
 	if mr.Usage != nil {
 		comp.Usage = mr.Usage.usage()
 	}

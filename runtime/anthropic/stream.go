@@ -20,6 +20,8 @@ type streamEvent struct {
 	Type    string `json:"type"`
 	Index   int    `json:"index"`
 	Message *struct {
+		ID    string     `json:"id"`
+		Model string     `json:"model"`
 		Usage *wireUsage `json:"usage"`
 	} `json:"message"`
 	ContentBlock *struct {
@@ -80,6 +82,9 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		case "message_start":
 			if se.Message != nil && se.Message.Usage != nil {
 				usage = *se.Message.Usage
+			}
+			if se.Message != nil {
+				comp.ResponseID, comp.ResponseModel = se.Message.ID, se.Message.Model
 			}
 		case "content_block_start":
 			if se.ContentBlock == nil {

@@ -294,7 +294,9 @@ func callID(tc runtime.ToolCall) string {
 }
 
 type generateResponse struct {
-	Candidates []struct {
+	ResponseID   string `json:"responseId"`
+	ModelVersion string `json:"modelVersion"`
+	Candidates   []struct {
 		Content      *content `json:"content"`
 		FinishReason string   `json:"finishReason"`
 	} `json:"candidates"`
@@ -485,6 +487,7 @@ func responseObject(r *runtime.Message) json.RawMessage {
 // answer accumulates a response's parts (one response, or a stream's
 // chunks).
 type answer struct {
+	id, model string
 	text      strings.Builder
 	signature string
 	calls     []runtime.ToolCall
@@ -500,6 +503,9 @@ func (a *answer) add(ctx context.Context, gr *generateResponse, emit func(runtim
 	if gr.UsageMetadata != nil {
 		u := gr.UsageMetadata
 		a.usage = runtime.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: u.CandidatesTokenCount + u.ThoughtsTokenCount, TotalTokens: u.TotalTokenCount}
+	}
+	if a.id == "" {
+		a.id, a.model = gr.ResponseID, gr.ModelVersion
 	}
 	if gr.PromptFeedback != nil && gr.PromptFeedback.BlockReason != "" {
 		a.blocked = gr.PromptFeedback.BlockReason
@@ -555,7 +561,7 @@ func (a *answer) completion() (*runtime.Completion, error) {
 		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "the model produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)", Code: a.finish}
 	}
 	msg := runtime.Message{Role: runtime.RoleAssistant, Content: a.text.String(), ToolCalls: a.calls, ThoughtSignature: a.signature}
-	comp := &runtime.Completion{Message: msg, Usage: a.usage, StopReason: stopReason(a.finish)}
+	comp := &runtime.Completion{Message: msg, Usage: a.usage, StopReason: stopReason(a.finish), ResponseID: a.id, ResponseModel: a.model}
 	if len(a.calls) > 0 && comp.StopReason == runtime.StopEnd {
 		comp.StopReason = runtime.StopToolCalls
 	}

@@ -346,7 +346,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	if fc := ch.Message.FunctionCall; fc != nil && len(msg.ToolCalls) == 0 {
 		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
 	}
-	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason)}
+	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason), ResponseID: cr.ID, ResponseModel: cr.Model}
 	if cr.Usage != nil {
 		comp.Usage = cr.Usage.usage()
 	}

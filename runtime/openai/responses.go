@@ -125,6 +125,8 @@ type responsesItem struct {
 }
 
 type responsesResponse struct {
+	ID                string          `json:"id"`
+	Model             string          `json:"model"`
 	Object            string          `json:"object"`
 	Status            string          `json:"status"`
 	Output            []responsesItem `json:"output"`
@@ -206,7 +208,7 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 	if msg.Content == "" {
 		msg.Content = refusal.String()
 	}
-	comp := &runtime.Completion{Message: msg}
+	comp := &runtime.Completion{Message: msg, ResponseID: rr.ID, ResponseModel: rr.Model}
 	switch {
 	case rr.Status == "incomplete" && rr.IncompleteDetails != nil:
 		comp.StopReason = stopReason(rr.IncompleteDetails.Reason)

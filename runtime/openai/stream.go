@@ -17,6 +17,8 @@ import (
 // chatChunk is one chat.completion.chunk of a stream (only what gramc
 // reads).
 type chatChunk struct {
+	ID      string `json:"id"`
+	Model   string `json:"model"`
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
@@ -191,6 +193,9 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		}
 		if chunk.Usage != nil {
 			comp.Usage = chunk.Usage.usage()
+		}
+		if comp.ResponseID == "" {
+			comp.ResponseID, comp.ResponseModel = chunk.ID, chunk.Model
 		}
 		for _, ch := range chunk.Choices {
 			if ch.Index != 0 {

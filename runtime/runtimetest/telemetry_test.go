@@ -106,6 +106,12 @@ func TestTelemetry(t *testing.T) {
 					if v, ok := attrOf(c, "gen_ai.response.finish_reasons"); !ok || len(v.AsStringSlice()) != 1 {
 						t.Errorf("chat finish reasons %v", v)
 					}
+					if v, ok := attrOf(c, "gen_ai.response.id"); !ok || v.AsString() == "" {
+						t.Errorf("chat span has no gen_ai.response.id")
+					}
+					if v, ok := attrOf(c, "gen_ai.response.model"); !ok || v.AsString() == "" {
+						t.Errorf("chat span has no gen_ai.response.model")
+					}
 					first := false
 					for _, e := range c.Events {
 						first = first || e.Name == "gen_ai.first_chunk"
@@ -221,6 +227,44 @@ func BenchmarkRoundTripTelemetry(b *testing.B) {
 				if _, err := bound.Run(context.Background(), model, "Hi, I am Ada", nil, c.opts...); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestTelemetryRetries: a provider client's retries are events of the
+// request's chat span, with the attempt, the wait and the error type.
+func TestTelemetryRetries(t *testing.T) {
+	for _, p := range runtimetest.Providers() {
+		t.Run(p, func(t *testing.T) {
+			srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(
+				runtimetest.Reply{Status: 503, Message: "overloaded"},
+				runtimetest.Reply{Text: "Hello!"}))
+			model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp := tracetest.NewInMemoryExporter()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+			if _, err := runtime.Run(context.Background(), model, helloAgent, library(), "Hi", nil, runtime.WithTracerProvider(tp)); err != nil {
+				t.Fatal(err)
+			}
+			chat := spanNamed(exp.GetSpans(), "chat ")
+			if len(chat) != 1 || len(chat[0].Events) != 1 || chat[0].Events[0].Name != "gen_ai.retry" {
+				t.Fatalf("chat spans %+v", chat)
+			}
+			var attempt int64
+			var errType string
+			for _, kv := range chat[0].Events[0].Attributes {
+				switch kv.Key {
+				case "gen_ai.retry.attempt":
+					attempt = kv.Value.AsInt64()
+				case "error.type":
+					errType = kv.Value.AsString()
+				}
+			}
+			if attempt != 1 || errType != "503" {
+				t.Errorf("retry event: attempt %d, error.type %q", attempt, errType)
 			}
 		})
 	}
