@@ -269,3 +269,32 @@ func TestTelemetryRetries(t *testing.T) {
 		})
 	}
 }
+
+// TestTelemetryErrors: a model request that fails ends its chat span and
+// the run's invoke_agent span with error status and error.type.
+func TestTelemetryErrors(t *testing.T) {
+	for _, p := range runtimetest.Providers() {
+		t.Run(p, func(t *testing.T) {
+			srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(runtimetest.Reply{Status: 401, Message: "bad key"}))
+			model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp := tracetest.NewInMemoryExporter()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+			if _, err := runtime.Run(context.Background(), model, helloAgent, library(), "Hi", nil, runtime.WithTracerProvider(tp)); err == nil {
+				t.Fatal("a 401 succeeded")
+			}
+			spans := exp.GetSpans()
+			for _, prefix := range []string{"chat ", "invoke_agent "} {
+				s := spanNamed(spans, prefix)
+				if len(s) != 1 || s[0].Status.Code != codes.Error {
+					t.Fatalf("%s span: %+v", prefix, s)
+				}
+				if v, _ := attrOf(s[0], "error.type"); v.AsString() != "401" {
+					t.Errorf("%s span error.type %q, want 401", prefix, v.AsString())
+				}
+			}
+		})
+	}
+}
