@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/diag"
 )
 
 // TestBuiltinsTableMatchesDocs: docs/language.md's type table lists the
@@ -57,5 +59,32 @@ func TestBuiltinsTableMatchesDocs(t *testing.T) {
 	}
 	if !strings.HasPrefix(typeListDetail, "Built-in types are String (Text), Integer (Int), Number (Double, Float), Boolean (Bool), Object and Array {elementType: T};") {
 		t.Errorf("typeListDetail = %q", typeListDetail)
+	}
+}
+
+// TestReservedNamesAreTheBuiltins: every built-in label and alias is a
+// reserved name, and the reserved-name detail lists exactly those names
+// (derived from builtins, never a copy).
+func TestReservedNamesAreTheBuiltins(t *testing.T) {
+	var names []string
+	for _, b := range Builtins() {
+		names = append(names, b.Name)
+		names = append(names, b.Aliases...)
+	}
+	for _, name := range names {
+		_, ds := LoadSource("a.gram", []byte("["+name+":Type | (x::String)]\n"))
+		var detail string
+		for _, d := range ds {
+			if d.Code == diag.CodeReservedName {
+				detail = d.Detail
+			}
+		}
+		if detail == "" {
+			t.Errorf("%s: declaring it is not a reserved-name error: %v", name, ds)
+			continue
+		}
+		if want := "(" + strings.Join(names, ", ") + ")"; !strings.Contains(detail, want) {
+			t.Errorf("%s: detail %q does not list %s", name, detail, want)
+		}
 	}
 }

@@ -441,7 +441,7 @@ func hasLabel(ls []ast.Label, name string) bool {
 // reserved reports (and diagnoses) a declared type named like a built-in.
 func (c *checker) reserved(name string, id *ast.Identifier) bool {
 	if _, ok := builtinTypes[name]; ok {
-		c.errorf(diag.CodeReservedName, id, "%s is a built-in type name", name).WithDetail("Built-in type names and their aliases (String, Text, Integer, Int, Number, Double, Float, Boolean, Bool, Object, Array) cannot be redeclared; choose another name.")
+		c.errorf(diag.CodeReservedName, id, "%s is a built-in type name", name).WithDetail(reservedDetail)
 		return true
 	}
 	return false

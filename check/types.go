@@ -83,6 +83,17 @@ var typeListDetail = func() string {
 		"; a :Type or :Enum declared in the package may be used by name."
 }()
 
+// reservedDetail says which names a declaration cannot take: every
+// built-in label, each followed by its aliases.
+var reservedDetail = func() string {
+	var names []string
+	for _, b := range builtins {
+		names = append(names, b.Name)
+		names = append(names, b.Aliases...)
+	}
+	return "Built-in type names and their aliases (" + strings.Join(names, ", ") + ") cannot be redeclared; choose another name."
+}()
+
 // nonJSONTypes are types users bring from the old textual form or from
 // Haskell-like notations; each gets an explanation instead of "unknown".
 var nonJSONTypes = map[string]string{
