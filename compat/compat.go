@@ -404,26 +404,21 @@ func (c *comparer) constraints(oc, nc check.Constraints, path string, dir direct
 		c.add(Change{Code: code, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: oldText, NewText: newText,
 			Message: fmt.Sprintf("%s of %s %s: %s -> %s", what, path, verb, oldText, newText)})
 	}
-	lower := func(o, n *json.Number, what string) {
+	// bound compares a lower bound (raising it narrows) or an upper one
+	// (lowering it narrows); adding one narrows, dropping one widens.
+	bound := func(o, n *json.Number, what string, upper bool) {
 		switch {
 		case o == nil && n != nil:
 			report(true, what, "(none)", n.String())
 		case o != nil && n == nil:
 			report(false, what, o.String(), "(none)")
 		case o != nil && n != nil && cmpNum(*o, *n) != 0:
-			report(cmpNum(*n, *o) > 0, what, o.String(), n.String())
+			raised := cmpNum(*n, *o) > 0
+			report(raised != upper, what, o.String(), n.String())
 		}
 	}
-	upper := func(o, n *json.Number, what string) {
-		switch {
-		case o == nil && n != nil:
-			report(true, what, "(none)", n.String())
-		case o != nil && n == nil:
-			report(false, what, o.String(), "(none)")
-		case o != nil && n != nil && cmpNum(*o, *n) != 0:
-			report(cmpNum(*n, *o) < 0, what, o.String(), n.String())
-		}
-	}
+	lower := func(o, n *json.Number, what string) { bound(o, n, what, false) }
+	upper := func(o, n *json.Number, what string) { bound(o, n, what, true) }
 	lower(oc.Minimum, nc.Minimum, "the minimum")
 	lower(oc.ExclusiveMinimum, nc.ExclusiveMinimum, "the exclusive minimum")
 	upper(oc.Maximum, nc.Maximum, "the maximum")

@@ -103,10 +103,49 @@ func decodeJSON(data []byte) (any, error) {
 
 // jsonDiff returns where a and b first differ, as "at <JSON pointer>: ...".
 func jsonDiff(ptr string, a, b any) string {
-	where := ptr
+	d, ok := FirstDifference(a, b)
+	if !ok {
+		return ""
+	}
+	where := ptr + d.Pointer
 	if where == "" {
 		where = "/"
 	}
+	switch {
+	case d.Lengths:
+		return fmt.Sprintf("at %s: agent has %d items, library %d", where, d.A, d.B)
+	case d.A == Absent:
+		return fmt.Sprintf("at %s: only the library has it (%s)", where, short(d.B))
+	case d.B == Absent:
+		return fmt.Sprintf("at %s: only the agent has it (%s)", where, short(d.A))
+	}
+	return fmt.Sprintf("at %s: agent %s, library %s", where, short(d.A), short(d.B))
+}
+
+type absent struct{}
+
+// Absent stands in a Difference for the value a side does not have.
+var Absent any = absent{}
+
+// Difference is where two JSON values first differ.
+type Difference struct {
+	// Pointer is the place, as a JSON pointer ("" for the root).
+	Pointer string
+	// A and B are the values there (Absent for a member one side lacks);
+	// when Lengths is set, the two arrays' lengths.
+	A, B    any
+	Lengths bool
+}
+
+// FirstDifference finds where two decoded JSON values first differ
+// (members in key order, numbers compared by value); ok is false when they
+// are equal. The runtime's binding reports a schema mismatch with it, and a
+// cassette's replay a request that differs from its recording.
+func FirstDifference(a, b any) (d Difference, ok bool) {
+	return firstDifference("", a, b)
+}
+
+func firstDifference(ptr string, a, b any) (Difference, bool) {
 	switch av := a.(type) {
 	case map[string]any:
 		bv, ok := b.(map[string]any)
@@ -129,39 +168,39 @@ func jsonDiff(ptr string, a, b any) string {
 			p := ptr + "/" + escapePointer(k)
 			switch {
 			case !inA:
-				return fmt.Sprintf("at %s: only the library has it (%s)", p, short(y))
+				return Difference{Pointer: p, A: Absent, B: y}, true
 			case !inB:
-				return fmt.Sprintf("at %s: only the agent has it (%s)", p, short(x))
+				return Difference{Pointer: p, A: x, B: Absent}, true
 			}
-			if d := jsonDiff(p, x, y); d != "" {
-				return d
+			if d, ok := firstDifference(p, x, y); ok {
+				return d, true
 			}
 		}
-		return ""
+		return Difference{}, false
 	case []any:
 		bv, ok := b.([]any)
 		if !ok {
 			break
 		}
 		for i := 0; i < len(av) && i < len(bv); i++ {
-			if d := jsonDiff(ptr+"/"+strconv.Itoa(i), av[i], bv[i]); d != "" {
-				return d
+			if d, ok := firstDifference(ptr+"/"+strconv.Itoa(i), av[i], bv[i]); ok {
+				return d, true
 			}
 		}
 		if len(av) != len(bv) {
-			return fmt.Sprintf("at %s: agent has %d items, library %d", where, len(av), len(bv))
+			return Difference{Pointer: ptr, A: len(av), B: len(bv), Lengths: true}, true
 		}
-		return ""
+		return Difference{}, false
 	case json.Number:
 		if bv, ok := b.(json.Number); ok && numbersEqual(av, bv) {
-			return ""
+			return Difference{}, false
 		}
 	default:
 		if a == b {
-			return ""
+			return Difference{}, false
 		}
 	}
-	return fmt.Sprintf("at %s: agent %s, library %s", where, short(a), short(b))
+	return Difference{Pointer: ptr, A: a, B: b}, true
 }
 
 func numbersEqual(a, b json.Number) bool {

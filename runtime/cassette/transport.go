@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // MaxBodyBytes bounds one recorded or replayed body.
@@ -227,73 +228,51 @@ func firstDifference(rec, got Request) (path, recorded, gotv string) {
 	if rec.URL != got.URL {
 		return "url", rec.URL, got.URL
 	}
-	var a, b any
-	errA := json.Unmarshal(rec.Body, &a)
-	errB := json.Unmarshal(got.Body, &b)
+	a, errA := decode(rec.Body)
+	b, errB := decode(got.Body)
 	if errA != nil || errB != nil {
 		if !bytes.Equal(bytes.TrimSpace(rec.Body), bytes.TrimSpace(got.Body)) {
 			return "body", short(string(rec.Body)), short(string(got.Body))
 		}
 		return "", "", ""
 	}
-	return diffJSON("$", a, b)
-}
-
-func diffJSON(path string, a, b any) (string, string, string) {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return path, show(a), show(b)
-		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			va, inA := x[k]
-			vb, inB := y[k]
-			p := path + "." + k
-			if !isIdent(k) {
-				p = path + "[" + strconv.Quote(k) + "]"
-			}
-			switch {
-			case !inA:
-				return p, "(absent)", show(vb)
-			case !inB:
-				return p, show(va), "(absent)"
-			}
-			if d, r, g := diffJSON(p, va, vb); d != "" {
-				return d, r, g
-			}
-		}
-		return "", "", ""
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return path, show(a), show(b)
-		}
-		for i := 0; i < len(x) && i < len(y); i++ {
-			if d, r, g := diffJSON(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d != "" {
-				return d, r, g
-			}
-		}
-		if len(x) != len(y) {
-			return fmt.Sprintf("%s (length)", path), strconv.Itoa(len(x)), strconv.Itoa(len(y))
-		}
-		return "", "", ""
-	default:
-		if show(a) != show(b) {
-			return path, show(a), show(b)
-		}
+	d, differ := runtime.FirstDifference(a, b)
+	if !differ {
 		return "", "", ""
 	}
+	if d.Lengths {
+		return jsonPath(d.Pointer) + " (length)", fmt.Sprint(d.A), fmt.Sprint(d.B)
+	}
+	return jsonPath(d.Pointer), show(d.A), show(d.B)
+}
+
+func decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// jsonPath writes a JSON pointer as "$.messages[2].content".
+func jsonPath(ptr string) string {
+	var b strings.Builder
+	b.WriteString("$")
+	if ptr == "" {
+		return b.String()
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		switch {
+		case seg != "" && strings.Trim(seg, "0123456789") == "":
+			b.WriteString("[" + seg + "]")
+		case isIdent(seg):
+			b.WriteString("." + seg)
+		default:
+			b.WriteString("[" + strconv.Quote(seg) + "]")
+		}
+	}
+	return b.String()
 }
 
 func isIdent(s string) bool {
@@ -309,6 +288,9 @@ func isIdent(s string) bool {
 }
 
 func show(v any) string {
+	if v == runtime.Absent {
+		return "(absent)"
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -25,12 +25,8 @@ import (
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
 
-var helloSpec = runtime.ToolSpecification{
-	Name:        "sayHello",
-	Description: "Returns a friendly greeting message for the given name",
-	Signature:   `(personName::String {default: "world"})==>(::String)`,
-	Schema:      json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`),
-}
+// The seed's sayHello, as runtimetest declares it for every test.
+var helloSpec = runtimetest.HelloSpec()
 
 var helloAgent = runtime.Agent{
 	Name:        "hello_world_agent",
