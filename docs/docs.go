@@ -16,6 +16,21 @@ var Pages embed.FS
 
 var heading = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
 
+// schemaExampleRE is an example section of schema.md's provider rules:
+// its target, the prose before the example, the example.
+var schemaExampleRE = regexp.MustCompile("(?m)^#### `(target-[a-z-]+)` for (`[a-z-]+`)\n\n(?s:(.*?))```gram\n((?s:.*?))\n```")
+
+// schemaExample returns code's example section of schema: target, prose
+// and example (nil when there is none).
+func schemaExample(schema, code string) []string {
+	for _, m := range schemaExampleRE.FindAllStringSubmatch(schema, -1) {
+		if m[1] == code {
+			return m[1:]
+		}
+	}
+	return nil
+}
+
 // listEntry is the "- **`code`** — ..." entry of page, with its
 // continuation lines.
 func listEntry(doc, code string) (string, bool) {
@@ -69,15 +84,19 @@ func Explain(code string) (text string, ok bool) {
 		if !strings.HasPrefix(strings.TrimSpace(line), "| `"+code+"` |") {
 			continue
 		}
-		// code | severity | targets | meaning | example input ("\|"
-		// inside a cell is a literal bar).
+		// code | severity | targets | meaning ("\|" inside a cell is a
+		// literal bar), and the code's example section below the table.
 		cells := strings.Split(strings.ReplaceAll(strings.Trim(strings.TrimSpace(line), "|"), `\|`, "\x00"), "|")
 		for i := range cells {
 			cells[i] = strings.TrimSpace(strings.ReplaceAll(cells[i], "\x00", "|"))
 		}
-		if len(cells) == 5 {
-			return "### `" + code + "`\n\n*" + cells[1] + "*. A provider rule (gramc check --target, gramc schema), for " + cells[2] +
-				": " + cells[3] + ".\n\nExample: " + cells[4] + "\n\nThe fix and each provider's rules: docs/schema.md.\n", true
+		if len(cells) == 4 {
+			text := "### `" + code + "`\n\n*" + cells[1] + "*. A provider rule (gramc check --target, gramc schema), for " + cells[2] +
+				": " + cells[3] + ".\n\n"
+			if m := schemaExample(string(schema), code); m != nil {
+				text += "Example, for " + m[1] + ":\n\n" + m[2] + "```gram\n" + m[3] + "\n```\n\n"
+			}
+			return text + "The fix and each provider's rules: docs/schema.md.\n", true
 		}
 	}
 	return "", false

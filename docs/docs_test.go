@@ -21,6 +21,9 @@ func TestExplainEveryCode(t *testing.T) {
 		if !strings.HasPrefix(text, "### `"+string(c.Code)+"`") || len(text) < 60 {
 			t.Errorf("%s: explanation %q", c.Code, text)
 		}
+		if c.Stage == diag.StageTarget && !strings.Contains(text, "```gram\n") {
+			t.Errorf("%s: explanation has no example:\n%s", c.Code, text)
+		}
 		if c.Retired == "" && !strings.Contains(text, c.Severity.String()) {
 			t.Errorf("%s: explanation does not give its severity %s:\n%s", c.Code, c.Severity, text)
 		}
