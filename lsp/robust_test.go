@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	goast "go/ast"
+	"go/parser"
+	gotoken "go/token"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -433,5 +437,81 @@ func TestCancellation(t *testing.T) {
 	send(fmt.Sprintf(hover, 10))
 	if code := wait(10); code != 0 {
 		t.Errorf("hover after errors: code %d", code)
+	}
+}
+
+// notExercised are the protocol methods the server implements that
+// exercise does not send, each with why: lifecycle and workspace
+// notifications that take no document position.
+var notExercised = map[string]string{
+	"Initialize":                "lifecycle: exercise starts a running server",
+	"Initialized":               "lifecycle notification",
+	"Shutdown":                  "lifecycle: TestProtocolErrors",
+	"Exit":                      "lifecycle: ends the process",
+	"SetTrace":                  "takes no document",
+	"DidSave":                   "takes no position; TestScripts saves",
+	"DidChangeConfiguration":    "takes no document",
+	"DidChangeWatchedFiles":     "takes no position; the workspace tests",
+	"DidChangeWorkspaceFolders": "takes no position; the workspace tests",
+}
+
+// TestEveryRequestIsExercised derives what TestEveryRequestEveryPosition
+// and FuzzLSPDocument must send from the server itself: every method of
+// protocol.Server that *server implements is called by exercise or listed
+// in notExercised with a reason, so a new request handler fails here until
+// it is exercised, instead of going untested.
+func TestEveryRequestIsExercised(t *testing.T) {
+	iface := map[string]bool{}
+	st := reflect.TypeOf((*protocol.Server)(nil)).Elem()
+	for i := 0; i < st.NumMethod(); i++ {
+		iface[st.Method(i).Name] = true
+	}
+	implemented := map[string]bool{}
+	called := map[string]bool{}
+	files, _ := filepath.Glob("*.go")
+	for _, file := range files {
+		f, err := parser.ParseFile(gotoken.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*goast.FuncDecl)
+			if !ok {
+				continue
+			}
+			if !strings.HasSuffix(file, "_test.go") && fn.Recv != nil && len(fn.Recv.List) == 1 {
+				if star, ok := fn.Recv.List[0].Type.(*goast.StarExpr); ok {
+					if id, ok := star.X.(*goast.Ident); ok && id.Name == "server" && iface[fn.Name.Name] {
+						implemented[fn.Name.Name] = true
+					}
+				}
+			}
+			if file == "robust_test.go" && fn.Name.Name == "exercise" {
+				goast.Inspect(fn.Body, func(n goast.Node) bool {
+					if sel, ok := n.(*goast.SelectorExpr); ok {
+						if x, ok := sel.X.(*goast.Ident); ok && x.Name == "s" && iface[sel.Sel.Name] {
+							called[sel.Sel.Name] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	if len(implemented) < 10 || len(called) < 10 {
+		t.Fatalf("found %d implemented and %d exercised methods; the test is broken", len(implemented), len(called))
+	}
+	for m := range implemented {
+		if _, listed := notExercised[m]; !called[m] && !listed {
+			t.Errorf("the server implements %s, which exercise never sends: add it there (or to notExercised, with why)", m)
+		}
+	}
+	for m := range notExercised {
+		if !implemented[m] {
+			t.Errorf("notExercised lists %s, which the server does not implement", m)
+		}
+		if called[m] {
+			t.Errorf("notExercised lists %s, which exercise sends", m)
+		}
 	}
 }

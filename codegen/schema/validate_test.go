@@ -51,8 +51,34 @@ func schemasIn(target Target, entry map[string]any) map[string]any {
 	case MCP:
 		add("inputSchema", entry["inputSchema"])
 		add("outputSchema", entry["outputSchema"])
+	default:
+		// A target without a case would have its schemas go unchecked by
+		// every test below: fail instead (TestSchemasInEveryTarget).
+		panic(fmt.Sprintf("schemasIn: no case for target %s; say where its entries hold their schemas", target))
 	}
 	return out
+}
+
+// TestSchemasInEveryTarget: schemasIn knows where every target's entry
+// holds its arguments schema, so the validation tests miss no target.
+func TestSchemasInEveryTarget(t *testing.T) {
+	tool := weatherModel().Tools[0]
+	for _, target := range Targets() {
+		raw, err := Entry(tool, target)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Error(r)
+				}
+			}()
+			if inputSchemaOf(target, decode(t, raw).(map[string]any)) == nil {
+				t.Errorf("%s: schemasIn finds no arguments schema in %s", target, raw)
+			}
+		}()
+	}
 }
 
 // inputSchemaOf is the arguments schema of an entry.
