@@ -169,12 +169,16 @@ func (r *fmtRun) walk(root string, goPattern bool) {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !strings.HasSuffix(d.Name(), ".gram") {
+		if !strings.HasSuffix(d.Name(), ".gram") {
 			return nil
 		}
-		fi, err := d.Info()
+		// Every *.gram entry is read under the loader's rules, as gramc
+		// check reads it: a link to a .gram file is followed, anything
+		// else (a FIFO, a link elsewhere or to nothing) is an error that
+		// says what it is, never a file silently skipped.
+		fi, err := os.Stat(path)
 		if err != nil {
-			r.ioError(err)
+			r.ioError(fmt.Errorf("%s: %w", path, err))
 			return nil
 		}
 		r.file(path, fi)
