@@ -6,6 +6,8 @@ import (
 	goast "go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"text/template"
@@ -199,5 +201,25 @@ func TestFormatError(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "func broken(") || !strings.Contains(err.Error(), "BUG") {
 		t.Errorf("error does not show the source: %v", err)
+	}
+}
+
+// TestReservedNamesDocumented: docs/codegen.md names exactly the
+// package-level names the generator reserves (packageReserved), in order.
+func TestReservedNamesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../docs/codegen.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)\*\*Collisions\*\* are resolved in a fixed order — (.*?) are reserved`).FindSubmatch(data)
+	if m == nil {
+		t.Fatal("docs/codegen.md has no sentence saying which names are reserved")
+	}
+	var documented []string
+	for _, n := range regexp.MustCompile("`([A-Za-z]+)`").FindAllSubmatch(m[1], -1) {
+		documented = append(documented, string(n[1]))
+	}
+	if strings.Join(documented, ",") != strings.Join(packageReserved, ",") {
+		t.Errorf("docs/codegen.md reserves %v, the generator %v", documented, packageReserved)
 	}
 }

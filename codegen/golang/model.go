@@ -155,7 +155,7 @@ func buildModel(req Request) (*fileModel, error) {
 		toolGo:  map[*check.Tool]*toolModel{},
 		reaches: map[[2]*check.TypeDecl]bool{},
 	}
-	b.names = newNamer("package", b.report, "Tools", "NewToolLibrary", StubsType)
+	b.names = newNamer("package", b.report, packageReserved...)
 	b.collect()
 	m := &fileModel{
 		Header:      Header,

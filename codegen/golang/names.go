@@ -170,6 +170,10 @@ type claim struct {
 	fixed bool
 }
 
+// packageReserved are the package-level names the generated code itself
+// declares, which no gram name takes (docs/codegen.md lists them).
+var packageReserved = []string{"Tools", "NewToolLibrary", StubsType}
+
 func newNamer(scope string, report func(*diag.Diagnostic), reserved ...string) *namer {
 	n := &namer{owner: map[string]claim{}, scope: scope, report: report}
 	for _, r := range reserved {
