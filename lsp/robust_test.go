@@ -113,6 +113,9 @@ func corpus(t testing.TB) []string {
 	}
 	paths, _ := filepath.Glob(filepath.Join("..", "examples", "*", "*.gram"))
 	more, _ := filepath.Glob(filepath.Join("..", "testdata", "check", "*.gram"))
+	if len(cases) == 0 || len(paths) == 0 || len(more) == 0 {
+		t.Fatalf("the corpus has a gap: %d conformance cases, %d examples, %d check files", len(cases), len(paths), len(more))
+	}
 	for _, p := range append(paths, more...) {
 		b, err := os.ReadFile(p)
 		if err != nil {

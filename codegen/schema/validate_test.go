@@ -262,6 +262,19 @@ func TestReferenceSchemas(t *testing.T) {
 		OpenAIResponses: compile(openai, oa, "/components/schemas/FunctionTool"),
 		MCP:             compile(mcp, mc, "/$defs/Tool"),
 	}
+	// The targets with no published schema of a tool, and what checks
+	// their entries instead: a new target without either fails here
+	// rather than going unchecked.
+	noReference := map[Target]string{
+		Anthropic:  "TestAnthropicShape",
+		Gemini:     "TestGeminiSubset",
+		JSONSchema: "gramc's own format; its schemas compile against the metaschema (TestSchemasCompile)",
+	}
+	for _, target := range Targets() {
+		if _, ok := refs[target]; !ok && noReference[target] == "" {
+			t.Errorf("target %s has no reference schema here and no shape test in noReference", target)
+		}
+	}
 	n := 0
 	for _, c := range entries(t, testPackages(t)) {
 		ref, ok := refs[c.target]
