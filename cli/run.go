@@ -19,6 +19,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/gemini"
@@ -440,13 +441,15 @@ func oneLine(s string) string {
 	return termsafe.Line(strings.Join(strings.Fields(s), " "), 200)
 }
 
-// providerOf returns the provider a model names (`Provider/model-name`),
-// lower case; a model without one is OpenAI's.
-func providerOf(model string) string {
-	if p, _ := runtime.SplitModel(model); p != "" {
-		return strings.ToLower(p)
+// clientOf is the client that speaks to the provider a model names
+// (`Provider/model-name`, package provider's table, any case, aliases
+// included); a model without a provider, or with one the table does not
+// know, is an OpenAI-compatible server's.
+func clientOf(model string) provider.Client {
+	if p, ok := provider.Of(model); ok {
+		return p.Client
 	}
-	return "openai"
+	return provider.OpenAI
 }
 
 // runModel makes the client for agent's provider: Anthropic and Gemini
@@ -454,18 +457,18 @@ func providerOf(model string) string {
 // the OpenAI one. --model may name another provider (Provider/model).
 func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
 	model := agent.Model
-	provider := providerOf(model)
+	client := clientOf(model)
 	if opts.model != "" {
 		model = opts.model
 		if strings.Contains(opts.model, "/") {
-			provider = providerOf(opts.model)
+			client = clientOf(opts.model)
 		}
 	}
-	if opts.responses && provider != "openai" {
-		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, provider)
+	if opts.responses && client != provider.OpenAI {
+		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, client)
 	}
-	if opts.legacy && (provider == "anthropic" || provider == "gemini") {
-		return nil, usageErrorf("--functions is OpenAI's legacy API; agent %s's model is %s's", agent.Name, provider)
+	if opts.legacy && client != provider.OpenAI {
+		return nil, usageErrorf("--functions is OpenAI's legacy API; agent %s's model is %s's", agent.Name, client)
 	}
 	// A wait of more than a second is shown, so a rate-limited run does
 	// not look hung.
@@ -476,8 +479,8 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	}
 	var m runtime.Model
 	var err error
-	switch provider {
-	case "anthropic":
+	switch client {
+	case provider.Anthropic:
 		copts := []anthropic.Option{anthropic.WithTimeout(opts.requestTimeout), anthropic.WithStreamTimeout(opts.streamTimeout), anthropic.WithMaxRetryWait(opts.maxRetryWait), anthropic.WithRetryNotice(notice)}
 		if opts.baseURL != "" {
 			copts = append(copts, anthropic.WithBaseURL(opts.baseURL))
@@ -489,7 +492,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 			copts = append(copts, anthropic.WithDebugWriter(e.stderr))
 		}
 		m, err = anthropic.New(copts...)
-	case "gemini", "google":
+	case provider.Gemini:
 		copts := []gemini.Option{gemini.WithTimeout(opts.requestTimeout), gemini.WithStreamTimeout(opts.streamTimeout), gemini.WithMaxRetryWait(opts.maxRetryWait), gemini.WithRetryNotice(notice)}
 		if opts.baseURL != "" {
 			copts = append(copts, gemini.WithBaseURL(opts.baseURL))

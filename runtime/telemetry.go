@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // Telemetry: a run records OpenTelemetry spans and metrics named by the
@@ -51,18 +53,14 @@ func WithProviderName(name string) Option { return func(o *RunOptions) { o.Provi
 const instrumentation = "github.com/gramc-dev/gramc/runtime"
 
 // ProviderName is the conventions' gen_ai.provider.name of a model's
-// "Provider/" prefix.
+// "Provider/" prefix (package provider's table), or the prefix itself,
+// lower case, for a provider the table does not know.
 func ProviderName(model string) string {
-	p, _ := SplitModel(model)
-	switch strings.ToLower(p) {
-	case "openai", "":
-		return semconv.GenAIProviderNameOpenAI.Value.AsString()
-	case "anthropic":
-		return semconv.GenAIProviderNameAnthropic.Value.AsString()
-	case "gemini", "google":
-		return semconv.GenAIProviderNameGCPGemini.Value.AsString()
+	if p, ok := provider.Of(model); ok {
+		return p.Telemetry
 	}
-	return strings.ToLower(p)
+	prefix, _ := SplitModel(model)
+	return strings.ToLower(prefix)
 }
 
 // The conventions' bucket boundaries.
