@@ -23,9 +23,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
 // DefaultBaseURL is the Anthropic API's root; requests go to

@@ -10,9 +10,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
+	"github.com/gramc-dev/gramc/runtime/internal/sse"
 )
 
 // streamEvent is one event of a Messages stream (only what gramc reads).

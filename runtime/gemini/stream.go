@@ -7,9 +7,9 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
+	"github.com/gramc-dev/gramc/runtime/internal/sse"
 )
 
 // decodeStream reads a streamGenerateContent?alt=sse stream: each event a

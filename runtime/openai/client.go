@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
 // DefaultBaseURL is the OpenAI API's base URL.

@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
-	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
+	"github.com/gramc-dev/gramc/runtime/internal/sse"
 )
 
 // The Responses API (ResponsesMode): the conversation goes as `input`

@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/gramc-dev/gramc/internal/apihttp"
-	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
+	"github.com/gramc-dev/gramc/runtime/internal/sse"
 )
 
 // chatChunk is one chat.completion.chunk of a stream (only what gramc

@@ -21,10 +21,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/internal/redact"
-	"github.com/gramc-dev/gramc/internal/sse"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/credhttp"
+	"github.com/gramc-dev/gramc/runtime/internal/sse"
 )
 
 // MaxResponseBytes bounds a response body; a longer one is an error that

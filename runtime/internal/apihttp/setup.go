@@ -7,8 +7,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/gramc-dev/gramc/internal/credhttp"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/credhttp"
 )
 
 // Endpoint is where a provider client sends its requests, as its New
