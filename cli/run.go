@@ -21,8 +21,8 @@ import (
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/anthropic"
-	"github.com/gramc-dev/gramc/runtime/gemini"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
@@ -441,29 +441,20 @@ func oneLine(s string) string {
 	return termsafe.Line(strings.Join(strings.Fields(s), " "), 200)
 }
 
-// clientOf is the client that speaks to the provider a model names
-// (`Provider/model-name`, package provider's table, any case, aliases
-// included); a model without a provider, or with one the table does not
-// know, is an OpenAI-compatible server's.
-func clientOf(model string) provider.Client {
-	if p, ok := provider.Of(model); ok {
-		return p.Client
-	}
-	return provider.OpenAI
-}
-
-// runModel makes the client for agent's provider: Anthropic and Gemini
-// have their own, OpenAI, Ollama and any other OpenAI-compatible server
-// the OpenAI one. --model may name another provider (Provider/model).
+// runModel makes the client for agent's provider (package clients:
+// Anthropic and Gemini have their own, OpenAI, Ollama and any other
+// OpenAI-compatible server the OpenAI one). --model may name another
+// provider (Provider/model).
 func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
 	model := agent.Model
-	client := clientOf(model)
 	if opts.model != "" {
+		// --model without a provider keeps the agent's.
 		model = opts.model
-		if strings.Contains(opts.model, "/") {
-			client = clientOf(opts.model)
+		if p, _, ok := strings.Cut(agent.Model, "/"); ok && !strings.Contains(opts.model, "/") {
+			model = p + "/" + opts.model
 		}
 	}
+	client := clients.Of(model)
 	if opts.responses && client != provider.OpenAI {
 		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, client)
 	}
@@ -477,52 +468,24 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 			fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
 		}
 	}
-	var m runtime.Model
-	var err error
-	switch client {
-	case provider.Anthropic:
-		copts := []anthropic.Option{anthropic.WithTimeout(opts.requestTimeout), anthropic.WithStreamTimeout(opts.streamTimeout), anthropic.WithMaxRetryWait(opts.maxRetryWait), anthropic.WithRetryNotice(notice)}
-		if opts.baseURL != "" {
-			copts = append(copts, anthropic.WithBaseURL(opts.baseURL))
-		}
-		if opts.model != "" {
-			copts = append(copts, anthropic.WithModel(modelName(opts.model)))
-		}
-		if opts.debug {
-			copts = append(copts, anthropic.WithDebugWriter(e.stderr))
-		}
-		m, err = anthropic.New(copts...)
-	case provider.Gemini:
-		copts := []gemini.Option{gemini.WithTimeout(opts.requestTimeout), gemini.WithStreamTimeout(opts.streamTimeout), gemini.WithMaxRetryWait(opts.maxRetryWait), gemini.WithRetryNotice(notice)}
-		if opts.baseURL != "" {
-			copts = append(copts, gemini.WithBaseURL(opts.baseURL))
-		}
-		if opts.model != "" {
-			copts = append(copts, gemini.WithModel(modelName(opts.model)))
-		}
-		if opts.debug {
-			copts = append(copts, gemini.WithDebugWriter(e.stderr))
-		}
-		m, err = gemini.New(copts...)
-	default:
-		copts := []openai.Option{openai.WithTimeout(opts.requestTimeout), openai.WithStreamTimeout(opts.streamTimeout), openai.WithMaxRetryWait(opts.maxRetryWait), openai.WithRetryNotice(notice)}
-		if opts.baseURL != "" {
-			copts = append(copts, openai.WithBaseURL(opts.baseURL))
-		}
-		if opts.model != "" {
-			copts = append(copts, openai.WithModel(modelName(opts.model)))
-		}
-		switch {
-		case opts.legacy:
-			copts = append(copts, openai.WithMode(openai.FunctionsMode))
-		case opts.responses:
-			copts = append(copts, openai.WithMode(openai.ResponsesMode))
-		}
-		if opts.debug {
-			copts = append(copts, openai.WithDebugWriter(e.stderr))
-		}
-		m, err = openai.NewForModel(model, copts...)
+	copts := []clientopt.Option{clientopt.WithTimeout(opts.requestTimeout), clientopt.WithStreamTimeout(opts.streamTimeout),
+		clientopt.WithMaxRetryWait(opts.maxRetryWait), clientopt.WithRetryNotice(notice)}
+	if opts.baseURL != "" {
+		copts = append(copts, clientopt.WithBaseURL(opts.baseURL))
 	}
+	if opts.model != "" {
+		copts = append(copts, clientopt.WithModel(modelName(opts.model)))
+	}
+	switch {
+	case opts.legacy:
+		copts = append(copts, openai.WithMode(openai.FunctionsMode))
+	case opts.responses:
+		copts = append(copts, openai.WithMode(openai.ResponsesMode))
+	}
+	if opts.debug {
+		copts = append(copts, clientopt.WithDebugWriter(e.stderr))
+	}
+	m, err := clients.New(model, copts...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Err == nil {
 		switch ce.Setting {

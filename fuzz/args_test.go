@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -105,7 +106,7 @@ func FuzzServerResponse(f *testing.F) {
 		w.Write(body.Load().([]byte))
 	}))
 	f.Cleanup(hs.Close)
-	model, err := openai.New(openai.WithBaseURL(hs.URL), openai.WithAPIKey("sk-fuzz"), openai.WithMaxRetries(-1))
+	model, err := openai.New(clientopt.WithBaseURL(hs.URL), clientopt.WithAPIKey("sk-fuzz"), clientopt.WithMaxRetries(-1))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -7,7 +7,7 @@
 // disagree. It imports nothing of gramc: every layer may read it.
 //
 // Adding a provider: a client package (or the OpenAI-compatible one), a row
-// here, a constructor in cli (TestEveryProviderHasAClient holds the two
+// here, a constructor in runtime/clients (TestEveryProviderHasAClient holds the two
 // together), a fake in runtimetest, and docs/runtime.md's table
 // (TestDocsListEveryProvider).
 package provider

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -35,7 +36,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 	}))
 	defer hs.Close()
-	c, err := openai.New(openai.WithBaseURL(hs.URL+"/v1"), openai.WithAPIKey("sk-bench"))
+	c, err := openai.New(clientopt.WithBaseURL(hs.URL+"/v1"), clientopt.WithAPIKey("sk-bench"))
 	if err != nil {
 		b.Fatal(err)
 	}

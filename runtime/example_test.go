@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -34,7 +35,7 @@ func ExampleRun() {
 
 	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
 	defer fake.Close()
-	model, err := openai.New(openai.WithBaseURL(fake.URL+"/v1"), openai.WithAPIKey("sk-example"))
+	model, err := openai.New(clientopt.WithBaseURL(fake.URL+"/v1"), clientopt.WithAPIKey("sk-example"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func ExampleWithEvents() {
 		Func: func(context.Context, json.RawMessage) (any, error) { return "Hello, Alice!", nil }})
 	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
 	defer fake.Close()
-	model, err := openai.New(openai.WithBaseURL(fake.URL+"/v1"), openai.WithAPIKey("sk-example"))
+	model, err := openai.New(clientopt.WithBaseURL(fake.URL+"/v1"), clientopt.WithAPIKey("sk-example"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -17,14 +17,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
@@ -39,6 +38,9 @@ const APIVersion = "2023-06-01"
 // API requires one).
 const DefaultMaxTokens = 4096
 
+// info is Anthropic's row of the provider table: its variables.
+var info, _ = provider.Lookup("Anthropic")
+
 // Client is a runtime.Model for the Messages API. It is configured one
 // way, with the options of New, and is safe for concurrent use.
 type Client struct {
@@ -48,70 +50,23 @@ type Client struct {
 	maxTokens int
 }
 
-// Option configures New.
-type Option func(*Client)
-
-// WithAPIKey sets the API key instead of ANTHROPIC_API_KEY.
-func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
-
-// WithBaseURL sets the base URL instead of ANTHROPIC_BASE_URL.
-func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
-
-// WithModel overrides the agent's model name.
-func WithModel(m string) Option { return func(c *Client) { c.model = m } }
+// Option configures New: any of package clientopt's options, or this
+// client's own (below).
+type Option = clientopt.Option
 
 // WithMaxTokens sets max_tokens (default DefaultMaxTokens).
-func WithMaxTokens(n int) Option { return func(c *Client) { c.maxTokens = n } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
-
-// WithTimeout bounds each request until its answer starts (a whole
-// answer to its end) and each silence of a streamed answer (default 60s).
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
-
-// WithStreamTimeout bounds a whole streamed answer (default 10 minutes).
-func WithStreamTimeout(d time.Duration) Option { return func(c *Client) { c.http.StreamTimeout = d } }
-
-// WithMaxRetries sets how often retryable failures are retried (default
-// 3, negative for none).
-func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
-
-// WithBackoff sets the exponential backoff's bounds between retries
-// (defaults 500ms and 20s).
-func WithBackoff(min, max time.Duration) Option {
-	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
-}
-
-// WithMaxRetryWait bounds every wait between retries, the backoff's and
-// the server's retry-after alike (default 60s).
-func WithMaxRetryWait(d time.Duration) Option { return func(c *Client) { c.http.MaxRetryWait = d } }
-
-// WithRetryNotice is called before each wait to retry.
-func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
-	return func(c *Client) { c.http.OnRetry = f }
-}
-
-// WithSleep replaces the wait between retries (for tests).
-func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.http.Sleep = f }
-}
-
-// WithDebug receives raw requests and responses, key redacted.
-func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
-
-// WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
+func WithMaxTokens(n int) Option { return clientopt.Own(func(c *Client) { c.maxTokens = n }) }
 
 // New returns a client configured from ANTHROPIC_API_KEY and
 // ANTHROPIC_BASE_URL, then opts. Without a key it is a
 // *runtime.ConfigurationError when the base URL is Anthropic's own.
 func New(opts ...Option) (*Client, error) {
-	c := &Client{baseURL: os.Getenv("ANTHROPIC_BASE_URL")}
-	c.http = apihttp.Config{Provider: "anthropic", KeyEnv: "ANTHROPIC_API_KEY", KeyHeader: "X-Api-Key", APIKey: os.Getenv("ANTHROPIC_API_KEY")}
-	for _, o := range opts {
-		o(c)
+	c := &Client{}
+	s := clientopt.FromEnvironment(info, "X-Api-Key")
+	if err := clientopt.Apply(&s, c, opts); err != nil {
+		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	var err error
 	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
 		BaseSetting: "ANTHROPIC_BASE_URL", KeySetting: "ANTHROPIC_API_KEY", OfficialHost: "api.anthropic.com",

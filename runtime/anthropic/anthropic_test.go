@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 )
 
 func TestNewConfiguration(t *testing.T) {
@@ -18,10 +19,10 @@ func TestNewConfiguration(t *testing.T) {
 	if _, err := New(); !errors.As(err, &ce) || ce.Setting != "ANTHROPIC_API_KEY" {
 		t.Errorf("no key: %v", err)
 	}
-	if _, err := New(WithAPIKey("k\nx")); !errors.As(err, &ce) {
+	if _, err := New(clientopt.WithAPIKey("k\nx")); !errors.As(err, &ce) {
 		t.Errorf("a key with a line break: %v", err)
 	}
-	if _, err := New(WithAPIKey("k"), WithBaseURL("api.anthropic.com")); !errors.As(err, &ce) || ce.Setting != "ANTHROPIC_BASE_URL" {
+	if _, err := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL("api.anthropic.com")); !errors.As(err, &ce) || ce.Setting != "ANTHROPIC_BASE_URL" {
 		t.Errorf("a base URL without a scheme: %v", err)
 	}
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-env")
@@ -30,7 +31,7 @@ func TestNewConfiguration(t *testing.T) {
 	if err != nil || c.endpoint() != "http://proxy.test/v1/messages" || c.maxTokens != DefaultMaxTokens {
 		t.Errorf("from the environment: %v, %q", err, c.endpoint())
 	}
-	c, _ = New(WithBaseURL("http://proxy.test/"), WithMaxTokens(100))
+	c, _ = New(clientopt.WithBaseURL("http://proxy.test/"), WithMaxTokens(100))
 	if c.endpoint() != "http://proxy.test/v1/messages" || c.maxTokens != 100 {
 		t.Errorf("endpoint %q, max_tokens %d", c.endpoint(), c.maxTokens)
 	}
@@ -41,7 +42,7 @@ func TestNewConfiguration(t *testing.T) {
 // its call, an empty answer, a mid-conversation system message) becomes a
 // valid Messages request.
 func TestEncodeForeignConversation(t *testing.T) {
-	c, _ := New(WithAPIKey("k"))
+	c, _ := New(clientopt.WithAPIKey("k"))
 	body, err := c.EncodeRequest(&runtime.Request{Model: "Anthropic/claude", Instruction: "Be brief.", Messages: []runtime.Message{
 		{Role: runtime.RoleUser, Content: "hi"},
 		{Role: runtime.RoleSystem, Content: "Mind the user."},
@@ -83,7 +84,7 @@ func TestStreamErrors(t *testing.T) {
 				w.Write([]byte(tt.stream))
 			}))
 			defer hs.Close()
-			c, _ := New(WithAPIKey("k"), WithBaseURL(hs.URL))
+			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(hs.URL))
 			_, err := c.Stream(context.Background(), &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)

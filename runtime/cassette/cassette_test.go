@@ -15,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/cassette"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -30,13 +31,13 @@ func newModel(t *testing.T, provider, base string, hc *http.Client) runtime.Mode
 	var err error
 	switch provider {
 	case runtimetest.OpenAI:
-		m, err = openai.New(openai.WithBaseURL(base), openai.WithAPIKey(secret), openai.WithHTTPClient(hc))
+		m, err = openai.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
 	case runtimetest.OpenAIResponses:
-		m, err = openai.New(openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(base), openai.WithAPIKey(secret), openai.WithHTTPClient(hc))
+		m, err = openai.New(openai.WithMode(openai.ResponsesMode), clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
 	case runtimetest.Anthropic:
-		m, err = anthropic.New(anthropic.WithBaseURL(base), anthropic.WithAPIKey(secret), anthropic.WithHTTPClient(hc))
+		m, err = anthropic.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
 	case runtimetest.Gemini:
-		m, err = gemini.New(gemini.WithBaseURL(base), gemini.WithAPIKey(secret), gemini.WithHTTPClient(hc))
+		m, err = gemini.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
 	default:
 		t.Fatalf("no client for %s", provider)
 	}

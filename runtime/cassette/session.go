@@ -36,7 +36,7 @@ func ModeFromEnv() Mode {
 const ReplayKey = "cassette-replay"
 
 // Session is one cassette file in use. Give Client to the provider
-// client (openai.WithHTTPClient, anthropic.WithHTTPClient, ...), run,
+// client (clientopt.WithHTTPClient, clientopt.WithHTTPClient, ...), run,
 // then Close.
 type Session struct {
 	Path   string

@@ -18,15 +18,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
@@ -42,79 +41,25 @@ type Client struct {
 	model   string
 }
 
-// Option configures New.
-type Option func(*Client)
+// Option configures New: any of package clientopt's options, or this
+// client's own (below).
+type Option = clientopt.Option
 
-// WithAPIKey sets the API key instead of GOOGLE_API_KEY or
-// GEMINI_API_KEY.
-func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
-
-// WithBaseURL sets the base URL instead of GEMINI_BASE_URL (default
-// DefaultBaseURL).
-func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
-
-// WithModel overrides the agent's model name.
-func WithModel(m string) Option { return func(c *Client) { c.model = m } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
-
-// WithTimeout bounds each request until its answer starts (a whole
-// answer to its end) and each silence of a streamed answer (default 60s).
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
-
-// WithStreamTimeout bounds a whole streamed answer (default 10 minutes).
-func WithStreamTimeout(d time.Duration) Option { return func(c *Client) { c.http.StreamTimeout = d } }
-
-// WithMaxRetries sets how often retryable failures are retried (default
-// 3, negative for none).
-func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
-
-// WithBackoff sets the exponential backoff's bounds between retries
-// (defaults 500ms and 20s).
-func WithBackoff(min, max time.Duration) Option {
-	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
-}
-
-// WithMaxRetryWait bounds every wait between retries, the backoff's and
-// the server's alike (default 60s).
-func WithMaxRetryWait(d time.Duration) Option { return func(c *Client) { c.http.MaxRetryWait = d } }
-
-// WithRetryNotice is called before each wait to retry.
-func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
-	return func(c *Client) { c.http.OnRetry = f }
-}
-
-// WithSleep replaces the wait between retries (for tests).
-func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.http.Sleep = f }
-}
-
-// WithDebug receives raw requests and responses, key redacted.
-func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
-
-// WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
-
-// KeyEnv names the environment variables the key is read from, in order
-// of precedence (as Google's SDKs read them).
-var keyEnv = []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}
+// info is Gemini's row of the provider table: its key variables, in
+// order of precedence (as Google's SDKs read them), and base-URL
+// variable.
+var info, _ = provider.Lookup("Gemini")
 
 // New returns a client configured from GOOGLE_API_KEY or GEMINI_API_KEY
 // and GEMINI_BASE_URL, then opts. Without a key it is a
 // *runtime.ConfigurationError when the base URL is Google's own.
 func New(opts ...Option) (*Client, error) {
-	c := &Client{baseURL: os.Getenv("GEMINI_BASE_URL")}
-	c.http = apihttp.Config{Provider: "gemini", KeyEnv: "GEMINI_API_KEY", KeyHeader: "X-Goog-Api-Key"}
-	for _, env := range keyEnv {
-		if k := os.Getenv(env); k != "" {
-			c.http.APIKey, c.http.KeyEnv = k, env
-			break
-		}
+	c := &Client{}
+	s := clientopt.FromEnvironment(info, "X-Goog-Api-Key")
+	if err := clientopt.Apply(&s, c, opts); err != nil {
+		return nil, err
 	}
-	for _, o := range opts {
-		o(c)
-	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	var err error
 	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
 		BaseSetting: "GEMINI_BASE_URL", KeySetting: "GEMINI_API_KEY", OfficialHost: "generativelanguage.googleapis.com",

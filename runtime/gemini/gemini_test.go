@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 )
 
 func TestNewConfiguration(t *testing.T) {
@@ -40,7 +41,7 @@ func TestNewConfiguration(t *testing.T) {
 	if err != nil || c.endpoint("models/m", false) != "http://proxy.test/v1beta/models/m:generateContent" {
 		t.Errorf("from GEMINI_BASE_URL: %v, %q", err, c.endpoint("models/m", false))
 	}
-	if c, _ = New(WithBaseURL("http://other.test")); c.BaseURL() != "http://other.test" {
+	if c, _ = New(clientopt.WithBaseURL("http://other.test")); c.BaseURL() != "http://other.test" {
 		t.Errorf("WithBaseURL under GEMINI_BASE_URL: %q", c.BaseURL())
 	}
 	t.Setenv("GEMINI_BASE_URL", "proxy.test")
@@ -54,7 +55,7 @@ func TestNewConfiguration(t *testing.T) {
 // without a result gets an error response; the id Gemini gave a call goes
 // back with the call and its response, an ID gramc generated does not.
 func TestEncodeResults(t *testing.T) {
-	c, _ := New(WithAPIKey("k"))
+	c, _ := New(clientopt.WithAPIKey("k"))
 	body, err := c.EncodeRequest(&runtime.Request{Model: "Gemini/g", Messages: []runtime.Message{
 		{Role: runtime.RoleUser, Content: "hi"},
 		{Role: runtime.RoleAssistant, Content: "Looking.", ThoughtSignature: "c2lnMA==", ToolCalls: []runtime.ToolCall{
@@ -94,7 +95,7 @@ func TestAnswers(t *testing.T) {
 				w.Write([]byte(tt.stream))
 			}))
 			defer hs.Close()
-			c, _ := New(WithAPIKey("k"), WithBaseURL(hs.URL))
+			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(hs.URL))
 			comp, err := c.Stream(context.Background(), &runtime.Request{Model: "g", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
 			var got string
 			switch {

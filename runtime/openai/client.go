@@ -14,15 +14,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
+
+// info is OpenAI's row of the provider table: its variables.
+var info, _ = provider.Lookup("OpenAI")
 
 // DefaultBaseURL is the OpenAI API's base URL.
 const DefaultBaseURL = "https://api.openai.com/v1"
@@ -53,74 +55,26 @@ type Client struct {
 	mode    Mode
 }
 
-// Option configures New.
-type Option func(*Client)
-
-// WithAPIKey sets the API key instead of OPENAI_API_KEY.
-func WithAPIKey(key string) Option { return func(c *Client) { c.http.APIKey = key } }
-
-// WithBaseURL sets the base URL instead of OPENAI_BASE_URL.
-func WithBaseURL(u string) Option { return func(c *Client) { c.baseURL = u } }
-
-// WithModel overrides the agent's model name.
-func WithModel(m string) Option { return func(c *Client) { c.model = m } }
+// Option configures New: any of package clientopt's options, or this
+// client's own (below).
+type Option = clientopt.Option
 
 // WithMode selects tools or legacy functions.
-func WithMode(m Mode) Option { return func(c *Client) { c.mode = m } }
-
-// WithHTTPClient sets the HTTP client.
-func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http.HTTPClient = h } }
-
-// WithMaxRetryWait bounds every wait between retries, the backoff's and
-// the server's Retry-After alike.
-func WithMaxRetryWait(d time.Duration) Option {
-	return func(c *Client) { c.http.MaxRetryWait = d }
-}
-
-// WithRetryNotice sets OnRetry.
-func WithRetryNotice(f func(attempt int, wait time.Duration, err error)) Option {
-	return func(c *Client) { c.http.OnRetry = f }
-}
-
-// WithBackoff sets the exponential backoff's bounds between retries
-// (defaults 500ms and 20s).
-func WithBackoff(min, max time.Duration) Option {
-	return func(c *Client) { c.http.MinBackoff, c.http.MaxBackoff = min, max }
-}
+func WithMode(m Mode) Option { return clientopt.Own(func(c *Client) { c.mode = m }) }
 
 // BaseURL returns the API root the client sends requests to.
 func (c *Client) BaseURL() string { return c.baseURL }
-
-// WithTimeout bounds each request until its answer starts (a whole
-// answer to its end) and each silence of a streamed answer (default 60s).
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.http.Timeout = d } }
-
-// WithStreamTimeout bounds a whole streamed answer (default 10 minutes).
-func WithStreamTimeout(d time.Duration) Option { return func(c *Client) { c.http.StreamTimeout = d } }
-
-// WithMaxRetries sets how often retryable failures are retried.
-func WithMaxRetries(n int) Option { return func(c *Client) { c.http.MaxRetries = n } }
-
-// WithSleep replaces the wait between retries (for tests).
-func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.http.Sleep = f }
-}
-
-// WithDebug receives raw requests and responses, key redacted.
-func WithDebug(f func(kind string, data []byte)) Option { return func(c *Client) { c.http.Debug = f } }
-
-// WithDebugWriter writes raw requests and responses to w, key redacted.
-func WithDebugWriter(w io.Writer) Option { return WithDebug(apihttp.DebugWriter(w)) }
 
 // New returns a client configured from OPENAI_API_KEY and OPENAI_BASE_URL,
 // then opts. Without an API key it is a *runtime.ConfigurationError when
 // the base URL is OpenAI's own (a local compatible server needs none).
 func New(opts ...Option) (*Client, error) {
-	c := &Client{baseURL: os.Getenv("OPENAI_BASE_URL")}
-	c.http = apihttp.Config{Provider: "openai", KeyEnv: "OPENAI_API_KEY", KeyHeader: "Authorization", APIKey: os.Getenv("OPENAI_API_KEY")}
-	for _, o := range opts {
-		o(c)
+	c := &Client{}
+	s := clientopt.FromEnvironment(info, "Authorization")
+	if err := clientopt.Apply(&s, c, opts); err != nil {
+		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	var err error
 	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
 		BaseSetting: "OPENAI_BASE_URL", KeySetting: "OPENAI_API_KEY", OfficialHost: "api.openai.com",
@@ -399,16 +353,16 @@ const OllamaBaseURL = "http://localhost:11434/v1"
 // OPENAI_BASE_URL) of its OpenAI-compatible API; without one it is a
 // *runtime.ConfigurationError naming the provider.
 func NewForModel(model string, opts ...Option) (*Client, error) {
-	probe := &Client{baseURL: os.Getenv("OPENAI_BASE_URL")}
-	for _, o := range opts {
-		o(probe)
+	probe := clientopt.FromEnvironment(info, "Authorization")
+	if err := clientopt.Apply(&probe, &Client{}, opts); err != nil {
+		return nil, err
 	}
 	provider, _, ok := strings.Cut(model, "/")
-	if ok && probe.baseURL == "" {
+	if ok && probe.BaseURL == "" {
 		switch strings.ToLower(provider) {
 		case "openai":
 		case "ollama":
-			opts = append([]Option{WithBaseURL(OllamaBaseURL)}, opts...)
+			opts = append([]Option{clientopt.WithBaseURL(OllamaBaseURL)}, opts...)
 		default:
 			return nil, &runtime.ConfigurationError{Setting: "base URL",
 				Message: fmt.Sprintf("model %q: provider %s has no built-in endpoint: give the base URL of its OpenAI-compatible API (and its key in OPENAI_API_KEY)", model, provider)}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -26,10 +27,10 @@ func TestNewConfiguration(t *testing.T) {
 		t.Errorf("missing key: %v", err)
 	}
 	// A compatible server needs no key.
-	if _, err := openai.New(openai.WithBaseURL("http://localhost:11434/v1")); err != nil {
+	if _, err := openai.New(clientopt.WithBaseURL("http://localhost:11434/v1")); err != nil {
 		t.Errorf("local server without a key: %v", err)
 	}
-	if _, err := openai.New(openai.WithBaseURL("localhost:11434")); !errors.As(err, &ce) || ce.Setting != "OPENAI_BASE_URL" {
+	if _, err := openai.New(clientopt.WithBaseURL("localhost:11434")); !errors.As(err, &ce) || ce.Setting != "OPENAI_BASE_URL" {
 		t.Errorf("base URL without a scheme: %v", err)
 	}
 	t.Setenv("OPENAI_API_KEY", "sk-env")
@@ -46,7 +47,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 	srv := runtimetest.NewServer(t, runtimetest.Script())
 	srv.APIKey = "sk-the-right-one"
 	var debug bytes.Buffer
-	c, _ := client(t, srv, openai.WithDebugWriter(&debug))
+	c, _ := client(t, srv, clientopt.WithDebugWriter(&debug))
 	_, err := run(t, c, "hi", nil)
 	var ae *runtime.APIError
 	if !errors.As(err, &ae) || ae.StatusCode != 401 || ae.Retryable {
@@ -84,7 +85,7 @@ func TestClearErrors(t *testing.T) {
 		srv := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
 			return runtimetest.ErrorReply(tt.status, tt.msg)
 		})
-		c, _ := client(t, srv, openai.WithMaxRetries(1))
+		c, _ := client(t, srv, clientopt.WithMaxRetries(1))
 		_, err := run(t, c, "hi", nil)
 		var ae *runtime.APIError
 		if !errors.As(err, &ae) || ae.StatusCode != tt.status || ae.Retryable != tt.retryable || !strings.Contains(err.Error(), tt.want) {
@@ -106,7 +107,7 @@ func TestNonJSONErrorBody(t *testing.T) {
 		w.Write([]byte("<html>bad gateway</html>"))
 	}))
 	defer hs.Close()
-	c, err := openai.New(openai.WithBaseURL(hs.URL), openai.WithMaxRetries(-1))
+	c, err := openai.New(clientopt.WithBaseURL(hs.URL), clientopt.WithMaxRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestConnectionErrorRetried(t *testing.T) {
 	url := hs.URL
 	hs.Close() // nothing listens there now
 	s := &sleeps{}
-	c, err := openai.New(openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithSleep(s.Sleep), openai.WithMaxRetries(2))
+	c, err := openai.New(clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithSleep(s.Sleep), clientopt.WithMaxRetries(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestConnectionErrorRetried(t *testing.T) {
 
 func TestRequestTimeout(t *testing.T) {
 	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Hang: true}, runtimetest.TextReply("second try")))
-	c, s := client(t, srv, openai.WithTimeout(30*time.Millisecond))
+	c, s := client(t, srv, clientopt.WithTimeout(30*time.Millisecond))
 	resp, err := run(t, c, "hi", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ func TestSleepHonoursContext(t *testing.T) {
 		r.Header = map[string]string{"Retry-After": "30"}
 		return r
 	})
-	c, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithAPIKey(secret)) // the real sleep
+	c, err := openai.New(clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey(secret)) // the real sleep
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestToolEntry(t *testing.T) {
 
 func TestModelOverride(t *testing.T) {
 	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.TextReply("hi")))
-	c, _ := client(t, srv, openai.WithModel("llama3.1:8b"))
+	c, _ := client(t, srv, clientopt.WithModel("llama3.1:8b"))
 	if _, err := run(t, c, "hi", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +305,7 @@ func TestNewForModel(t *testing.T) {
 	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash"); !errors.As(err, &ce) || !strings.Contains(err.Error(), "provider Gemini") {
 		t.Errorf("Gemini without a base URL: %v", err)
 	}
-	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash", openai.WithBaseURL("https://generativelanguage.googleapis.com/v1beta/openai"), openai.WithAPIKey("k")); err != nil {
+	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash", clientopt.WithBaseURL("https://generativelanguage.googleapis.com/v1beta/openai"), clientopt.WithAPIKey("k")); err != nil {
 		t.Errorf("Gemini with a base URL: %v", err)
 	}
 	if _, err := openai.NewForModel("OpenAI/gpt-4o-mini"); !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" {
@@ -330,7 +331,7 @@ func TestErrorBodyWithStatus200(t *testing.T) {
 // newClient is a client for encoding tests (it sends nothing).
 func newClient(t *testing.T, opts ...openai.Option) *openai.Client {
 	t.Helper()
-	c, err := openai.New(append([]openai.Option{openai.WithBaseURL("http://example.test/v1"), openai.WithAPIKey("k")}, opts...)...)
+	c, err := openai.New(append([]openai.Option{clientopt.WithBaseURL("http://example.test/v1"), clientopt.WithAPIKey("k")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -30,7 +31,7 @@ type sleeps = runtimetest.Sleeps
 func client(t *testing.T, srv *runtimetest.Server, opts ...openai.Option) (*openai.Client, *sleeps) {
 	t.Helper()
 	s := &sleeps{}
-	all := append([]openai.Option{openai.WithBaseURL(srv.URL), openai.WithAPIKey("sk-test-secret-123"), openai.WithSleep(s.Sleep)}, opts...)
+	all := append([]openai.Option{clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("sk-test-secret-123"), clientopt.WithSleep(s.Sleep)}, opts...)
 	c, err := openai.New(all...)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/internal/golden"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -53,7 +54,7 @@ func playStream(t *testing.T, stream []byte) string {
 		w.Write(stream)
 	}))
 	defer hs.Close()
-	c, err := openai.New(openai.WithBaseURL(hs.URL), openai.WithAPIKey("k"), openai.WithMaxRetries(-1))
+	c, err := openai.New(clientopt.WithBaseURL(hs.URL), clientopt.WithAPIKey("k"), clientopt.WithMaxRetries(-1))
 	if err != nil {
 		t.Fatal(err)
 	}

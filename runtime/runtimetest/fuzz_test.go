@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
@@ -42,16 +43,16 @@ func FuzzProviderAnswers(f *testing.F) {
 		for _, ct := range []string{"text/event-stream", "application/json"} {
 			hc := &http.Client{Transport: bodyTransport{ct, data}}
 			models := []runtime.Model{}
-			if m, err := openai.New(openai.WithBaseURL("http://fake.test/v1"), openai.WithHTTPClient(hc), openai.WithMaxRetries(-1)); err == nil {
+			if m, err := openai.New(clientopt.WithBaseURL("http://fake.test/v1"), clientopt.WithHTTPClient(hc), clientopt.WithMaxRetries(-1)); err == nil {
 				models = append(models, m)
 			}
-			if m, err := openai.New(openai.WithBaseURL("http://fake.test/v1"), openai.WithMode(openai.ResponsesMode), openai.WithHTTPClient(hc), openai.WithMaxRetries(-1)); err == nil {
+			if m, err := openai.New(clientopt.WithBaseURL("http://fake.test/v1"), openai.WithMode(openai.ResponsesMode), clientopt.WithHTTPClient(hc), clientopt.WithMaxRetries(-1)); err == nil {
 				models = append(models, m)
 			}
-			if m, err := anthropic.New(anthropic.WithBaseURL("http://fake.test"), anthropic.WithAPIKey("k"), anthropic.WithHTTPClient(hc), anthropic.WithMaxRetries(-1)); err == nil {
+			if m, err := anthropic.New(clientopt.WithBaseURL("http://fake.test"), clientopt.WithAPIKey("k"), clientopt.WithHTTPClient(hc), clientopt.WithMaxRetries(-1)); err == nil {
 				models = append(models, m)
 			}
-			if m, err := gemini.New(gemini.WithBaseURL("http://fake.test/v1beta"), gemini.WithAPIKey("k"), gemini.WithHTTPClient(hc), gemini.WithMaxRetries(-1)); err == nil {
+			if m, err := gemini.New(clientopt.WithBaseURL("http://fake.test/v1beta"), clientopt.WithAPIKey("k"), clientopt.WithHTTPClient(hc), clientopt.WithMaxRetries(-1)); err == nil {
 				models = append(models, m)
 			}
 			if len(models) != 4 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
@@ -50,30 +51,30 @@ type clientConfig struct {
 // newClients make each provider's client for a fake server.
 var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error){
 	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout), openai.WithStreamTimeout(cfg.streamTimeout)}
+		opts := []openai.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
-			opts = append(opts, openai.WithSleep(s.Sleep))
+			opts = append(opts, clientopt.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), openai.WithBaseURL(url), openai.WithAPIKey(secret), openai.WithMaxRetries(cfg.maxRetries), openai.WithTimeout(cfg.timeout), openai.WithStreamTimeout(cfg.streamTimeout)}
+		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
-			opts = append(opts, openai.WithSleep(s.Sleep))
+			opts = append(opts, clientopt.WithSleep(s.Sleep))
 		}
 		return openai.New(opts...)
 	},
 	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []gemini.Option{gemini.WithBaseURL(url), gemini.WithAPIKey(secret), gemini.WithMaxRetries(cfg.maxRetries), gemini.WithTimeout(cfg.timeout), gemini.WithStreamTimeout(cfg.streamTimeout)}
+		opts := []gemini.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
-			opts = append(opts, gemini.WithSleep(s.Sleep))
+			opts = append(opts, clientopt.WithSleep(s.Sleep))
 		}
 		return gemini.New(opts...)
 	},
 	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []anthropic.Option{anthropic.WithBaseURL(url), anthropic.WithAPIKey(secret), anthropic.WithMaxRetries(cfg.maxRetries), anthropic.WithTimeout(cfg.timeout), anthropic.WithStreamTimeout(cfg.streamTimeout)}
+		opts := []anthropic.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
 		if !cfg.realSleep {
-			opts = append(opts, anthropic.WithSleep(s.Sleep))
+			opts = append(opts, clientopt.WithSleep(s.Sleep))
 		}
 		return anthropic.New(opts...)
 	},

@@ -82,7 +82,7 @@ type Config struct {
 	// (runtime.Bind); the workflow finds one by its Agent.Name.
 	Agents []*runtime.BoundAgent
 	// Model returns the model an agent's requests go to. Turn the
-	// client's own retries off (e.g. openai.WithMaxRetries(0)): the model
+	// client's own retries off (e.g. clientopt.WithMaxRetries(0)): the model
 	// activity's RetryPolicy retries instead, and its attempts are in the
 	// workflow's history.
 	Model func(agent runtime.Agent) (runtime.Model, error)

@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 	"github.com/gramc-dev/gramc/temporal/durable"
@@ -146,7 +147,7 @@ func workerMain() int {
 }
 
 func e2eModel(url string) (runtime.Model, error) {
-	return openai.New(openai.WithBaseURL(url), openai.WithAPIKey("sk-test"), openai.WithModel("gpt-4o-mini"), openai.WithMaxRetries(0))
+	return openai.New(clientopt.WithBaseURL(url), clientopt.WithAPIKey("sk-test"), clientopt.WithModel("gpt-4o-mini"), clientopt.WithMaxRetries(0))
 }
 
 func startWorker(t *testing.T, addr, ns, url, dir string) *exec.Cmd {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -43,7 +44,7 @@ func TestStrictEndToEnd(t *testing.T) {
 		),
 		runtimetest.TextReply("Noted."),
 	))
-	client, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithAPIKey("test-key"), openai.WithMaxRetries(0))
+	client, err := openai.New(clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("test-key"), clientopt.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -74,7 +75,7 @@ func TestEndToEnd(t *testing.T) {
 		),
 		runtimetest.TextReply("It is sunny in Paris."),
 	))
-	client, err := openai.New(openai.WithBaseURL(srv.URL), openai.WithAPIKey("test-key"), openai.WithMaxRetries(0))
+	client, err := openai.New(clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("test-key"), clientopt.WithMaxRetries(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,10 +32,9 @@ import (
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/anthropic"
-	"github.com/gramc-dev/gramc/runtime/gemini"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
-	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
 
@@ -284,25 +283,9 @@ func bindAgents(paths, names, toolFlags []string, runner *toolcmd.Runner) ([]*ru
 // newModel makes the client for model's provider, with its own retries
 // off: the model activity's retry policy retries instead.
 func newModel(model, baseURL string) (runtime.Model, error) {
-	provider, name := runtime.SplitModel(model)
-	switch strings.ToLower(provider) {
-	case "anthropic":
-		opts := []anthropic.Option{anthropic.WithModel(name), anthropic.WithMaxRetries(0)}
-		if baseURL != "" {
-			opts = append(opts, anthropic.WithBaseURL(baseURL))
-		}
-		return anthropic.New(opts...)
-	case "gemini", "google":
-		opts := []gemini.Option{gemini.WithModel(name), gemini.WithMaxRetries(0)}
-		if baseURL != "" {
-			opts = append(opts, gemini.WithBaseURL(baseURL))
-		}
-		return gemini.New(opts...)
-	default:
-		opts := []openai.Option{openai.WithMaxRetries(0)}
-		if baseURL != "" {
-			opts = append(opts, openai.WithBaseURL(baseURL))
-		}
-		return openai.NewForModel(model, opts...)
+	opts := []clientopt.Option{clientopt.WithMaxRetries(0)}
+	if baseURL != "" {
+		opts = append(opts, clientopt.WithBaseURL(baseURL))
 	}
+	return clients.New(model, opts...)
 }
