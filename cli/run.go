@@ -15,12 +15,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
@@ -46,6 +48,7 @@ type runOptions struct {
 	streamTimeout  time.Duration
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
+	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -104,6 +107,9 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
 				return usageErrorf("--max-tool-calls, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
 			}
+			if opts.record != "" && opts.replay != "" {
+				return usageErrorf("--record and --replay exclude each other: record once, then replay")
+			}
 			files, messages := splitRunArgs(args, cmd.ArgsLenAtDash())
 			if len(files) == 0 {
 				return usageErrorf("name at least one .gram file or directory")
@@ -116,6 +122,8 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
+	f.StringVar(&opts.record, "record", "", "write every exchange with the provider to the cassette `FILE` (rewritten; no key is written)")
+	f.StringVar(&opts.replay, "replay", "", "answer every request from the cassette `FILE`: no network, no key; a request that differs from the recorded one fails the run")
 	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL / $GEMINI_BASE_URL)")
 	f.StringVar(&opts.model, "model", "", "model name, overriding the agent's (Provider/model also changes the provider)")
 	f.BoolVar(&opts.debug, "debug", false, "print raw requests and responses (API key redacted) on standard error")
@@ -189,7 +197,7 @@ func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages [
 	return err
 }
 
-func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
+func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -197,7 +205,8 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return err
 	}
-	ca, err := gramfile.FindAgent(pkgs, opts.agent)
+	var ca *check.Agent
+	ca, err = gramfile.FindAgent(pkgs, opts.agent)
 	if err != nil {
 		if opts.agent == "" {
 			n := 0
@@ -227,7 +236,16 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return err
 	}
-	model, err := runModel(e, agent, opts)
+	cassetteOpts, closeCassette, err := openCassette(opts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := closeCassette(); cerr != nil && err == nil {
+			err = &exitError{code: ExitProblem, err: cerr}
+		}
+	}()
+	model, err := runModel(e, agent, opts, cassetteOpts...)
 	if err != nil {
 		return err
 	}
@@ -445,7 +463,7 @@ func oneLine(s string) string {
 // Anthropic and Gemini have their own, OpenAI, Ollama and any other
 // OpenAI-compatible server the OpenAI one). --model may name another
 // provider (Provider/model).
-func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, error) {
+func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.Option) (runtime.Model, error) {
 	model := agent.Model
 	if opts.model != "" {
 		// --model without a provider keeps the agent's.
@@ -485,7 +503,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 	if opts.debug {
 		copts = append(copts, clientopt.WithDebugWriter(e.stderr))
 	}
-	m, err := clients.New(model, copts...)
+	m, err := clients.New(model, append(copts, extra...)...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Err == nil {
 		switch ce.Setting {
@@ -507,6 +525,36 @@ func runModel(e *env, agent runtime.Agent, opts runOptions) (runtime.Model, erro
 		m = runtime.ModelFunc(m.Complete)
 	}
 	return m, nil
+}
+
+// openCassette opens --record's or --replay's cassette: the client options
+// that send the provider's traffic through it, and what ends the session
+// (a recording is written, rewriting the file, even when the run failed;
+// a replay that left recorded requests unmade is an error). A replay
+// gives the client a stand-in key, so it needs none and sends none.
+func openCassette(opts runOptions) ([]clientopt.Option, func() error, error) {
+	path, mode := opts.replay, cassette.Replay
+	if opts.record != "" {
+		path, mode = opts.record, cassette.Record
+	}
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	var secrets []string
+	for _, v := range provider.KeyVariables() {
+		if key := os.Getenv(v); key != "" {
+			secrets = append(secrets, key)
+		}
+	}
+	s, err := cassette.Open(path, mode, secrets...)
+	if err != nil {
+		return nil, nil, usageErrorf("%v", err)
+	}
+	copts := []clientopt.Option{clientopt.WithHTTPClient(s.Client)}
+	if mode == cassette.Replay {
+		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey))
+	}
+	return copts, s.Close, nil
 }
 
 // modelName is a --model value without its provider.

@@ -79,6 +79,16 @@ func Names() []string {
 	return out
 }
 
+// KeyVariables are every provider's key variables, in table order: what a
+// tool command never gets and what gramc never prints or records.
+func KeyVariables() []string {
+	var out []string
+	for _, p := range Table {
+		out = append(out, p.KeyEnv...)
+	}
+	return out
+}
+
 // Of returns the provider of a model written "Provider/model-name", and
 // whether its prefix names one; a model without a prefix is OpenAI's.
 func Of(model string) (Info, bool) {

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -61,7 +62,7 @@ func NewRunner(environ []string) *Runner {
 // SecretVars are the environment variables that hold API keys: a tool
 // command never gets them, and gramc run redacts their values from all it
 // prints.
-var SecretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"}
+var SecretVars = provider.KeyVariables()
 
 // ToolEnv is environ without the variables that hold API keys.
 func ToolEnv(environ []string) []string {

@@ -25,19 +25,20 @@ import (
 // every escaped form is looked for.
 const secret = `sk-test<&>+/=key`
 
-func newModel(t *testing.T, provider, base string, hc *http.Client) runtime.Model {
+func newModel(t testing.TB, provider, base string, hc *http.Client, extra ...clientopt.Option) runtime.Model {
 	t.Helper()
 	var m runtime.Model
 	var err error
+	opts := append([]clientopt.Option{clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc)}, extra...)
 	switch provider {
 	case runtimetest.OpenAI:
-		m, err = openai.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
+		m, err = openai.New(opts...)
 	case runtimetest.OpenAIResponses:
-		m, err = openai.New(openai.WithMode(openai.ResponsesMode), clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
+		m, err = openai.New(append(opts, openai.WithMode(openai.ResponsesMode))...)
 	case runtimetest.Anthropic:
-		m, err = anthropic.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
+		m, err = anthropic.New(opts...)
 	case runtimetest.Gemini:
-		m, err = gemini.New(clientopt.WithBaseURL(base), clientopt.WithAPIKey(secret), clientopt.WithHTTPClient(hc))
+		m, err = gemini.New(opts...)
 	default:
 		t.Fatalf("no client for %s", provider)
 	}
@@ -49,11 +50,11 @@ func newModel(t *testing.T, provider, base string, hc *http.Client) runtime.Mode
 
 // output is everything a run shows: its events (streamed text, calls,
 // results) and its Response without durations, as text to compare bytes.
-func run(t *testing.T, model runtime.Model, agent runtime.Agent, input string, stream bool) (string, error) {
+func run(t testing.TB, model runtime.Model, agent runtime.Agent, input string, stream bool) (string, error) {
 	return runWith(t, model, agent, runtimetest.HelloGoodbyeLibrary(), input, stream)
 }
 
-func runWith(t *testing.T, model runtime.Model, agent runtime.Agent, lib *runtime.ToolLibrary, input string, stream bool) (string, error) {
+func runWith(t testing.TB, model runtime.Model, agent runtime.Agent, lib *runtime.ToolLibrary, input string, stream bool) (string, error) {
 	t.Helper()
 	var b strings.Builder
 	var opts []runtime.Option
@@ -81,7 +82,7 @@ func runWith(t *testing.T, model runtime.Model, agent runtime.Agent, lib *runtim
 }
 
 // record runs the agent against provider's fake, recording to path.
-func record(t *testing.T, provider, path string, agent runtime.Agent, input string, stream bool) string {
+func record(t testing.TB, provider, path string, agent runtime.Agent, input string, stream bool) string {
 	t.Helper()
 	fake := runtimetest.NewProviderServer(t, provider, runtimetest.Echo)
 	s, err := cassette.Open(path, cassette.Record, secret)
