@@ -29,6 +29,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -299,11 +300,16 @@ func Load(path string) (*Cassette, error) {
 	return Parse(path, b.Bytes())
 }
 
-// Save writes the cassette to path (replacing it), through a temporary
-// file so that a crash never leaves half a cassette.
+// Save writes the cassette to path (replacing it; its directory is made
+// when missing), through a temporary file so that a crash never leaves
+// half a cassette.
 func (c *Cassette) Save(path string) error {
 	data, err := c.Marshal()
 	if err != nil {
+		return err
+	}
+	// A cassette's directory (testdata/) is made on the first recording.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"
