@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
@@ -276,4 +277,51 @@ func TestReplayErrors(t *testing.T) {
 	if strings.Contains(err.Error(), "attempts") {
 		t.Errorf("a replay mismatch was retried: %v", err)
 	}
+}
+
+// TestRetriesRecorded: a retried attempt is an exchange of its own, so a
+// replay retries exactly as the recorded run did and gives its output.
+func TestRetriesRecorded(t *testing.T) {
+	eachProvider(t, func(t *testing.T, provider string, stream bool) {
+		overloadedOnce := func(tn *runtimetest.Turn, n int) runtimetest.Reply {
+			if n == 1 {
+				return runtimetest.Reply{Status: http.StatusServiceUnavailable, Message: "overloaded"}
+			}
+			return runtimetest.Echo(tn, n)
+		}
+		noWait := clientopt.WithSleep(func(context.Context, time.Duration) error { return nil })
+		fake := runtimetest.NewProviderServer(t, provider, overloadedOnce)
+		path := filepath.Join(t.TempDir(), "retry.cassette")
+		s, err := cassette.Open(path, cassette.Record, secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent := runtimetest.HelloGoodbyeAgent()
+		want, err := run(t, newModel(t, provider, fake.URL, s.Client, noWait), agent, input, stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		c, err := cassette.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Exchanges) != 3 || c.Exchanges[0].Response.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("%d exchanges (first %d), want 3: the 503, its retry, the answer to the tool result", len(c.Exchanges), c.Exchanges[0].Response.StatusCode)
+		}
+		fake.HTTP.Close()
+		r, err := cassette.Open(path, cassette.Replay, secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := run(t, newModel(t, provider, "http://127.0.0.1:1"+runtimetest.BasePath(provider), r.Client, noWait), agent, input, stream)
+		if err != nil || r.Close() != nil {
+			t.Fatalf("replay: %v", err)
+		}
+		if got != want {
+			t.Errorf("replayed output differs:\n got %s\nwant %s", got, want)
+		}
+	})
 }
