@@ -109,10 +109,10 @@ func runGramc(t *testing.T, stdin string, args ...string) (code int, stdout, std
 	return code, out.String(), errb.String()
 }
 
-func fakeServer(t *testing.T) *runtimetest.Server {
+func fakeServer(t *testing.T) *runtimetest.ProviderServer {
 	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
 	t.Setenv("OPENAI_BASE_URL", "")
-	return runtimetest.NewServer(t, runtimetest.EchoPolicy)
+	return runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 }
 
 func TestRunHello(t *testing.T) {
@@ -128,7 +128,7 @@ func TestRunHello(t *testing.T) {
 		t.Errorf("stderr = %q, want it to start with %q", errs, want)
 	}
 	// The second message continues the conversation.
-	reqs := srv.Requests()
+	reqs := srv.Chats()
 	if len(reqs) != 4 || len(reqs[2].Messages) != 6 {
 		t.Errorf("%d requests; the third has %d messages, want 6", len(reqs), len(reqs[2].Messages))
 	}
@@ -212,7 +212,7 @@ func TestRunErrors(t *testing.T) {
 
 func TestRunAPIError(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-wrong")
-	srv := runtimetest.NewServer(t, runtimetest.EchoPolicy)
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 	srv.APIKey = "sk-right"
 	code, out, errs := runGramc(t, "", "run", "--base-url", srv.URL, filepath.Join(seedDir(), "helloAgent.gram"), "hi")
 	if code != 1 || out != "" || !strings.Contains(errs, "HTTP 401") || strings.Contains(errs, "sk-wrong") {
@@ -246,19 +246,19 @@ func TestRunFlags(t *testing.T) {
 	if code != 0 || out != "Hello, Hal!\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	first := srv.Requests()[0]
+	first := srv.Chats()[0]
 	if first.Model != "llama3.1:8b" || len(first.Functions) != 1 || len(first.Tools) != 0 {
 		t.Errorf("request: %s", first.Raw)
 	}
 
-	loop := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+	loop := runtimetest.NewProviderServer(t, runtimetest.OpenAI, func(*runtimetest.Turn, int) runtimetest.Reply {
 		return runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "sayHello", Arguments: `{}`})
 	})
 	code, _, errs = runGramc(t, "", "run", "--base-url", loop.URL, "--max-iterations", "2", seed, "loop")
 	if code != 1 || !strings.Contains(errs, "iteration limit reached: the model still called tools after 2 requests (raise it with --max-iterations") {
 		t.Errorf("iteration limit: exit %d, stderr %q", code, errs)
 	}
-	if n := len(loop.Requests()); n != 2 {
+	if n := len(loop.Chats()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
 
@@ -297,7 +297,7 @@ func TestOneLineCutsAtACharacter(t *testing.T) {
 // overrides are shown escaped, and the answer keeps its lines.
 func TestRunTerminalSafety(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "sayHello\n← sayHello forged", Arguments: `{"personName":"A"}`},
 			runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"\u001b]0;pwned\u0007Ada\u202e"}`},
@@ -361,7 +361,7 @@ func TestRunChatLongLine(t *testing.T) {
 // and --max-retry-wait bounds the server's Retry-After (issue 12.13).
 func TestRunShowsLongRetryWaits(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key")
-	fake := &runtimetest.FakeServer{Handler: runtimetest.EchoPolicy, NoSchema: true, Problem: func(err error) { t.Error(err) }}
+	fake := &runtimetest.Fake{Provider: runtimetest.OpenAI, Policy: runtimetest.Echo, NoSchema: true, Problem: func(err error) { t.Error(err) }}
 	var n atomic.Int32
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1) == 1 {

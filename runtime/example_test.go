@@ -33,7 +33,7 @@ func ExampleRun() {
 		},
 	})
 
-	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
+	fake := httptest.NewServer(&runtimetest.Fake{Provider: runtimetest.OpenAI, Policy: runtimetest.Echo})
 	defer fake.Close()
 	model, err := openai.New(clientopt.WithBaseURL(fake.URL+"/v1"), clientopt.WithAPIKey("sk-example"))
 	if err != nil {
@@ -96,7 +96,7 @@ func ExampleWithEvents() {
 	}
 	lib := runtime.NewToolLibrary(runtime.Tool{Spec: agent.Tools[0],
 		Func: func(context.Context, json.RawMessage) (any, error) { return "Hello, Alice!", nil }})
-	fake := httptest.NewServer(&runtimetest.FakeServer{Handler: runtimetest.EchoPolicy})
+	fake := httptest.NewServer(&runtimetest.Fake{Provider: runtimetest.OpenAI, Policy: runtimetest.Echo})
 	defer fake.Close()
 	model, err := openai.New(clientopt.WithBaseURL(fake.URL+"/v1"), clientopt.WithAPIKey("sk-example"))
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // calls sayHello once with a name and once without (the default "world"
 // is filled in), then answers.
 func TestHello(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"Ada"}`},
 		),
@@ -38,7 +38,7 @@ func TestHello(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
-	if reqs := srv.Requests(); len(reqs) != 3 || reqs[0].Last().Content == nil || *reqs[0].Last().Content != "Hi, I'm Ada" {
+	if reqs := srv.Chats(); len(reqs) != 3 || reqs[0].Last().Content == nil || *reqs[0].Last().Content != "Hi, I'm Ada" {
 		t.Errorf("unexpected requests: %d", len(reqs))
 	}
 }

@@ -44,7 +44,7 @@ func TestNewConfiguration(t *testing.T) {
 const secret = "sk-test-secret-123"
 
 func TestAPIKeyNeverLeaks(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script())
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies())
 	srv.APIKey = "sk-the-right-one"
 	var debug bytes.Buffer
 	c, _ := client(t, srv, clientopt.WithDebugWriter(&debug))
@@ -82,7 +82,7 @@ func TestClearErrors(t *testing.T) {
 		{503, "overloaded", "HTTP 503", true},
 	}
 	for _, tt := range tests {
-		srv := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, func(*runtimetest.Turn, int) runtimetest.Reply {
 			return runtimetest.ErrorReply(tt.status, tt.msg)
 		})
 		c, _ := client(t, srv, clientopt.WithMaxRetries(1))
@@ -95,7 +95,7 @@ func TestClearErrors(t *testing.T) {
 		if tt.retryable {
 			wantReqs = 2
 		}
-		if n := len(srv.Requests()); n != wantReqs {
+		if n := len(srv.Chats()); n != wantReqs {
 			t.Errorf("status %d: %d requests, want %d", tt.status, n, wantReqs)
 		}
 	}
@@ -137,7 +137,7 @@ func TestConnectionErrorRetried(t *testing.T) {
 }
 
 func TestRequestTimeout(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Hang: true}, runtimetest.TextReply("second try")))
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(runtimetest.Reply{Hang: true}, runtimetest.TextReply("second try")))
 	c, s := client(t, srv, clientopt.WithTimeout(30*time.Millisecond))
 	resp, err := run(t, c, "hi", nil)
 	if err != nil {
@@ -155,7 +155,7 @@ func TestRetryAfterForms(t *testing.T) {
 		{"Retry-After": time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)},
 		{"Retry-After": "86400"}, // capped
 	} {
-		srv := runtimetest.NewServer(t, func(_ *runtimetest.ChatRequest, n int) runtimetest.Reply {
+		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, func(_ *runtimetest.Turn, n int) runtimetest.Reply {
 			if n == 1 {
 				r := runtimetest.ErrorReply(429, "slow down")
 				r.Header = h
@@ -189,7 +189,7 @@ func TestRetryAfterForms(t *testing.T) {
 }
 
 func TestSleepHonoursContext(t *testing.T) {
-	srv := runtimetest.NewServer(t, func(*runtimetest.ChatRequest, int) runtimetest.Reply {
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, func(*runtimetest.Turn, int) runtimetest.Reply {
 		r := runtimetest.ErrorReply(429, "slow down")
 		r.Header = map[string]string{"Retry-After": "30"}
 		return r
@@ -243,12 +243,12 @@ func TestToolEntry(t *testing.T) {
 }
 
 func TestModelOverride(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.TextReply("hi")))
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(runtimetest.TextReply("hi")))
 	c, _ := client(t, srv, clientopt.WithModel("llama3.1:8b"))
 	if _, err := run(t, c, "hi", nil); err != nil {
 		t.Fatal(err)
 	}
-	if m := srv.Requests()[0].Model; m != "llama3.1:8b" {
+	if m := srv.Chats()[0].Model; m != "llama3.1:8b" {
 		t.Errorf("model = %q", m)
 	}
 }
@@ -314,14 +314,14 @@ func TestNewForModel(t *testing.T) {
 }
 
 func TestErrorBodyWithStatus200(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Body: `{"error":{"message":"model is loading","type":"server_error"}}`}))
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(runtimetest.Reply{Body: `{"error":{"message":"model is loading","type":"server_error"}}`}))
 	c, _ := client(t, srv)
 	_, err := run(t, c, "hi", nil)
 	var ae *runtime.APIError
 	if !errors.As(err, &ae) || ae.Message != "model is loading" {
 		t.Errorf("err = %v", err)
 	}
-	srv = runtimetest.NewServer(t, runtimetest.Script(runtimetest.Reply{Body: `{"id":"x","choices":[]}`}))
+	srv = runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(runtimetest.Reply{Body: `{"id":"x","choices":[]}`}))
 	c, _ = client(t, srv)
 	if _, err := run(t, c, "hi", nil); err == nil || !strings.Contains(err.Error(), "empty answer: the model sent no text and no tool calls") {
 		t.Errorf("err = %v", err)

@@ -124,7 +124,7 @@ func TestWeatherAgentAgainstFake(t *testing.T) {
 				"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
 		}})
 	}
-	srv := runtimetest.NewServer(t, runtimetest.EchoPolicy)
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 	c, _ := client(t, srv)
 	resp, err := runtime.Run(context.Background(), c, agent, lib, "What is the weather in Paris", nil)
 	if err != nil {
@@ -136,7 +136,7 @@ func TestWeatherAgentAgainstFake(t *testing.T) {
 	if resp.Content != `{"conditions":"sunny","humidity":40,"position":{"latitude":48.85,"longitude":2.35},"temperature":21.5}` {
 		t.Errorf("content %s", resp.Content)
 	}
-	if *srv.Requests()[0].Temperature != 0.2 {
-		t.Errorf("temperature not sent: %s", srv.Requests()[0].Raw)
+	if *srv.Chats()[0].Temperature != 0.2 {
+		t.Errorf("temperature not sent: %s", srv.Chats()[0].Raw)
 	}
 }

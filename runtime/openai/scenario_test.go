@@ -28,7 +28,7 @@ var (
 
 type sleeps = runtimetest.Sleeps
 
-func client(t *testing.T, srv *runtimetest.Server, opts ...openai.Option) (*openai.Client, *sleeps) {
+func client(t *testing.T, srv *runtimetest.ProviderServer, opts ...openai.Option) (*openai.Client, *sleeps) {
 	t.Helper()
 	s := &sleeps{}
 	all := append([]openai.Option{clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("sk-test-secret-123"), clientopt.WithSleep(s.Sleep)}, opts...)
@@ -49,7 +49,7 @@ func run(t *testing.T, c runtime.Model, input string, conv *runtime.Conversation
 }
 
 func TestHelloAgent(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(call("sayHello", `{"personName":"Alice"}`)),
 		runtimetest.TextReply("Hello, Alice! How are you?"),
 	))
@@ -64,7 +64,7 @@ func TestHelloAgent(t *testing.T) {
 	if resp.Usage.TotalTokens == 0 {
 		t.Error("usage not recorded")
 	}
-	reqs := srv.Requests()
+	reqs := srv.Chats()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -84,7 +84,7 @@ func TestHelloAgent(t *testing.T) {
 }
 
 func TestArgumentsAsObject(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"Olga"}`, AsObject: true}),
 		runtimetest.TextReply("ok"),
 	))
@@ -97,17 +97,17 @@ func TestArgumentsAsObject(t *testing.T) {
 		t.Errorf("invocation %+v", resp.Invocations[0])
 	}
 	// Sent back as the string form the API documents.
-	if a := srv.Requests()[1].Messages[2].ToolCalls[0].Function.Arguments; a != `{"personName":"Olga"}` {
+	if a := srv.Chats()[1].Messages[2].ToolCalls[0].Function.Arguments; a != `{"personName":"Olga"}` {
 		t.Errorf("arguments sent back as %q", a)
 	}
 }
 
 func TestLegacyFunctionMode(t *testing.T) {
-	srv := runtimetest.NewServer(t, func(req *runtimetest.ChatRequest, n int) runtimetest.Reply {
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, func(tn *runtimetest.Turn, n int) runtimetest.Reply {
 		if n == 1 {
 			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayGoodbye", `{"personName":"Eve"}`)}, Legacy: true}
 		}
-		return runtimetest.TextReply(*req.Last().Content)
+		return runtimetest.TextReply(tn.Last().Content)
 	})
 	c, _ := client(t, srv, openai.WithMode(openai.FunctionsMode))
 	agent := helloAgent
@@ -119,7 +119,7 @@ func TestLegacyFunctionMode(t *testing.T) {
 	if resp.Content != "Goodbye, Eve!" {
 		t.Errorf("content %q", resp.Content)
 	}
-	reqs := srv.Requests()
+	reqs := srv.Chats()
 	if len(reqs[0].Functions) != 2 || len(reqs[0].Tools) != 0 || string(reqs[0].FunctionCall) != `"auto"` {
 		t.Errorf("first request: %s", reqs[0].Raw)
 	}
@@ -136,7 +136,7 @@ func TestABLibraries(t *testing.T) {
 	)
 	answers := map[string]string{}
 	for name, lib := range map[string]*runtime.ToolLibrary{"A": library(), "B": formal} {
-		srv := runtimetest.NewServer(t, runtimetest.EchoPolicy)
+		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 		c, _ := client(t, srv)
 		resp, err := runtime.Run(context.Background(), c, helloAgent, lib, "Hello, I am Zoe", nil)
 		if err != nil {

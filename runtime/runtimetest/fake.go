@@ -16,8 +16,9 @@ import (
 // every request is checked against that provider's documented rules (a
 // deviation goes to Problem and is answered with the provider's 400),
 // decoded into a Turn, answered by Policy in the provider's format, and
-// streamed when the request asks for a stream. The OpenAI fake is
-// FakeServer, with its published-schema checks.
+// streamed when the request asks for a stream. The OpenAI fake
+// (chatServer) also checks requests and its own responses against OpenAI's
+// published schema.
 type Fake struct {
 	Provider string
 	Policy   Policy
@@ -26,11 +27,15 @@ type Fake struct {
 	APIKey string
 	// Problem receives every deviation from the provider's rules.
 	Problem func(error)
+	// NoSchema skips the OpenAI fake's checks against OpenAI's published
+	// schema (when the schema file is not available); the conversation
+	// rules still apply.
+	NoSchema bool
 
 	mu     sync.Mutex
 	turns  []*Turn
 	n      int
-	openai *FakeServer
+	openai *chatServer
 	// signatures are the Gemini thought signatures issued, by call.
 	signatures map[string]map[string]bool
 }
@@ -67,7 +72,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case OpenAI:
 		f.mu.Lock()
 		if f.openai == nil {
-			f.openai = &FakeServer{APIKey: f.APIKey, Problem: f.Problem, Handler: func(req *ChatRequest, n int) Reply {
+			f.openai = &chatServer{APIKey: f.APIKey, Problem: f.Problem, NoSchema: f.NoSchema, Handler: func(req *ChatRequest, n int) Reply {
 				t := req.Turn()
 				f.mu.Lock()
 				f.turns = append(f.turns, t)
@@ -233,4 +238,14 @@ func (f *Fake) callArgs(c FakeCall) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return json.RawMessage(a)
+}
+
+// Chats are the OpenAI fake's requests so far in Chat Completions' own
+// terms (Turn.Chat of each); nil entries for the other providers.
+func (f *Fake) Chats() []*ChatRequest {
+	var out []*ChatRequest
+	for _, t := range f.Turns() {
+		out = append(out, t.Chat())
+	}
+	return out
 }

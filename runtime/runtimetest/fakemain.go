@@ -45,14 +45,12 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	}
 	url := "http://" + ln.Addr().String() + BasePath(*provider)
 	problem := func(err error) { fmt.Fprintf(stderr, "fakeopenai: %v\n", err) }
-	var fake http.Handler = &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
+	fake := &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
 	if *provider == OpenAI {
-		fs := &FakeServer{Handler: EchoPolicy, APIKey: *key, Problem: problem}
 		if err := loadReference(); err != nil {
 			fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)
-			fs.NoSchema = true
+			fake.NoSchema = true
 		}
-		fake = fs
 	}
 	fmt.Fprintln(stdout, url)
 	if *urlFile != "" {

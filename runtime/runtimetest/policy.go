@@ -7,14 +7,6 @@ import (
 	"unicode"
 )
 
-// EchoPolicy is the fakeopenai program's Handler, good for demos and
-// scripts: after tool results it answers with text containing them; when
-// tools are offered it calls the first one with arguments built from the
-// user's text (its first string parameter gets the text's last word, other
-// required parameters a value of their type); otherwise it echoes the
-// user's text.
-func EchoPolicy(req *ChatRequest, n int) Reply { return Echo(req.Turn(), n) }
-
 // ArgumentsFor builds an arguments object for the JSON Schema params from
 // text: the first string property gets text's last word; other required
 // properties get a value of their type (an enum's first value, a number's

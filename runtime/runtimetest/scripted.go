@@ -1,6 +1,8 @@
 // Package runtimetest helps test code that runs gram agents: a scripted
-// runtime.Model, and a fake OpenAI Chat Completions server that speaks the
-// real wire format and fails the test on any malformed request.
+// runtime.Model, and a fake server for each provider (NewProviderServer:
+// OpenAI's Chat Completions and Responses APIs, Anthropic, Gemini) that
+// speaks the real wire format, is driven by one provider-neutral Policy,
+// and fails the test on any request that breaks the provider's rules.
 package runtimetest
 
 import (

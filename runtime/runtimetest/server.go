@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 	"unicode/utf8"
 )
@@ -129,28 +127,13 @@ func ToolCallsReply(calls ...FakeCall) Reply { return Reply{ToolCalls: calls} }
 // ErrorReply answers with an HTTP error status and an OpenAI error body.
 func ErrorReply(status int, message string) Reply { return Reply{Status: status, Message: message} }
 
-// Handler decides the reply to a request; n counts requests from 1.
-type Handler func(req *ChatRequest, n int) Reply
-
-// Script returns a Handler that plays replies in order; a request beyond
-// them gets a 500 and is reported as a problem.
-func Script(replies ...Reply) Handler {
-	return func(req *ChatRequest, n int) Reply {
-		if n > len(replies) {
-			return Reply{Status: http.StatusInternalServerError, Message: fmt.Sprintf("fake server: request %d is beyond the script's %d replies", n, len(replies))}
-		}
-		return replies[n-1]
-	}
-}
-
-// FakeServer is the fake Chat Completions endpoint as an http.Handler, for
-// tests and the fakeopenai program. Every request is checked against
+// chatServer is the Chat Completions side of Fake (Provider OpenAI). Every request is checked against
 // OpenAI's published request schema and the conversation rules (each tool
 // call answered by a tool message right after it); every successful
 // response is checked against the response schema. Problems go to
 // Problem and the request gets a 400.
-type FakeServer struct {
-	Handler Handler
+type chatServer struct {
+	Handler func(req *ChatRequest, n int) Reply
 	// APIKey, when set, is required as the bearer token (else 401).
 	APIKey string
 	// Problem receives every malformed request or response.
@@ -166,20 +149,20 @@ type FakeServer struct {
 }
 
 // Requests returns the requests received so far.
-func (s *FakeServer) Requests() []*ChatRequest {
+func (s *chatServer) Requests() []*ChatRequest {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*ChatRequest(nil), s.requests...)
 }
 
-func (s *FakeServer) problem(err error) {
+func (s *chatServer) problem(err error) {
 	if s.Problem != nil {
 		s.Problem(err)
 	}
 }
 
 // ServeHTTP implements http.Handler.
-func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		s.problem(fmt.Errorf("fake openai: unexpected %s %s", r.Method, r.URL.Path))
 		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path))
@@ -498,26 +481,4 @@ func args(c FakeCall) any {
 		return json.RawMessage(c.Arguments)
 	}
 	return c.Arguments
-}
-
-// Server is a FakeServer on a loopback httptest server that fails t on any
-// malformed request.
-type Server struct {
-	*FakeServer
-	HTTP *httptest.Server
-	// URL is the base URL to give a client, ending in /v1.
-	URL string
-}
-
-// NewServer starts a fake OpenAI server answering with h; it is closed
-// when the test ends.
-func NewServer(t testing.TB, h Handler) *Server {
-	t.Helper()
-	if err := loadReference(); err != nil {
-		t.Fatal(err)
-	}
-	fs := &FakeServer{Handler: h, Problem: func(err error) { t.Error(err) }}
-	hs := httptest.NewServer(fs)
-	t.Cleanup(hs.Close)
-	return &Server{FakeServer: fs, HTTP: hs, URL: hs.URL + "/v1"}
 }

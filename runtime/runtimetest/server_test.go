@@ -38,9 +38,9 @@ func TestCheckRequestRejectsMalformed(t *testing.T) {
 	}
 }
 
-func TestFakeServerReportsProblems(t *testing.T) {
+func TestChatServerReportsProblems(t *testing.T) {
 	var problems []error
-	fs := &FakeServer{Handler: Script(TextReply("hi")), Problem: func(err error) { problems = append(problems, err) }}
+	fs := &chatServer{Handler: func(*ChatRequest, int) Reply { return TextReply("hi") }, Problem: func(err error) { problems = append(problems, err) }}
 	rec := httptest.NewRecorder()
 	hreq := httptest.NewRequest("POST", "/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[]}`))
 	hreq.Header.Set("Content-Type", "application/json")
@@ -80,7 +80,7 @@ func TestBuildResponseIsValid(t *testing.T) {
 	}
 }
 
-func TestEchoPolicy(t *testing.T) {
+func TestEcho(t *testing.T) {
 	params := `{"type":"object","properties":{"count":{"type":"integer","minimum":2},"unit":{"$ref":"#/$defs/Unit"},"name":{"type":"string"},"note":{"type":"string"}},"required":["count","unit","name"],"$defs":{"Unit":{"type":"string","enum":["c","f"]}}}`
 	if got, want := ArgumentsFor(json.RawMessage(params), "Hello, I am Ada!"), `{"count":2,"unit":"c","name":"Ada"}`; got != want {
 		t.Errorf("ArgumentsFor = %s, want %s", got, want)
@@ -88,17 +88,17 @@ func TestEchoPolicy(t *testing.T) {
 	content := func(s string) *string { return &s }
 	req := &ChatRequest{Model: "m", Messages: []WireMessage{{Role: "user", Content: content("hi Bo")}},
 		Tools: []json.RawMessage{json.RawMessage(`{"type":"function","function":{"name":"sayHello","description":"","parameters":{"type":"object","properties":{"personName":{"type":"string"}}},"strict":false}}`)}}
-	r := EchoPolicy(req, 1)
+	r := Echo(req.Turn(), 1)
 	if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "sayHello" || r.ToolCalls[0].Arguments != `{"personName":"Bo"}` {
 		t.Errorf("first turn = %+v", r)
 	}
 	req.Messages = append(req.Messages, WireMessage{Role: "assistant"}, WireMessage{Role: "tool", Content: content("Hello, Bo!")})
-	if r := EchoPolicy(req, 2); r.Text != "Hello, Bo!" {
+	if r := Echo(req.Turn(), 2); r.Text != "Hello, Bo!" {
 		t.Errorf("after the tool = %+v", r)
 	}
 	req.Tools = nil
 	req.Messages = req.Messages[:1]
-	if r := EchoPolicy(req, 1); r.Text != "You said: hi Bo" {
+	if r := Echo(req.Turn(), 1); r.Text != "You said: hi Bo" {
 		t.Errorf("without tools = %+v", r)
 	}
 }

@@ -43,7 +43,14 @@ type Turn struct {
 	Stream bool
 	Header http.Header
 	Raw    []byte
+
+	chat *ChatRequest // the request as OpenAI's wire format has it
 }
+
+// Chat is an OpenAI turn's request in Chat Completions' own terms (roles
+// "system" and "function", tool_calls, legacy functions), for tests of the
+// wire format; nil for the other providers.
+func (t *Turn) Chat() *ChatRequest { return t.chat }
 
 // Last returns the last message (the zero message when there is none).
 func (t *Turn) Last() runtime.Message {
@@ -67,7 +74,8 @@ func Replies(replies ...Reply) Policy {
 	}
 }
 
-// Echo is EchoPolicy for any provider: after tool results it answers with
+// Echo is the fakeopenai program's policy, good for demos and scripts,
+// for any provider: after tool results it answers with
 // text containing them; when tools are offered it calls the first one with
 // arguments built from the user's text (ArgumentsFor); otherwise it echoes
 // the user's text.
@@ -99,7 +107,7 @@ func Echo(t *Turn, n int) Reply {
 
 // Turn returns the request in the runtime's terms.
 func (r *ChatRequest) Turn() *Turn {
-	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}}
+	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}, chat: r}
 	for _, e := range r.Tools {
 		var te struct {
 			Function struct {

@@ -34,7 +34,7 @@ func TestStrictEndToEnd(t *testing.T) {
 	if !AddNoteSpec.Strict {
 		t.Fatal("AddNoteSpec is not strict")
 	}
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "addNote", Arguments: `{"title":"a","body":null,"priority":null,"tags":null}`},
 			runtimetest.FakeCall{Name: "addNote", Arguments: `{"title":"b","body":"text","priority":"low","tags":["x","y"]}`},
@@ -80,7 +80,7 @@ func TestStrictEndToEnd(t *testing.T) {
 		t.Errorf("result %s", resp.Invocations[0].Result)
 	}
 	// The request carried the strict flag.
-	if reqs := srv.Requests(); len(reqs) == 0 || len(reqs[0].Tools) != 1 {
+	if reqs := srv.Chats(); len(reqs) == 0 || len(reqs[0].Tools) != 1 {
 		t.Fatal("no tools offered")
 	} else {
 		var entry struct {

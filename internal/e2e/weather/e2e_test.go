@@ -57,7 +57,7 @@ func (s *station) GetForecast(ctx context.Context, args GetForecastArgs) (GetFor
 // typed implementation with defaults filled in; invalid arguments never
 // do; a tool error is reported to the model, not raised.
 func TestEndToEnd(t *testing.T) {
-	srv := runtimetest.NewServer(t, runtimetest.Script(
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "getWeather", Arguments: `{"city":"Paris"}`},
 			runtimetest.FakeCall{Name: "getForecast", Arguments: `{"city":"Oslo","days":2.0,"unit":"fahrenheit"}`},
@@ -125,7 +125,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	// The model was offered exactly the generated specifications.
-	reqs := srv.Requests()
+	reqs := srv.Chats()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
