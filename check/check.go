@@ -18,9 +18,10 @@ const (
 	labelAgent = "Agent"
 	labelType  = "Type"
 	labelEnum  = "Enum"
+	labelTest  = "Test"
 )
 
-var kindLabels = []string{labelTool, labelAgent, labelType, labelEnum}
+var kindLabels = []string{labelTool, labelAgent, labelType, labelEnum, labelTest}
 
 // validToolName reports whether name is what LLM providers accept as a
 // function name: ^[a-zA-Z0-9_-]{1,64}$ (a test holds it to that).
@@ -109,6 +110,11 @@ type pendingAgent struct {
 	agent *Agent
 }
 
+type pendingTest struct {
+	pending
+	test *Test
+}
+
 type checker struct {
 	pkg      *Package
 	diags    diag.Diagnostics
@@ -145,6 +151,7 @@ type checker struct {
 	enumSrc  []pending
 	toolSrc  []pendingTool
 	agentSrc []pendingAgent
+	testSrc  []pendingTest
 }
 
 // rng is the range of n in the current file; a missing node (partial
@@ -228,6 +235,10 @@ func (c *checker) check() {
 		c.file = a.file
 		c.lowerAgent(a.sp, a.agent)
 	}
+	for _, t := range c.testSrc {
+		c.file = t.file
+		c.lowerTest(t.sp, t.test)
+	}
 	if c.pkg.Name == "" {
 		dir := c.pkg.Dir
 		if dir == "" && len(c.pkg.Files) > 0 {
@@ -309,7 +320,7 @@ func kindOf(ls []ast.Label) (kinds []*ast.Label) {
 	}
 	for i := range ls {
 		switch ls[i].Name {
-		case labelTool, labelAgent, labelType, labelEnum: // kindLabels
+		case labelTool, labelAgent, labelType, labelEnum, labelTest: // kindLabels
 			kinds = append(kinds, &ls[i])
 		}
 	}
@@ -344,7 +355,7 @@ func (c *checker) collect(p ast.Pattern) {
 			c.warnf(diag.CodeUnknownPattern, rp, "top-level path is not a gramc declaration and is ignored").WithDetail(`A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`)
 			return
 		}
-		c.warnf(diag.CodeUnknownPattern, p, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.")
+		c.warnf(diag.CodeUnknownPattern, p, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type, :Enum or :Test; everything else is ignored.")
 		return
 	}
 	kinds := kindOf(sp.Labels)
@@ -357,7 +368,7 @@ func (c *checker) collect(p ast.Pattern) {
 				c.ignored[sp.Identifier.Name] = c.rng(sp.Identifier)
 			}
 		}
-		d := c.warnf(diag.CodeUnknownPattern, sp, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type or :Enum; everything else is ignored.")
+		d := c.warnf(diag.CodeUnknownPattern, sp, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type, :Enum or :Test; everything else is ignored.")
 		if len(sp.Labels) > 0 {
 			for i := range sp.Labels {
 				l := &sp.Labels[i]
@@ -380,7 +391,7 @@ func (c *checker) collect(p ast.Pattern) {
 		return
 	}
 	if len(kinds) > 1 {
-		c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type and :Enum.")
+		c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type, :Enum and :Test.")
 		return
 	}
 	kind := kinds[0].Name
@@ -405,6 +416,13 @@ func (c *checker) collect(p ast.Pattern) {
 				c.toolSrc = append(c.toolSrc, pendingTool{pending{c.file, esp}, true, c.curFile})
 			}
 		}
+	case labelTest:
+		if !c.declare(name, labelTest, sp.Identifier) {
+			return
+		}
+		t := &Test{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		c.pkg.Tests = append(c.pkg.Tests, t)
+		c.testSrc = append(c.testSrc, pendingTest{pending{c.file, sp}, t})
 	case labelType:
 		if c.reserved(name, sp.Identifier) || !c.declare(name, labelType, sp.Identifier) {
 			return

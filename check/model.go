@@ -30,6 +30,7 @@ type Package struct {
 	Agents []*Agent
 	Types  []*TypeDecl
 	Enums  []*Enum
+	Tests  []*Test
 }
 
 // Tool is a `:Tool` declaration: a named, described, curried signature.
@@ -183,6 +184,60 @@ type Agent struct {
 	Tools     []*Tool
 	Range     ast.Range
 	NameRange ast.Range
+}
+
+// Test is a `:Test` declaration: one run of an agent on one input and
+// what the run must do (docs/language.md §2.5). gramc test runs it.
+type Test struct {
+	Name        string
+	Description string
+	// Agent is the agent under test (nil when the name is unknown).
+	Agent *Agent
+	Input string
+	// AnswerContains are texts the answer must contain, each.
+	AnswerContains []string
+	// AnswerMatches is a regular expression (RE2) the answer must match;
+	// "" when not given.
+	AnswerMatches string
+	// AnyOrder: the expected calls are a set, not a sequence.
+	AnyOrder bool
+	// Results is where the tools' results come from.
+	Results ToolResults
+	// Cassette is the cassette of the model's traffic as written ("" for
+	// the default, testdata/<name>.cassette), relative to the test's file.
+	Cassette string
+	// Calls are the tool calls the run must make: all of them and no
+	// others, in order unless AnyOrder.
+	Calls     []*ExpectedCall
+	Range     ast.Range
+	NameRange ast.Range
+}
+
+// ToolResults says where a test's tool results come from.
+type ToolResults string
+
+// The sources of a test's tool results.
+const (
+	// MockResults: each call's `returns`; no tool runs.
+	MockResults ToolResults = "mock"
+	// BoundResults: the tools' bound implementations run.
+	BoundResults ToolResults = "bound"
+	// CassetteResults: recorded with the bound implementations, replayed
+	// from the cassette without running them.
+	CassetteResults ToolResults = "cassette"
+)
+
+// ExpectedCall is a `(:Call {tool: ..., args: {...}, returns: ...})`
+// element of a test.
+type ExpectedCall struct {
+	Tool *Tool
+	// Args is the subset of the arguments the call must have (JSON-ready
+	// values, compared as JSON).
+	Args map[string]any
+	// Returns is the mocked result (JSON-ready) when HasReturns.
+	Returns    any
+	HasReturns bool
+	Range      ast.Range
 }
 
 // Value conversion: gram values become JSON-ready Go values —

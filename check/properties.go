@@ -16,6 +16,8 @@ const (
 	OnType   Owner = "type"
 	OnEnum   Owner = "enum"
 	OnAgent  Owner = "agent"
+	OnTest   Owner = "test"
+	OnCall   Owner = "call"   // an expected call of a test: (:Call {...})
 	OnHeader Owner = "header" // the document header record
 )
 
@@ -71,6 +73,19 @@ var properties = []PropertyInfo{
 	{"temperature", OnAgent, nil, "Sampling temperature, 0 to 2."},
 	{"maxIterations", OnAgent, nil, "The most model turns one run may take (a positive integer; the runtime's default is 10)."},
 	{"toolChoice", OnAgent, nil, "\"auto\", \"none\", \"required\" or the name of one of the agent's tools."},
+
+	{"agent", OnTest, nil, "Required. The name of the agent under test (a string)."},
+	{"input", OnTest, nil, "Required. The user's message the agent runs on."},
+	{"description", OnTest, nil, "What the test shows."},
+	{"answerContains", OnTest, nil, "Text the answer must contain: a string, or an array of strings that must each appear."},
+	{"answerMatches", OnTest, nil, "A regular expression (RE2, Go's syntax) the answer must match, e.g. \"(?i)hello, alice\"."},
+	{"calls", OnTest, nil, "How the :Call elements are compared with the calls made: \"inOrder\" (the default) or \"anyOrder\"."},
+	{"results", OnTest, nil, "Where tool results come from: \"mock\" (each :Call's returns; the default), \"bound\" (the tools' implementations run) or \"cassette\" (recorded from the implementations, replayed without running them)."},
+	{"cassette", OnTest, nil, "The cassette of the model's traffic, relative to the file (default testdata/<test>.cassette)."},
+
+	{"tool", OnCall, nil, "Required. The tool the agent calls (one of its tools)."},
+	{"args", OnCall, nil, "A map of the arguments the call must have (a subset; others may be present): args: {city: \"Paris\"}."},
+	{"returns", OnCall, nil, "The call's mocked result, a value of the tool's return type (a map for a :Type): no tool runs."},
 }
 
 // Properties returns every property gramc knows, grouped by owner, in the

@@ -68,6 +68,11 @@ const (
 	CodePackageConflict            Code = "package-conflict"
 	CodeNamedReturn                Code = "named-return"
 	CodeUnusedIgnore               Code = "unused-ignore"
+	CodeInvalidTest                Code = "invalid-test"
+	CodeUnknownAgent               Code = "unknown-agent"
+	CodeInvalidTestCall            Code = "invalid-test-call"
+	CodeInvalidMockResult          Code = "invalid-mock-result"
+	CodeInvalidMatcher             Code = "invalid-matcher"
 	CodeTargetInvalidName          Code = "target-invalid-name"
 	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
 	CodeTargetRecursiveType        Code = "target-recursive-type"
@@ -183,6 +188,11 @@ var registry = []CodeInfo{
 	{CodePackageConflict, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeNamedReturn, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeUnusedIgnore, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeInvalidTest, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnknownAgent, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidTestCall, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidMockResult, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidMatcher, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeTargetInvalidName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetInvalidPropertyName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetRecursiveType, StageTarget, Error, "docs/schema.md", ""},
