@@ -227,7 +227,7 @@ const (
 	CassetteResults ToolResults = "cassette"
 )
 
-// ExpectedCall is a `(:Call {tool: ..., args: {...}, returns: ...})`
+// ExpectedCall is a `(::Call {tool: ..., args: {...}, returns: ...})`
 // element of a test.
 type ExpectedCall struct {
 	Tool *Tool

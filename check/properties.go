@@ -17,7 +17,7 @@ const (
 	OnEnum   Owner = "enum"
 	OnAgent  Owner = "agent"
 	OnTest   Owner = "test"
-	OnCall   Owner = "call"   // an expected call of a test: (:Call {...})
+	OnCall   Owner = "call"   // an expected call of a test: (::Call {...})
 	OnHeader Owner = "header" // the document header record
 )
 

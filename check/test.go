@@ -11,7 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// labelCall labels a test's expected calls: (:Call {tool: "x", ...}).
+// labelCall labels a test's expected calls: (::Call {tool: "x", ...}).
 const labelCall = "Call"
 
 var (
@@ -20,15 +20,25 @@ var (
 )
 
 var testHints = map[string]string{
-	"expect":  "A test's expected tool calls are its elements: [t:Test {...} | (:Call {tool: \"getWeather\", args: {city: \"Paris\"}})].",
+	"expect":  "A test's expected tool calls are its elements: [t:Test {...} | (::Call {tool: \"getWeather\", args: {city: \"Paris\"}})].",
 	"answer":  "Say what the answer must hold with answerContains (text) or answerMatches (a regular expression).",
-	"mock":    "Mocked results are the returns property of each expected call: (:Call {tool: \"x\", returns: \"...\"}).",
+	"mock":    "Mocked results are the returns property of each expected call: (::Call {tool: \"x\", returns: \"...\"}).",
 	"message": "The user's message is the test's input property.",
 	"prompt":  "The user's message is the test's input property.",
 }
 
-// resultSources are the values of a test's `results` property.
-var resultSources = []string{string(MockResults), string(BoundResults), string(CassetteResults)}
+// resultSources are the values of a test's `results` property, callOrders
+// of its `calls` property (the default first).
+var (
+	resultSources = []string{string(MockResults), string(BoundResults), string(CassetteResults)}
+	callOrders    = []string{"inOrder", "anyOrder"}
+)
+
+// ResultSources returns the values a test's `results` property may take.
+func ResultSources() []string { return append([]string(nil), resultSources...) }
+
+// CallOrders returns the values a test's `calls` property may take.
+func CallOrders() []string { return append([]string(nil), callOrders...) }
 
 // lowerTest lowers a `:Test` declaration. It runs after the agents are
 // lowered, so the agent's tools are known.
@@ -62,11 +72,11 @@ func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 	if q := props.get("calls"); q != nil {
 		if s, ok := c.stringProp(q, "test"); ok {
 			switch s {
-			case "inOrder":
-			case "anyOrder":
+			case callOrders[0]:
+			case callOrders[1]:
 				t.AnyOrder = true
 			default:
-				c.choiceError(diag.CodeInvalidTest, q, s, "calls", []string{"inOrder", "anyOrder"})
+				c.choiceError(diag.CodeInvalidTest, q, s, "calls", callOrders)
 			}
 		}
 	}
@@ -177,7 +187,7 @@ func orList(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
 
-// expectedCall lowers one element of a test: a (:Call {...}) node.
+// expectedCall lowers one element of a test: a (::Call {...}) node.
 func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 	n, ok := unwrap(e).(*ast.NodePattern)
 	if !ok || !hasLabel(n.Labels, labelCall) {
@@ -185,7 +195,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		if ok {
 			what = "labelled :Call"
 		}
-		c.errorf(diag.CodeInvalidTest, e, "test element is not %s", what).WithDetail(`A test's elements are the tool calls it expects: (:Call {tool: "getWeather", args: {city: "Paris"}, returns: "sunny"}).`)
+		c.errorf(diag.CodeInvalidTest, e, "test element is not %s", what).WithDetail(`A test's elements are the tool calls it expects: (::Call {tool: "getWeather", args: {city: "Paris"}, returns: "sunny"}).`)
 		return nil
 	}
 	props := c.props(n.Record)
@@ -193,7 +203,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 	call := &ExpectedCall{Range: c.rng(n)}
 	q := props.get("tool")
 	if q == nil {
-		c.errorf(diag.CodeInvalidTestCall, n, "the call names no tool").WithDetail(`Say which tool is called: (:Call {tool: "getWeather"}).`)
+		c.errorf(diag.CodeInvalidTestCall, n, "the call names no tool").WithDetail(`Say which tool is called: (::Call {tool: "getWeather"}).`)
 		return nil
 	}
 	name, ok := c.stringProp(q, "call")

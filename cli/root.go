@@ -84,7 +84,7 @@ func Main() int { return Do(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }
 func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
 	root := newRootCmd(e)
-	root.SetArgs(args)
+	root.SetArgs(goStyleFlags(args))
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return ExitOK

@@ -99,7 +99,7 @@ func prevNonSpace(src []byte, i int) int {
 }
 
 var (
-	declLabelRE = regexp.MustCompile(`:+\s*` + "`?" + `(Tool|Agent|Type|Enum)\b`)
+	declLabelRE = regexp.MustCompile(`:+\s*` + "`?" + `(Tool|Agent|Type|Enum|Test)\b`)
 	typeLabelRE = regexp.MustCompile(`::?\s*` + "`?" + `([A-Za-z_][0-9A-Za-z_.\-@]*)`)
 	keyBeforeRE = regexp.MustCompile(`([A-Za-z_][0-9A-Za-z_]*)\s*::?\s*$`)
 )
@@ -218,6 +218,8 @@ func (s *server) recordOwner(src []byte, stack []frame) (check.Owner, string) {
 				return check.OnType, ""
 			case "Enum":
 				return check.OnEnum, ""
+			case "Test":
+				return check.OnTest, ""
 			}
 		}
 		return "", ""
@@ -226,6 +228,9 @@ func (s *server) recordOwner(src []byte, stack []frame) (check.Owner, string) {
 		label := ""
 		if m := typeLabelRE.FindStringSubmatch(head); m != nil {
 			label = m[1]
+		}
+		if label == "Call" && n >= 3 && stack[n-3].open == '[' && strings.Contains(string(src[stack[n-3].pos:parent.pos]), ":Test") {
+			return check.OnCall, ""
 		}
 		return check.OnParam, label
 	}
@@ -382,6 +387,26 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 	case key == "model" && owner == check.OnAgent:
 		for _, p := range check.Providers() {
 			add(p+"/", "provider", protocol.CompletionItemKindModule)
+		}
+	case key == "agent" && owner == check.OnTest:
+		for _, sym := range r.index().syms {
+			if sym.kind == symAgent {
+				add(sym.name, "agent", protocol.CompletionItemKindClass)
+			}
+		}
+	case key == "tool" && owner == check.OnCall:
+		for _, sym := range r.index().syms {
+			if sym.kind == symTool {
+				add(sym.name, "tool", protocol.CompletionItemKindFunction)
+			}
+		}
+	case (key == "calls" || key == "results") && owner == check.OnTest:
+		choices := check.CallOrders()
+		if key == "results" {
+			choices = check.ResultSources()
+		}
+		for _, v := range choices {
+			add(v, key, protocol.CompletionItemKindValue)
 		}
 	case key == "toolChoice" && owner == check.OnAgent:
 		for _, v := range []string{"auto", "none", "required"} {

@@ -97,6 +97,21 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		if len(q.Examples) > 0 {
 			fmt.Fprintf(&b, "\nExamples: %s\n", jsonstr.List(q.Examples))
 		}
+	case sym.test != nil:
+		t := sym.test
+		fmt.Fprintf(&b, "```gram\n[%s:Test]\n```\n\n", t.Name)
+		if t.Description != "" {
+			b.WriteString(t.Description + "\n\n")
+		}
+		if t.Agent != nil {
+			fmt.Fprintf(&b, "Runs agent `%s` on %s.\n", t.Agent.Name, jsonstr.Text(t.Input))
+		}
+		for i, c := range t.Calls {
+			if c.Tool != nil {
+				fmt.Fprintf(&b, "%d. calls `%s`\n", i+1, c.Tool.Name)
+			}
+		}
+		fmt.Fprintf(&b, "\nTool results: %s. Run it with `gramc test -run '^%s$'`.\n", t.Results, t.Name)
 	case sym.decl != nil:
 		d := sym.decl
 		fmt.Fprintf(&b, "```gram\n[%s:Type]\n```\n\n", d.Name)
@@ -276,6 +291,10 @@ func ownerOf(k symKind) check.Owner {
 		return check.OnType
 	case symEnum:
 		return check.OnEnum
+	case symTest:
+		return check.OnTest
+	case symCall:
+		return check.OnCall
 	case symParam, symField:
 		return check.OnParam
 	}

@@ -19,10 +19,12 @@ const (
 	symEnum
 	symAgent
 	symHeader // not a symbol: the owner of the document header's keys
+	symTest
+	symCall // not a symbol: the owner of a test's (::Call {...}) keys
 )
 
 func (k symKind) String() string {
-	names := [...]string{"tool", "parameter", "type", "field", "enum", "agent", "header"}
+	names := [...]string{"tool", "parameter", "type", "field", "enum", "agent", "header", "test", "call"}
 	if k < 0 || int(k) >= len(names) {
 		return "name"
 	}
@@ -46,6 +48,7 @@ type symbol struct {
 	decl       *check.TypeDecl
 	enum       *check.Enum
 	agent      *check.Agent
+	test       *check.Test
 	deprecated bool
 	next       *symbol // the next package-wide declaration of the same name
 }
@@ -118,6 +121,10 @@ func buildIndex(p *check.Package) *index {
 		types:  make(map[at]*check.TypeDecl, len(p.Types)),
 		enums:  make(map[at]*check.Enum, len(p.Enums)),
 		agents: make(map[at]*check.Agent, len(p.Agents)),
+		tests:  make(map[at]*check.Test, len(p.Tests)),
+	}
+	for _, t := range p.Tests {
+		m.tests[key(t.NameRange)] = t
 	}
 	for _, t := range p.Tools {
 		m.tools[key(t.NameRange)] = t
@@ -152,6 +159,7 @@ type modelIndex struct {
 	types  map[at]*check.TypeDecl
 	enums  map[at]*check.Enum
 	agents map[at]*check.Agent
+	tests  map[at]*check.Test
 }
 
 func builtinLabels() map[string]*check.BuiltinType {
@@ -255,6 +263,8 @@ func declKind(ls []ast.Label) (symKind, bool) {
 			return symType, true
 		case "Enum":
 			return symEnum, true
+		case "Test":
+			return symTest, true
 		}
 	}
 	return 0, false
@@ -306,6 +316,8 @@ func (w *walker) declare(p ast.Pattern) {
 		s.enum = w.model.enums[k]
 	case symAgent:
 		s.agent = w.model.agents[k]
+	case symTest:
+		s.test = w.model.tests[k]
 	}
 	w.add(s)
 	w.fi.inDecl[sp] = s
@@ -439,6 +451,18 @@ func (w *walker) refs(p ast.Pattern) {
 				w.node(n, s, owner == symTool && i == len(nodes)-1)
 			}
 			w.arrows(p.Elements)
+		case symTest:
+			// The expected calls: (::Call {tool: "x", args: {...}}).
+			for _, e := range p.Elements {
+				if n, ok := unwrap(e).(*ast.NodePattern); ok && n != nil {
+					w.labels(n.Labels)
+					if n.Record != nil {
+						w.record(n.Record, symCall, false)
+					}
+				} else {
+					w.refs(e)
+				}
+			}
 		case symAgent:
 			for _, e := range p.Elements {
 				switch e := unwrap(e).(type) {
@@ -601,6 +625,21 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 					continue
 				}
 			}
+		case (pr.Key.Name == "agent" && owner == symTest) || (pr.Key.Name == "tool" && owner == symCall):
+			// A test's agent and an expected call's tool, by name.
+			want := symAgent
+			if owner == symCall {
+				want = symTool
+			}
+			if v, ok := pr.Value.(*ast.String); ok && v != nil && v.Kind != ast.Fenced {
+				for c := w.x.byName[v.Value]; c != nil; c = c.next {
+					if c.kind == want {
+						s, e := v.Offsets()
+						w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
+						break
+					}
+				}
+			}
 		case pr.Key.Name == "toolChoice" && owner == symAgent:
 			if v, ok := pr.Value.(*ast.String); ok && v != nil && v.Kind != ast.Fenced {
 				for c := w.x.byName[v.Value]; c != nil; c = c.next {
@@ -696,6 +735,8 @@ func declTokenType(k symKind) tokenType {
 		return tokEnum
 	case symAgent:
 		return tokClass
+	case symTest:
+		return tokFunction
 	}
 	return tokParameter
 }
@@ -787,4 +828,4 @@ func (x *index) lookupTop(name string) []*symbol {
 }
 
 // isTop reports whether a kind has a package-wide name.
-func (k symKind) isTop() bool { return k != symParam && k != symField }
+func (k symKind) isTop() bool { return k != symParam && k != symField && k != symCall }

@@ -258,6 +258,8 @@ func symbolKind(k symKind) protocol.SymbolKind {
 		return protocol.SymbolKindField
 	case symEnum:
 		return protocol.SymbolKindEnum
+	case symTest:
+		return protocol.SymbolKindMethod
 	}
 	return protocol.SymbolKindClass
 }
@@ -272,6 +274,8 @@ func detail(sym *symbol) string {
 		return sym.param.Type.Name()
 	case sym.agent != nil:
 		return sym.agent.Model
+	case sym.test != nil && sym.test.Agent != nil:
+		return "test of " + sym.test.Agent.Name
 	}
 	return ""
 }

@@ -52,10 +52,16 @@ type Session struct {
 // (the configured API key) never reach the file, and are replaced in a
 // replayed request before it is compared.
 func Open(path string, mode Mode, secrets ...string) (*Session, error) {
+	return OpenTransport(path, mode, nil, secrets...)
+}
+
+// OpenTransport is Open with the transport a recording makes its requests
+// with (nil: http.DefaultTransport); a replay makes none.
+func OpenTransport(path string, mode Mode, transport http.RoundTripper, secrets ...string) (*Session, error) {
 	s := &Session{Path: path, Mode: mode}
 	switch mode {
 	case Record:
-		s.rec = NewRecorder(nil, secrets...)
+		s.rec = NewRecorder(transport, secrets...)
 		s.Client = &http.Client{Transport: s.rec}
 	case Replay:
 		c, err := Load(path)

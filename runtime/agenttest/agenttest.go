@@ -1,0 +1,571 @@
+// Package agenttest runs the `:Test` declarations of a gram package: each
+// test runs its agent on its input, talking to the model through a
+// cassette (replayed by default: no network, no key), and checks the
+// tool calls the run made and the answer it gave (docs/language.md §2.5).
+// gramc test is this package on the command line; a Go test can call Run
+// for each test of a package as well.
+//
+// A run is deterministic: tool calls run one at a time, in call order, so
+// that mocked results are matched, and a cassette replays, the same way
+// every time.
+package agenttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/provider"
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/cassette"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/clients"
+	"github.com/gramc-dev/gramc/runtime/gramfile"
+)
+
+// Options configure how tests run.
+type Options struct {
+	// Mode is cassette.Replay (the default: answers from the cassette) or
+	// cassette.Record (the real provider; the cassette is rewritten).
+	Mode cassette.Mode
+	// Tools are the implementations of tools by name, for tests whose
+	// results are "bound", and for recording those whose results are
+	// "cassette".
+	Tools map[string]runtime.ToolFunc
+	// ClientOptions are given to the provider client after the test's own
+	// (a base URL, a timeout, a model).
+	ClientOptions []clientopt.Option
+	// Secrets are never written to a cassette. Nil: the values of every
+	// provider's key variable in the environment.
+	Secrets []string
+	// ToolTimeout bounds each tool call (0: the runtime's default, none).
+	ToolTimeout time.Duration
+}
+
+// Result is the outcome of one test.
+type Result struct {
+	Test *check.Test
+	// Cassette is the path of the test's cassette.
+	Cassette string
+	// Failures are what the run did wrong; none means the test passed.
+	Failures []Failure
+	// Answer is the agent's final answer ("" when the run failed).
+	Answer string
+	// Calls are the tool calls the run made, in order.
+	Calls   []runtime.Invocation
+	Elapsed time.Duration
+}
+
+// Passed reports whether the test passed.
+func (r *Result) Passed() bool { return len(r.Failures) == 0 }
+
+// Failure is one way a test failed, at the part of the test it concerns.
+type Failure struct {
+	Range   ast.Range
+	Message string
+}
+
+func (f Failure) String() string { return f.Range.String() + ": " + f.Message }
+
+// CassettePath is where test t's cassette is: its `cassette` property, or
+// testdata/<name>.cassette, relative to the test's file.
+func CassettePath(t *check.Test) string {
+	p := t.Cassette
+	if p == "" {
+		p = filepath.Join("testdata", t.Name+".cassette")
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(t.Range.File), p)
+}
+
+// Run runs test t. Problems of the run itself (a replayed request that
+// differs from the recording, an API error, the iteration limit) are
+// failures of the test too.
+func Run(ctx context.Context, t *check.Test, o Options) *Result {
+	start := time.Now()
+	r := &Result{Test: t, Cassette: CassettePath(t)}
+	r.run(ctx, o)
+	r.Elapsed = time.Since(start)
+	return r
+}
+
+func (r *Result) fail(rng ast.Range, format string, args ...any) {
+	r.Failures = append(r.Failures, Failure{Range: rng, Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *Result) run(ctx context.Context, o Options) {
+	t := r.Test
+	if t.Agent == nil {
+		r.fail(t.NameRange, "test %s has no agent (gramc check reports why)", t.Name)
+		return
+	}
+	agent, err := gramfile.AgentFromCheck(t.Agent)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
+	secrets := o.Secrets
+	if secrets == nil {
+		for _, v := range provider.KeyVariables() {
+			if k := os.Getenv(v); k != "" {
+				secrets = append(secrets, k)
+			}
+		}
+	}
+	m := newMatcher(t)
+	lib, transport, err := r.library(agent, m, o)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
+	if o.Mode == cassette.Record {
+		if err := os.MkdirAll(filepath.Dir(r.Cassette), 0o755); err != nil {
+			r.fail(t.NameRange, "%v", err)
+			return
+		}
+	}
+	if o.Mode == cassette.Replay {
+		if _, err := os.Stat(r.Cassette); errors.Is(err, fs.ErrNotExist) {
+			r.fail(t.NameRange, "no cassette %s: record it first (gramc test --record, or %s=1 go test)", r.Cassette, cassette.RecordEnv)
+			return
+		}
+	}
+	session, err := cassette.OpenTransport(r.Cassette, o.Mode, transport, secrets...)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
+	if t.Results == check.CassetteResults {
+		// The tools answer through the session: recorded, or replayed.
+		for _, spec := range agent.Tools {
+			lib.Replace(runtime.Tool{Spec: spec, Func: viaCassette(session.Client, spec.Name)})
+		}
+	}
+	copts := []clientopt.Option{clientopt.WithHTTPClient(session.Client)}
+	if o.Mode == cassette.Replay {
+		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey))
+	}
+	model, err := clients.New(agent.Model, append(copts, o.ClientOptions...)...)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
+	// The calls are kept as they end, so that a run cut short (a replay
+	// that diverged because a call was not the expected one) still shows
+	// which call went wrong.
+	var calls []runtime.Invocation
+	runOpts := []runtime.Option{runtime.WithConcurrency(1), runtime.WithEvents(func(ev runtime.Event) {
+		if ev.Kind == runtime.EventToolResult {
+			calls = append(calls, ev.Invocation)
+		}
+	})}
+	if o.ToolTimeout > 0 {
+		runOpts = append(runOpts, runtime.WithToolTimeout(o.ToolTimeout))
+	}
+	resp, runErr := runtime.Run(ctx, model, agent, lib, t.Input, nil, runOpts...)
+	closeErr := session.Close()
+	r.Calls = calls
+	if resp != nil {
+		r.Answer, r.Calls = resp.Content, resp.Invocations
+	}
+	callFailures := m.compare(r.Calls)
+	if runErr != nil {
+		// The run stopped early: the calls it did not make are not the
+		// news, a call that differs is (it is why a replay diverges).
+		for _, f := range callFailures {
+			if !f.short {
+				r.Failures = append(r.Failures, f.Failure)
+			}
+		}
+		r.fail(t.NameRange, "the run failed: %v", runErr)
+		return
+	}
+	if closeErr != nil {
+		r.fail(t.NameRange, "%v", closeErr)
+	}
+	for _, f := range callFailures {
+		r.Failures = append(r.Failures, f.Failure)
+	}
+	r.checkAnswer()
+}
+
+// library binds the agent's tools as the test's results say, and returns
+// the transport a recording makes requests with.
+func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.ToolLibrary, http.RoundTripper, error) {
+	lib := runtime.NewToolLibrary()
+	bound := func(lib *runtime.ToolLibrary) error {
+		var missing []string
+		for _, spec := range agent.Tools {
+			f, ok := o.Tools[spec.Name]
+			if !ok {
+				missing = append(missing, spec.Name)
+				continue
+			}
+			lib.Replace(runtime.Tool{Spec: spec, Func: f})
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: bind it with --tool %s=COMMAND", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), missing[0])
+		}
+		return nil
+	}
+	switch r.Test.Results {
+	case check.MockResults:
+		for _, spec := range agent.Tools {
+			lib.Replace(runtime.Tool{Spec: spec, Func: m.mock(spec.Name)})
+		}
+	case check.BoundResults:
+		if err := bound(lib); err != nil {
+			return nil, nil, err
+		}
+	case check.CassetteResults:
+		// lib answers through the cassette (see run); a recording runs
+		// the implementations behind it.
+		if o.Mode == cassette.Record {
+			impl := runtime.NewToolLibrary()
+			if err := bound(impl); err != nil {
+				return nil, nil, err
+			}
+			return lib, &toolTransport{lib: impl}, nil
+		}
+	}
+	return lib, nil, nil
+}
+
+// checkAnswer holds the answer to answerContains and answerMatches.
+func (r *Result) checkAnswer() {
+	t := r.Test
+	for _, s := range t.AnswerContains {
+		if !strings.Contains(r.Answer, s) {
+			r.fail(t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
+		}
+	}
+	if t.AnswerMatches != "" {
+		re, err := regexp.Compile(t.AnswerMatches)
+		if err != nil {
+			r.fail(t.NameRange, "answerMatches: %v", err)
+		} else if !re.MatchString(r.Answer) {
+			r.fail(t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
+		}
+	}
+}
+
+// matcher pairs the calls a run makes with a test's expected calls.
+type matcher struct {
+	test *check.Test
+	used []bool
+	next int // in order: the index of the next expected call
+}
+
+func newMatcher(t *check.Test) *matcher {
+	return &matcher{test: t, used: make([]bool, len(t.Calls))}
+}
+
+// mock is the implementation of tool name in a test with mocked results:
+// the result of the expected call the call matches (in order: the next
+// one; in any order: the first unused one that matches).
+func (m *matcher) mock(name string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		inv := runtime.Invocation{Tool: name, Args: args}
+		if !m.test.AnyOrder {
+			i := m.next
+			m.next++
+			if i < len(m.test.Calls) && matches(m.test.Calls[i], inv) {
+				return mockResult(m.test.Calls[i]), nil
+			}
+			return nil, fmt.Errorf("test %s expects no such call here: no mocked result", m.test.Name)
+		}
+		for i, c := range m.test.Calls {
+			if !m.used[i] && matches(c, inv) {
+				m.used[i] = true
+				return mockResult(c), nil
+			}
+		}
+		return nil, fmt.Errorf("test %s expects no such call: no mocked result", m.test.Name)
+	}
+}
+
+// mockResult is an expected call's result as the tool returns it: a
+// string as is, anything else as JSON.
+func mockResult(c *check.ExpectedCall) any {
+	if s, ok := c.Returns.(string); ok {
+		return s
+	}
+	data, _ := json.Marshal(c.Returns)
+	return json.RawMessage(data)
+}
+
+// callFailure is a failure of the calls; short when it is only that the
+// run made fewer calls than expected.
+type callFailure struct {
+	Failure
+	short bool
+}
+
+// compare holds the calls made to the expected ones.
+func (m *matcher) compare(calls []runtime.Invocation) []callFailure {
+	t := m.test
+	var out []callFailure
+	if !t.AnyOrder {
+		for i, c := range t.Calls {
+			if i >= len(calls) {
+				out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("call %d: want %s, but the run made %s", i+1, describeExpected(c), countCalls(len(calls)))}, true})
+				continue
+			}
+			if !matches(c, calls[i]) {
+				out = append(out, callFailure{Failure: Failure{c.Range, fmt.Sprintf("call %d: want %s, got %s", i+1, describeExpected(c), describeCall(calls[i]))}})
+			}
+		}
+		for i := len(t.Calls); i < len(calls); i++ {
+			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", i+1, describeCall(calls[i]))}})
+		}
+		return out
+	}
+	// In any order: a maximum matching of expected calls to calls made
+	// (augmenting paths; tests expect a handful of calls).
+	owner := make([]int, len(calls)) // the expected call each call made is matched to
+	for i := range owner {
+		owner[i] = -1
+	}
+	var try func(e int, seen []bool) bool
+	try = func(e int, seen []bool) bool {
+		for j := range calls {
+			if seen[j] || !matches(t.Calls[e], calls[j]) {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || try(owner[j], seen) {
+				owner[j] = e
+				return true
+			}
+		}
+		return false
+	}
+	matched := make([]bool, len(t.Calls))
+	for e := range t.Calls {
+		matched[e] = try(e, make([]bool, len(calls)))
+	}
+	for e, c := range t.Calls {
+		if !matched[e] {
+			out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("no call matches %s", describeExpected(c))}, true})
+		}
+	}
+	for j, inv := range calls {
+		if owner[j] < 0 {
+			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", j+1, describeCall(inv))}})
+		}
+	}
+	return out
+}
+
+func countCalls(n int) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
+}
+
+// matches reports whether a call made is the expected call: the same tool
+// and every expected argument equal, as JSON.
+func matches(c *check.ExpectedCall, inv runtime.Invocation) bool {
+	if c.Tool == nil || c.Tool.Name != inv.Tool {
+		return false
+	}
+	if len(c.Args) == 0 {
+		return true
+	}
+	var got map[string]any
+	dec := json.NewDecoder(bytes.NewReader(inv.Args))
+	dec.UseNumber()
+	if err := dec.Decode(&got); err != nil {
+		return false
+	}
+	for k, want := range c.Args {
+		v, ok := got[k]
+		if !ok || !sameJSON(want, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameJSON compares JSON-ready values; numbers by value (1 and 1.0 are
+// the same number).
+func sameJSON(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		bn, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		x, ok1 := new(big.Float).SetString(a.String())
+		y, ok2 := new(big.Float).SetString(bn.String())
+		return ok1 && ok2 && x.Cmp(y) == 0
+	case []any:
+		bs, ok := b.([]any)
+		if !ok || len(a) != len(bs) {
+			return false
+		}
+		for i := range a {
+			if !sameJSON(a[i], bs[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || len(a) != len(bm) {
+			return false
+		}
+		for k, v := range a {
+			if w, ok := bm[k]; !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// describeExpected is an expected call as the messages show it:
+// sayHello {"personName":"Alice"}.
+func describeExpected(c *check.ExpectedCall) string {
+	name := "?"
+	if c.Tool != nil {
+		name = c.Tool.Name
+	}
+	if len(c.Args) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(c.Args))
+	for k := range c.Args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(name + " {")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s: %s", k, jsonstr.Text(c.Args[k]))
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// describeCall is a call made, as the messages show it, its arguments
+// bounded (they are the model's).
+func describeCall(inv runtime.Invocation) string {
+	args := string(inv.Args)
+	if len(args) > 200 {
+		args = args[:200] + "…"
+	}
+	return inv.Tool + " " + args
+}
+
+// toolHost is the host of the requests that record and replay tool
+// results in a cassette: POST http://gramc.tool/tools/NAME with the
+// arguments as the body; the answer is {"result": ...} or {"error": "..."}.
+const toolHost = "gramc.tool"
+
+// viaCassette is tool name answered through the cassette session's client.
+func viaCassette(client *http.Client, name string) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+toolHost+"/tools/"+name, bytes.NewReader(args))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		data, err := io.ReadAll(io.LimitReader(resp.Body, cassette.MaxBodyBytes+1))
+		if err != nil {
+			return nil, err
+		}
+		var out struct {
+			Result json.RawMessage `json:"result"`
+			Error  *string         `json:"error"`
+		}
+		if err := json.Unmarshal(data, &out); err != nil || resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("the cassette's result of %s is not a tool result (status %d)", name, resp.StatusCode)
+		}
+		if out.Error != nil {
+			return nil, errors.New(*out.Error)
+		}
+		var s string
+		if json.Unmarshal(out.Result, &s) == nil {
+			return s, nil
+		}
+		return out.Result, nil
+	}
+}
+
+// toolTransport runs the tool a recorded tool request names and forwards
+// every other request to the network.
+type toolTransport struct {
+	lib *runtime.ToolLibrary
+}
+
+func (tt *toolTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Host != toolHost {
+		return http.DefaultTransport.RoundTrip(req)
+	}
+	name := strings.TrimPrefix(req.URL.Path, "/tools/")
+	args, err := io.ReadAll(io.LimitReader(req.Body, cassette.MaxBodyBytes+1))
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	var body any
+	tool, ok := tt.lib.Lookup(name)
+	if !ok {
+		body = map[string]any{"error": "no tool " + name}
+	} else if v, err := tool.Func(req.Context(), args); err != nil {
+		body = map[string]any{"error": err.Error()}
+	} else {
+		switch v := v.(type) {
+		case string:
+			body = map[string]any{"result": v}
+		case json.RawMessage:
+			if json.Valid(v) {
+				body = map[string]any{"result": v}
+			} else {
+				body = map[string]any{"result": string(v)}
+			}
+		case []byte:
+			body = map[string]any{"result": string(v)}
+		default:
+			body = map[string]any{"result": v}
+		}
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Response{
+		StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(bytes.NewReader(data)),
+		Request: req, ContentLength: int64(len(data)),
+	}, nil
+}
