@@ -160,7 +160,9 @@ func (r *Result) run(ctx context.Context, o Options) {
 	}
 	copts := []clientopt.Option{clientopt.WithHTTPClient(session.Client)}
 	if o.Mode == cassette.Replay {
-		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey))
+		// No key is needed, and a recorded retry is replayed without its
+		// wait: the recording waited already.
+		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey), clientopt.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
 	}
 	model, err := clients.New(agent.Model, append(copts, o.ClientOptions...)...)
 	if err != nil {
