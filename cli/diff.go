@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -124,7 +122,7 @@ func loadVersion(e *env, arg string) ([]*check.Package, func(), error) {
 	noop := func() {}
 	patterns := []string{arg}
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
-		dir, err := gitExport(rev, path)
+		dir, err := load.GitExport("", rev, path)
 		if err != nil {
 			return nil, noop, &exitError{code: ExitUsage, err: err}
 		}
@@ -143,69 +141,6 @@ func loadVersion(e *env, arg string) ([]*check.Package, func(), error) {
 }
 
 func isWindowsDrive(s string) bool { return len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') }
-
-// gitExport writes the .gram files under path at revision rev of the
-// current repository into a temporary directory, keeping their relative
-// paths.
-func gitExport(rev, path string) (string, error) {
-	path = strings.TrimPrefix(filepath.ToSlash(path), "./")
-	if path == "." || path == "" {
-		path = "."
-	}
-	prefix, err := exec.Command("git", "rev-parse", "--show-prefix").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s:%s: not in a git repository (git rev-parse: %v)", rev, path, err)
-	}
-	treePath := filepath.ToSlash(filepath.Clean(filepath.Join(strings.TrimSpace(string(prefix)), path)))
-	if treePath == "." {
-		treePath = ""
-	}
-	lsArgs := []string{"ls-tree", "-r", "--name-only", "--full-tree", rev}
-	if treePath != "" {
-		lsArgs = append(lsArgs, "--", treePath)
-	}
-	var stderr bytes.Buffer
-	cmd := exec.Command("git", lsArgs...)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s:%s: git ls-tree: %s", rev, path, termsafe.Line(strings.TrimSpace(stderr.String()), 300))
-	}
-	dir, err := os.MkdirTemp("", "gramc-diff-")
-	if err != nil {
-		return "", err
-	}
-	n := 0
-	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if !strings.HasSuffix(name, ".gram") {
-			continue
-		}
-		data, err := exec.Command("git", "show", rev+":"+name).Output()
-		if err != nil {
-			os.RemoveAll(dir)
-			return "", fmt.Errorf("%s:%s: git show: %v", rev, name, err)
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(name, treePath), "/")
-		if rel == "" {
-			rel = filepath.Base(name)
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			os.RemoveAll(dir)
-			return "", err
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			os.RemoveAll(dir)
-			return "", err
-		}
-		n++
-	}
-	if n == 0 {
-		os.RemoveAll(dir)
-		return "", fmt.Errorf("%s:%s: no .gram files at that revision", rev, path)
-	}
-	return dir, nil
-}
 
 func changeAt(c compat.Change) (file string, line, col int) {
 	r := c.New
