@@ -7,12 +7,15 @@
 //	{
 //	  "targets": ["openai-strict", "gemini"],
 //	  "disable": ["target-keyword-in-description"],
-//	  "severity": {"unknown-property": "error"}
+//	  "severity": {"unknown-property": "error"},
+//	  "baseline": "main"
 //	}
 //
 // targets are the providers gramc check and the editor lint for; disable
 // turns warning codes off; severity raises a warning code to an error (or
-// keeps it a warning). An unknown key, a value of the wrong kind, an
+// keeps it a warning); baseline is a git revision the language server
+// compares the packages with as the user edits, showing what gramc diff
+// would call breaking or dangerous. An unknown key, a value of the wrong kind, an
 // unknown target or code, or an error code demoted is a diagnostic at its
 // place in the file (code invalid-config).
 //
@@ -35,6 +38,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // FileName is the configuration file's name.
@@ -50,6 +54,9 @@ type Config struct {
 	Targets  []schema.Target
 	Disable  []diag.Code
 	Severity map[diag.Code]diag.Severity
+	// Baseline is a git revision to compare the packages with ("" for
+	// none).
+	Baseline string
 }
 
 // Find returns the gramc.json of dir or its nearest ancestor ("" when
@@ -139,7 +146,7 @@ func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 		}
 		return ci, ok
 	}
-	keys := []string{"targets", "disable", "severity"}
+	keys := []string{"targets", "disable", "severity", "baseline"}
 	for dec.More() {
 		keyOff := dec.InputOffset()
 		t, err := dec.Token()
@@ -179,6 +186,22 @@ func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 				}
 				c.Disable = append(c.Disable, ci.Code)
 			}
+		case "baseline":
+			var rev string
+			if err := dec.Decode(&rev); err != nil {
+				var se *json.SyntaxError
+				if errors.As(err, &se) {
+					report(dec.InputOffset(), "not valid JSON: %v", err)
+					return c, ds
+				}
+				report(keyOff, "baseline must be a string: a git revision such as \"main\"")
+				continue
+			}
+			if why := load.ValidRevision(rev); why != "" {
+				report(keyOff, "baseline %q: %s", rev, why)
+				continue
+			}
+			c.Baseline = rev
 		case "severity":
 			if err := severities(dec, data, c, code, report); err != nil {
 				report(keyOff, "severity must be an object of code: \"error\" or \"warning\"")

@@ -13,12 +13,13 @@ func TestParse(t *testing.T) {
 	c, ds := Parse("gramc.json", []byte(`{
   "targets": ["openai-strict", "gemini"],
   "disable": ["target-keyword-in-description"],
-  "severity": {"unknown-property": "error", "arrow-subject": "warning"}
+  "severity": {"unknown-property": "error", "arrow-subject": "warning"},
+  "baseline": "origin/main"
 }`))
 	if len(ds) != 0 {
 		t.Fatalf("diagnostics: %v", ds)
 	}
-	if len(c.Targets) != 2 || len(c.Disable) != 1 || c.Severity["unknown-property"] != diag.Error {
+	if len(c.Targets) != 2 || len(c.Disable) != 1 || c.Severity["unknown-property"] != diag.Error || c.Baseline != "origin/main" {
 		t.Errorf("config %+v", c)
 	}
 }
@@ -30,7 +31,8 @@ func TestParseProblems(t *testing.T) {
   "targets": ["opneai", "gemini"],
   "disable": ["unknown-type", "unknwn-property", 7],
   "severity": {"syntax": "warning", "unknown-property": "fatal"},
-  "colour": true
+  "colour": true,
+  "baseline": "--output=x"
 }`
 	c, ds := Parse("gramc.json", []byte(src))
 	want := []struct {
@@ -42,6 +44,7 @@ func TestParseProblems(t *testing.T) {
 		{4, "syntax is an error and cannot be made a warning"},
 		{4, `the severity of unknown-property must be "error" or "warning"`},
 		{5, `unknown key "colour"`},
+		{6, `baseline "--output=x": a revision cannot begin with -`},
 	}
 	for _, w := range want {
 		found := false

@@ -20,6 +20,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // Options configure a server.
@@ -95,6 +96,9 @@ type settings struct {
 	// Targets are the providers whose rules are linted too, as
 	// `gramc check --target` (see `gramc schema --help`).
 	Targets []string `json:"targets"`
+	// Baseline is a git revision: breaking and dangerous changes since it
+	// are shown as warnings (overrides gramc.json's baseline).
+	Baseline string `json:"baseline"`
 }
 
 func newServer(opts Options) *server {
@@ -408,8 +412,15 @@ func (s *server) applySettings(raw []byte) error {
 		}
 		targets = ts
 	}
+	if st.Baseline != "" {
+		if why := load.ValidRevision(st.Baseline); why != "" {
+			return fmt.Errorf("baseline %q: %s", termsafe.Line(st.Baseline, 100), why)
+		}
+	}
 	s.settings = st
 	s.ws.targets = targets
+	s.ws.baseline = st.Baseline
+	clear(s.ws.baselines)
 	for _, p := range s.ws.pkgs {
 		p.result = nil
 		s.pending[p.key] = true

@@ -87,6 +87,11 @@ type workspace struct {
 	// configs caches each package directory's gramc.json (nil: none),
 	// dropped when one changes (configChanged).
 	configs map[string]*config.Config
+	// baseline is the editor's baseline setting (a git revision; "" to
+	// take gramc.json's); baselines caches each package's version at a
+	// revision, dropped with the configurations.
+	baseline  string
+	baselines map[string]*baselineVersion
 	// logf reports what the editor cannot show (a bad gramc.json).
 	logf func(format string, args ...any)
 }
@@ -115,6 +120,7 @@ func (w *workspace) configOf(dir string) *config.Config {
 // package for checking again.
 func (w *workspace) configChanged() []*pkg {
 	clear(w.configs)
+	clear(w.baselines)
 	var out []*pkg
 	for _, p := range w.pkgs {
 		p.result = nil
@@ -128,7 +134,7 @@ func newWorkspace() *workspace {
 	for _, c := range diag.Codes() {
 		known = append(known, c.Code)
 	}
-	return &workspace{files: map[string]*file{}, pkgs: map[string]*pkg{}, known: known, configs: map[string]*config.Config{}}
+	return &workspace{files: map[string]*file{}, pkgs: map[string]*pkg{}, known: known, configs: map[string]*config.Config{}, baselines: map[string]*baselineVersion{}}
 }
 
 // keyOf is the file key of a document URI.
@@ -409,6 +415,14 @@ func (w *workspace) check(p *pkg) *result {
 	}
 	if len(targets) > 0 {
 		ds = append(ds, schema.Lint(cp, targets)...)
+		ds.Sort()
+	}
+	rev := w.baseline
+	if rev == "" && cfg != nil {
+		rev = cfg.Baseline
+	}
+	if rev != "" {
+		ds = append(ds, w.baselineChanges(p.dir, rev, cp)...)
 		ds.Sort()
 	}
 	ds = cfg.Apply(check.Suppress(files, ds, w.known), nil)

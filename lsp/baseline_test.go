@@ -1,0 +1,79 @@
+package lsp
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// TestBaseline (issue 23): with a baseline revision in gramc.json or the
+// editor's settings, the breaking and dangerous changes since it are
+// warnings as the user edits, where they are; safe ones are not shown.
+func TestBaseline(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	old := `[w:Tool {description: "Weather"} | (city::String)==>(days::Integer {default: 3})==>(::String)]
+[gone:Tool {description: "Gone"} | (x::String)==>(::String)]
+`
+	writeFiles(t, dir, map[string]string{"tools.gram": old, "gramc.json": `{"baseline": "HEAD"}`})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "old")
+
+	edited := `[w:Tool {description: "Weather"} | (city::String)==>(days::Integer)==>(hours::Integer {optional: true})==>(::String)]
+`
+	writeFiles(t, dir, map[string]string{"tools.gram": edited})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("tools.gram")
+	c.waitFor("tools.gram", func(ds []protocol.Diagnostic) bool {
+		return hasCode("diff-param-now-required")(ds) && hasCode("diff-tool-removed")(ds)
+	})
+	for _, d := range c.diagnostics("tools.gram")["tools.gram"] {
+		code, _ := d.Code.(protocol.String)
+		msg := fmt.Sprint(d.Message)
+		switch string(code) {
+		case "diff-param-now-required":
+			if d.Severity != protocol.DiagnosticSeverityWarning || d.Range.Start.Line != 0 || !strings.Contains(msg, "breaking change since HEAD: ") {
+				t.Errorf("now required: %+v", d)
+			}
+		case "diff-tool-removed":
+			if d.Range.Start.Line != 0 || d.Range.Start.Character != 0 || !strings.Contains(msg, "gone") {
+				t.Errorf("removed: %+v", d)
+			}
+		case "diff-param-added-optional":
+			t.Errorf("a safe change is shown: %+v", d)
+		}
+	}
+
+	// The editor's setting overrides gramc.json: a baseline equal to the
+	// edited version shows nothing.
+	writeFiles(t, dir, map[string]string{"tools.gram": edited})
+	git("commit", "-q", "-am", "new")
+	git("tag", "v2")
+	c.server.DidChangeConfiguration(c.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"gramc": {"baseline": "v2"}}`)})
+	c.waitFor("tools.gram", noDiagnostics)
+
+	// A revision that would read as an option is refused, and said so.
+	c.server.DidChangeConfiguration(c.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"gramc": {"baseline": "--output=x"}}`)})
+	c.wait("tools.gram", func() bool {
+		for _, m := range c.messages {
+			if strings.Contains(m, `baseline "--output=x": a revision cannot begin with -`) {
+				return true
+			}
+		}
+		return false
+	})
+}
