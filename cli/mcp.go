@@ -113,10 +113,9 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		names = append(names, t.Name)
 	}
 	for _, tf := range opts.tools {
-		name, command, ok := strings.Cut(tf, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.TrimSpace(command) == "" {
-			return usageErrorf("--tool %q: want NAME=COMMAND", tf)
+		name, command, err := parseToolFlag(tf)
+		if err != nil {
+			return err
 		}
 		if !containsString(names, name) {
 			return usageErrorf("--tool %s: there is no tool %s%s", name, name, suggest.Hint(name, names, "tools"))

@@ -576,10 +576,9 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 		names = append(names, s.Name)
 	}
 	for _, tf := range toolFlags {
-		name, command, ok := strings.Cut(tf, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.TrimSpace(command) == "" {
-			return nil, usageErrorf("--tool %q: want NAME=COMMAND", tf)
+		name, command, err := parseToolFlag(tf)
+		if err != nil {
+			return nil, err
 		}
 		if !containsString(names, name) {
 			msg := fmt.Sprintf("--tool %s: agent %s has no tool %s", name, agent.Name, name) + suggest.Hint(name, names, "agent's tools")
@@ -607,6 +606,17 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 		return nil, usageErrorf("agent %s: no implementation for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])
 	}
 	return lib, nil
+}
+
+// parseToolFlag reads a --tool NAME=COMMAND value, as gramc run, mcp and
+// test take it.
+func parseToolFlag(tf string) (name, command string, err error) {
+	name, command, ok := strings.Cut(tf, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.TrimSpace(command) == "" {
+		return "", "", usageErrorf("--tool %q: want NAME=COMMAND", tf)
+	}
+	return name, command, nil
 }
 
 func containsString(list []string, s string) bool {

@@ -213,10 +213,9 @@ func testTools(tests []*check.Test, toolFlags []string, runner *toolcmd.Runner) 
 		}
 	}
 	for _, tf := range toolFlags {
-		name, command, ok := strings.Cut(tf, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.TrimSpace(command) == "" {
-			return nil, usageErrorf("--tool %q: want NAME=COMMAND", tf)
+		name, command, err := parseToolFlag(tf)
+		if err != nil {
+			return nil, err
 		}
 		if !slices.Contains(names, name) {
 			return nil, usageErrorf("--tool %s: no tested agent has a tool %s%s", name, name, suggest.Hint(name, names, "tools"))

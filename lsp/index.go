@@ -515,6 +515,22 @@ func (w *walker) arrows(elems []ast.Pattern) {
 	}
 }
 
+// quotedRef records a string value that names a declaration of kind
+// ("toolChoice": "getWeather").
+func (w *walker) quotedRef(val ast.Value, kind symKind) {
+	v, ok := val.(*ast.String)
+	if !ok || v == nil || v.Kind == ast.Fenced {
+		return
+	}
+	for c := w.x.byName[v.Value]; c != nil; c = c.next {
+		if c.kind == kind {
+			s, e := v.Offsets()
+			w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
+			return
+		}
+	}
+}
+
 // toolRef records a reference to a tool by name (an agent's element).
 func (w *walker) toolRef(id *ast.Identifier) {
 	s, e := id.Offsets()
@@ -625,31 +641,10 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 					continue
 				}
 			}
-		case (pr.Key.Name == "agent" && owner == symTest) || (pr.Key.Name == "tool" && owner == symCall):
-			// A test's agent and an expected call's tool, by name.
-			want := symAgent
-			if owner == symCall {
-				want = symTool
-			}
-			if v, ok := pr.Value.(*ast.String); ok && v != nil && v.Kind != ast.Fenced {
-				for c := w.x.byName[v.Value]; c != nil; c = c.next {
-					if c.kind == want {
-						s, e := v.Offsets()
-						w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
-						break
-					}
-				}
-			}
-		case pr.Key.Name == "toolChoice" && owner == symAgent:
-			if v, ok := pr.Value.(*ast.String); ok && v != nil && v.Kind != ast.Fenced {
-				for c := w.x.byName[v.Value]; c != nil; c = c.next {
-					if c.kind == symTool {
-						s, e := v.Offsets()
-						w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
-						break
-					}
-				}
-			}
+		case pr.Key.Name == "agent" && owner == symTest:
+			w.quotedRef(pr.Value, symAgent) // the agent a test runs
+		case (pr.Key.Name == "tool" && owner == symCall) || (pr.Key.Name == "toolChoice" && owner == symAgent):
+			w.quotedRef(pr.Value, symTool) // a test's expected call, an agent's toolChoice
 		case pr.Key.Name == "values" && owner == symEnum:
 			if a, ok := pr.Value.(*ast.Array); ok && a != nil {
 				for _, v := range a.Elements {
