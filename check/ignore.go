@@ -17,11 +17,33 @@ const ignorePrefix = "// gramc:ignore"
 
 // ignore is one suppression comment.
 type ignore struct {
-	file  string
-	line  int32 // the line whose diagnostics it suppresses
-	codes []diag.Code
-	rng   ast.Range
-	used  map[diag.Code]bool
+	file   string
+	line   int32 // the line whose diagnostics it suppresses
+	codes  []diag.Code
+	reason string
+	rng    ast.Range
+	used   map[diag.Code]bool
+}
+
+// IgnoreComment is one `// gramc:ignore CODE[,CODE...] -- reason`
+// comment, as gramc diff reads it to accept a change on the declaration
+// the comment is on (its own line after code, else the next line).
+type IgnoreComment struct {
+	Codes  []diag.Code
+	Reason string    // the text after "--", trimmed; "" when absent
+	Line   int32     // the line the comment applies to
+	Range  ast.Range // the comment itself
+}
+
+// IgnoreComments returns the suppression comments of f, in source order.
+func IgnoreComments(f *ast.File) []IgnoreComment {
+	var out []IgnoreComment
+	for _, c := range f.Comments {
+		if ig := parseIgnore(f, c); ig != nil {
+			out = append(out, IgnoreComment{Codes: ig.codes, Reason: ig.reason, Line: ig.line, Range: ig.rng})
+		}
+	}
+	return out
 }
 
 // Suppress applies the `// gramc:ignore CODE[,CODE...] -- reason`
@@ -90,6 +112,9 @@ func suppress(files []*ast.File, ds diag.Diagnostics, known []diag.Code, reportU
 			if ig.used[code] {
 				continue
 			}
+			if info, ok := diag.Lookup(code); ok && info.Stage == diag.StageDiff {
+				continue // gramc diff's to judge: it accepts a change, not a warning
+			}
 			w := &diag.Diagnostic{Severity: diag.Warning, Code: diag.CodeUnusedIgnore, Range: ig.rng}
 			switch {
 			case !slices.Contains(known, code):
@@ -120,8 +145,8 @@ func parseIgnore(f *ast.File, c *ast.Comment) *ignore {
 	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return nil
 	}
-	list, _, _ := strings.Cut(rest, "--")
-	ig := &ignore{file: f.Name, used: map[diag.Code]bool{}}
+	list, reason, _ := strings.Cut(rest, "--")
+	ig := &ignore{file: f.Name, reason: strings.TrimSpace(reason), used: map[diag.Code]bool{}}
 	for _, field := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 		ig.codes = append(ig.codes, diag.Code(field))
 	}

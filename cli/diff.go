@@ -49,6 +49,10 @@ shown), json (an array of {code, severity, tool, path, message, file,
 line, column}), github (annotations), markdown (a table for a pull
 request).
 
+A change made on purpose is accepted with a comment on its declaration in
+NEW: // gramc:ignore CODE -- reason (left out of the output but for json,
+which marks it accepted with the reason; not counted for --fail-on).
+
 Exit status: 1 when a change at or above --fail-on (breaking by default;
 dangerous, safe, or none) is found, 0 otherwise, 2 for usage or I/O
 errors. docs/diff.md lists every rule.`,
@@ -103,12 +107,17 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 			changes = append(changes, c)
 		}
 	}
+	changes, bad := compat.Accept(changes, newPkgs)
+	printDiagnostics(e, bad)
 	if err := writeChanges(e.stdout, e.stderr, changes, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
+	if bad.HasErrors() {
+		return exitCode(ExitProblem)
+	}
 	if fail {
 		for _, c := range changes {
-			if c.Severity >= failAt {
+			if !c.Accepted && c.Severity >= failAt {
 				return exitCode(ExitProblem)
 			}
 		}
@@ -164,17 +173,22 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			Column   int    `json:"column"`
 			Old      string `json:"old,omitempty"`
 			New      string `json:"new,omitempty"`
+			Accepted bool   `json:"accepted,omitempty"`
+			Reason   string `json:"reason,omitempty"`
 		}
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
 			f, l, col := changeAt(c)
-			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, c.OldText, c.NewText})
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	case "github":
 		for _, c := range changes {
+			if c.Accepted {
+				continue
+			}
 			f, l, col := changeAt(c)
 			level := "notice"
 			switch c.Severity {
@@ -189,12 +203,20 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		fmt.Fprintln(stdout, "| severity | tool | path | change | code |")
 		fmt.Fprintln(stdout, "|---|---|---|---|---|")
 		for _, c := range changes {
+			if c.Accepted {
+				continue
+			}
 			cell := func(s string) string { return strings.ReplaceAll(termsafe.Line(s, 500), "|", `\|`) }
 			fmt.Fprintf(stdout, "| %s | `%s` | %s | %s | `%s` |\n", c.Severity, cell(c.Tool), cell(c.Path), cell(c.Message), c.Code)
 		}
 	default:
 		counts := map[compat.Severity]int{}
+		accepted := 0
 		for _, c := range changes {
+			if c.Accepted {
+				accepted++
+				continue
+			}
 			counts[c.Severity]++
 			f, l, col := changeAt(c)
 			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", f, l, col, c.Severity, termsafe.Line(c.Message, 1000), c.Code)
@@ -202,7 +224,11 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 				fmt.Fprintf(stderr, "    old: %s\n    new: %s\n", termsafe.Line(c.OldText, 300), termsafe.Line(c.NewText, 300))
 			}
 		}
-		fmt.Fprintf(stderr, "%d breaking, %d dangerous, %d safe\n", counts[compat.Breaking], counts[compat.Dangerous], counts[compat.Safe])
+		fmt.Fprintf(stderr, "%d breaking, %d dangerous, %d safe", counts[compat.Breaking], counts[compat.Dangerous], counts[compat.Safe])
+		if accepted > 0 {
+			fmt.Fprintf(stderr, " (%d accepted by gramc:ignore)", accepted)
+		}
+		fmt.Fprintln(stderr)
 	}
 	return nil
 }

@@ -70,6 +70,11 @@ type Change struct {
 	// OldText and NewText are the two versions of what changed, for
 	// display.
 	OldText, NewText string
+	// Accepted is set by Accept when a `// gramc:ignore CODE -- reason`
+	// comment on the new declaration accepts the change; Reason is the
+	// comment's reason.
+	Accepted bool
+	Reason   string
 }
 
 // The rules: their codes, registered in diag with stage "diff".

@@ -105,6 +105,7 @@ const (
 	CodeDiffResultFieldAdded       Code = "diff-result-field-added"
 	CodeDiffEnumOrderChanged       Code = "diff-enum-order-changed"
 	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
+	CodeDiffInvalidIgnore          Code = "diff-invalid-ignore"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -225,6 +226,7 @@ var registry = []CodeInfo{
 	{CodeDiffResultFieldAdded, StageDiff, Warning, "docs/diff.md", ""},
 	{CodeDiffEnumOrderChanged, StageDiff, Warning, "docs/diff.md", ""},
 	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.
