@@ -247,3 +247,25 @@ func TestToolResultsFromTheCassette(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkReplay runs the weather example's test from its cassette (a
+// model request, a tool result from the cassette, a second request): the
+// cost of one offline test in gramc test. Bytes are the cassette's.
+func BenchmarkReplay(b *testing.B) {
+	pkgs, ds, err := load.Packages([]string{filepath.Join("..", "..", "examples", "weather")}, nil)
+	if err != nil || ds.HasErrors() {
+		b.Fatal(err, ds)
+	}
+	test := pkgs[0].Tests[0]
+	info, err := os.Stat(CassettePath(test))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := Run(context.Background(), test, Options{Secrets: []string{}}); !r.Passed() {
+			b.Fatal(failures(r))
+		}
+	}
+}
