@@ -17,8 +17,8 @@ import (
 // tests. GRAMC_UPDATE=1 regenerates instead.
 func TestGenCheck(t *testing.T) {
 	cases := [][]string{
-		{"-o", "../internal/e2e/weather", "--package", "weather", "../testdata/examples/weather.gram"},
-		{"../internal/e2e/notes"},
+		{"-o", "../examples/internal/e2e/weather", "--package", "weather", "../testdata/examples/weather.gram"},
+		{"../examples/internal/e2e/notes"},
 	}
 	if _, err := os.Stat(filepath.Join("..", "examples", "hello", "main.go")); err == nil {
 		cases = append(cases, []string{"../examples/hello"})

@@ -19,10 +19,10 @@ import (
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/mcp"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 func init() { register(newMCPCmd) }

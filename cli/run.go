@@ -19,7 +19,6 @@ import (
 	"github.com/gramc-dev/gramc/internal/redact"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/cassette"
@@ -27,6 +26,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 func init() { register(newRunCmd) }

@@ -9,9 +9,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/mcp"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 // connectMCP connects to the MCP servers of gramc run --mcp — a command

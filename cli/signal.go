@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"sync/atomic"
 
-	"github.com/gramc-dev/gramc/internal/toolcmd"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 // stopOnSignal is how gramc run and gramc mcp end on SIGINT, SIGTERM or

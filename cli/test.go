@@ -17,11 +17,11 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/internal/toolcmd"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/agenttest"
 	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 func init() { register(newTestCmd) }

@@ -4,8 +4,8 @@
 // each, and prints the time to the first diagnostics and the process's peak
 // RSS (docs/performance.md, "Language server").
 //
-//	go run ./internal/gramgen/cmd/gramgen -tools 10000 -files 100 -o /tmp/g10k
-//	make build && go run ./internal/lspdriver bin/gramc /tmp/g10k
+//	go run ./cmd/internal/gramgen -tools 10000 -files 100 -o /tmp/g10k
+//	make build && go run ./cmd/internal/lspdriver bin/gramc /tmp/g10k
 package main
 
 import (

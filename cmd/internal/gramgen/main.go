@@ -1,9 +1,9 @@
 // Command gramgen writes a generated gram package to a directory, for
 // timing the gramc command itself (see docs/performance.md):
 //
-//	go run ./internal/gramgen/cmd/gramgen -tools 10000 -files 100 -o /tmp/pkg10k
+//	go run ./cmd/internal/gramgen -tools 10000 -files 100 -o /tmp/pkg10k
 //	time gramc check /tmp/pkg10k
-//	go run ./internal/gramgen/cmd/gramgen -document -tools 20000 -o /tmp/doc20k
+//	go run ./cmd/internal/gramgen -document -tools 20000 -o /tmp/doc20k
 package main
 
 import (

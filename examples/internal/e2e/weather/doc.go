@@ -4,4 +4,4 @@
 // kept fresh by go generate and checked by cli's TestGenCheck.
 package weather
 
-//go:generate go run github.com/gramc-dev/gramc/cmd/gramc gen -o . --package weather ../../../testdata/examples/weather.gram
+//go:generate go run github.com/gramc-dev/gramc/cmd/gramc gen -o . --package weather ../../../../testdata/examples/weather.gram

@@ -137,7 +137,7 @@ func TestEndToEnd(t *testing.T) {
 // TestSpecsMatchSchema checks that the embedded schemas are exactly what
 // the schema package emits for the checked source.
 func TestSpecsMatchSchema(t *testing.T) {
-	pkgs, diags, err := load.Packages([]string{"../../../testdata/examples/weather.gram"}, nil)
+	pkgs, diags, err := load.Packages([]string{"../../../../testdata/examples/weather.gram"}, nil)
 	if err != nil || diags.HasErrors() || len(pkgs) != 1 {
 		t.Fatalf("load: %v %v", err, diags)
 	}
@@ -225,7 +225,7 @@ func TestDefaultsThroughRuntime(t *testing.T) {
 // from the .gram file at run time: the specs match, so gram-defined agents
 // run on typed Go implementations.
 func TestBindsToLoadedAgent(t *testing.T) {
-	agent, err := gramfile.LoadAgent("../../../testdata/examples/weather.gram", "weather_agent")
+	agent, err := gramfile.LoadAgent("../../../../testdata/examples/weather.gram", "weather_agent")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@
 // command's fixed start-up cost (which links the checker, the emitters and
 // the runtime):
 //
-//	go build -o /tmp/parseonly ./internal/cmd/parseonly
+//	go build -o /tmp/parseonly ./cmd/internal/parseonly
 //	/usr/bin/time -f '%M KB' /tmp/parseonly bench.gram
 //
 // It prints, per file, the number of top-level patterns and syntax errors,
