@@ -44,7 +44,14 @@ func (f *file) parse(enc encoding) {
 		f.ast, f.diags = syntax.ParseFile(f.key, f.src)
 	}
 	if f.m == nil {
-		f.m = newMapper(string(f.src), enc)
+		// The mapper shares the syntax tree's copy of the text.
+		text := ""
+		if src := f.ast.Source(); src != nil && len(src.Text()) == len(f.src) {
+			text = src.Text()
+		} else {
+			text = string(f.src)
+		}
+		f.m = newMapper(text, enc)
 	}
 }
 
