@@ -1,13 +1,16 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
-	"github.com/gramc-dev/gramc/syntax/reftree"
 	"io"
 	"runtime"
 	"testing"
 
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/gramgen"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 )
 
 // BenchmarkParse parses a generated document of 20,000 tools (about 4.7 MB).
@@ -93,4 +96,84 @@ func BenchmarkWriteJSON(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkParseRecovery parses the BenchmarkParse document with junk
+// lines inserted before top-level patterns: none, 1% and 10% of its lines.
+// Each junk line is a syntax error the parser recovers from at the next
+// pattern: half of them a "#" comment (a lexical error), half stray words
+// (a grammar error); in the "words" cases all are stray words. Recovery is
+// linear when ns per byte and alloc/input-byte stay close to the clean
+// document's; "patterns" is how many top-level patterns the tree holds
+// (20,203 in the document).
+func BenchmarkParseRecovery(b *testing.B) {
+	clean := gramgen.Document(20000)
+	for _, c := range []struct {
+		pct   int
+		words bool
+	}{{0, false}, {1, false}, {10, false}, {1, true}, {10, true}} {
+		src, junk := withJunkLines(clean, c.pct, c.words)
+		name := fmt.Sprintf("junk=%d%%", c.pct)
+		if c.words {
+			name += ",words"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			var f *ast.File
+			for i := 0; i < b.N; i++ {
+				var ds diag.Diagnostics
+				f, ds = ParseFile("junk.gram", src)
+				if (junk > 0) != ds.HasErrors() {
+					b.Fatalf("%d junk lines, diagnostics: %v", junk, ds.Err())
+				}
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(src)), "alloc/input-byte")
+			b.ReportMetric(float64(len(f.Patterns)), "patterns")
+		})
+	}
+}
+
+// withJunkLines returns src with a junk line before enough of its
+// top-level patterns (lines starting with "[" or "(") that pct percent of
+// the result's lines are junk, and how many it inserted: "# junk line N"
+// and "junk line N" in turn, or only the latter with words. The same
+// documents are written by the awk recipe in docs/performance.md for
+// timing `gramc parse`.
+func withJunkLines(src []byte, pct int, words bool) ([]byte, int) {
+	if pct == 0 {
+		return src, 0
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	patterns := 0
+	for _, l := range lines {
+		if len(l) > 0 && (l[0] == '[' || l[0] == '(') {
+			patterns++
+		}
+	}
+	want := bytes.Count(src, []byte("\n")) * pct / (100 - pct) // junk lines: pct% of the total
+	var out bytes.Buffer
+	n, seen := 0, 0
+	for _, l := range lines {
+		if len(l) > 0 && (l[0] == '[' || l[0] == '(') {
+			seen++
+			// Spread the junk evenly over the patterns.
+			if n < want && seen*want/patterns > n {
+				if n%2 == 0 && !words {
+					fmt.Fprintf(&out, "# junk line %d\n", n)
+				} else {
+					fmt.Fprintf(&out, "junk line %d\n", n)
+				}
+				n++
+			}
+		}
+		out.Write(l)
+	}
+	return out.Bytes(), n
 }

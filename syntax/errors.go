@@ -18,8 +18,9 @@ import (
 // hand-written parser, which words its own.) Participle reports the deepest
 // unexpected token; this looks at it to say what may appear there instead.
 //
-// text is what was scanned: src's text or a prefix of it.
-func syntaxError(filename string, src *ast.Source, text string, err error) *diag.Diagnostic {
+// text is what was scanned: the window of src's text that starts at
+// offset base (the whole text, a part of it, or a prefix of either).
+func syntaxError(filename string, src *ast.Source, text string, base int, err error) *diag.Diagnostic {
 	d := &diag.Diagnostic{Severity: diag.Error, Code: codeSyntax}
 	rangeOf := func(start, end int) ast.Range {
 		return ast.Range{File: filename, Start: src.Position(start), End: src.Position(end)}
@@ -39,10 +40,10 @@ func syntaxError(filename string, src *ast.Source, text string, err error) *diag
 	var pe participle.Error
 	if !errors.As(err, &pe) {
 		d.Summary = err.Error()
-		d.Range = rangeOf(len(text), len(text))
+		d.Range = rangeOf(base+len(text), base+len(text))
 		return d
 	}
-	t := tokenAt(filename, text, pe.Position().Offset)
+	t := tokenAt(filename, src, text, base, pe.Position().Offset)
 	explain(d, &t, pe)
 	end := t.Pos.Offset + len(t.Value)
 	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tRun {
@@ -53,9 +54,9 @@ func syntaxError(filename string, src *ast.Source, text string, err error) *diag
 }
 
 // tokenAt returns the coarse token starting at off, or the first one after
-// it (the error path only).
-func tokenAt(filename, text string, off int) lexer.Token {
-	sc := newCoarseScanner(filename, text)
+// it, in the window text of src that starts at base (the error path only).
+func tokenAt(filename string, src *ast.Source, text string, base, off int) lexer.Token {
+	sc := newWindowScanner(filename, src, text, base)
 	for {
 		t, err := sc.Next()
 		if err != nil {

@@ -101,6 +101,7 @@ type tokenReader struct {
 	lex  *lexer.PeekingLexer
 	errs *[]*parseError
 	last *lexer.Token // the piece consumed last
+	open bool         // the path was cut short within or after an arrow
 }
 
 func (r *tokenReader) take(ok bool) bool {
@@ -137,6 +138,7 @@ func (r *tokenReader) arrowClose() (string, bool) {
 }
 
 func (r *tokenReader) fail(p pathProblem, open string) {
+	r.open = r.open || p == problemArrowCut || p == problemNodeMissing
 	t := r.lex.Peek()
 	var summary, detail string
 	switch p {

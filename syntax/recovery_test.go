@@ -2,10 +2,12 @@ package syntax
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/syntax/reftree"
 )
 
 const fourErrors = `(a)-->
@@ -59,5 +61,97 @@ func TestRecoveryBounded(t *testing.T) {
 	}
 	if len(ds) != MaxSyntaxErrors+1 || !said {
 		t.Errorf("%d diagnostics, the limit said: %v", len(ds), said)
+	}
+}
+
+// TestRecoveryPastTheLimit: after MaxSyntaxErrors the parser stops
+// reporting but not parsing: the tree holds the patterns after the
+// errors too.
+func TestRecoveryPastTheLimit(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 3*MaxSyntaxErrors; i++ {
+		fmt.Fprintf(&b, "junk %d\n[t%d]\n", i, i)
+	}
+	f, ds := ParseString("many.gram", b.String())
+	said := false
+	for _, d := range ds {
+		said = said || strings.Contains(d.Summary, "too many syntax errors (100); later ones are not reported")
+	}
+	if len(ds) != MaxSyntaxErrors+1 || !said {
+		t.Errorf("%d diagnostics, the limit said: %v", len(ds), said)
+	}
+	if len(f.Patterns) != 3*MaxSyntaxErrors {
+		t.Errorf("%d patterns, want %d", len(f.Patterns), 3*MaxSyntaxErrors)
+	}
+}
+
+// TestRecoveryWindows: a file with junk lines between its top-level
+// patterns recovers to the same tree, positions included, as the file with
+// the junk lines blanked, and reports each junk line. The patterns span
+// many lines, groups are longer than a recovery window (minWindow), paths
+// continue on lines that start with "(", fenced strings hold lines that
+// start with "(" or "[", annotations stand on their own lines: what a
+// window's end could cut.
+func TestRecoveryWindows(t *testing.T) {
+	var pats []string
+	long := strings.Repeat(`(p::String {description: "a parameter with a long description"})==>`+"\n", 3*minWindow/70)
+	for i := 0; i < 60; i++ {
+		switch i % 6 {
+		case 0:
+			pats = append(pats, fmt.Sprintf("[long%d:Tool {description: \"d\"} |\n%s(::String)\n]", i, long))
+		case 1:
+			pats = append(pats, fmt.Sprintf("(a%d)-->\n(b)\n-[r]->\n(c)", i))
+		case 2:
+			pats = append(pats, fmt.Sprintf("[f%d {text: ```\n(not a node\n[nor a pattern\n```} | (x)]", i))
+		case 3:
+			pats = append(pats, fmt.Sprintf("@@ann%d:Label\n@k(1)\n(n)-->(m)", i))
+		case 4:
+			pats = append(pats, fmt.Sprintf("[s%d | (x), (y)] // comment %d", i, i))
+		case 5:
+			pats = append(pats, fmt.Sprintf("(u%d {k: \"v\"})", i))
+		}
+	}
+	junk := []string{"# hash", "stray words", "(a)=>(b)", "}", "]", "\"unterminated"}
+	for seed := int64(0); seed < 8; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		var src, blanked strings.Builder
+		errs := 0
+		for i, p := range pats {
+			if i > 0 && r.Intn(3) == 0 {
+				j := junk[r.Intn(len(junk))]
+				src.WriteString(j + "\n")
+				blanked.WriteString(strings.Repeat(" ", len(j)) + "\n")
+				errs++
+			}
+			src.WriteString(p + "\n")
+			blanked.WriteString(p + "\n")
+		}
+		f, ds := ParseString("w.gram", src.String())
+		want, wantDs := ParseString("w.gram", blanked.String())
+		if wantDs.HasErrors() {
+			t.Fatal(wantDs)
+		}
+		if len(ds) != errs {
+			t.Errorf("seed %d: %d errors, want %d:\n%v", seed, len(ds), errs, ds)
+		}
+		if got, want := reftree.Sexp(f), reftree.Sexp(want); got != want {
+			t.Errorf("seed %d: the recovered tree differs from the blanked file's:\n%s\nwant\n%s", seed, got, want)
+		}
+		if len(f.Comments) != len(want.Comments) {
+			t.Errorf("seed %d: %d comments, want %d", seed, len(f.Comments), len(want.Comments))
+		}
+	}
+}
+
+// TestRecoveryContinuesPath: a path cut short after its arrow by a broken
+// line goes on at the node after the line, as when the line is blank.
+func TestRecoveryContinuesPath(t *testing.T) {
+	for _, junk := range []string{"# x", "stray words"} {
+		src := "[t]\n(a)-->\n" + junk + "\n(b)\n"
+		f, ds := ParseString("p.gram", src)
+		want, _ := ParseString("p.gram", strings.Replace(src, junk, strings.Repeat(" ", len(junk)), 1))
+		if len(ds) != 1 || reftree.Sexp(f) != reftree.Sexp(want) {
+			t.Errorf("%q: %v\n%s\nwant\n%s", junk, ds, reftree.Sexp(f), reftree.Sexp(want))
+		}
 	}
 }

@@ -128,7 +128,14 @@ type scanner struct {
 	// participle, which takes every token of a file before it parses, an
 	// unbounded list (9 MB of "-->" took 1.2 GB before the error at 1:1).
 	fineRun   int
-	truncated int // offset where the scanner stopped, or -1
+	truncated int // offset in the file where the scanner stopped, or -1
+
+	// file is the whole file's Source when src is a window of it (base >
+	// 0), for the lines that error messages name.
+	file *ast.Source
+	// reachedEnd is set when a token (a group, a string) ran into the end
+	// of src: parseRecovering then knows a window of the file cut it.
+	reachedEnd bool
 }
 
 // MaxTokensWithoutGroup bounds the tokens in a row outside any (...),
@@ -157,6 +164,16 @@ func newCoarseScanner(filename, src string) *scanner {
 	return s
 }
 
+// newWindowScanner is newCoarseScanner for src, the window of file's text
+// that starts at offset base (parseRecovering parses a file in windows
+// after a syntax error). Tokens, comments and errors carry file offsets.
+func newWindowScanner(filename string, file *ast.Source, src string, base int) *scanner {
+	if base == 0 {
+		return newCoarseScanner(filename, src)
+	}
+	return &scanner{src: src, filename: filename, coarse: true, truncated: -1, base: base, file: file}
+}
+
 // byteOrderMark is U+FEFF encoded in UTF-8.
 const byteOrderMark = "\uFEFF"
 
@@ -182,8 +199,12 @@ func (s *scanner) pos() lexer.Position {
 }
 
 // position returns the line and column of src[off] (error messages only).
-// Only whole-file scanners, whose base is 0, scan groups and report these.
+// Only coarse scanners, of a whole file or of a window of it, scan groups
+// and report these.
 func (s *scanner) position(off int) ast.Pos {
+	if s.file != nil {
+		return s.file.Position(s.base + off)
+	}
 	return ast.NewSource(s.src).Position(off)
 }
 
@@ -245,7 +266,7 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 		// this far (it usually fails much earlier, at the first token
 		// that does not fit).
 		if s.truncated < 0 {
-			s.truncated = s.off
+			s.truncated = s.base + s.off
 		}
 		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
 	}
@@ -426,6 +447,7 @@ func (s *scanner) group(typ lexer.TokenType) (lexer.Token, error) {
 // unclosed reports the innermost bracket left open at the end of the file;
 // newPattern is where a new top-level pattern seems to start (or -1).
 func (s *scanner) unclosed(newPattern int) (lexer.Token, error) {
+	s.reachedEnd = true
 	o := s.opens[len(s.opens)-1]
 	open := s.src[o : o+1]
 	close := map[string]string{"(": ")", "[": "]", "{": "}"}[open]
@@ -710,13 +732,16 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 			// grammar, so whitespace (line breaks included) may stand
 			// between the string's text, which ends at the line break,
 			// and the closing quote.
-			if j := lexical.SkipGap(src, i, true); j < len(src) && src[j] == q {
+			j := lexical.SkipGap(src, i, true)
+			if j < len(src) && src[j] == q {
 				return j + 1, true
 			}
+			s.reachedEnd = s.reachedEnd || j >= len(src)
 			s.unterminated(start, q)
 			return 0, false
 		case '\\':
 			if i+1 >= len(src) {
+				s.reachedEnd = true
 				s.unterminated(start, q)
 				return 0, false
 			}
@@ -734,6 +759,7 @@ func (s *scanner) quoted(start int, q byte) (int, bool) {
 			i++
 		}
 	}
+	s.reachedEnd = true
 	s.unterminated(start, q)
 	return 0, false
 }
@@ -753,6 +779,7 @@ func (s *scanner) fenced(start int) (int, bool) {
 	src := s.src
 	_, nl := lexical.FenceHeader(src, start)
 	if nl < 0 {
+		s.reachedEnd = s.reachedEnd || !strings.Contains(src[start:], "\n")
 		return 0, s.failFalse(start, start+3, "fenced string must start a new line",
 			"After the opening ``` (and an optional tag such as ```md) the text of a fenced string starts on the next line. Put a line break after the opening fence.")
 	}
@@ -771,6 +798,7 @@ func (s *scanner) fenced(start int) (int, bool) {
 		}
 		i++
 	}
+	s.reachedEnd = true
 	return 0, s.failFalse(start, start+3, "unterminated fenced string",
 		"This fenced string has no closing ```. End it with ``` after its last line.")
 }

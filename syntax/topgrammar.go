@@ -36,6 +36,12 @@ type docFile struct {
 	Patterns *docPatterns `parser:"@@?"`
 }
 
+// docBody is gram_pattern without its header: a window of the file after
+// its start (parseRecovering), where a record is an error.
+type docBody struct {
+	Patterns *docPatterns `parser:"@@?"`
+}
+
 // docPatterns is the sequence of top-level patterns. It loops over them by
 // hand: participle's repetition costs several allocations per iteration,
 // which for a document of 20,000 tools is more than the rest of the parse.
@@ -50,11 +56,15 @@ type docPatterns struct {
 
 // docTop is one top-level pattern, or a run of them: the annotated pattern
 // annotated[ann], or (ann < 0) the tokens [first, end) of the token stream:
-// one subject pattern or path, or one tRun token. It is three integers
-// because a document may have tens of thousands of them.
+// one subject pattern or path, or one tRun token (ann is annOpen for a
+// path cut short after an arrow, else -1). It is three integers because a
+// document may have tens of thousands of them.
 type docTop struct {
 	first, end, ann int32
 }
+
+// annOpen is docTop.ann for a path cut short.
+const annOpen = -2
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
@@ -75,11 +85,15 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 			g.annotated = append(g.annotated, ann)
 			continue
 		}
-		first, end, ok := delimitPattern(lex, &g.errs)
+		first, end, ok, open := delimitPattern(lex, &g.errs)
 		if !ok {
 			break
 		}
-		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: -1})
+		ann := int32(-1)
+		if open {
+			ann = annOpen
+		}
+		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: ann})
 	}
 	if len(g.list) == 0 && g.err == nil {
 		return participle.NextMatch
@@ -176,10 +190,12 @@ func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, g *groupToken) err
 type patternGroup struct {
 	toks []lexer.Token // the pattern's tokens (a window of the token stream)
 	errs []*parseError
+	open bool // a path cut short after an arrow
 }
 
 func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
-	first, end, ok := delimitPattern(lex, &g.errs)
+	first, end, ok, open := delimitPattern(lex, &g.errs)
+	g.open = open
 	if !ok {
 		return participle.NextMatch
 	}
@@ -190,19 +206,21 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 // delimitPattern consumes the tokens of a subject pattern or path at the
 // head of lex and returns where they are in the token stream; errors in
 // how they fit together go to errs. It reports false, consuming nothing,
-// when no pattern starts there.
-func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end lexer.RawCursor, ok bool) {
+// when no pattern starts there; open is true for a path cut short after
+// an arrow (parseRecovering parses it again when what follows is blanked).
+func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end lexer.RawCursor, ok, open bool) {
 	t := lex.Peek()
 	if t.Type != tBracketGroup && t.Type != tParenGroup {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	first = lex.RawCursor()
 	if t.Type == tBracketGroup {
 		lex.Next()
-		return first, lex.RawCursor(), true
+		return first, lex.RawCursor(), true, false
 	}
-	readPath(&tokenReader{lex: lex, errs: errs})
-	return first, lex.RawCursor(), true
+	r := tokenReader{lex: lex, errs: errs}
+	readPath(&r)
+	return first, lex.RawCursor(), true, r.open
 }
 
 // recordGroup is a {...} group parsed as a record.
@@ -245,6 +263,12 @@ var topGrammar = participle.MustBuild[docFile](
 	participle.UseLookahead(2),
 )
 
+// bodyGrammar is topGrammar without the header.
+var bodyGrammar = participle.MustBuild[docBody](
+	participle.Lexer(lexDef{}),
+	participle.UseLookahead(2),
+)
+
 // annotatedGrammar parses one annotated top-level pattern.
 var annotatedGrammar = participle.MustBuild[docAnnotated](
 	participle.Lexer(lexDef{}),
@@ -264,6 +288,25 @@ type topLowerer struct {
 	runPatterns int           // how many patterns the runs hold
 	runNext     int           // the next of runToks to lower
 	toks        []lexer.Token // the tokens of one pattern of a run
+
+	// ends holds, for each pattern lowered, where its tokens end (for
+	// parseRecovering).
+	ends []patEnd
+}
+
+// patEnd is where the tokens of a top-level pattern end: where the parse of
+// the next one started, even when an error inside a group cut the
+// pattern's tree short; open is true for a path cut short after an arrow,
+// which a node after the end could continue.
+type patEnd struct {
+	end  int32
+	open bool
+}
+
+// patEndOf is the patEnd of the pattern of the tokens toks.
+func patEndOf(toks []lexer.Token, open bool) patEnd {
+	t := &toks[len(toks)-1]
+	return patEnd{end: int32(t.Pos.Offset + len(t.Value)), open: open}
 }
 
 // open returns the hand-written parser positioned on the group token t.
@@ -299,17 +342,23 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 	}
 	l.errs = append(l.errs, g.Patterns.errs...)
 	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list)+l.runPatterns)
+	l.ends = make([]patEnd, 0, cap(f.Patterns))
 	for _, t := range g.Patterns.list {
 		var pat ast.Pattern
+		var toks []lexer.Token
+		open := t.ann == annOpen
 		if t.ann >= 0 {
-			pat = l.annotated(g.Patterns.annotated[t.ann])
-		} else if toks := l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)); len(toks) == 1 && toks[0].Type == tRun {
+			a := g.Patterns.annotated[t.ann]
+			pat, toks = l.annotated(a), a.Tokens
+			open = a.Pattern != nil && a.Pattern.open
+		} else if toks = l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)); len(toks) == 1 && toks[0].Type == tRun {
 			f.Patterns = l.run(&toks[0], f.Patterns)
 		} else {
 			pat = l.pattern(toks)
 		}
 		if pat != nil {
 			f.Patterns = append(f.Patterns, pat)
+			l.ends = append(l.ends, patEndOf(toks, open))
 		}
 	}
 }
@@ -357,6 +406,7 @@ func (l *topLowerer) run(t *lexer.Token, out []ast.Pattern) []ast.Pattern {
 		}
 		if p := l.pattern(toks); p != nil {
 			out = append(out, p)
+			l.ends = append(l.ends, patEndOf(toks, false))
 		}
 	}
 	l.toks = toks
