@@ -1,0 +1,461 @@
+package compat_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/compat"
+	"github.com/gramc-dev/gramc/load"
+)
+
+// The random-mutation property test (issue 23): random packages are
+// edited at random; whenever Compare calls every change safe, no call
+// (an arguments object) valid under OLD's schema may be invalid under
+// NEW's. The calls are generated at random, kept when OLD's schema
+// accepts them, and checked against NEW's with a JSON Schema validator
+// (santhosh-tekuri/jsonschema), not with gramc's own code. A second
+// property: edits of the kinds that only widen what a caller may send
+// are never called breaking.
+
+type genParam struct {
+	name     string
+	typ      string // String, Integer, Number, Boolean or Level (the enum)
+	optional bool
+	min, max *int // Integer, Number
+	maxLen   *int // String
+}
+
+type genTool struct {
+	name, desc string
+	params     []genParam
+}
+
+type genPkg struct {
+	levels []string // the values of [Level:Enum]
+	tools  []genTool
+}
+
+func (p genPkg) gram() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Level:Enum {values: [%s]}]\n", quoteAll(p.levels))
+	for _, t := range p.tools {
+		fmt.Fprintf(&b, "[%s:Tool {description: %q} |\n  ", t.name, t.desc)
+		for _, q := range t.params {
+			var props []string
+			if q.optional {
+				props = append(props, "optional: true")
+			}
+			if q.min != nil {
+				props = append(props, fmt.Sprintf("minimum: %d", *q.min))
+			}
+			if q.max != nil {
+				props = append(props, fmt.Sprintf("maximum: %d", *q.max))
+			}
+			if q.maxLen != nil {
+				props = append(props, fmt.Sprintf("maxLength: %d", *q.maxLen))
+			}
+			rec := ""
+			if len(props) > 0 {
+				rec = " {" + strings.Join(props, ", ") + "}"
+			}
+			fmt.Fprintf(&b, "(%s::%s%s)==>", q.name, q.typ, rec)
+		}
+		b.WriteString("(::String)\n]\n")
+	}
+	return b.String()
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func ptr(i int) *int { return &i }
+
+func (p genPkg) clone() genPkg {
+	out := genPkg{levels: slices.Clone(p.levels)}
+	for _, t := range p.tools {
+		t.params = slices.Clone(t.params)
+		out.tools = append(out.tools, t)
+	}
+	return out
+}
+
+var types = []string{"String", "Integer", "Number", "Boolean", "Level"}
+
+func randParam(r *rand.Rand, name string) genParam {
+	q := genParam{name: name, typ: types[r.IntN(len(types))], optional: r.IntN(2) == 0}
+	switch q.typ {
+	case "Integer", "Number":
+		if r.IntN(2) == 0 {
+			q.min = ptr(r.IntN(5))
+		}
+		if r.IntN(2) == 0 {
+			q.max = ptr(5 + r.IntN(5))
+		}
+	case "String":
+		if r.IntN(2) == 0 {
+			q.maxLen = ptr(1 + r.IntN(4))
+		}
+	}
+	return q
+}
+
+func randPkg(r *rand.Rand) genPkg {
+	p := genPkg{levels: []string{"low", "mid", "high"}}
+	for i := range 1 + r.IntN(3) {
+		t := genTool{name: fmt.Sprintf("t%d", i), desc: "Tool " + fmt.Sprint(i)}
+		for j := range r.IntN(4) {
+			t.params = append(t.params, randParam(r, fmt.Sprintf("p%d", j)))
+		}
+		p.tools = append(p.tools, t)
+	}
+	return p
+}
+
+// A mutation edits a package; widening says it only widens what a caller
+// may send (so it must never be called breaking).
+type mutation struct {
+	name     string
+	widening bool
+	apply    func(r *rand.Rand, p *genPkg) bool // false: not applicable
+}
+
+func someParam(r *rand.Rand, p *genPkg, ok func(genParam) bool) *genParam {
+	var cands []*genParam
+	for i := range p.tools {
+		for j := range p.tools[i].params {
+			if ok(p.tools[i].params[j]) {
+				cands = append(cands, &p.tools[i].params[j])
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	return cands[r.IntN(len(cands))]
+}
+
+var mutations = []mutation{
+	{"add an optional parameter", true, func(r *rand.Rand, p *genPkg) bool {
+		t := &p.tools[r.IntN(len(p.tools))]
+		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
+		q.optional = true
+		t.params = append(t.params, q)
+		return true
+	}},
+	{"add a required parameter", false, func(r *rand.Rand, p *genPkg) bool {
+		t := &p.tools[r.IntN(len(p.tools))]
+		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
+		q.optional = false
+		t.params = append(t.params, q)
+		return true
+	}},
+	{"remove a parameter", false, func(r *rand.Rand, p *genPkg) bool {
+		t := &p.tools[r.IntN(len(p.tools))]
+		if len(t.params) == 0 {
+			return false
+		}
+		i := r.IntN(len(t.params))
+		t.params = slices.Delete(t.params, i, i+1)
+		return true
+	}},
+	{"make a parameter optional", true, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return !q.optional })
+		if q == nil {
+			return false
+		}
+		q.optional = true
+		return true
+	}},
+	{"make a parameter required", false, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.optional })
+		if q == nil {
+			return false
+		}
+		q.optional = false
+		return true
+	}},
+	{"lower a minimum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.min != nil })
+		if q == nil {
+			return false
+		}
+		if r.IntN(2) == 0 {
+			q.min = nil
+		} else {
+			q.min = ptr(*q.min - 1 - r.IntN(3))
+		}
+		return true
+	}},
+	{"raise a minimum", false, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" || q.typ == "Number" })
+		if q == nil {
+			return false
+		}
+		m := 0
+		if q.min != nil {
+			m = *q.min
+		}
+		q.min = ptr(m + 1 + r.IntN(2))
+		if q.max != nil && *q.max < *q.min {
+			q.max = ptr(*q.min)
+		}
+		return true
+	}},
+	{"raise a maximum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.max != nil })
+		if q == nil {
+			return false
+		}
+		if r.IntN(2) == 0 {
+			q.max = nil
+		} else {
+			q.max = ptr(*q.max + 1 + r.IntN(3))
+		}
+		return true
+	}},
+	{"lower a maxLength", false, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.typ == "String" })
+		if q == nil {
+			return false
+		}
+		n := 3
+		if q.maxLen != nil {
+			n = *q.maxLen - 1
+		}
+		if n < 0 {
+			return false
+		}
+		q.maxLen = ptr(n)
+		return true
+	}},
+	{"raise a maxLength or drop it", true, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.maxLen != nil })
+		if q == nil {
+			return false
+		}
+		if r.IntN(2) == 0 {
+			q.maxLen = nil
+		} else {
+			q.maxLen = ptr(*q.maxLen + 1)
+		}
+		return true
+	}},
+	{"Integer to Number", true, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" })
+		if q == nil {
+			return false
+		}
+		q.typ = "Number"
+		return true
+	}},
+	{"Number to Integer", false, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(q genParam) bool { return q.typ == "Number" })
+		if q == nil {
+			return false
+		}
+		q.typ = "Integer"
+		return true
+	}},
+	{"change a parameter's type", false, func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, func(genParam) bool { return true })
+		if q == nil {
+			return false
+		}
+		q.typ = types[r.IntN(len(types))]
+		q.min, q.max, q.maxLen = nil, nil, nil
+		return true
+	}},
+	{"add an enum value", true, func(r *rand.Rand, p *genPkg) bool {
+		p.levels = append(p.levels, fmt.Sprintf("v%d", len(p.levels)))
+		return true
+	}},
+	{"remove an enum value", false, func(r *rand.Rand, p *genPkg) bool {
+		if len(p.levels) < 2 {
+			return false
+		}
+		i := r.IntN(len(p.levels))
+		p.levels = slices.Delete(p.levels, i, i+1)
+		return true
+	}},
+	{"edit a description", true, func(r *rand.Rand, p *genPkg) bool {
+		p.tools[r.IntN(len(p.tools))].desc += " (edited)"
+		return true
+	}},
+	{"add a tool", true, func(r *rand.Rand, p *genPkg) bool {
+		p.tools = append(p.tools, genTool{name: fmt.Sprintf("added%d", len(p.tools)), desc: "New"})
+		return true
+	}},
+	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool {
+		if len(p.tools) < 2 {
+			return false
+		}
+		i := r.IntN(len(p.tools))
+		p.tools = slices.Delete(p.tools, i, i+1)
+		return true
+	}},
+}
+
+func checked(t *testing.T, dir string, p genPkg) *check.Package {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.gram"), []byte(p.gram()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, ds, err := load.Packages([]string{dir}, nil)
+	if err != nil || ds.HasErrors() || len(pkgs) != 1 {
+		t.Fatalf("generated package does not check: %v %v\n%s", err, ds, p.gram())
+	}
+	return pkgs[0]
+}
+
+// inputSchemas compiles each tool's arguments schema (the jsonschema
+// target's inputSchema).
+func inputSchemas(t *testing.T, pkg *check.Package) map[string]*sjs.Schema {
+	t.Helper()
+	out := map[string]*sjs.Schema{}
+	for _, tool := range pkg.Tools {
+		spec, err := schema.Spec(tool, schema.JSONSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := sjs.UnmarshalJSON(bytes.NewReader(spec.Schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sjs.NewCompiler()
+		if err := c.AddResource("mem://"+tool.Name+".json", doc); err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Compile("mem://" + tool.Name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[tool.Name] = s
+	}
+	return out
+}
+
+// randomCall makes an arguments object for tool: every parameter of the
+// old version and of the new one may be present, with a value of any of
+// the types; most such objects are invalid under OLD and are dropped.
+func randomCall(r *rand.Rand, names []string, levels []string) map[string]any {
+	call := map[string]any{}
+	for _, n := range names {
+		if r.IntN(3) == 0 {
+			continue
+		}
+		switch r.IntN(5) {
+		case 0:
+			call[n] = strings.Repeat("a", r.IntN(7))
+		case 1:
+			call[n] = json.Number(fmt.Sprint(r.IntN(14) - 2))
+		case 2:
+			call[n] = json.Number(fmt.Sprintf("%d.5", r.IntN(12)-2))
+		case 3:
+			call[n] = r.IntN(2) == 0
+		default:
+			call[n] = append(slices.Clone(levels), "v9", "v3", "v4")[r.IntN(len(levels)+3)]
+		}
+	}
+	return call
+}
+
+func paramNames(ps ...genPkg) map[string][]string {
+	out := map[string][]string{}
+	for _, p := range ps {
+		for _, t := range p.tools {
+			for _, q := range t.params {
+				if !slices.Contains(out[t.name], q.name) {
+					out[t.name] = append(out[t.name], q.name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestRandomMutations(t *testing.T) {
+	iterations := 300
+	if testing.Short() {
+		iterations = 60
+	}
+	r := rand.New(rand.NewPCG(23, 2026))
+	dir := t.TempDir()
+	safeSeen, validChecked := 0, 0
+	for it := range iterations {
+		old := randPkg(r)
+		cur := old.clone()
+		var applied []string
+		allWidening := true
+		for range 1 + r.IntN(3) {
+			m := mutations[r.IntN(len(mutations))]
+			if m.apply(r, &cur) {
+				applied = append(applied, m.name)
+				allWidening = allWidening && m.widening
+			}
+		}
+		if len(applied) == 0 {
+			continue
+		}
+		oldPkg := checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)
+		newPkg := checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)
+		changes := compat.Compare([]*check.Package{oldPkg}, []*check.Package{newPkg})
+		worst := compat.Safe
+		for _, c := range changes {
+			worst = max(worst, c.Severity)
+		}
+		if allWidening && worst == compat.Breaking {
+			t.Errorf("iteration %d: only widening edits (%s), but a change is called breaking: %v\nOLD:\n%sNEW:\n%s", it, strings.Join(applied, ", "), changes, old.gram(), cur.gram())
+			continue
+		}
+		if worst != compat.Safe {
+			continue
+		}
+		safeSeen++
+		oldS, newS := inputSchemas(t, oldPkg), inputSchemas(t, newPkg)
+		names := paramNames(old, cur)
+		levels := append(slices.Clone(old.levels), cur.levels...)
+		for tool, os := range oldS {
+			ns, ok := newS[tool]
+			if !ok {
+				t.Errorf("iteration %d: tool %s is gone, yet every change is safe: %v", it, tool, changes)
+				continue
+			}
+			for range 40 {
+				call := randomCall(r, names[tool], levels)
+				if os.Validate(any(call)) != nil {
+					continue
+				}
+				validChecked++
+				if err := ns.Validate(any(call)); err != nil {
+					data, _ := json.Marshal(call)
+					t.Errorf("iteration %d: edits %s are called safe (%v), but the call %s to %s, valid before, is now rejected: %v\nOLD:\n%sNEW:\n%s",
+						it, strings.Join(applied, ", "), changes, data, tool, err, old.gram(), cur.gram())
+					break
+				}
+			}
+		}
+	}
+	if safeSeen < iterations/10 || validChecked < 100 {
+		t.Errorf("the generator is too narrow: %d safe edits, %d valid calls checked", safeSeen, validChecked)
+	}
+	t.Logf("%d iterations, %d with only safe changes, %d calls valid under OLD checked under NEW", iterations, safeSeen, validChecked)
+}
