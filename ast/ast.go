@@ -138,17 +138,6 @@ const (
 	SquiggleArrow                   // ~
 )
 
-// Char returns the arrow's line character: '-', '=' or '~'.
-func (s ArrowStyle) Char() byte {
-	switch s {
-	case DoubleArrow:
-		return '='
-	case SquiggleArrow:
-		return '~'
-	}
-	return '-'
-}
-
 // Arrow is the relationship between two nodes, e.g. `-->` or `-[r:KNOWS]->`.
 type Arrow struct {
 	Kind  ArrowKind

@@ -72,7 +72,7 @@ func TestReservedNamesAreTheBuiltins(t *testing.T) {
 		names = append(names, b.Aliases...)
 	}
 	for _, name := range names {
-		_, ds := LoadSource("a.gram", []byte("["+name+":Type | (x::String)]\n"))
+		_, ds := loadSource("a.gram", []byte("["+name+":Type | (x::String)]\n"))
 		var detail string
 		for _, d := range ds {
 			if d.Code == diag.CodeReservedName {

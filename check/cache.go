@@ -98,7 +98,7 @@ func (k *Cache) Check(dir string, files []SourceFile) (*Package, diag.Diagnostic
 	return checkSources(k, dir, files)
 }
 
-// checkFiles is CheckFiles through the cache; broken names the files with
+// checkFiles is checkTrees through the cache; broken names the files with
 // syntax errors.
 func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool) (*Package, diag.Diagnostics) {
 	c := k.run(dir, files, broken, true)

@@ -39,10 +39,10 @@ func validToolName(name string) bool {
 	return true
 }
 
-// CheckFiles checks parsed files as one package. dir is the package's
+// checkTrees checks parsed files as one package. dir is the package's
 // directory ("" for files named together). Files are taken in lexical order
 // of their names; diagnostics are sorted by position.
-func CheckFiles(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
+func checkTrees(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
 	c := newChecker(dir, files)
 	c.parallel = true
 	c.check()

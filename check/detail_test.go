@@ -10,7 +10,7 @@ import (
 // name it, without the signature's "return type" advice that applies to
 // tool parameters only.
 func TestAnonymousFieldDetail(t *testing.T) {
-	_, ds := LoadSource("a.gram", []byte("[Chain:Type | (::String)]\n"))
+	_, ds := loadSource("a.gram", []byte("[Chain:Type | (::String)]\n"))
 	var detail string
 	for _, d := range ds {
 		if d.Code == diag.CodeAnonymousParameter {
@@ -29,7 +29,7 @@ func TestUnknownToolDeclaredWithoutLabel(t *testing.T) {
 	src := "[lookup:Tol {description: \"Looks up\"} | (q::String)==>(::String)]\n" +
 		"[Color:Enum {values: [\"red\"]}]\n" +
 		"[helper:Agent {instruction: \"Help\", model: \"OpenAI/gpt-4o\"} | lookup, Color]\n"
-	_, ds := LoadSource("a.gram", []byte(src))
+	_, ds := loadSource("a.gram", []byte(src))
 	var unknown, notATool bool
 	for _, d := range ds {
 		switch d.Code {

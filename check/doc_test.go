@@ -58,12 +58,12 @@ func TestDocExamples(t *testing.T) {
 		}
 		if sev[1] == "retired" {
 			// The example shows what is accepted now: no diagnostic.
-			if _, ds := LoadSource(string(code)+".gram", []byte(m[1])); len(ds) != 0 {
+			if _, ds := loadSource(string(code)+".gram", []byte(m[1])); len(ds) != 0 {
 				t.Errorf("%s: the example of a retired code should check clean; got %v", code, ds)
 			}
 			continue
 		}
-		pkg, ds := LoadSource(string(code)+".gram", []byte(m[1]))
+		pkg, ds := loadSource(string(code)+".gram", []byte(m[1]))
 		ds = Suppress(pkg.Files, ds, Codes())
 		found := false
 		for _, d := range ds {

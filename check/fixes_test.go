@@ -26,7 +26,7 @@ func TestSuggestionsFix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, ds := LoadSource(filepath.Base(path), src)
+		_, ds := loadSource(filepath.Base(path), src)
 		count := func(ds diag.Diagnostics, code diag.Code) int {
 			n := 0
 			for _, d := range ds {
@@ -49,7 +49,7 @@ func TestSuggestionsFix(t *testing.T) {
 			}
 			e := es[len(es)-1]
 			s, end := int(e.Range.Start.Offset), int(e.Range.End.Offset)
-			_, after := LoadSource(filepath.Base(path), []byte(fixed))
+			_, after := loadSource(filepath.Base(path), []byte(fixed))
 			if count(after, d.Code) >= count(ds, d.Code) || len(after)-count(after, d.Code) > len(ds)-count(ds, d.Code) {
 				line, _, _ := strings.Cut(fixed[max(0, s-40):], "\n")
 				t.Errorf("%s: applying the fix of %q (%q over %q) leaves as many %s diagnostics or makes others; fixed text near it: %q", filepath.Base(path), d.Summary, e.NewText, src[s:end], d.Code, line)

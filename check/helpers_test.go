@@ -2,13 +2,36 @@ package check
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
+
+// loadSource parses and checks one in-memory file as a package.
+func loadSource(name string, src []byte) (*Package, diag.Diagnostics) {
+	return loadSources(map[string][]byte{name: src})
+}
+
+// loadSources parses and checks in-memory files as one package, the keys
+// being the file names, as package load does with a directory's files:
+// syntax.ParseFiles, then CheckSources.
+func loadSources(files map[string][]byte) (*Package, diag.Diagnostics) {
+	names := slices.Sorted(maps.Keys(files))
+	srcs := make([]syntax.Source, len(names))
+	for i, name := range names {
+		srcs[i] = syntax.Source{Name: name, Src: files[name]}
+	}
+	parsed := make([]SourceFile, len(srcs))
+	for i, r := range syntax.ParseFiles(srcs) {
+		parsed[i] = SourceFile{AST: r.File, Diags: r.Diags}
+	}
+	return CheckSources("", parsed)
+}
 
 // loadPaths loads test inputs from disk: a file is a package of its own, a
 // directory a package of its .gram files, and "dir/..." every directory
@@ -26,7 +49,7 @@ func loadPaths(paths ...string) ([]*Package, diag.Diagnostics, error) {
 			}
 			files[n] = src
 		}
-		pkg, ds := LoadSources(files)
+		pkg, ds := loadSources(files)
 		ds = Suppress(pkg.Files, ds, Codes())
 		pkg.Dir = dir
 		pkgs = append(pkgs, pkg)

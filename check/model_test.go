@@ -8,7 +8,7 @@ import (
 
 func mustLoad(t *testing.T, src string) *Package {
 	t.Helper()
-	pkg, ds := LoadSource("t.gram", []byte(src))
+	pkg, ds := loadSource("t.gram", []byte(src))
 	for _, d := range ds {
 		t.Errorf("unexpected: %s", d.Error())
 	}

@@ -25,7 +25,7 @@ func TestDedent(t *testing.T) {
 
 func TestFencedProseIsDedented(t *testing.T) {
 	src := "[a:Agent {\n  description: ```\n    Greets people.\n    ```,\n  instruction: ```\n  You are friendly.\n    Use sayHello.\n  ```,\n  model: \"OpenAI/gpt-4o-mini\"\n} |\n  [sayHello:Tool {description: ```\n      Returns a greeting.\n      ```} |\n    (personName::String {default: ```\n  world\n```})==>(::String)\n  ]\n]\n"
-	pkg, ds := LoadSource("a.gram", []byte(src))
+	pkg, ds := loadSource("a.gram", []byte(src))
 	if ds.HasErrors() {
 		t.Fatalf("unexpected diagnostics: %v", ds)
 	}
@@ -52,11 +52,11 @@ func TestFencedProseIsDedented(t *testing.T) {
 func TestFencedProseCRLF(t *testing.T) {
 	lf := "[a:Agent {\n  instruction: ```\n  You are friendly.\n    Use sayHello.\n  ```,\n  model: \"OpenAI/gpt-4o-mini\"\n} |\n  [sayHello:Tool {description: ```\n      Returns a greeting.\n      ```} |\n    (personName::String)==>(::String)\n  ]\n]\n"
 	crlf := strings.ReplaceAll(lf, "\n", "\r\n")
-	want, ds := LoadSource("lf.gram", []byte(lf))
+	want, ds := loadSource("lf.gram", []byte(lf))
 	if ds.HasErrors() {
 		t.Fatalf("LF: %v", ds)
 	}
-	got, ds := LoadSource("crlf.gram", []byte(crlf))
+	got, ds := loadSource("crlf.gram", []byte(crlf))
 	if ds.HasErrors() {
 		t.Fatalf("CRLF: %v", ds)
 	}

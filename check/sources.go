@@ -1,13 +1,10 @@
 package check
 
 import (
-	"maps"
 	"reflect"
-	"slices"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // SourceFile is one file of a package as the front end read it: its
@@ -53,17 +50,6 @@ type parsedFile struct {
 	broken bool // has syntax errors
 }
 
-// parseSources parses srcs concurrently (syntax.ParseFiles).
-func parseSources(srcs []syntax.Source) ([]*parsedFile, diag.Diagnostics) {
-	out := make([]*parsedFile, len(srcs))
-	var diags diag.Diagnostics
-	for i, r := range syntax.ParseFiles(srcs) {
-		out[i] = newParsedFile(srcs[i].Name, r.File, r.Diags)
-		diags = append(diags, out[i].diags...)
-	}
-	return out, diags
-}
-
 // newParsedFile wraps a parse result.
 func newParsedFile(name string, f *ast.File, ds diag.Diagnostics) *parsedFile {
 	if f == nil {
@@ -75,15 +61,10 @@ func newParsedFile(name string, f *ast.File, ds diag.Diagnostics) *parsedFile {
 	return &parsedFile{file: f, diags: ds, broken: ds.HasErrors()}
 }
 
-// checkParsed checks parsed files as one package, dropping checker
+// checkParsedWith checks parsed files as one package, dropping checker
 // diagnostics inside files that have syntax errors (their trees are
-// partial, so such diagnostics would be noise).
-func checkParsed(dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
-	return checkParsedWith(nil, dir, files)
-}
-
-// checkParsedWith is checkParsed, reusing and recording work in k unless k
-// is nil.
+// partial, so such diagnostics would be noise), reusing and recording work
+// in k unless k is nil.
 func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
 	asts := make([]*ast.File, len(files))
 	broken := map[string]bool{}
@@ -98,7 +79,7 @@ func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.
 	if k != nil {
 		pkg, ds = k.checkFiles(dir, asts, broken)
 	} else {
-		pkg, ds = CheckFiles(dir, asts)
+		pkg, ds = checkTrees(dir, asts)
 	}
 	if len(broken) == 0 {
 		return pkg, ds
@@ -110,28 +91,6 @@ func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.
 		}
 	}
 	return pkg, kept
-}
-
-// LoadSource parses and checks one in-memory file as a package (for tests,
-// fuzzing and tools that hold the text already).
-func LoadSource(name string, src []byte) (*Package, diag.Diagnostics) {
-	return LoadSources(map[string][]byte{name: src})
-}
-
-// LoadSources parses (concurrently) and checks in-memory files as one
-// package; the keys are the file names, taken in sorted order as Load
-// takes a directory's files.
-func LoadSources(files map[string][]byte) (*Package, diag.Diagnostics) {
-	names := slices.Sorted(maps.Keys(files))
-	srcs := make([]syntax.Source, len(names))
-	for i, name := range names {
-		srcs[i] = syntax.Source{Name: name, Src: files[name]}
-	}
-	pfs, diags := parseSources(srcs)
-	pkg, ds := checkParsed("", pfs)
-	out := append(diags, ds...)
-	out.Sort()
-	return pkg, out
 }
 
 // isNil reports whether n is nil or a typed nil pointer (partial trees

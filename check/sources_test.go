@@ -6,8 +6,11 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 )
 
-func TestLoadSources(t *testing.T) {
-	pkg, ds := LoadSources(map[string][]byte{
+// TestCheckSources: the files of a package are checked in sorted order,
+// each resolving the others' declarations, and a file with a syntax error
+// is reported while the others are still checked.
+func TestCheckSources(t *testing.T) {
+	pkg, ds := loadSources(map[string][]byte{
 		"b.gram": []byte("[agent:Agent {instruction: \"Help\", model: \"OpenAI/gpt-4o-mini\"} | greet]\n"),
 		"a.gram": []byte("[greet:Tool {description: \"Greets\"} | (name::String)==>(::String)]\n"),
 	})
@@ -22,7 +25,7 @@ func TestLoadSources(t *testing.T) {
 	}
 
 	// A file with a syntax error is reported; the other is still checked.
-	_, ds = LoadSources(map[string][]byte{
+	_, ds = loadSources(map[string][]byte{
 		"bad.gram":  []byte("[oops:Tool {description: \"x\"} |\n"),
 		"good.gram": []byte("[t:Tool {description: \"d\"} | (x::Strng)==>(::String)]\n"),
 	})
@@ -47,7 +50,7 @@ func TestLegacyParamNameFixChecksClean(t *testing.T) {
   (::String {paramName: "who", default: "you"})==>(::String)
 ]
 `
-	_, ds := LoadSource("legacy.gram", []byte(src))
+	_, ds := loadSource("legacy.gram", []byte(src))
 	fixed := src
 	n := 0
 	for i := len(ds) - 1; i >= 0; i-- { // from the end, so offsets stay valid
@@ -61,7 +64,7 @@ func TestLegacyParamNameFixChecksClean(t *testing.T) {
 	if n != 2 {
 		t.Fatalf("%d legacy-param-name warnings, want 2", n)
 	}
-	pkg, ds := LoadSource("fixed.gram", []byte(fixed))
+	pkg, ds := loadSource("fixed.gram", []byte(fixed))
 	if len(ds) != 0 {
 		t.Fatalf("the fixed source does not check clean:\n%s\n%v", fixed, ds)
 	}

@@ -9,13 +9,15 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // TestSchemaFilesReplacedAtomically: schema -o replaces an existing file
 // with a new one rather than truncating and rewriting it in place, so a
 // reader of the old file (or a crash mid-write) never sees half a schema.
 func TestSchemaFilesReplacedAtomically(t *testing.T) {
-	pkg, ds := check.LoadSource("t.gram", []byte(`[now:Tool {description: "The time"} | ()==>(::String)]`))
+	f, ds := syntax.ParseString("t.gram", `[now:Tool {description: "The time"} | ()==>(::String)]`)
+	pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
 	if ds.HasErrors() {
 		t.Fatal(ds)
 	}

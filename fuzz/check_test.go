@@ -6,6 +6,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // FuzzCheck: the checker never panics or hangs on any input, and every
@@ -17,7 +18,8 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("[a:Agent {model: \"OpenAI/x\", instruction: ```\nhi\n```} | t, [t:Tool | ()==>(::String)]]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.gram"
-		pkg, ds := check.LoadSource(name, src)
+		f, ds := syntax.ParseFile(name, src)
+		pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
 		if pkg == nil {
 			t.Fatal("nil package")
 		}

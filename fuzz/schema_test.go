@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // FuzzSchema checks that any input that checks clean yields, for every
@@ -21,7 +22,8 @@ func FuzzSchema(f *testing.F) {
 	f.Add([]byte(`[T:Type | (self::Array {elementType: T, optional: true})] [t:Tool {description: "d", strict: true} | (x::T)==>(::T)]`))
 	f.Add([]byte(`[E:Enum {values: [1, 2]}] [t:Tool {description: "d"} | (e::E {default: 2})==>(n::Number {exclusiveMinimum: 1e3})==>(::E)]`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		pkg, ds := check.LoadSource("fuzz.gram", src)
+		f, ds := syntax.ParseFile("fuzz.gram", src)
+		pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
 		if pkg == nil {
 			return
 		}

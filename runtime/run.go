@@ -263,8 +263,6 @@ type toolOutcome struct {
 	err error
 }
 
-// callTool validates a call's arguments and runs the tool. Every failure
-// becomes a *ToolCallError in the invocation.
 // Call runs one tool call exactly as Run runs a model's: the arguments are
 // validated against the tool's schema and given their defaults, the tool
 // runs under the tool timeout, and an unknown tool, invalid arguments, an
@@ -280,6 +278,8 @@ func (b *BoundAgent) Call(ctx context.Context, call ToolCall, opts ...Option) In
 	return b.callTool(ctx, call, &o, &events{f: o.OnEvent}, 0, 0)
 }
 
+// callTool validates a call's arguments and runs the tool. Every failure
+// becomes a *ToolCallError in the invocation.
 func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, ev *events, iter, index int) (inv Invocation) {
 	start := time.Now()
 	inv = Invocation{CallID: call.ID, Tool: call.Name}

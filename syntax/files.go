@@ -1,10 +1,7 @@
 package syntax
 
 import (
-	"io"
-	"os"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -59,23 +56,4 @@ func ParseFiles(srcs []Source) []Result {
 	close(next)
 	wg.Wait()
 	return results
-}
-
-// ReadFile reads a source file straight into a string, without the extra
-// copy that converting an os.ReadFile result would make; pass the result to
-// ParseString.
-func ReadFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var b strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= MaxFileSize {
-		b.Grow(int(fi.Size()) + 1) // +1 lets io.Copy see EOF without growing
-	}
-	if _, err := io.Copy(&b, f); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }

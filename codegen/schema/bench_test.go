@@ -5,12 +5,21 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/gramgen"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // BenchmarkSchema emits 10,000 tools (gramgen.Package(10000, 100), checked
 // once outside the timer) for every target. Bytes/s is output bytes.
 func BenchmarkSchema(b *testing.B) {
-	pkg, ds := check.LoadSources(gramgen.Package(10000, 100))
+	var srcs []syntax.Source
+	for name, src := range gramgen.Package(10000, 100) {
+		srcs = append(srcs, syntax.Source{Name: name, Src: src})
+	}
+	var files []check.SourceFile
+	for _, r := range syntax.ParseFiles(srcs) {
+		files = append(files, check.SourceFile{AST: r.File, Diags: r.Diags})
+	}
+	pkg, ds := check.CheckSources("", files) // the checker takes files in order of name
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 var (
@@ -42,7 +43,8 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("%s: an example, but no row in the table", code)
 			continue
 		}
-		pkg, ds := check.LoadSource("example.gram", []byte(src))
+		f, ds := syntax.ParseString("example.gram", src)
+		pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
 		if ds.HasErrors() {
 			t.Errorf("%s: example does not check: %v", code, ds.Err())
 			continue

@@ -25,14 +25,9 @@ import (
 // Problems in the sources are a *ConfigurationError wrapping the
 // diagnostics (a diag.ErrorList).
 func LoadAgent(path, name string) (runtime.Agent, error) {
-	return LoadAgentFiles([]string{path}, name)
-}
-
-// LoadAgentFiles is LoadAgent for several paths (package load patterns).
-func LoadAgentFiles(paths []string, name string) (runtime.Agent, error) {
-	pkgs, diags, err := load.Packages(paths, nil)
+	pkgs, diags, err := load.Packages([]string{path}, nil)
 	if err != nil {
-		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "cannot load " + strings.Join(paths, " "), Err: err}
+		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "cannot load " + path, Err: err}
 	}
 	if diags.HasErrors() {
 		diags.Sort()

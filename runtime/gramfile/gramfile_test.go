@@ -81,7 +81,18 @@ func TestLoadAgentErrors(t *testing.T) {
 		!strings.Contains(err.Error(), `did you mean hello_goodbye_agent?`) {
 		t.Errorf("misspelt agent: %v", err)
 	}
-	if _, err := gramfile.LoadAgentFiles([]string{filepath.Join(seedDir, "helloAgent.gram"), filepath.Join(seedDir, "helloGoodbyeAgent.gram")}, ""); err == nil ||
+	two := filepath.Join(dir, "two")
+	if err := os.Mkdir(two, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"helloAgent.gram", "helloGoodbyeAgent.gram"} {
+		src, err := os.ReadFile(filepath.Join(seedDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(filepath.Join("two", name), string(src))
+	}
+	if _, err := gramfile.LoadAgent(two, ""); err == nil ||
 		!strings.Contains(err.Error(), "hello_goodbye_agent, hello_world_agent") {
 		t.Errorf("two agents, no name: %v", err)
 	}
