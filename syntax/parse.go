@@ -33,7 +33,7 @@ func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 
 // ParseString is ParseFile for source held in a string. The tree's strings
 // share text's memory, so a caller that reads a file straight into a
-// string (see ReadFile) holds one copy of the source rather than two.
+// string (as package load does) holds one copy of the source rather than two.
 func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 	if len(text) > MaxFileSize {
 		return tooLarge(filename, len(text))
