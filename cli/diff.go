@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/diag"
@@ -42,7 +43,10 @@ followed to every place they are used.
 
 OLD and NEW are paths as every command takes them (a file, a directory,
 dir/...), or REV:PATH, git's notation for PATH at a revision of the
-current repository (main:tools, HEAD~1:.).
+current repository (main:tools, HEAD~1:.), or a JSON snapshot file
+(.json) written by gramc schema --target mcp or --target jsonschema, or an
+MCP tools/list result: the same rules apply to it, positioned in the JSON
+with the JSON pointer.
 
 Formats: text (positioned at NEW, or at OLD for a removal, both versions
 shown), json (an array of {code, severity, tool, path, message, file,
@@ -58,6 +62,7 @@ dangerous, safe, or none) is found, 0 otherwise, 2 for usage or I/O
 errors. docs/diff.md lists every rule.`,
 		Example: `  gramc diff main:tools ./tools
   gramc diff HEAD~1:. .
+  gramc diff tools.json ./tools
   gramc diff --format markdown --fail-on dangerous old/ new/`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(e, opts, args[0], args[1]) },
@@ -91,16 +96,24 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 			disabled = append(disabled, code)
 		}
 	}
-	oldPkgs, cleanup, err := loadVersion(e, oldArg)
+	oldPkgs, oldSnap, cleanup, err := loadVersion(e, oldArg)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	newPkgs, cleanup2, err := loadVersion(e, newArg)
+	newPkgs, newSnap, cleanup2, err := loadVersion(e, newArg)
 	if err != nil {
 		return err
 	}
 	defer cleanup2()
+	pointer := func(r ast.Range) string {
+		for _, s := range []*compat.Snapshot{oldSnap, newSnap} {
+			if p, ok := s.Pointer(r); ok {
+				return p
+			}
+		}
+		return ""
+	}
 	var changes []compat.Change
 	for _, c := range compat.Compare(oldPkgs, newPkgs) {
 		if !slices.Contains(disabled, c.Code) {
@@ -109,7 +122,7 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	}
 	changes, bad := compat.Accept(changes, newPkgs)
 	printDiagnostics(e, bad)
-	if err := writeChanges(e.stdout, e.stderr, changes, opts.format); err != nil {
+	if err := writeChanges(e.stdout, e.stderr, changes, opts.format, pointer); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	if bad.HasErrors() {
@@ -125,41 +138,61 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	return nil
 }
 
-// loadVersion loads the packages of arg: a path, or REV:PATH read from
-// git into a temporary directory (cleanup removes it).
-func loadVersion(e *env, arg string) ([]*check.Package, func(), error) {
+// loadVersion loads the packages of arg: a path, REV:PATH read from git
+// into a temporary directory (cleanup removes it), or a JSON snapshot
+// file (snap is then set).
+func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, cleanup func(), err error) {
 	noop := func() {}
+	if strings.HasSuffix(strings.ToLower(arg), ".json") {
+		f, err := os.Open(arg)
+		if err != nil {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%w (a snapshot is a file written by gramc schema --target mcp or jsonschema)", err)}
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: a snapshot is a regular file", arg)}
+		}
+		snap, err := compat.ReadSnapshotFrom(arg, f)
+		if err != nil {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: err}
+		}
+		return snap.Packages, snap, noop, nil
+	}
 	patterns := []string{arg}
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
 		dir, err := load.GitExport("", rev, path)
 		if err != nil {
-			return nil, noop, &exitError{code: ExitUsage, err: err}
+			return nil, nil, noop, &exitError{code: ExitUsage, err: err}
 		}
 		noop = func() { os.RemoveAll(dir) }
 		patterns = []string{filepath.Join(dir, "...")}
 	}
 	pkgs, diags, err := load.Packages(patterns, nil)
 	if err != nil {
-		return nil, noop, &exitError{code: ExitUsage, err: err}
+		return nil, nil, noop, &exitError{code: ExitUsage, err: err}
 	}
 	if diags.HasErrors() {
 		printDiagnostics(e, diags.Errors())
-		return nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
+		return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
 	}
-	return pkgs, noop, nil
+	return pkgs, nil, noop, nil
 }
 
 func isWindowsDrive(s string) bool { return len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') }
 
-func changeAt(c compat.Change) (file string, line, col int) {
-	r := c.New
-	if r.File == "" {
-		r = c.Old
+// changeAt is where a change is shown: at NEW, or at OLD for a removal.
+func changeAt(c compat.Change) ast.Range {
+	if c.New.File == "" {
+		return c.Old
 	}
-	return r.File, int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1))
+	return c.New
 }
 
-func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format string) error {
+func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format string, pointer func(ast.Range) string) error {
+	changeAt := func(c compat.Change) (file string, line, col int, ptr string) {
+		r := changeAt(c)
+		return r.File, int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1)), pointer(r)
+	}
 	switch format {
 	case "json":
 		type jsonChange struct {
@@ -171,6 +204,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			File     string `json:"file"`
 			Line     int    `json:"line"`
 			Column   int    `json:"column"`
+			Pointer  string `json:"pointer,omitempty"`
 			Old      string `json:"old,omitempty"`
 			New      string `json:"new,omitempty"`
 			Accepted bool   `json:"accepted,omitempty"`
@@ -178,8 +212,8 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		}
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
-			f, l, col := changeAt(c)
-			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, c.OldText, c.NewText, c.Accepted, c.Reason})
+			f, l, col, ptr := changeAt(c)
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -189,7 +223,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			if c.Accepted {
 				continue
 			}
-			f, l, col := changeAt(c)
+			f, l, col, _ := changeAt(c)
 			level := "notice"
 			switch c.Severity {
 			case compat.Breaking:
@@ -218,8 +252,11 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 				continue
 			}
 			counts[c.Severity]++
-			f, l, col := changeAt(c)
+			f, l, col, ptr := changeAt(c)
 			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", f, l, col, c.Severity, termsafe.Line(c.Message, 1000), c.Code)
+			if ptr != "" {
+				fmt.Fprintf(stderr, "    at: %s\n", termsafe.Line(ptr, 300))
+			}
 			if c.OldText != "" || c.NewText != "" {
 				fmt.Fprintf(stderr, "    old: %s\n    new: %s\n", termsafe.Line(c.OldText, 300), termsafe.Line(c.NewText, 300))
 			}

@@ -186,8 +186,24 @@ func (c *comparer) tool2(ot, nt *check.Tool) {
 			Message: fmt.Sprintf("tool %s is now deprecated", c.tool)})
 	}
 	c.params(ot.Params, nt.Params, "", input, ot.NameRange, nt.NameRange)
-	if ot.Result != nil || nt.Result != nil {
-		c.types(ot.Result, nt.Result, "result", result, rangeOf(ot.Result, ot.Range), rangeOf(nt.Result, nt.Range))
+	switch or, nr := ot.Result, nt.Result; {
+	case or == unknownResult || nr == unknownResult:
+		// A snapshot's tool that lists no output schema returns no object:
+		// only a record on the other side is known to differ.
+		known := nr
+		if nr == unknownResult {
+			known = or
+		}
+		if known != nil && known != unknownResult && known.Kind == check.Record {
+			oldText, newText := "(not an object)", known.Name()
+			if known == or {
+				oldText, newText = newText, oldText
+			}
+			c.add(Change{Code: TypeChanged, Severity: Breaking, Path: "result", Old: rangeOf(or, ot.Range), New: rangeOf(nr, nt.Range), OldText: oldText, NewText: newText,
+				Message: fmt.Sprintf("the type of result changed from %s to %s", oldText, newText)})
+		}
+	case or != nil || nr != nil:
+		c.types(or, nr, "result", result, rangeOf(or, ot.Range), rangeOf(nr, nt.Range))
 	}
 }
 

@@ -32,39 +32,51 @@ func tool(decls, sig string) string {
 	return decls + "\n[t:Tool {description: \"T\"} |\n  " + sig + "\n]\n"
 }
 
+// ruleCases: one change per rule, in both directions where it has two.
+var ruleCases = []struct {
+	name     string
+	old, new string
+	code     diag.Code
+	sev      compat.Severity
+	path     string
+}{
+	{"param removed", tool("", "(a::String)==>(b::String)==>(::String)"), tool("", "(a::String)==>(::String)"), compat.ParamRemoved, compat.Breaking, "b"},
+	{"required param added", tool("", "(a::String)==>(::String)"), tool("", "(a::String)==>(b::String)==>(::String)"), compat.ParamAddedRequired, compat.Breaking, "b"},
+	{"optional param added", tool("", "(a::String)==>(::String)"), tool("", "(a::String)==>(b::String {optional: true})==>(::String)"), compat.ParamAddedOptional, compat.Safe, "b"},
+	{"now required", tool("", "(a::String {optional: true})==>(::String)"), tool("", "(a::String)==>(::String)"), compat.ParamNowRequired, compat.Breaking, "a"},
+	{"now optional", tool("", "(a::String)==>(::String)"), tool("", "(a::String {default: \"x\"})==>(::String)"), compat.ParamNowOptional, compat.Safe, "a"},
+	{"type changed", tool("", "(a::String)==>(::String)"), tool("", "(a::Integer)==>(::String)"), compat.TypeChanged, compat.Breaking, "a"},
+	{"input Integer to Number widens", tool("", "(a::Integer)==>(::String)"), tool("", "(a::Number)==>(::String)"), compat.TypeChanged, compat.Safe, "a"},
+	{"result Number to Integer narrows", tool("", "(a::String)==>(::Number)"), tool("", "(a::String)==>(::Integer)"), compat.TypeChanged, compat.Safe, "result"},
+	{"result Integer to Number widens", tool("", "(a::String)==>(::Integer)"), tool("", "(a::String)==>(::Number)"), compat.TypeChanged, compat.Breaking, "result"},
+	{"input maximum lowered", tool("", "(a::Integer {range: 1..14})==>(::String)"), tool("", "(a::Integer {range: 1..7})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
+	{"input maximum raised", tool("", "(a::Integer {range: 1..7})==>(::String)"), tool("", "(a::Integer {range: 1..14})==>(::String)"), compat.ConstraintWidened, compat.Safe, "a"},
+	{"input pattern added", tool("", "(a::String)==>(::String)"), tool("", "(a::String {pattern: \"^[a-z]+$\"})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
+	{"enum value removed from an input", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"c\"]}]", "(u::U)==>(::String)"), compat.EnumValueRemoved, compat.Breaking, "u"},
+	{"enum value removed from a result", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(a::String)==>(::U)"), tool("[U:Enum {values: [\"c\"]}]", "(a::String)==>(::U)"), compat.EnumValueRemoved, compat.Safe, "result"},
+	{"enum value added to an input", tool("[U:Enum {values: [\"c\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), compat.EnumValueAdded, compat.Safe, "u"},
+	{"enum value added to a result", tool("[U:Enum {values: [\"c\"]}]", "(a::String)==>(::U)"), tool("[U:Enum {values: [\"c\", \"f\"]}]", "(a::String)==>(::U)"), compat.EnumValueAdded, compat.Breaking, "result"},
+	{"enum order", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"f\", \"c\"]}]", "(u::U)==>(::String)"), compat.EnumOrderChanged, compat.Dangerous, "u"},
+	{"default changed", tool("", "(a::Integer {default: 3})==>(::String)"), tool("", "(a::Integer {default: 5})==>(::String)"), compat.DefaultChanged, compat.Dangerous, "a"},
+	{"record field required, input", tool("[P:Type | (x::String)]", "(p::P)==>(::String)"), tool("[P:Type | (x::String), (y::String)]", "(p::P)==>(::String)"), compat.ParamAddedRequired, compat.Breaking, "p.y"},
+	{"record field removed, result", tool("[P:Type | (x::String), (y::String)]", "(a::String)==>(::P)"), tool("[P:Type | (x::String)]", "(a::String)==>(::P)"), compat.ResultFieldRemoved, compat.Breaking, "result.y"},
+	{"record field added, result", tool("[P:Type | (x::String)]", "(a::String)==>(::P)"), tool("[P:Type | (x::String), (y::String)]", "(a::String)==>(::P)"), compat.ResultFieldAdded, compat.Safe, "result.y"},
+	{"result field now optional", tool("[P:Type | (x::String)]", "(a::String)==>(::P)"), tool("[P:Type | (x::String {optional: true})]", "(a::String)==>(::P)"), compat.ResultNowOptionalFld, compat.Breaking, "result.x"},
+	{"input minimum length raised", tool("", "(a::String {minLength: 1})==>(::String)"), tool("", "(a::String {minLength: 3})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
+	{"input items bound dropped", tool("", "(a::Array {elementType: String, maxItems: 3})==>(::String)"), tool("", "(a::Array {elementType: String})==>(::String)"), compat.ConstraintWidened, compat.Safe, "a"},
+	{"input items made unique", tool("", "(a::Array {elementType: String})==>(::String)"), tool("", "(a::Array {elementType: String, uniqueItems: true})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
+	{"input format added", tool("", "(a::String)==>(::String)"), tool("", "(a::String {format: \"email\"})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
+	{"input exclusive minimum lowered", tool("", "(a::Number {exclusiveMinimum: 1})==>(::String)"), tool("", "(a::Number {exclusiveMinimum: 0})==>(::String)"), compat.ConstraintWidened, compat.Safe, "a"},
+	{"inline enum value removed", tool("", "(a::String {enum: [\"x\", \"y\"]})==>(::String)"), tool("", "(a::String {enum: [\"x\"]})==>(::String)"), compat.EnumValueRemoved, compat.Breaking, "a"},
+	{"default added to an optional", tool("", "(a::Integer {optional: true})==>(::String)"), tool("", "(a::Integer {default: 2})==>(::String)"), compat.DefaultChanged, compat.Dangerous, "a"},
+	{"recursive record field removed, input", tool("[N:Type | (next::N {optional: true}), (v::String), (w::String)]", "(n::N)==>(::String)"), tool("[N:Type | (next::N {optional: true}), (v::String)]", "(n::N)==>(::String)"), compat.ParamRemoved, compat.Breaking, "n.w"},
+	{"array items narrowed", tool("", "(a::Array {elementType: Number})==>(::String)"), tool("", "(a::Array {elementType: Integer})==>(::String)"), compat.TypeChanged, compat.Breaking, "a[]"},
+}
+
 // TestRules: each rule, in both directions where it has two, through named
 // types and enums where they apply.
 func TestRules(t *testing.T) {
-	for _, c := range []struct {
-		name     string
-		old, new string
-		code     diag.Code
-		sev      compat.Severity
-		path     string
-	}{
-		{"param removed", tool("", "(a::String)==>(b::String)==>(::String)"), tool("", "(a::String)==>(::String)"), compat.ParamRemoved, compat.Breaking, "b"},
-		{"required param added", tool("", "(a::String)==>(::String)"), tool("", "(a::String)==>(b::String)==>(::String)"), compat.ParamAddedRequired, compat.Breaking, "b"},
-		{"optional param added", tool("", "(a::String)==>(::String)"), tool("", "(a::String)==>(b::String {optional: true})==>(::String)"), compat.ParamAddedOptional, compat.Safe, "b"},
-		{"now required", tool("", "(a::String {optional: true})==>(::String)"), tool("", "(a::String)==>(::String)"), compat.ParamNowRequired, compat.Breaking, "a"},
-		{"now optional", tool("", "(a::String)==>(::String)"), tool("", "(a::String {default: \"x\"})==>(::String)"), compat.ParamNowOptional, compat.Safe, "a"},
-		{"type changed", tool("", "(a::String)==>(::String)"), tool("", "(a::Integer)==>(::String)"), compat.TypeChanged, compat.Breaking, "a"},
-		{"input Integer to Number widens", tool("", "(a::Integer)==>(::String)"), tool("", "(a::Number)==>(::String)"), compat.TypeChanged, compat.Safe, "a"},
-		{"result Number to Integer narrows", tool("", "(a::String)==>(::Number)"), tool("", "(a::String)==>(::Integer)"), compat.TypeChanged, compat.Safe, "result"},
-		{"result Integer to Number widens", tool("", "(a::String)==>(::Integer)"), tool("", "(a::String)==>(::Number)"), compat.TypeChanged, compat.Breaking, "result"},
-		{"input maximum lowered", tool("", "(a::Integer {range: 1..14})==>(::String)"), tool("", "(a::Integer {range: 1..7})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
-		{"input maximum raised", tool("", "(a::Integer {range: 1..7})==>(::String)"), tool("", "(a::Integer {range: 1..14})==>(::String)"), compat.ConstraintWidened, compat.Safe, "a"},
-		{"input pattern added", tool("", "(a::String)==>(::String)"), tool("", "(a::String {pattern: \"^[a-z]+$\"})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "a"},
-		{"enum value removed from an input", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"c\"]}]", "(u::U)==>(::String)"), compat.EnumValueRemoved, compat.Breaking, "u"},
-		{"enum value removed from a result", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(a::String)==>(::U)"), tool("[U:Enum {values: [\"c\"]}]", "(a::String)==>(::U)"), compat.EnumValueRemoved, compat.Safe, "result"},
-		{"enum value added to an input", tool("[U:Enum {values: [\"c\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), compat.EnumValueAdded, compat.Safe, "u"},
-		{"enum value added to a result", tool("[U:Enum {values: [\"c\"]}]", "(a::String)==>(::U)"), tool("[U:Enum {values: [\"c\", \"f\"]}]", "(a::String)==>(::U)"), compat.EnumValueAdded, compat.Breaking, "result"},
-		{"enum order", tool("[U:Enum {values: [\"c\", \"f\"]}]", "(u::U)==>(::String)"), tool("[U:Enum {values: [\"f\", \"c\"]}]", "(u::U)==>(::String)"), compat.EnumOrderChanged, compat.Dangerous, "u"},
-		{"default changed", tool("", "(a::Integer {default: 3})==>(::String)"), tool("", "(a::Integer {default: 5})==>(::String)"), compat.DefaultChanged, compat.Dangerous, "a"},
-		{"record field required, input", tool("[P:Type | (x::String)]", "(p::P)==>(::String)"), tool("[P:Type | (x::String), (y::String)]", "(p::P)==>(::String)"), compat.ParamAddedRequired, compat.Breaking, "p.y"},
-		{"record field removed, result", tool("[P:Type | (x::String), (y::String)]", "(a::String)==>(::P)"), tool("[P:Type | (x::String)]", "(a::String)==>(::P)"), compat.ResultFieldRemoved, compat.Breaking, "result.y"},
-		{"record field added, result", tool("[P:Type | (x::String)]", "(a::String)==>(::P)"), tool("[P:Type | (x::String), (y::String)]", "(a::String)==>(::P)"), compat.ResultFieldAdded, compat.Safe, "result.y"},
-		{"array items narrowed", tool("", "(a::Array {elementType: Number})==>(::String)"), tool("", "(a::Array {elementType: Integer})==>(::String)"), compat.TypeChanged, compat.Breaking, "a[]"},
-	} {
+	for _, c := range ruleCases {
 		t.Run(c.name, func(t *testing.T) {
 			changes := compat.Compare(pkgs(t, c.old), pkgs(t, c.new))
 			for _, ch := range changes {

@@ -1,0 +1,170 @@
+package compat_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/compat"
+)
+
+// snapshotOf is what `gramc schema --target target` writes for pkgs, read
+// back as a snapshot.
+func snapshotOf(t testing.TB, pkgs []*check.Package, target schema.Target) *compat.Snapshot {
+	t.Helper()
+	var tools []*check.Tool
+	for _, p := range pkgs {
+		tools = append(tools, p.Tools...)
+	}
+	data, err := schema.Emit(tools, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := compat.ReadSnapshot("old.json", data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	return s
+}
+
+// summary is what a change says, without where.
+func summary(changes []compat.Change) []string {
+	var out []string
+	for _, c := range changes {
+		out = append(out, fmt.Sprintf("%s %s %s %s %s->%s", c.Tool, c.Path, c.Code, c.Severity, c.OldText, c.NewText))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// resultUnseen: MCP lists an output schema for object results only, so a
+// change to another result is not in an mcp snapshot.
+func resultUnseen(target schema.Target, c compat.Change, old []*check.Package) bool {
+	if target != schema.MCP || !strings.HasPrefix(c.Path, "result") {
+		return false
+	}
+	for _, p := range old {
+		for _, t := range p.Tools {
+			if t.Name == c.Tool && t.Result != nil && t.Result.Kind == check.Record {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestSnapshotSameChanges (property): for every rule's case, both
+// directions (old→new and new→old), comparing the old version's mcp or
+// jsonschema snapshot with the new version finds the same changes as
+// comparing the two .gram versions — all of them for jsonschema, all but
+// those to a non-object result (which MCP does not list) for mcp.
+func TestSnapshotSameChanges(t *testing.T) {
+	type pair struct{ name, old, new string }
+	var pairs []pair
+	for _, c := range ruleCases {
+		pairs = append(pairs, pair{c.name, c.old, c.new}, pair{c.name + " (reversed)", c.new, c.old})
+	}
+	toolsOld := "[a:Tool {description: \"A\"} | (x::String)==>(::String)]\n[b:Tool {description: \"B\"} | (x::String)==>(::String)]\n"
+	toolsNew := "[a:Tool {description: \"A, better\", deprecated: true} | (x::String)==>(::String)]\n[c:Tool {description: \"C\"} | (x::String)==>(::String)]\n"
+	pairs = append(pairs, pair{"tools", toolsOld, toolsNew}, pair{"tools (reversed)", toolsNew, toolsOld})
+	for _, target := range []schema.Target{schema.MCP, schema.JSONSchema} {
+		for _, p := range pairs {
+			t.Run(string(target)+"/"+p.name, func(t *testing.T) {
+				old, new := pkgs(t, p.old), pkgs(t, p.new)
+				var want []compat.Change
+				for _, c := range compat.Compare(old, new) {
+					if !resultUnseen(target, c, old) {
+						want = append(want, c)
+					}
+				}
+				snap := snapshotOf(t, old, target)
+				got := compat.Compare(snap.Packages, new)
+				if !slices.Equal(summary(got), summary(want)) {
+					t.Errorf("snapshot vs new:\n%s\n.gram vs new:\n%s", strings.Join(summary(got), "\n"), strings.Join(summary(want), "\n"))
+				}
+				if !strings.HasSuffix(p.name, "(reversed)") && len(compat.Compare(old, new)) == 0 {
+					t.Errorf("the case finds no change: the test is broken")
+				}
+				// The snapshot side's positions are in the JSON, each with
+				// its pointer.
+				for _, c := range got {
+					if c.Old.File == "" {
+						continue
+					}
+					if c.Old.File != "old.json" || c.Old.Start.Line < 1 {
+						t.Errorf("%s at %s: old position %v", c.Code, c.Path, c.Old)
+					}
+					if ptr, ok := snap.Pointer(c.Old); !ok || !strings.HasPrefix(ptr, "/") {
+						t.Errorf("%s at %s: no pointer for %v", c.Code, c.Path, c.Old)
+					}
+				}
+				// And as NEW: the .gram old version against the new one's
+				// snapshot.
+				newSnap := snapshotOf(t, new, target)
+				var wantRev []compat.Change
+				for _, c := range compat.Compare(old, new) {
+					// The jsonschema target does not mark a deprecated tool.
+					if !resultUnseen(target, c, new) && !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
+						wantRev = append(wantRev, c)
+					}
+				}
+				if g, w := summary(compat.Compare(old, newSnap.Packages)), summary(wantRev); !slices.Equal(g, w) {
+					t.Errorf("old vs snapshot:\n%s\n.gram vs .gram:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
+				}
+			})
+		}
+	}
+}
+
+// TestSnapshotSelf: every example package's snapshot compared with the
+// package finds nothing.
+func TestSnapshotSelf(t *testing.T) {
+	for _, src := range []string{ignoreOld, ruleCases[len(ruleCases)-2].old} {
+		p := pkgs(t, src)
+		for _, target := range []schema.Target{schema.MCP, schema.JSONSchema} {
+			if c := compat.Compare(snapshotOf(t, p, target).Packages, p); len(c) != 0 {
+				t.Errorf("%s: %v", target, summary(c))
+			}
+		}
+	}
+}
+
+// TestSnapshotErrors: what is not a snapshot is a positioned error.
+func TestSnapshotErrors(t *testing.T) {
+	for _, c := range []struct{ json, want string }{
+		{`[{"name": "a", "inputSchema": {"type": "object"}}`, "f.json:1:50: unexpected end of JSON"},
+		{`{"a": 1, "a": 2}`, `f.json:1:10: key "a" appears twice`},
+		{`{"tools": 3}`, "f.json:1:1: not a tool list"},
+		{"[\n {\"type\": \"function\", \"function\": {}}]", "f.json:2:2: this entry is another target's (openai, anthropic or gemini)"},
+		{`[{"name": "a"}]`, `f.json:1:2: tool "a" has no inputSchema (at /0)`},
+		{`[{"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"anyOf": []}}}}]`, `a schema without "type" or "$ref"`},
+		{`[{"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/Nope"}}}}]`, `$ref "#/$defs/Nope" names no definition of this schema's $defs (at /0/inputSchema/properties/x/$ref)`},
+		{`[{"name": "a", "inputSchema": {"properties": {"x": {"type": "string", "minLength": -1}}}}]`, `"minLength" is a count`},
+		{`[{"name": "a", "inputSchema": {}}, {"name": "a", "inputSchema": {}}]`, `f.json:1:36: tool "a" is listed twice`},
+		{`[] []`, "more than one JSON value"},
+	} {
+		_, err := compat.ReadSnapshot("f.json", []byte(c.json))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.json, err, c.want)
+		}
+	}
+	big := make([]byte, compat.MaxSnapshotBytes+1)
+	if _, err := compat.ReadSnapshot("big.json", big); err == nil || !strings.Contains(err.Error(), "MaxSnapshotBytes") {
+		t.Errorf("%v", err)
+	}
+}
+
+// TestSnapshotToolsList: an MCP tools/list result reads as the array.
+func TestSnapshotToolsList(t *testing.T) {
+	s, err := compat.ReadSnapshot("l.json", []byte(`{"tools": [{"name": "a", "description": "A", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := compat.Compare(s.Packages, pkgs(t, "[a:Tool {description: \"A\"} | (x::String)==>(y::Integer)==>(::String)]"))
+	if len(got) != 1 || got[0].Code != compat.ParamAddedRequired || got[0].Path != "y" {
+		t.Errorf("%v", summary(got))
+	}
+}
