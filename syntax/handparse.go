@@ -217,7 +217,11 @@ func (p *hparser) element() ast.Pattern {
 }
 
 // path parses a node or a chain node arrow node ... iteratively (a long
-// chain must not recurse) and builds the right-recursive tree.
+// chain must not recurse) and builds the right-recursive tree. It is the
+// shape of a path inside brackets, over fine tokens; at the top level,
+// over coarse tokens, the shape is readPath (pathshape.go). The two are
+// held to the same trees by TestReferenceGrammarAgrees and
+// FuzzReferenceAgrees.
 func (p *hparser) path() ast.Pattern {
 	first := p.nodePattern()
 	if !p.isArrowOpen() {

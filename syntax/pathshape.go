@@ -14,10 +14,14 @@ import (
 //	                                            close of the same line: "-" "->" ...)
 //
 // The coarse scanner follows it to gather a run of well-formed patterns
-// (runReader: it only needs to know whether the shape holds) and the
-// document grammar to delimit one pattern and say what is wrong with it
-// (tokenReader). The group parser (handparse.go) follows the same shape
-// while it builds the tree of each group.
+// (runReader: it only needs to know whether the shape holds), the document
+// grammar to delimit one pattern and say what is wrong with it
+// (tokenReader), and the lowering to split a run into its patterns
+// (runTokReader, topgrammar.go). The group parser (handparse.go,
+// hparser.path) follows the same shape inside brackets while it builds the
+// tree of each group, and the reference grammar (reference_grammar_test.go,
+// gPath and gArrow) writes it declaratively; TestReferenceGrammarAgrees and
+// FuzzReferenceAgrees hold them to the same trees.
 
 // pathReader reads the parts of a path from one of the two coarse token
 // sources.

@@ -1,8 +1,11 @@
 package syntax
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,4 +157,54 @@ func TestRecoveryContinuesPath(t *testing.T) {
 			t.Errorf("%q: %v\n%s\nwant\n%s", junk, ds, reftree.Sexp(f), reftree.Sexp(want))
 		}
 	}
+}
+
+// FuzzRecovery: a junk line inserted before a top-level pattern of a valid
+// document is one error, at its line, and the recovered tree is the tree
+// of the document with that line blank (positions included), wherever the
+// recovery windows fall.
+func FuzzRecovery(f *testing.F) {
+	for _, in := range trickyInputs {
+		f.Add([]byte(in), uint16(0), false)
+	}
+	for _, path := range []string{filepath.Join("..", "testdata", "conformance", "gram-corpus.json"), filepath.Join("testdata", "conformance-extra.json")} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var cases []conformanceCase
+		if err := json.Unmarshal(b, &cases); err != nil {
+			f.Fatal(err)
+		}
+		for i, c := range cases {
+			f.Add([]byte(c.Input), uint16(i), i%2 == 0)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, at uint16, hash bool) {
+		clean, ds := ParseFile("r.gram", src)
+		if ds.HasErrors() || len(clean.Patterns) == 0 {
+			return
+		}
+		start, _ := clean.Patterns[int(at)%len(clean.Patterns)].Offsets()
+		if start > 0 && src[start-1] != '\n' {
+			return // not at a line start
+		}
+		junk := "stray words"
+		if hash {
+			junk = "# hash"
+		}
+		bad := string(src[:start]) + junk + "\n" + string(src[start:])
+		blanked := string(src[:start]) + strings.Repeat(" ", len(junk)) + "\n" + string(src[start:])
+		want, wantDs := ParseString("r.gram", blanked)
+		if wantDs.HasErrors() {
+			return
+		}
+		got, gotDs := ParseString("r.gram", bad)
+		if len(gotDs) != 1 || int(gotDs[0].Range.Start.Offset) != start {
+			t.Fatalf("%q: want one error at offset %d, got %v", bad, start, gotDs)
+		}
+		if g, w := reftree.Sexp(got), reftree.Sexp(want); g != w {
+			t.Fatalf("%q: recovered tree\n%s\nwant\n%s", bad, g, w)
+		}
+	})
 }

@@ -367,51 +367,85 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 // has checked are complete and well-formed subject patterns and paths and
 // whose tokens it recorded (runToks, consumed in order from runNext).
 func (l *topLowerer) run(t *lexer.Token, out []ast.Pattern) []ast.Pattern {
-	text := l.src.Text()
-	start, end := int32(t.Pos.Offset), int32(t.Pos.Offset+len(t.Value))
+	start := int32(t.Pos.Offset)
 	for l.runNext < len(l.runToks) && l.runToks[l.runNext].start < start {
 		l.runNext++ // not reached: each run's tokens are all lowered
 	}
-	next := func() lexer.Token {
-		if l.runNext == len(l.runToks) || l.runToks[l.runNext].start >= end {
-			return lexer.Token{Type: lexer.EOF}
+	r := runTokReader{l: l, text: l.src.Text(), end: start + int32(len(t.Value)), toks: l.toks}
+	r.advance()
+	for r.tok.Type == tBracketGroup || r.tok.Type == tParenGroup {
+		r.toks = r.toks[:0]
+		if r.tok.Type == tBracketGroup {
+			r.take()
+		} else {
+			readPath(&r)
 		}
-		rt := l.runToks[l.runNext]
-		l.runNext++
-		return lexer.Token{Type: lexer.TokenType(rt.typ), Value: text[rt.start:rt.end], Pos: lexer.Position{Offset: int(rt.start)}}
-	}
-	toks := l.toks[:0]
-	tok := next()
-	for tok.Type == tBracketGroup || tok.Type == tParenGroup {
-		toks = append(toks[:0], tok)
-		tok = next()
-		if toks[0].Type == tParenGroup {
-			// arrow-open [group] arrow-close node, as runPath checked.
-			for tok.Type == tPunct && isArrowOpen(tok.Value) {
-				toks = append(toks, tok)
-				if tok = next(); tok.Type == tBracketGroup {
-					toks = append(toks, tok)
-					tok = next()
-				}
-				if tok.Type != tPunct || !isArrowClose(tok.Value) {
-					break // not reached: the scanner checked the path
-				}
-				toks = append(toks, tok)
-				if tok = next(); tok.Type != tParenGroup {
-					break
-				}
-				toks = append(toks, tok)
-				tok = next()
-			}
-		}
-		if p := l.pattern(toks); p != nil {
+		if p := l.pattern(r.toks); p != nil {
 			out = append(out, p)
-			l.ends = append(l.ends, patEndOf(toks, false))
+			l.ends = append(l.ends, patEndOf(r.toks, false))
 		}
 	}
-	l.toks = toks
+	l.toks = r.toks
 	return out
 }
+
+// runTokReader reads a path of a run from the tokens the scanner recorded
+// (pathshape.go's third reader), gathering them for topLowerer.pattern.
+// The scanner's runReader has checked the path's shape, so it never fails.
+type runTokReader struct {
+	l    *topLowerer
+	text string
+	end  int32         // where the run ends
+	tok  lexer.Token   // the next token (EOF at the run's end)
+	toks []lexer.Token // the tokens of the pattern read
+}
+
+// advance reads the run's next token into tok.
+func (r *runTokReader) advance() {
+	l := r.l
+	if l.runNext == len(l.runToks) || l.runToks[l.runNext].start >= r.end {
+		r.tok = lexer.Token{Type: lexer.EOF}
+		return
+	}
+	rt := l.runToks[l.runNext]
+	l.runNext++
+	r.tok = lexer.Token{Type: lexer.TokenType(rt.typ), Value: r.text[rt.start:rt.end], Pos: lexer.Position{Offset: int(rt.start)}}
+}
+
+// take gathers tok and advances.
+func (r *runTokReader) take() {
+	r.toks = append(r.toks, r.tok)
+	r.advance()
+}
+
+func (r *runTokReader) piece(ok func(string) bool) (string, bool) {
+	if r.tok.Type != tPunct || !ok(r.tok.Value) {
+		return "", false
+	}
+	v := r.tok.Value
+	r.take()
+	return v, true
+}
+
+func (r *runTokReader) node() bool {
+	if r.tok.Type != tParenGroup {
+		return false
+	}
+	r.take()
+	return true
+}
+
+func (r *runTokReader) arrowOpen() (string, bool)  { return r.piece(isArrowOpen) }
+func (r *runTokReader) arrowClose() (string, bool) { return r.piece(isArrowClose) }
+
+func (r *runTokReader) arrowSubject() bool {
+	if r.tok.Type == tBracketGroup {
+		r.take()
+	}
+	return true
+}
+
+func (r *runTokReader) fail(pathProblem, string) {}
 
 // pattern builds the subject pattern or path of the tokens toks, which
 // delimitPattern delimited.
