@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,9 +23,11 @@ import (
 func init() { register(newDiffCmd) }
 
 type diffOptions struct {
-	format  string
-	failOn  string
-	disable []string
+	format     string
+	failOn     string
+	disable    []string
+	againstMCP string
+	mcpTimeout time.Duration
 }
 
 func newDiffCmd(e *env) *cobra.Command {
@@ -46,7 +49,10 @@ dir/...), or REV:PATH, git's notation for PATH at a revision of the
 current repository (main:tools, HEAD~1:.), or a JSON snapshot file
 (.json) written by gramc schema --target mcp or --target jsonschema, or an
 MCP tools/list result: the same rules apply to it, positioned in the JSON
-with the JSON pointer.
+with the JSON pointer. With --against-mcp COMMAND|URL, OLD is what a live
+MCP server lists (a command run over stdio without API keys in its
+environment, or a streamable HTTP URL), waited for at most --mcp-timeout,
+and only NEW is given.
 
 Formats: text (positioned at NEW, or at OLD for a removal, both versions
 shown), json (an array of {code, severity, tool, path, message, file,
@@ -63,14 +69,31 @@ errors. docs/diff.md lists every rule.`,
 		Example: `  gramc diff main:tools ./tools
   gramc diff HEAD~1:. .
   gramc diff tools.json ./tools
+  gramc diff --against-mcp 'gramc mcp ./tools' ./tools
+  gramc diff --against-mcp http://localhost:8080/mcp ./tools
   gramc diff --format markdown --fail-on dangerous old/ new/`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error { return runDiff(e, opts, args[0], args[1]) },
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.againstMCP != "" {
+				if len(args) != 1 {
+					return usageErrorf("with --against-mcp, give NEW only (the server's tools are OLD); got %d arguments", len(args))
+				}
+				return nil
+			}
+			return cobra.ExactArgs(2)(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.againstMCP != "" {
+				return runDiff(e, opts, "", args[0])
+			}
+			return runDiff(e, opts, args[0], args[1])
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.format, "format", "text", "output format: text, json, github or markdown")
 	f.StringVar(&opts.failOn, "fail-on", "breaking", "exit 1 at a change of this severity or above: breaking, dangerous, safe or none")
 	f.StringSliceVar(&opts.disable, "disable", nil, "ignore these rule codes (repeatable or comma-separated)")
+	f.StringVar(&opts.againstMCP, "against-mcp", "", "compare NEW with the tools a live MCP server lists (OLD): a command run over stdio, or a streamable HTTP URL")
+	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --against-mcp waits for the server's tool list")
 	return cmd
 }
 
@@ -96,11 +119,25 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 			disabled = append(disabled, code)
 		}
 	}
-	oldPkgs, oldSnap, cleanup, err := loadVersion(e, oldArg)
-	if err != nil {
-		return err
+	if opts.mcpTimeout <= 0 {
+		return usageErrorf("--mcp-timeout %s: want a positive duration", opts.mcpTimeout)
 	}
-	defer cleanup()
+	var oldPkgs []*check.Package
+	var oldSnap *compat.Snapshot
+	if opts.againstMCP != "" {
+		snap, err := listMCP(e, opts.againstMCP, opts.mcpTimeout)
+		if err != nil {
+			return err
+		}
+		oldPkgs, oldSnap = snap.Packages, snap
+	} else {
+		pkgs, snap, cleanup, err := loadVersion(e, oldArg)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		oldPkgs, oldSnap = pkgs, snap
+	}
 	newPkgs, newSnap, cleanup2, err := loadVersion(e, newArg)
 	if err != nil {
 		return err
