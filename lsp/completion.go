@@ -441,6 +441,8 @@ func (s *server) snippets(f *file, ws, off int) []protocol.CompletionItem {
 			"[Name:Enum {values: [\"a\", \"b\"], description: \"\"}]"},
 		{"agent", "new agent", "[${1:name}:Agent {\n  description: \"${2}\",\n  instruction: \"${3:You are a helpful assistant.}\",\n  model: \"${4:OpenAI/gpt-4o-mini}\"\n} |\n  ${5:tool}\n]",
 			"[name:Agent {\n  description: \"\",\n  instruction: \"You are a helpful assistant.\",\n  model: \"OpenAI/gpt-4o-mini\"\n} |\n  tool\n]"},
+		{"test", "new test of an agent", "[${1:name}:Test {\n  agent: \"${2:agent}\",\n  input: \"${3:What the user says}\",\n  answerContains: \"${4}\"\n} |\n  (::Call {tool: \"${5:tool}\", args: {${6}}, returns: ${7:\"result\"}})\n]",
+			"[name:Test {\n  agent: \"agent\",\n  input: \"What the user says\",\n  answerContains: \"\"\n} |\n  (::Call {tool: \"tool\", args: {}, returns: \"result\"})\n]"},
 	}
 	items := []protocol.CompletionItem{}
 	for _, sn := range all {
