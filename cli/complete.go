@@ -34,7 +34,7 @@ func addCompletions(root *cobra.Command) {
 			for _, t := range schema.Targets() {
 				names = append(names, string(t))
 			}
-			_ = cmd.RegisterFlagCompletionFunc("target", commaList(names, cmd.Name() == "check" || cmd.Name() == "schema"))
+			_ = cmd.RegisterFlagCompletionFunc("target", commaList(names, cmd.Name() == "check" || cmd.Name() == "schema" || cmd.Name() == "diff"))
 		}
 		if flags.Lookup("agent") != nil {
 			_ = cmd.RegisterFlagCompletionFunc("agent", declaredNames(func(p *check.Package) []string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/termsafe"
@@ -28,6 +30,7 @@ type diffOptions struct {
 	disable    []string
 	againstMCP string
 	mcpTimeout time.Duration
+	targets    []string
 }
 
 func newDiffCmd(e *env) *cobra.Command {
@@ -54,6 +57,13 @@ MCP server lists (a command run over stdio without API keys in its
 environment, or a streamable HTTP URL), waited for at most --mcp-timeout,
 and only NEW is given.
 
+With --target (openai-strict, gemini, ...; a comma list or all), each
+change is also judged on what the provider's payload makes of it: both
+versions' payloads for the target are compared by the same rules, and a
+change only the target sees is reported with the target named (an
+optional parameter added is a required one under openai-strict; a tool
+the target now rejects is diff-target-rejected).
+
 Formats: text (positioned at NEW, or at OLD for a removal, both versions
 shown), json (an array of {code, severity, tool, path, message, file,
 line, column}), github (annotations), markdown (a table for a pull
@@ -71,6 +81,7 @@ errors. docs/diff.md lists every rule.`,
   gramc diff tools.json ./tools
   gramc diff --against-mcp 'gramc mcp ./tools' ./tools
   gramc diff --against-mcp http://localhost:8080/mcp ./tools
+  gramc diff --target openai-strict,gemini main:tools ./tools
   gramc diff --format markdown --fail-on dangerous old/ new/`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.againstMCP != "" {
@@ -92,6 +103,7 @@ errors. docs/diff.md lists every rule.`,
 	f.StringVar(&opts.format, "format", "text", "output format: text, json, github or markdown")
 	f.StringVar(&opts.failOn, "fail-on", "breaking", "exit 1 at a change of this severity or above: breaking, dangerous, safe or none")
 	f.StringSliceVar(&opts.disable, "disable", nil, "ignore these rule codes (repeatable or comma-separated)")
+	f.StringSliceVar(&opts.targets, "target", nil, "also judge each change on these providers' payloads (repeatable, a comma list, or all)")
 	f.StringVar(&opts.againstMCP, "against-mcp", "", "compare NEW with the tools a live MCP server lists (OLD): a command run over stdio, or a streamable HTTP URL")
 	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --against-mcp waits for the server's tool list")
 	return cmd
@@ -118,6 +130,14 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 			}
 			disabled = append(disabled, code)
 		}
+	}
+	var targets []schema.Target
+	if len(opts.targets) > 0 {
+		ts, err := schema.ParseTargets(strings.Join(opts.targets, ","))
+		if err != nil {
+			return usageErrorf("--target: %v", err)
+		}
+		targets = ts
 	}
 	if opts.mcpTimeout <= 0 {
 		return usageErrorf("--mcp-timeout %s: want a positive duration", opts.mcpTimeout)
@@ -151,8 +171,18 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 		}
 		return ""
 	}
+	all := compat.Compare(oldPkgs, newPkgs)
+	if len(targets) > 0 {
+		all = append(all, compat.CompareTargets(oldPkgs, newPkgs, all, targets)...)
+		sort.SliceStable(all, func(i, j int) bool {
+			if all[i].Tool != all[j].Tool {
+				return all[i].Tool < all[j].Tool
+			}
+			return all[i].Path < all[j].Path
+		})
+	}
 	var changes []compat.Change
-	for _, c := range compat.Compare(oldPkgs, newPkgs) {
+	for _, c := range all {
 		if !slices.Contains(disabled, c.Code) {
 			changes = append(changes, c)
 		}
@@ -242,6 +272,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			Line     int    `json:"line"`
 			Column   int    `json:"column"`
 			Pointer  string `json:"pointer,omitempty"`
+			Target   string `json:"target,omitempty"`
 			Old      string `json:"old,omitempty"`
 			New      string `json:"new,omitempty"`
 			Accepted bool   `json:"accepted,omitempty"`
@@ -250,7 +281,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
 			f, l, col, ptr := changeAt(c)
-			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.OldText, c.NewText, c.Accepted, c.Reason})
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

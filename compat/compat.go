@@ -75,6 +75,9 @@ type Change struct {
 	// comment's reason.
 	Accepted bool
 	Reason   string
+	// Target, when set, is the provider target whose payload alone shows
+	// the change (CompareTargets).
+	Target string
 }
 
 // The rules: their codes, registered in diag with stage "diff".

@@ -79,6 +79,10 @@ func ReadSnapshotFrom(file string, r io.Reader) (*Snapshot, error) {
 
 // ReadSnapshot reads data, the contents of file, as a snapshot.
 func ReadSnapshot(file string, data []byte) (*Snapshot, error) {
+	return readSnapshot(file, data, false)
+}
+
+func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if len(data) > MaxSnapshotBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", file, MaxSnapshotBytes)
 	}
@@ -91,7 +95,7 @@ func ReadSnapshot(file string, data []byte) (*Snapshot, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	r := &snapReader{file: file, lines: lines, snap: &Snapshot{File: file, pointers: map[int32]string{}}}
+	r := &snapReader{file: file, lines: lines, payload: payload, snap: &Snapshot{File: file, pointers: map[int32]string{}}}
 	tools, err := r.toolList(root)
 	if err != nil {
 		return nil, err
@@ -104,6 +108,9 @@ type snapReader struct {
 	file  string
 	lines *lineTable
 	snap  *Snapshot
+	// payload: the entries are a provider target's (CompareTargets),
+	// whatever their shape
+	payload bool
 	// per schema: its $defs, the records and enums made of them, and the
 	// record "#" refers to
 	defs  *jnode
@@ -158,7 +165,17 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 	if n.kind != 'o' {
 		return nil, r.errorf(n, "a tool entry is an object {name, description, inputSchema, ...}")
 	}
-	if n.get("function") != nil || n.get("input_schema") != nil || n.get("parameters") != nil {
+	inKey := "inputSchema"
+	if r.payload {
+		if f := n.get("function"); f != nil {
+			n = f // openai, openai-strict: {"type": "function", "function": {...}}
+		}
+		for _, k := range []string{"parameters", "input_schema"} {
+			if n.get(k) != nil {
+				inKey = k
+			}
+		}
+	} else if n.get("function") != nil || n.get("input_schema") != nil || n.get("parameters") != nil {
 		return nil, r.errorf(n, "this entry is another target's (openai, anthropic or gemini): gramc diff reads the mcp and jsonschema targets' snapshots")
 	}
 	name, err := r.str(n, "name", true)
@@ -177,7 +194,10 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 			t.Deprecated = d.b
 		}
 	}
-	in := n.get("inputSchema")
+	in := n.get(inKey)
+	if in == nil && r.payload {
+		in = &jnode{kind: 'o', off: n.off, ptr: n.ptr, obj: map[string]*jnode{}} // gemini: no parameters
+	}
 	if in == nil {
 		return nil, r.errorf(n, "tool %q has no inputSchema", name)
 	}
@@ -307,7 +327,9 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 		}
 		c.Enum = []any{}
 		for _, v := range e.arr {
-			c.Enum = append(c.Enum, v.value())
+			if v.kind != 'z' { // a nullable enum's null (openai-strict)
+				c.Enum = append(c.Enum, v.value())
+			}
 		}
 	}
 	nums := []struct {
@@ -348,6 +370,25 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 	return p, nil
 }
 
+// nonNull returns the one alternative of a list that is not null (a
+// "null" type name or a {"type": "null"} schema), or nil.
+func nonNull(list *jnode) *jnode {
+	if list == nil || list.kind != 'a' {
+		return nil
+	}
+	var out *jnode
+	for _, e := range list.arr {
+		if e.kind == 's' && e.str == "null" || e.kind == 'o' && len(e.keys) == 1 && e.get("type") != nil && e.get("type").str == "null" {
+			continue
+		}
+		if out != nil {
+			return nil
+		}
+		out = e
+	}
+	return out
+}
+
 var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
 
 // typ reads the type a schema describes.
@@ -355,12 +396,18 @@ func (r *snapReader) typ(s *jnode) (*check.Type, error) {
 	if ref := s.get("$ref"); ref != nil {
 		return r.ref(ref)
 	}
+	if alt := nonNull(s.get("anyOf")); alt != nil {
+		return r.typ(alt) // a nullable type: [T, {"type": "null"}]
+	}
 	ty := s.get("type")
+	if ty != nil && ty.kind == 'a' {
+		ty = nonNull(ty) // a nullable type: [T, "null"]
+	}
 	if ty == nil {
-		return nil, r.errorf(s, "a schema without \"type\" or \"$ref\": gramc diff reads the schemas gramc schema writes for the mcp and jsonschema targets")
+		return nil, r.errorf(s, "a schema without \"type\" or \"$ref\": gramc diff reads the schemas gramc schema writes")
 	}
 	if ty.kind != 's' {
-		return nil, r.errorf(ty, "\"type\" is one name here (a list of types is not what the mcp and jsonschema targets write)")
+		return nil, r.errorf(ty, "\"type\" names one type here (or one and \"null\")")
 	}
 	if k, ok := scalarKinds[ty.str]; ok {
 		return &check.Type{Kind: k, Range: r.at(s)}, nil

@@ -106,6 +106,7 @@ const (
 	CodeDiffEnumOrderChanged       Code = "diff-enum-order-changed"
 	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
 	CodeDiffInvalidIgnore          Code = "diff-invalid-ignore"
+	CodeDiffTargetRejected         Code = "diff-target-rejected"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -227,6 +228,7 @@ var registry = []CodeInfo{
 	{CodeDiffEnumOrderChanged, StageDiff, Warning, "docs/diff.md", ""},
 	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

@@ -1,0 +1,96 @@
+package compat_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/compat"
+)
+
+// TestTargetStrictSeesRequired: openai-strict makes every property
+// required, so an optional parameter added is, in its payload, a required
+// one: breaking for that target only, positioned at the new parameter.
+func TestTargetStrictSeesRequired(t *testing.T) {
+	old := pkgs(t, "[t:Tool {description: \"T\"} |\n  (a::String)==>(::String)]\n")
+	new := pkgs(t, "[t:Tool {description: \"T\"} |\n  (a::String)==>\n  (b::Integer {optional: true})==>(::String)]\n")
+	base := compat.Compare(old, new)
+	if len(base) != 1 || base[0].Code != compat.ParamAddedOptional {
+		t.Fatalf("base: %v", summary(base))
+	}
+	extra := compat.CompareTargets(old, new, base, []schema.Target{schema.OpenAI, schema.OpenAIStrict, schema.Anthropic})
+	if len(extra) != 1 {
+		t.Fatalf("%+v", extra)
+	}
+	c := extra[0]
+	if c.Target != "openai-strict" || c.Code != compat.ParamAddedRequired || c.Severity != compat.Breaking || c.Path != "b" {
+		t.Errorf("%+v", c)
+	}
+	if got := fmt.Sprintf("%d:%d", c.New.Start.Line, c.New.Start.Column); !strings.HasSuffix(c.New.File, "t.gram") || got != "3:4" {
+		t.Errorf("at %v, want the new parameter (3:4)", c.New)
+	}
+	if !strings.HasPrefix(c.Message, "for openai-strict, required parameter b was added") {
+		t.Errorf("%s", c.Message)
+	}
+}
+
+// TestTargetRejected: a tool the target accepted and now rejects (a
+// free-form Object under openai-strict; a recursive type under Gemini,
+// which inlines types) is breaking for that target, at the reason.
+func TestTargetRejected(t *testing.T) {
+	old := pkgs(t, "[N:Type | (v::String)]\n[t:Tool {description: \"T\"} |\n  (a::N)==>(::String)]\n")
+	new := pkgs(t, "[N:Type | (v::String), (next::N {optional: true})]\n[t:Tool {description: \"T\"} |\n  (a::N)==>\n  (o::Object {optional: true})==>(::String)]\n")
+	base := compat.Compare(old, new)
+	got := map[string]compat.Change{}
+	for _, c := range compat.CompareTargets(old, new, base, schema.Targets()) {
+		got[c.Target+" "+string(c.Code)] = c
+	}
+	for _, want := range []struct{ key, at, msg string }{
+		{"openai-strict diff-target-rejected", "4:3", "openai-strict rejects tool t now: openai-strict does not accept a free-form Object"},
+		{"gemini diff-target-rejected", "", "gemini rejects tool t now: gemini cannot express the recursive type N"},
+	} {
+		c, ok := got[want.key]
+		if !ok {
+			t.Errorf("no %s in %v", want.key, got)
+			continue
+		}
+		if c.Severity != compat.Breaking || c.Tool != "t" || !strings.HasPrefix(c.Message, want.msg) {
+			t.Errorf("%+v", c)
+		}
+		if want.at != "" && fmt.Sprintf("%d:%d", c.New.Start.Line, c.New.Start.Column) != want.at {
+			t.Errorf("%s at %v, want %s", want.key, c.New, want.at)
+		}
+	}
+	// Compared the other way, the target accepts what it rejected: no
+	// change of its own.
+	for _, c := range compat.CompareTargets(new, old, compat.Compare(new, old), schema.Targets()) {
+		if c.Code == compat.TargetRejected {
+			t.Errorf("%+v", c)
+		}
+	}
+}
+
+// TestTargetsAgreeWithTheModel (property): on every rule's case, both
+// directions, the payload of every target finds no change of its own but
+// openai-strict's required optional parameters: the targets express what
+// the rules judge, so --target reports only what a provider changes.
+func TestTargetsAgreeWithTheModel(t *testing.T) {
+	for _, c := range ruleCases {
+		for i, pair := range [][2]string{{c.old, c.new}, {c.new, c.old}} {
+			old, new := pkgs(t, pair[0]), pkgs(t, pair[1])
+			base := compat.Compare(old, new)
+			for _, x := range compat.CompareTargets(old, new, base, schema.Targets()) {
+				strictOptional := x.Target == "openai-strict" && x.Code == compat.ParamAddedRequired
+				for _, b := range base {
+					if b.Path == x.Path && b.Code != compat.ParamAddedOptional {
+						strictOptional = false
+					}
+				}
+				if !strictOptional {
+					t.Errorf("%s (%d): %s sees %s at %s (%s)", c.name, i, x.Target, x.Code, x.Path, x.Severity)
+				}
+			}
+		}
+	}
+}
