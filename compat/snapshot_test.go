@@ -2,6 +2,8 @@ package compat_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +168,43 @@ func TestSnapshotToolsList(t *testing.T) {
 	got := compat.Compare(s.Packages, pkgs(t, "[a:Tool {description: \"A\"} | (x::String)==>(y::Integer)==>(::String)]"))
 	if len(got) != 1 || got[0].Code != compat.ParamAddedRequired || got[0].Path != "y" {
 		t.Errorf("%v", summary(got))
+	}
+}
+
+// TestSnapshotRandomMutations (property): on the random packages and
+// edits of TestRandomMutations, the snapshot of OLD compared with NEW,
+// and OLD compared with the snapshot of NEW, find what comparing the two
+// .gram versions finds.
+func TestSnapshotRandomMutations(t *testing.T) {
+	iterations := 200
+	if testing.Short() {
+		iterations = 40
+	}
+	r := rand.New(rand.NewPCG(23, 1125))
+	dir := t.TempDir()
+	compared := 0
+	for it := range iterations {
+		old := randPkg(r)
+		cur := old.clone()
+		for range 1 + r.IntN(3) {
+			mutations[r.IntN(len(mutations))].apply(r, &cur)
+		}
+		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
+		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+		want := summary(compat.Compare(oldPkgs, newPkgs))
+		for _, target := range []schema.Target{schema.MCP, schema.JSONSchema} {
+			if got := summary(compat.Compare(snapshotOf(t, oldPkgs, target).Packages, newPkgs)); !slices.Equal(got, want) {
+				t.Errorf("iteration %d, %s snapshot of OLD:\n%s\nwant:\n%s\nOLD:\n%sNEW:\n%s", it, target, strings.Join(got, "\n"), strings.Join(want, "\n"), old.gram(), cur.gram())
+			}
+			if got := summary(compat.Compare(oldPkgs, snapshotOf(t, newPkgs, target).Packages)); !slices.Equal(got, want) {
+				t.Errorf("iteration %d, %s snapshot of NEW:\n%s\nwant:\n%s\nOLD:\n%sNEW:\n%s", it, target, strings.Join(got, "\n"), strings.Join(want, "\n"), old.gram(), cur.gram())
+			}
+		}
+		if len(want) > 0 {
+			compared++
+		}
+	}
+	if compared < iterations/2 {
+		t.Errorf("only %d of %d iterations changed anything", compared, iterations)
 	}
 }

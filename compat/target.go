@@ -20,19 +20,23 @@ const TargetRejected = diag.CodeDiffTargetRejected
 // for the target (as gramc schema --target writes them), read back, and
 // compared by the same rules. It returns the changes only a target sees,
 // each with Target set and positioned at the .gram declarations: a change
-// base (Compare(old, new)) does not have, or has with another severity —
-// openai-strict, which makes every property required, sees an optional
+// at a place (a tool's parameter, field or result) where base
+// (Compare(old, new)) has none as severe — openai-strict, which makes every property required, sees an optional
 // parameter added as a required one. A tool that the target accepted in
 // the old version and rejects in the new (a free-form Object under
 // openai-strict, a nesting level over its limit) is a breaking
 // diff-target-rejected change.
 func CompareTargets(old, new []*check.Package, base []Change, targets []schema.Target) []Change {
-	seen := map[string]bool{}
-	key := func(c Change) string {
-		return strings.Join([]string{c.Tool, c.Path, string(c.Code), c.Severity.String()}, "\x00")
-	}
+	// The worst change the declarations show at each place: a target's
+	// change there that is no worse is no news (Gemini's enum, inlined
+	// as a string with an enum constraint, shows a parameter that became
+	// an enum both as a type change and as values constrained).
+	worst := map[string]Severity{}
+	key := func(c Change) string { return c.Tool + "\x00" + c.Path }
 	for _, c := range base {
-		seen[key(c)] = true
+		if s, ok := worst[key(c)]; !ok || c.Severity > s {
+			worst[key(c)] = c.Severity
+		}
 	}
 	oldTools, newTools := toolsOf(old), toolsOf(new)
 	var out []Change
@@ -58,7 +62,7 @@ func CompareTargets(old, new []*check.Package, base []Change, targets []schema.T
 			n = append(n, newPay[name])
 		}
 		for _, c := range Compare([]*check.Package{{Tools: o}}, []*check.Package{{Tools: n}}) {
-			if seen[key(c)] {
+			if s, ok := worst[key(c)]; ok && c.Severity <= s {
 				continue
 			}
 			c.Target = string(target)

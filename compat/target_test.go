@@ -2,9 +2,12 @@ package compat_test
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
 )
@@ -90,6 +93,40 @@ func TestTargetsAgreeWithTheModel(t *testing.T) {
 				if !strictOptional {
 					t.Errorf("%s (%d): %s sees %s at %s (%s)", c.name, i, x.Target, x.Code, x.Path, x.Severity)
 				}
+			}
+		}
+	}
+}
+
+// TestTargetsRandomMutations (property): on the random packages and edits
+// of TestRandomMutations, no target adds a change of its own but
+// openai-strict's required optional parameters, and every change a
+// target adds names it and is placed in the .gram files.
+func TestTargetsRandomMutations(t *testing.T) {
+	iterations := 100
+	if testing.Short() {
+		iterations = 20
+	}
+	r := rand.New(rand.NewPCG(23, 626))
+	dir := t.TempDir()
+	for it := range iterations {
+		old := randPkg(r)
+		cur := old.clone()
+		for range 1 + r.IntN(3) {
+			mutations[r.IntN(len(mutations))].apply(r, &cur)
+		}
+		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
+		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+		base := compat.Compare(oldPkgs, newPkgs)
+		for _, x := range compat.CompareTargets(oldPkgs, newPkgs, base, schema.Targets()) {
+			ok := x.Target == "openai-strict" && x.Code == compat.ParamAddedRequired && strings.HasSuffix(x.New.File, ".gram")
+			for _, b := range base {
+				if b.Tool == x.Tool && b.Path == x.Path && b.Code != compat.ParamAddedOptional {
+					ok = false
+				}
+			}
+			if !ok {
+				t.Errorf("iteration %d: %s sees %s at %s.%s (%s, %v)\nOLD:\n%sNEW:\n%s", it, x.Target, x.Code, x.Tool, x.Path, x.Severity, x.New, old.gram(), cur.gram())
 			}
 		}
 	}
