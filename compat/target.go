@@ -101,7 +101,11 @@ func payload(tools map[string]*check.Tool, target schema.Target, side string) (m
 			rejected[name] = &diag.Diagnostic{Range: tools[name].NameRange, Summary: fmt.Sprintf("gramc diff cannot read its payload: %v", err)}
 			continue
 		}
-		out[name] = snap.Packages[0].Tools[0]
+		pt := snap.Packages[0].Tools[0]
+		if tools[name].Result == unknownResult {
+			pt.Result = unknownResult // a snapshot's: its payload cannot tell more
+		}
+		out[name] = pt
 	}
 	return out, rejected
 }

@@ -131,3 +131,18 @@ func TestTargetsRandomMutations(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetsWithSnapshot: a package compared with its own mcp snapshot,
+// either way round, under every target, finds nothing (the snapshot's
+// unknown results stay unknown in its payloads).
+func TestTargetsWithSnapshot(t *testing.T) {
+	for _, c := range ruleCases {
+		p := pkgs(t, c.old)
+		snap := snapshotOf(t, p, schema.MCP).Packages
+		for _, pair := range [][2][]*check.Package{{snap, p}, {p, snap}} {
+			if x := compat.CompareTargets(pair[0], pair[1], compat.Compare(pair[0], pair[1]), schema.Targets()); len(x) != 0 {
+				t.Errorf("%s: %v", c.name, summary(x))
+			}
+		}
+	}
+}
