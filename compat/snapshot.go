@@ -86,8 +86,19 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if len(data) > MaxSnapshotBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", file, MaxSnapshotBytes)
 	}
-	lines := newLineTable(data)
-	root, err := parseJSON(data)
+	var lines *lineTable
+	if !payload {
+		lines = newLineTable(data)
+	}
+	var root *jnode
+	var err error
+	if payload {
+		// gramc's own output, whose places are not shown: decoded whole,
+		// without the offsets and pointers (several times faster).
+		root, err = decodeJSON(data)
+	} else {
+		root, err = parseJSON(data)
+	}
 	if err != nil {
 		var se *jsonSyntaxError
 		if errors.As(err, &se) {
@@ -120,6 +131,9 @@ type snapReader struct {
 }
 
 func (r *snapReader) at(n *jnode) ast.Range {
+	if r.payload {
+		return ast.Range{File: r.file} // placed at the declarations (locate)
+	}
 	r.snap.pointers[n.off] = pointerOr(n.ptr)
 	return r.lines.rangeAt(r.file, n.off)
 }
@@ -574,6 +588,43 @@ func (n *jnode) value() any {
 	return nil
 }
 
+// decodeJSON is parseJSON without offsets and pointers.
+func decodeJSON(data []byte) (*jnode, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return nodeOf(v), nil
+}
+
+func nodeOf(v any) *jnode {
+	switch v := v.(type) {
+	case map[string]any:
+		n := &jnode{kind: 'o', obj: make(map[string]*jnode, len(v))}
+		for k, e := range v {
+			n.keys = append(n.keys, k)
+			n.obj[k] = nodeOf(e)
+		}
+		sort.Strings(n.keys)
+		return n
+	case []any:
+		n := &jnode{kind: 'a', arr: make([]*jnode, len(v))}
+		for i, e := range v {
+			n.arr[i] = nodeOf(e)
+		}
+		return n
+	case string:
+		return &jnode{kind: 's', str: v}
+	case json.Number:
+		return &jnode{kind: 'n', num: v}
+	case bool:
+		return &jnode{kind: 'b', b: v}
+	}
+	return &jnode{kind: 'z'}
+}
+
 type jsonSyntaxError struct {
 	off int32
 	msg string
@@ -685,6 +736,9 @@ func newLineTable(data []byte) *lineTable {
 }
 
 func (t *lineTable) rangeAt(file string, off int32) ast.Range {
+	if t == nil {
+		return ast.Range{File: file}
+	}
 	o := min(max(int(off), 0), len(t.data))
 	line := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > o }) - 1
 	col := utf8.RuneCount(t.data[t.lines[line]:o]) + 1

@@ -3,6 +3,7 @@ package compat_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
+	"github.com/gramc-dev/gramc/internal/gramgen"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // snapshotOf is what `gramc schema --target target` writes for pkgs, read
@@ -207,4 +210,34 @@ func TestSnapshotRandomMutations(t *testing.T) {
 	if compared < iterations/2 {
 		t.Errorf("only %d of %d iterations changed anything", compared, iterations)
 	}
+}
+
+// BenchmarkSnapshot10k: reading the mcp snapshot of a 10,000-tool package
+// and comparing it with the package (issue 23's bound: a diff of two
+// 10,000-tool versions under 1 s).
+func BenchmarkSnapshot10k(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.gram"), gramgen.Document(10000), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	p, _, err := load.Packages([]string{dir}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := schema.Emit(p[0].Tools, schema.MCP)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	var n int
+	for b.Loop() {
+		snap, err := compat.ReadSnapshot("old.json", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(compat.Compare(snap.Packages, p))
+	}
+	b.ReportMetric(float64(len(p[0].Tools)), "tools")
+	b.ReportMetric(float64(n), "changes")
 }

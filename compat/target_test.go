@@ -3,6 +3,7 @@ package compat_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
+	"github.com/gramc-dev/gramc/internal/gramgen"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // TestTargetStrictSeesRequired: openai-strict makes every property
@@ -145,4 +148,31 @@ func TestTargetsWithSnapshot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkTargets10k: CompareTargets for openai-strict on two
+// 10,000-tool versions (every description changed).
+func BenchmarkTargets10k(b *testing.B) {
+	dir := b.TempDir()
+	doc := gramgen.Document(10000)
+	for name, data := range map[string][]byte{"old": doc, "new": []byte(strings.ReplaceAll(string(doc), "description: \"", "description: \"Now: "))} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "t.gram"), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	old, _, err := load.Packages([]string{filepath.Join(dir, "old")}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	new, _, _ := load.Packages([]string{filepath.Join(dir, "new")}, nil)
+	base := compat.Compare(old, new)
+	b.ResetTimer()
+	var n int
+	for b.Loop() {
+		n = len(compat.CompareTargets(old, new, base, []schema.Target{schema.OpenAIStrict}))
+	}
+	b.ReportMetric(float64(n), "target-changes")
 }
