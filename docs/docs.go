@@ -20,6 +20,10 @@ var heading = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
 // its target, the prose before the example, the example.
 var schemaExampleRE = regexp.MustCompile("(?m)^#### `(target-[a-z-]+)` for (`[a-z-]+`)\n\n(?s:(.*?))```gram\n((?s:.*?))\n```")
 
+// diffExampleRE is a rule's example section of diff.md: its code, the
+// prose before it, the old and the new version.
+var diffExampleRE = regexp.MustCompile("(?m)^#### `(diff-[a-z-]+)`\n\n(?s:(.*?))```gram\n((?s:.*?))\n```\n\nbecomes\n\n```gram\n((?s:.*?))\n```")
+
 // schemaExample returns code's example section of schema: target, prose
 // and example (nil when there is none).
 func schemaExample(schema, code string) []string {
@@ -75,6 +79,13 @@ func Explain(code string) (text string, ok bool) {
 	diff, _ := Pages.ReadFile("diff.md")
 	for _, page := range []string{doc, string(diff)} {
 		if text, ok := listEntry(page, code); ok {
+			if page == string(diff) {
+				for _, m := range diffExampleRE.FindAllStringSubmatch(page, -1) {
+					if m[1] == code {
+						text += "\nExample:\n\n" + m[2] + "```gram\n" + m[3] + "\n```\n\nbecomes\n\n```gram\n" + m[4] + "\n```\n"
+					}
+				}
+			}
 			return text, true
 		}
 	}

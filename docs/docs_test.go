@@ -21,7 +21,7 @@ func TestExplainEveryCode(t *testing.T) {
 		if !strings.HasPrefix(text, "### `"+string(c.Code)+"`") || len(text) < 60 {
 			t.Errorf("%s: explanation %q", c.Code, text)
 		}
-		if c.Stage == diag.StageTarget && !strings.Contains(text, "```gram\n") {
+		if (c.Stage == diag.StageTarget || c.Stage == diag.StageDiff) && !strings.Contains(text, "```gram\n") {
 			t.Errorf("%s: explanation has no example:\n%s", c.Code, text)
 		}
 		if c.Retired == "" && !strings.Contains(text, c.Severity.String()) {
