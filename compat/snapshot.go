@@ -22,8 +22,9 @@ const MaxSnapshotBytes = 64 << 20
 // Snapshot is a version of a package known only by its published tool
 // list: the JSON `gramc schema --target mcp` or `--target jsonschema`
 // writes (an array of {name, title?, description, inputSchema,
-// outputSchema?, _meta?}), or an MCP tools/list result ({"tools": [...]}).
-// It is read back into synthetic packages, so every rule applies to it as
+// outputSchema?, _meta?}; with several targets, its mcp or jsonschema
+// list), or an MCP tools/list result ({"tools": [...]}; draft-07's
+// "definitions" are read as $defs are). It is read back into synthetic packages, so every rule applies to it as
 // to a .gram version; their positions are in the JSON file, and Pointer
 // names the JSON pointer of each.
 //
@@ -124,10 +125,10 @@ type snapReader struct {
 	payload bool
 	// per schema: its $defs, the records and enums made of them, and the
 	// record "#" refers to
-	defs  *jnode
-	decls map[*jnode]*check.TypeDecl
-	enums map[*jnode]*check.Enum
-	root  *jnode
+	defs, oldDefs *jnode
+	decls         map[*jnode]*check.TypeDecl
+	enums         map[*jnode]*check.Enum
+	root          *jnode
 }
 
 func (r *snapReader) at(n *jnode) ast.Range {
@@ -152,12 +153,16 @@ func (r *snapReader) errorf(n *jnode, format string, args ...any) error {
 func (r *snapReader) toolList(n *jnode) ([]*check.Tool, error) {
 	list := n
 	if n.kind == 'o' {
-		if t := n.get("tools"); t != nil {
-			list = t // an MCP tools/list result
+		// An MCP tools/list result, or gramc schema's output for several
+		// targets ({"target": [entries], ...}): its mcp or jsonschema list.
+		for _, k := range []string{"tools", "mcp", "jsonschema"} {
+			if t := n.get(k); t != nil && list == n {
+				list = t
+			}
 		}
 	}
 	if list.kind != 'a' {
-		return nil, r.errorf(n, "not a tool list: want the JSON array gramc schema --target mcp or --target jsonschema writes, or an MCP tools/list result {\"tools\": [...]}")
+		return nil, r.errorf(n, "not a tool list: want the JSON array gramc schema --target mcp or --target jsonschema writes (or its output for several targets with one of them), or an MCP tools/list result {\"tools\": [...]}")
 	}
 	var tools []*check.Tool
 	seen := map[string]bool{}
@@ -249,9 +254,10 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 
 // begin starts a schema: its $defs and the record "#" names.
 func (r *snapReader) begin(s *jnode) {
-	r.defs = nil
+	r.defs, r.oldDefs = nil, nil
 	if s.kind == 'o' {
 		r.defs = s.get("$defs")
+		r.oldDefs = s.get("definitions") // draft-07's, as other servers write them
 	}
 	r.decls = map[*jnode]*check.TypeDecl{}
 	r.enums = map[*jnode]*check.Enum{}
@@ -466,13 +472,18 @@ func (r *snapReader) ref(ref *jnode) (*check.Type, error) {
 		}
 		return &check.Type{Kind: check.Record, Decl: d, Range: r.at(ref)}, nil
 	}
+	defs := r.defs
 	frag, ok := strings.CutPrefix(ref.str, "#/$defs/")
+	if !ok {
+		defs = r.oldDefs
+		frag, ok = strings.CutPrefix(ref.str, "#/definitions/")
+	}
 	if ok {
 		frag, ok = unescapeRef(frag)
 	}
 	var def *jnode
-	if ok && r.defs != nil {
-		def = r.defs.get(frag)
+	if ok && defs != nil {
+		def = defs.get(frag)
 	}
 	if def == nil || def.kind != 'o' {
 		return nil, r.errorf(ref, "$ref %q names no definition of this schema's $defs", ref.str)

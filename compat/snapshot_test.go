@@ -241,3 +241,38 @@ func BenchmarkSnapshot10k(b *testing.B) {
 	b.ReportMetric(float64(len(p[0].Tools)), "tools")
 	b.ReportMetric(float64(n), "changes")
 }
+
+// TestSnapshotShapes: gramc schema's output for several targets is read
+// by its mcp list, and draft-07's "definitions" as $defs.
+func TestSnapshotShapes(t *testing.T) {
+	p := pkgs(t, ignoreOld)
+	var tools []*check.Tool
+	for _, q := range p {
+		tools = append(tools, q.Tools...)
+	}
+	js, err := schema.Emit(tools, schema.JSONSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcp, err := schema.Emit(tools, schema.MCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	several := `{"jsonschema": ` + string(js) + `, "mcp": ` + string(mcp) + `}`
+	draft7 := strings.ReplaceAll(strings.ReplaceAll(string(mcp), `"$defs"`, `"definitions"`), `#/$defs/`, `#/definitions/`)
+	for name, data := range map[string]string{"several targets": several, "draft-07": draft7} {
+		s, err := compat.ReadSnapshot("s.json", []byte(data))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if c := compat.Compare(s.Packages, p); len(c) != 0 {
+			t.Errorf("%s: %v", name, summary(c))
+		}
+		if _, ok := s.Pointer(s.Packages[0].Tools[0].NameRange); !ok {
+			t.Errorf("%s: no pointer", name)
+		}
+	}
+	if !strings.Contains(draft7, "#/definitions/U") {
+		t.Fatal("the draft-07 rewrite found no reference: the test is broken")
+	}
+}
