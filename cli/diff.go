@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -50,7 +52,7 @@ followed to every place they are used.
 OLD and NEW are paths as every command takes them (a file, a directory,
 dir/...), or REV:PATH, git's notation for PATH at a revision of the
 current repository (main:tools, HEAD~1:.), or a JSON snapshot file
-(.json) written by gramc schema --target mcp or --target jsonschema, or an
+(.json, or REV:PATH.json from git) written by gramc schema --target mcp or --target jsonschema, or an
 MCP tools/list result: the same rules apply to it, positioned in the JSON
 with the JSON pointer. With --against-mcp COMMAND|URL, OLD is what a live
 MCP server lists (a command run over stdio without API keys in its
@@ -210,6 +212,15 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 // file (snap is then set).
 func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, cleanup func(), err error) {
 	noop := func() {}
+	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) && strings.HasSuffix(strings.ToLower(path), ".json") {
+		if _, err := os.Stat(arg); err != nil { // not a file named so: REV:PATH
+			snap, err := gitSnapshot(arg, rev, path)
+			if err != nil {
+				return nil, nil, noop, &exitError{code: ExitUsage, err: err}
+			}
+			return snap.Packages, snap, noop, nil
+		}
+	}
 	if strings.HasSuffix(strings.ToLower(arg), ".json") {
 		f, err := os.Open(arg)
 		if err != nil {
@@ -243,6 +254,42 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 		return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
 	}
 	return pkgs, nil, noop, nil
+}
+
+// gitSnapshot reads the snapshot at path (relative to the current
+// directory) at revision rev of the current repository, bounded as a file
+// is (compat.MaxSnapshotBytes).
+func gitSnapshot(arg, rev, path string) (*compat.Snapshot, error) {
+	if why := load.ValidRevision(rev); why != "" {
+		return nil, fmt.Errorf("%s: %s", termsafe.Line(arg, 200), why)
+	}
+	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "./") {
+		path = "./" + path // git's notation for a path relative to the current directory
+	}
+	cmd := exec.Command("git", "cat-file", "blob", rev+":"+path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	data, rerr := io.ReadAll(io.LimitReader(out, compat.MaxSnapshotBytes+1))
+	if len(data) > compat.MaxSnapshotBytes {
+		cmd.Process.Kill() //nolint:errcheck // stopping a read we refuse
+	}
+	werr := cmd.Wait()
+	switch {
+	case len(data) > compat.MaxSnapshotBytes:
+		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", termsafe.Line(arg, 200), compat.MaxSnapshotBytes)
+	case werr != nil:
+		return nil, fmt.Errorf("%s: git cat-file: %s", termsafe.Line(arg, 200), termsafe.Line(strings.TrimSpace(stderr.String()), 300))
+	case rerr != nil:
+		return nil, fmt.Errorf("%s: %w", arg, rerr)
+	}
+	return compat.ReadSnapshot(arg, data)
 }
 
 func isWindowsDrive(s string) bool { return len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/') }
