@@ -52,9 +52,9 @@ followed to every place they are used.
 OLD and NEW are paths as every command takes them (a file, a directory,
 dir/...), or REV:PATH, git's notation for PATH at a revision of the
 current repository (main:tools, HEAD~1:.), or a JSON snapshot file
-(.json, or REV:PATH.json from git) written by gramc schema --target mcp or --target jsonschema, or an
-MCP tools/list result: the same rules apply to it, positioned in the JSON
-with the JSON pointer. With --against-mcp COMMAND|URL, OLD is what a live
+(.json, or REV:PATH.json from git) written by gramc schema --target mcp
+or --target jsonschema, or an MCP tools/list result: the same rules apply
+to it, positioned in the JSON with the JSON pointer. With --against-mcp COMMAND|URL, OLD is what a live
 MCP server lists (a command run over stdio without API keys in its
 environment, or a streamable HTTP URL), waited for at most --mcp-timeout,
 and only NEW is given.
