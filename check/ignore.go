@@ -92,6 +92,10 @@ func suppress(files []*ast.File, ds diag.Diagnostics, known []diag.Code, reportU
 	out := ds[:0:0]
 	for _, d := range ds {
 		suppressed := false
+		if info, ok := diag.Lookup(d.Code); ok && info.Stage == diag.StageDiff {
+			out = append(out, d) // accepted by compat.Accept, which wants a reason
+			continue
+		}
 		for _, ig := range at[key{d.Range.File, d.Range.Start.Line}] {
 			if slices.Contains(ig.codes, d.Code) {
 				if d.Severity == diag.Warning {

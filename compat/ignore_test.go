@@ -113,4 +113,15 @@ func TestCheckLeavesDiffIgnores(t *testing.T) {
 	if len(ds) != 1 || !strings.Contains(ds[0].Summary, "unknown-property suppresses nothing") {
 		t.Errorf("got %v", ds)
 	}
+	// Nor does it suppress a diff change shown as a warning (the editor's
+	// baseline): compat.Accept judges the comment, which wants a reason.
+	f := p[0].Files[0]
+	change := &diag.Diagnostic{Severity: diag.Warning, Code: compat.ParamNowRequired, Summary: "now required",
+		Range: p[0].Tools[0].NameRange}
+	if change.Range.Start.Line != 2 || change.Range.File != f.Name {
+		t.Fatalf("the tool is at %v: the test is broken", change.Range)
+	}
+	if ds := check.SuppressOnly(p[0].Files, diag.Diagnostics{change}); len(ds) != 1 {
+		t.Errorf("check suppressed a diff change: %v", ds)
+	}
 }

@@ -61,9 +61,12 @@ func (w *workspace) baselineChanges(dir, rev string, cp *check.Package) diag.Dia
 	if b.pkgs == nil {
 		return nil
 	}
-	var ds diag.Diagnostics
-	for _, c := range compat.Compare(b.pkgs, []*check.Package{cp}) {
-		if c.Severity < compat.Dangerous {
+	// A change accepted by a `// gramc:ignore CODE -- reason` comment is
+	// not shown, as gramc diff does not report it; a comment that cannot
+	// accept one (no reason, no such rule) is gramc diff's error.
+	changes, ds := compat.Accept(compat.Compare(b.pkgs, []*check.Package{cp}), []*check.Package{cp})
+	for _, c := range changes {
+		if c.Severity < compat.Dangerous || c.Accepted {
 			continue
 		}
 		rng := c.New

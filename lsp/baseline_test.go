@@ -77,3 +77,52 @@ func TestBaseline(t *testing.T) {
 		return false
 	})
 }
+
+// TestBaselineAccepted: a change accepted with `// gramc:ignore CODE --
+// reason` is not shown against the baseline, as gramc diff does not
+// report it; a comment without a reason is gramc diff's error, there.
+func TestBaselineAccepted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools.gram": "[w:Tool {description: \"Weather\"} |\n  (city::String {optional: true})==>\n  (days::Integer {default: 3})==>\n  (::String)\n]\n",
+		"gramc.json": `{"baseline": "HEAD"}`,
+	})
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "old"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	writeFiles(t, dir, map[string]string{"tools.gram": "[w:Tool {description: \"Weather, now\"} |\n  // gramc:ignore diff-param-now-required\n  (city::String)==>\n  // gramc:ignore diff-param-now-required -- every caller sends it\n  (days::Integer)==>\n  (::String)\n]\n"})
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("tools.gram")
+	c.waitFor("tools.gram", func(ds []protocol.Diagnostic) bool {
+		return hasCode("diff-description-changed")(ds) && hasCode("diff-invalid-ignore")(ds)
+	})
+	shown := 0
+	for _, d := range c.diagnostics("tools.gram")["tools.gram"] {
+		code, _ := d.Code.(protocol.String)
+		switch code {
+		case "diff-invalid-ignore":
+			if d.Range.Start.Line != 1 || !strings.Contains(fmt.Sprint(d.Message), "without a reason") {
+				t.Errorf("invalid ignore: %+v", d)
+			}
+		case "diff-param-now-required":
+			// city's comment has no reason, so its change stays; days's
+			// is accepted.
+			shown++
+			if d.Range.Start.Line != 2 {
+				t.Errorf("shown at line %d: %+v", d.Range.Start.Line, d)
+			}
+		case "unused-ignore":
+			t.Errorf("gramc check's unused-ignore for a diff rule: %+v", d)
+		}
+	}
+	if shown != 1 {
+		t.Errorf("%d diff-param-now-required shown, want city's only", shown)
+	}
+}
