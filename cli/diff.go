@@ -346,7 +346,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			case compat.Dangerous:
 				level = "warning"
 			}
-			fmt.Fprintf(stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, f, l, col, c.Code, termsafe.Line(c.Message, 1000))
+			fmt.Fprintf(stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, diag.GitHubProperty(f), l, col, c.Code, diag.GitHubData(termsafe.Line(c.Message, 1000)))
 		}
 	case "markdown":
 		fmt.Fprintln(stdout, "| severity | tool | path | change | code |")

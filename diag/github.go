@@ -40,3 +40,11 @@ func escapeData(s string) string {
 func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
+
+// GitHubData escapes a workflow command's message, for a command that
+// writes annotations of its own (gramc diff's changes).
+func GitHubData(s string) string { return escapeData(s) }
+
+// GitHubProperty escapes a workflow command's property value (a file, a
+// title).
+func GitHubProperty(s string) string { return escapeProperty(s) }
