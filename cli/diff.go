@@ -189,7 +189,13 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 			changes = append(changes, c)
 		}
 	}
-	changes, bad := compat.Accept(changes, newPkgs)
+	changes, invalid := compat.Accept(changes, newPkgs)
+	var bad diag.Diagnostics
+	for _, d := range invalid {
+		if !slices.Contains(disabled, d.Code) {
+			bad = append(bad, d)
+		}
+	}
 	printDiagnostics(e, bad)
 	if err := writeChanges(e.stdout, e.stderr, changes, opts.format, pointer); err != nil {
 		return &exitError{code: ExitUsage, err: err}
