@@ -135,6 +135,7 @@ func Compare(old, new []*check.Package) []Change {
 				Message: fmt.Sprintf("tool %s was added", name)})
 		}
 	}
+	renames(out, oldTools, newTools)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Tool != out[j].Tool {
 			return out[i].Tool < out[j].Tool
@@ -142,6 +143,53 @@ func Compare(old, new []*check.Package) []Change {
 		return out[i].Path < out[j].Path
 	})
 	return out
+}
+
+// renames says, on a removed tool and an added one whose parameters and
+// result are alike (the only such pair), that it may be a rename: for
+// the callers it is still a removal.
+func renames(changes []Change, oldTools, newTools map[string]*check.Tool) {
+	removed, added := map[string][]int{}, map[string][]int{}
+	for i, c := range changes {
+		switch c.Code {
+		case ToolRemoved:
+			k := shape(oldTools[c.Tool])
+			removed[k] = append(removed[k], i)
+		case ToolAdded:
+			k := shape(newTools[c.Tool])
+			added[k] = append(added[k], i)
+		}
+	}
+	for k, rs := range removed {
+		as := added[k]
+		if len(rs) != 1 || len(as) != 1 {
+			continue
+		}
+		r, a := &changes[rs[0]], &changes[as[0]]
+		r.Message += fmt.Sprintf(" (renamed to %s? its parameters and result are alike)", a.Tool)
+		a.Message += fmt.Sprintf(" (renamed from %s? its parameters and result are alike)", r.Tool)
+	}
+}
+
+// shape is a tool's parameters (names, types, required or not) and
+// result type, in a comparable form.
+func shape(t *check.Tool) string {
+	parts := make([]string, 0, len(t.Params)+1)
+	for _, p := range t.Params {
+		parts = append(parts, fmt.Sprintf("%s:%s:%v", p.Name, typeShape(p.Type), p.Required()))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",") + "=>" + typeShape(t.Result)
+}
+
+func typeShape(t *check.Type) string {
+	switch {
+	case t == nil:
+		return ""
+	case t.Kind == check.Array:
+		return typeShape(t.Elem) + "[]"
+	}
+	return t.Kind.String()
 }
 
 func toolsOf(pkgs []*check.Package) map[string]*check.Tool {
@@ -227,6 +275,8 @@ func join(prefix, name string) string {
 // params compares the parameters (or a record's fields) of a place used
 // in direction dir.
 func (c *comparer) params(olds, news []*check.Param, prefix string, dir direction, oldAt, newAt ast.Range) {
+	first := len(c.changes)
+	defer func() { paramRename(c.changes[first:], prefix, olds, news) }()
 	byName := map[string]*check.Param{}
 	for _, p := range news {
 		byName[p.Name] = p
@@ -266,6 +316,53 @@ func (c *comparer) params(olds, news []*check.Param, prefix string, dir directio
 		}
 	}
 }
+
+// paramRename says, when one parameter or field of a place (prefix) was
+// removed and one of the same type added (the only such pair), that it
+// may be a rename: for a caller it is still a removal and an addition.
+func paramRename(changes []Change, prefix string, olds, news []*check.Param) {
+	var gone, come *Change
+	nGone, nCome := 0, 0
+	for i := range changes {
+		c := &changes[i]
+		if parent(c.Path) != prefix {
+			continue // a change inside a field
+		}
+		switch c.Code {
+		case ParamRemoved, ResultFieldRemoved:
+			gone = c
+			nGone++
+		case ParamAddedRequired, ParamAddedOptional, ResultFieldAdded:
+			come = c
+			nCome++
+		}
+	}
+	if nGone != 1 || nCome != 1 {
+		return
+	}
+	typeOf := func(ps []*check.Param, name string) string {
+		for _, p := range ps {
+			if p.Name == name {
+				return typeShape(p.Type) + "/" + p.Type.Name()
+			}
+		}
+		return "?"
+	}
+	if typeOf(olds, last(gone.Path)) != typeOf(news, last(come.Path)) {
+		return
+	}
+	gone.Message += fmt.Sprintf(" (renamed to %s? it has the same type)", last(come.Path))
+	come.Message += fmt.Sprintf(" (renamed from %s? it has the same type)", last(gone.Path))
+}
+
+func parent(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+func last(path string) string { return path[strings.LastIndexByte(path, '.')+1:] }
 
 func what(dir direction, path string) string {
 	if strings.Contains(path, ".") {

@@ -171,3 +171,37 @@ func BenchmarkCompare10k(b *testing.B) {
 	b.ReportMetric(float64(n), "changes")
 	_ = fmt.Sprint(n)
 }
+
+// TestRenameHints: a tool or a parameter removed while one alike is added
+// (the only such pair) is said to be perhaps renamed; it stays a removal
+// and an addition, with their severities.
+func TestRenameHints(t *testing.T) {
+	old := "[getWeather:Tool {description: \"W\"} | (city::String)==>(days::Integer)==>(::String)]\n[other:Tool {description: \"O\"} | (a::String)==>(x::Integer)==>(::String)]\n"
+	new := "[weather:Tool {description: \"W\"} | (days::Integer)==>(city::String)==>(::String)]\n[other:Tool {description: \"O\"} | (b::String)==>(x::Integer)==>(::String)]\n"
+	msgs := map[string]compat.Change{}
+	for _, c := range compat.Compare(pkgs(t, old), pkgs(t, new)) {
+		msgs[c.Tool+" "+c.Path+" "+string(c.Code)] = c
+	}
+	for key, want := range map[string]string{
+		"getWeather  diff-tool-removed":     "(renamed to weather? its parameters and result are alike)",
+		"weather  diff-tool-added":          "(renamed from getWeather? its parameters and result are alike)",
+		"other a diff-param-removed":        "(renamed to b? it has the same type)",
+		"other b diff-param-added-required": "(renamed from a? it has the same type)",
+	} {
+		c, ok := msgs[key]
+		if !ok || !strings.HasSuffix(c.Message, want) {
+			t.Errorf("%s: %q, want it to end %q", key, c.Message, want)
+		}
+	}
+	if c := msgs["getWeather  diff-tool-removed"]; c.Severity != compat.Breaking {
+		t.Errorf("a rename is still breaking: %+v", c)
+	}
+	// Not when the types differ, nor when two are alike.
+	old2 := "[t:Tool {description: \"T\"} | (a::String)==>(b::String)==>(::String)]\n"
+	new2 := "[t:Tool {description: \"T\"} | (c::Integer)==>(d::String)==>(e::String)==>(::String)]\n"
+	for _, c := range compat.Compare(pkgs(t, old2), pkgs(t, new2)) {
+		if strings.Contains(c.Message, "renamed") {
+			t.Errorf("%s", c.Message)
+		}
+	}
+}
