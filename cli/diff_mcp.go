@@ -39,6 +39,10 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 		cmd := exec.Command("sh", "-c", server)
 		cmd.Env = toolcmd.ToolEnv(os.Environ())
 		cmd.Stderr = logs // shown when listing fails
+		// What the command starts goes when the session does (sh -c 'srv &',
+		// a server that forks), after the SDK's own close.
+		toolcmd.NewProcessGroup(cmd)
+		defer toolcmd.KillGroup(cmd)
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 	}
 	fail := func(err error) error {

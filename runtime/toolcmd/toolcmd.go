@@ -258,3 +258,13 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 }
 
 func (b *cappedBuffer) String() string { return b.buf.String() }
+
+// NewProcessGroup makes cmd, before it starts, the leader of a process
+// group of its own, so that KillGroup reaches every process it starts: for
+// a command run by another client of its output (gramc diff --against-mcp's
+// MCP server).
+func NewProcessGroup(cmd *exec.Cmd) { newProcessGroup(cmd) }
+
+// KillGroup kills the process group NewProcessGroup made (the command
+// itself where there are no groups).
+func KillGroup(cmd *exec.Cmd) { killGroup(cmd) }
