@@ -54,10 +54,11 @@ dir/...), or REV:PATH, git's notation for PATH at a revision of the
 current repository (main:tools, HEAD~1:.), or a JSON snapshot file
 (.json, or REV:PATH.json from git) written by gramc schema --target mcp
 or --target jsonschema, or an MCP tools/list result: the same rules apply
-to it, positioned in the JSON with the JSON pointer. With --against-mcp COMMAND|URL, OLD is what a live
-MCP server lists (a command run over stdio without API keys in its
-environment, or a streamable HTTP URL), waited for at most --mcp-timeout,
-and only NEW is given.
+to it, positioned in the JSON with the JSON pointer. With --against-mcp
+COMMAND|URL, OLD is what a live MCP server lists (a command run over stdio
+without API keys in its environment, or a streamable HTTP URL), waited for
+at most --mcp-timeout, and only NEW is given; a place in the listing is
+shown by its JSON pointer.
 
 With --target (openai-strict, gemini, ...; a comma list or all), each
 change is also judged on what the provider's payload makes of it: both
@@ -165,13 +166,15 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 		return err
 	}
 	defer cleanup2()
-	pointer := func(r ast.Range) string {
-		for _, s := range []*compat.Snapshot{oldSnap, newSnap} {
+	live := opts.againstMCP != ""
+	pointer := func(r ast.Range) (ptr string, lines bool) {
+		for i, s := range []*compat.Snapshot{oldSnap, newSnap} {
 			if p, ok := s.Pointer(r); ok {
-				return p
+				// A live listing's lines are those of JSON the user never sees.
+				return p, !(i == 0 && live)
 			}
 		}
-		return ""
+		return "", true
 	}
 	all := compat.Compare(oldPkgs, newPkgs)
 	if len(targets) > 0 {
@@ -308,10 +311,14 @@ func changeAt(c compat.Change) ast.Range {
 	return c.New
 }
 
-func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format string, pointer func(ast.Range) string) error {
-	changeAt := func(c compat.Change) (file string, line, col int, ptr string) {
+// writeChanges writes the changes in format. pointer gives the JSON
+// pointer of a place in a snapshot, and whether its lines are worth
+// showing (not those of a live server's listing).
+func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format string, pointer func(ast.Range) (string, bool)) error {
+	changeAt := func(c compat.Change) (file string, line, col int, ptr string, lines bool) {
 		r := changeAt(c)
-		return r.File, int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1)), pointer(r)
+		ptr, lines = pointer(r)
+		return r.File, int(max(r.Start.Line, 1)), int(max(r.Start.Column, 1)), ptr, lines
 	}
 	switch format {
 	case "json":
@@ -333,7 +340,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		}
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
-			f, l, col, ptr := changeAt(c)
+			f, l, col, ptr, _ := changeAt(c)
 			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
@@ -344,7 +351,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			if c.Accepted {
 				continue
 			}
-			f, l, col, _ := changeAt(c)
+			f, l, col, _, lines := changeAt(c)
 			level := "notice"
 			switch c.Severity {
 			case compat.Breaking:
@@ -352,7 +359,12 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			case compat.Dangerous:
 				level = "warning"
 			}
-			fmt.Fprintf(stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, diag.GitHubProperty(f), l, col, c.Code, diag.GitHubData(termsafe.Line(c.Message, 1000)))
+			msg := diag.GitHubData(termsafe.Line(c.Message, 1000))
+			if !lines { // no file in the repository: an annotation of the run
+				fmt.Fprintf(stdout, "::%s title=%s::%s: %s\n", level, c.Code, diag.GitHubData(termsafe.Line(f, 200)), msg)
+				continue
+			}
+			fmt.Fprintf(stdout, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", level, diag.GitHubProperty(f), l, col, c.Code, msg)
 		}
 	case "markdown":
 		fmt.Fprintln(stdout, "| severity | tool | path | change | code |")
@@ -373,8 +385,11 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 				continue
 			}
 			counts[c.Severity]++
-			f, l, col, ptr := changeAt(c)
-			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s [%s]\n", f, l, col, c.Severity, termsafe.Line(c.Message, 1000), c.Code)
+			f, l, col, ptr, lines := changeAt(c)
+			if lines {
+				f = fmt.Sprintf("%s:%d:%d", f, l, col)
+			}
+			fmt.Fprintf(stderr, "%s: %s: %s [%s]\n", termsafe.Line(f, 300), c.Severity, termsafe.Line(c.Message, 1000), c.Code)
 			if ptr != "" {
 				fmt.Fprintf(stderr, "    at: %s\n", termsafe.Line(ptr, 300))
 			}
