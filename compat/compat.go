@@ -115,6 +115,14 @@ const (
 // Compare returns the changes from old to new, sorted by tool and path.
 func Compare(old, new []*check.Package) []Change {
 	oldTools, newTools := toolsOf(old), toolsOf(new)
+	unlisted := map[*check.Tool]bool{}
+	for _, p := range append(slices.Clip(old), new...) {
+		if p != nil && p.Name == deprecationUnlisted && p.Files == nil {
+			for _, t := range p.Tools {
+				unlisted[t] = true
+			}
+		}
+	}
 	var out []Change
 	for _, name := range sortedKeys(oldTools) {
 		ot := oldTools[name]
@@ -124,7 +132,7 @@ func Compare(old, new []*check.Package) []Change {
 				Message: fmt.Sprintf("tool %s was removed: every caller of it, model or program, fails", name)})
 			continue
 		}
-		c := &comparer{tool: name}
+		c := &comparer{tool: name, deprecationUnknown: unlisted[ot] || unlisted[nt]}
 		c.tool2(ot, nt)
 		out = append(out, c.changes...)
 	}
@@ -215,8 +223,11 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 type comparer struct {
-	tool    string
-	changes []Change
+	tool string
+	// deprecationUnknown: one version is a snapshot that cannot say a
+	// tool is deprecated
+	deprecationUnknown bool
+	changes            []Change
 	// seen guards a recursive type compared with itself.
 	seen map[[2]*check.TypeDecl]bool
 }
@@ -232,7 +243,7 @@ func (c *comparer) tool2(ot, nt *check.Tool) {
 			OldText: ot.Description, NewText: nt.Description,
 			Message: fmt.Sprintf("tool %s's description changed: the model chooses tools and arguments by it", c.tool)})
 	}
-	if !ot.Deprecated && nt.Deprecated {
+	if !ot.Deprecated && nt.Deprecated && !c.deprecationUnknown {
 		c.add(Change{Code: ToolDeprecated, Severity: Dangerous, Old: ot.NameRange, New: nt.NameRange,
 			Message: fmt.Sprintf("tool %s is now deprecated", c.tool)})
 	}

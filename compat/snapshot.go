@@ -31,7 +31,8 @@ const MaxSnapshotBytes = 64 << 20
 // What the JSON does not say is not compared: MCP lists an outputSchema
 // for object results only, so a tool without one has a result of unknown
 // type, compared only with a record result (which it is not); the
-// jsonschema target does not mark a deprecated tool.
+// jsonschema target does not mark a deprecated tool, so a tool deprecated
+// is not reported against its snapshot.
 type Snapshot struct {
 	File     string
 	Packages []*check.Package
@@ -47,6 +48,12 @@ func (s *Snapshot) Pointer(r ast.Range) (string, bool) {
 	p, ok := s.pointers[r.Start.Offset]
 	return p, ok
 }
+
+// deprecationUnlisted names a snapshot's package whose entries cannot
+// say a tool is deprecated (the jsonschema target's: every inputSchema
+// has $schema, no entry has _meta): Compare does not report a tool
+// deprecated against it.
+const deprecationUnlisted = "snapshot (deprecation not listed)"
 
 // unknownResult is the result of a snapshot's tool that lists no output
 // schema: compared only with a record result (see Compare).
@@ -112,7 +119,11 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.snap.Packages = []*check.Package{{Name: "snapshot", Dir: file, Tools: tools}}
+	name := "snapshot"
+	if r.schemas > 0 && r.schemas == len(tools) && !r.meta {
+		name = deprecationUnlisted
+	}
+	r.snap.Packages = []*check.Package{{Name: name, Dir: file, Tools: tools}}
 	return r.snap, nil
 }
 
@@ -123,6 +134,10 @@ type snapReader struct {
 	// payload: the entries are a provider target's (CompareTargets),
 	// whatever their shape
 	payload bool
+	// schemas counts the entries whose inputSchema has $schema; meta is
+	// set when an entry has _meta
+	schemas int
+	meta    bool
 	// per schema: its $defs, the records and enums made of them, and the
 	// record "#" refers to
 	defs, oldDefs *jnode
@@ -209,11 +224,15 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 		return nil, err
 	}
 	if meta := n.get("_meta"); meta != nil && meta.kind == 'o' {
+		r.meta = true
 		if d := meta.get("deprecated"); d != nil && d.kind == 'b' {
 			t.Deprecated = d.b
 		}
 	}
 	in := n.get(inKey)
+	if in.get("$schema") != nil {
+		r.schemas++
+	}
 	if in == nil && r.payload {
 		in = &jnode{kind: 'o', off: n.off, ptr: n.ptr, obj: map[string]*jnode{}} // gemini: no parameters
 	}

@@ -81,7 +81,9 @@ func TestSnapshotSameChanges(t *testing.T) {
 				old, new := pkgs(t, p.old), pkgs(t, p.new)
 				var want []compat.Change
 				for _, c := range compat.Compare(old, new) {
-					if !resultUnseen(target, c, old) {
+					// The jsonschema target does not mark a deprecated tool:
+					// a deprecation is not reported against its snapshot.
+					if !resultUnseen(target, c, old) && !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
 						want = append(want, c)
 					}
 				}
@@ -274,5 +276,24 @@ func TestSnapshotShapes(t *testing.T) {
 	}
 	if !strings.Contains(draft7, "#/definitions/U") {
 		t.Fatal("the draft-07 rewrite found no reference: the test is broken")
+	}
+}
+
+// TestSnapshotDeprecation: an mcp snapshot says which tools are
+// deprecated (_meta), so one deprecated since is reported; a jsonschema
+// snapshot cannot, so a tool deprecated all along is not reported as
+// newly deprecated against it.
+func TestSnapshotDeprecation(t *testing.T) {
+	plain := pkgs(t, "[t:Tool {description: \"T\"} | (x::String)==>(::String)]\n")
+	deprecated := pkgs(t, "[t:Tool {description: \"T\", deprecated: true} | (x::String)==>(::String)]\n")
+	codes := func(cs []compat.Change) string { return strings.Join(summary(cs), "; ") }
+	if c := compat.Compare(snapshotOf(t, plain, schema.MCP).Packages, deprecated); len(c) != 1 || c[0].Code != compat.ToolDeprecated {
+		t.Errorf("mcp, deprecated since: %s", codes(c))
+	}
+	if c := compat.Compare(snapshotOf(t, deprecated, schema.MCP).Packages, deprecated); len(c) != 0 {
+		t.Errorf("mcp, deprecated all along: %s", codes(c))
+	}
+	if c := compat.Compare(snapshotOf(t, deprecated, schema.JSONSchema).Packages, deprecated); len(c) != 0 {
+		t.Errorf("jsonschema, deprecated all along: %s", codes(c))
 	}
 }
