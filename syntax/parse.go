@@ -52,7 +52,7 @@ const MaxSyntaxErrors = 100
 
 // minWindow is the smallest window of a file parseRecovering parses after
 // a syntax error (see there).
-const minWindow = 1 << 10
+const minWindow = 64
 
 // parseRecovering parses text and, after a syntax error, carries on at the
 // next top-level pattern, as go/parser advances past bad code: every

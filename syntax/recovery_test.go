@@ -91,13 +91,13 @@ func TestRecoveryPastTheLimit(t *testing.T) {
 // TestRecoveryWindows: a file with junk lines between its top-level
 // patterns recovers to the same tree, positions included, as the file with
 // the junk lines blanked, and reports each junk line. The patterns span
-// many lines, groups are longer than a recovery window (minWindow), paths
+// many lines, groups are longer than the first recovery windows, paths
 // continue on lines that start with "(", fenced strings hold lines that
 // start with "(" or "[", annotations stand on their own lines: what a
 // window's end could cut.
 func TestRecoveryWindows(t *testing.T) {
 	var pats []string
-	long := strings.Repeat(`(p::String {description: "a parameter with a long description"})==>`+"\n", 3*minWindow/70)
+	long := strings.Repeat(`(p::String {description: "a parameter with a long description"})==>`+"\n", 100)
 	for i := 0; i < 60; i++ {
 		switch i % 6 {
 		case 0:
