@@ -20,9 +20,15 @@ import (
 // agent's declarations, and a function that closes the sessions.
 func connectMCP(ctx context.Context, e *env, servers []string) ([]runtime.Tool, func(), error) {
 	var sessions []*sdk.ClientSession
+	var commands []*exec.Cmd
 	closeAll := func() {
 		for _, s := range sessions {
 			s.Close()
+		}
+		// What a server command started goes when its session does (sh -c
+		// 'srv &', a server that forks), after the SDK's own close.
+		for _, cmd := range commands {
+			toolcmd.KillGroup(cmd)
 		}
 	}
 	var tools []runtime.Tool
@@ -35,6 +41,8 @@ func connectMCP(ctx context.Context, e *env, servers []string) ([]runtime.Tool, 
 			cmd := exec.Command("sh", "-c", server)
 			cmd.Env = toolcmd.ToolEnv(os.Environ())
 			cmd.Stderr = e.stderr
+			toolcmd.NewProcessGroup(cmd)
+			commands = append(commands, cmd)
 			t = &sdk.CommandTransport{Command: cmd}
 		}
 		s, err := client.Connect(ctx, t, nil)
