@@ -275,10 +275,10 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// readText is ReadFile into a string: the parser keeps the text as a
+// ReadText is ReadFile into a string: the parser keeps the text as a
 // string, so reading straight into one saves a copy of every file (the
 // size of the input, at the parse's peak).
-func readText(path string, max int64) (string, error) {
+func ReadText(path string, max int64) (string, error) {
 	var b strings.Builder
 	if err := readInto(&b, path, max); err != nil {
 		return "", err
@@ -385,7 +385,7 @@ func Read(u Unit, cfg *Config) ([]syntax.Source, diag.Diagnostics) {
 			srcs = append(srcs, syntax.Source{Name: name, Src: src})
 			continue
 		}
-		text, err := readText(name, cfg.maxFileSize())
+		text, err := ReadText(name, cfg.maxFileSize())
 		if err != nil {
 			problems = append(problems, Problem(name, err))
 			continue

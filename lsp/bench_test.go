@@ -204,7 +204,7 @@ func BenchmarkLargeDocument(b *testing.B) {
 	text = text[:10<<20]
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		c := newTestClient(b, b.TempDir(), clientOptions{})
+		c := newTestClient(b, b.TempDir(), clientOptions{ownFraming: true})
 		var before runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

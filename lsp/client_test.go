@@ -45,6 +45,10 @@ type clientOptions struct {
 	initOptions   string // JSON
 	configuration string // JSON answered to workspace/configuration ("" : capability off)
 	snippets      bool
+	// ownFraming frames the client's side with the server's stream, which
+	// keeps no buffer between messages: jsonrpc2's keeps the largest
+	// message it wrote, which a memory figure would count as the server's.
+	ownFraming bool
 }
 
 // newTestClient starts a server on dir and initializes it.
@@ -59,7 +63,11 @@ func newTestClient(t testing.TB, dir string, opts clientOptions) *testClient {
 	a, b := net.Pipe()
 	c.srv = newServer(Options{Version: "test", Log: testLog{t}})
 	go func() { c.done <- c.srv.serve(ctx, newStream(a, c.srv.logger.Printf)) }()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(b), jsonrpc2.WithCodec(codec{}))
+	var clientSide jsonrpc2.Stream = jsonrpc2.NewStream(b)
+	if opts.ownFraming {
+		clientSide = newStream(b, t.Logf)
+	}
+	conn := jsonrpc2.NewConn(clientSide, jsonrpc2.WithCodec(codec{}))
 	conn.Go(ctx, ordered(protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler)))
 	c.conn = conn
 	c.server = protocol.ServerDispatcher(conn)

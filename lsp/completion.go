@@ -29,7 +29,7 @@ type cursorContext struct {
 }
 
 // scanTo reads src up to off, tracking brackets, strings and comments.
-func scanTo(src []byte, off int) cursorContext {
+func scanTo(src string, off int) cursorContext {
 	var c cursorContext
 	for i := 0; i < off; i++ {
 		ch := src[i]
@@ -45,7 +45,7 @@ func scanTo(src []byte, off int) cursorContext {
 			}
 			i = j
 		case ch == '`' && i+2 < len(src) && src[i+1] == '`' && src[i+2] == '`':
-			end := strings.Index(string(src[i+3:]), "```")
+			end := strings.Index(src[i+3:], "```")
 			if end < 0 || i+3+end+3 > off {
 				c.inString, c.strStart = '`', i
 				return c
@@ -80,7 +80,7 @@ func isNameByte(b byte) bool {
 }
 
 // wordBefore is the start of the name being typed at off.
-func wordBefore(src []byte, off int) int {
+func wordBefore(src string, off int) int {
 	s := off
 	for s > 0 && isNameByte(src[s-1]) {
 		s--
@@ -89,7 +89,7 @@ func wordBefore(src []byte, off int) int {
 }
 
 // prevNonSpace returns the index of the last non-space byte before i, or -1.
-func prevNonSpace(src []byte, i int) int {
+func prevNonSpace(src string, i int) int {
 	for i--; i >= 0; i-- {
 		if b := src[i]; b != ' ' && b != '\t' && b != '\r' && b != '\n' {
 			return i
@@ -117,7 +117,7 @@ func (s *server) Completion(ctx context.Context, params *protocol.CompletionPara
 
 // complete lists what may be written at off.
 func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem {
-	src := f.src
+	src := f.text
 	c := scanTo(src, off)
 	items := []protocol.CompletionItem{}
 	if c.comment {
@@ -148,7 +148,7 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 		top = c.stack[n-1]
 	}
 	if before >= 0 && src[before] == ':' && top.open != '{' {
-		if top.open == '[' && !strings.Contains(string(src[top.pos:before]), "|") {
+		if top.open == '[' && !strings.Contains(src[top.pos:before], "|") {
 			for _, k := range []string{"Tool", "Agent", "Type", "Enum"} {
 				items = append(items, edit(k, protocol.CompletionItemKindKeyword, "declaration", "Declares a "+strings.ToLower(k)+".", ""))
 			}
@@ -172,11 +172,11 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 			}
 			return items
 		}
-		if m := keyBeforeRE.FindSubmatch(src[top.pos+1 : ws]); m != nil {
+		if m := keyBeforeRE.FindStringSubmatch(src[top.pos+1 : ws]); m != nil {
 			return append(items, s.valueItems(r, owner, string(m[1]), node, edit)...)
 		}
 	case '[':
-		head := string(src[top.pos:ws])
+		head := src[top.pos:ws]
 		if bar := strings.Index(head, "|"); bar >= 0 && declLabelRE.MatchString(head[:bar]) {
 			if m := declLabelRE.FindStringSubmatch(head[:bar]); m[1] == "Agent" {
 				for _, sym := range r.index().syms {
@@ -199,14 +199,14 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 
 // recordOwner says what the innermost record describes, from the text
 // before its brace: a declaration's labels, or a node's.
-func (s *server) recordOwner(src []byte, stack []frame) (check.Owner, string) {
+func (s *server) recordOwner(src string, stack []frame) (check.Owner, string) {
 	n := len(stack)
 	rec := stack[n-1]
 	if n == 1 {
 		return check.OnHeader, ""
 	}
 	parent := stack[n-2]
-	head := string(src[parent.pos:rec.pos])
+	head := src[parent.pos:rec.pos]
 	if parent.open == '[' {
 		if m := declLabelRE.FindStringSubmatch(head); m != nil {
 			switch m[1] {
@@ -229,7 +229,7 @@ func (s *server) recordOwner(src []byte, stack []frame) (check.Owner, string) {
 		if m := typeLabelRE.FindStringSubmatch(head); m != nil {
 			label = m[1]
 		}
-		if label == "Call" && n >= 3 && stack[n-3].open == '[' && strings.Contains(string(src[stack[n-3].pos:parent.pos]), ":Test") {
+		if label == "Call" && n >= 3 && stack[n-3].open == '[' && strings.Contains(src[stack[n-3].pos:parent.pos], ":Test") {
 			return check.OnCall, ""
 		}
 		return check.OnParam, label
@@ -344,11 +344,11 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 	if top.open != '{' {
 		return items
 	}
-	m := keyBeforeRE.FindSubmatch(f.src[top.pos+1 : c.strStart])
+	m := keyBeforeRE.FindStringSubmatch(f.text[top.pos+1 : c.strStart])
 	if m == nil {
 		return items
 	}
-	owner, node := s.recordOwner(f.src, c.stack)
+	owner, node := s.recordOwner(f.text, c.stack)
 	rg := f.m.rng(c.strStart+1, off)
 	add := func(label, detail string, kind protocol.CompletionItemKind) {
 		items = append(items, protocol.CompletionItem{Label: label, Kind: kind, Detail: protocol.NewOptional(detail), TextEdit: &protocol.TextEdit{Range: rg, NewText: label}})
@@ -356,7 +356,7 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 	// A value that is not a string replaces the quotes too (the editor
 	// closed them: "default: \"|\"" becomes "default: true").
 	end := off
-	if end < len(f.src) && f.src[end] == c.inString {
+	if end < len(f.text) && f.text[end] == c.inString {
 		end++
 	}
 	whole := f.m.rng(c.strStart, end)

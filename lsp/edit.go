@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -20,14 +19,14 @@ func (s *server) Formatting(ctx context.Context, params *protocol.DocumentFormat
 		if !ok {
 			return []protocol.TextEdit{}, nil // a file with syntax errors is left as it is, as gofmt does
 		}
-		return minimalEdit(f, out, 0, len(f.src)), nil
+		return minimalEdit(f, out, 0, len(f.text)), nil
 	})
 }
 
 // formatted is the file as `gramc fmt` writes it, and whether it could be
 // formatted (a file with syntax errors cannot).
 func formatted(f *file) ([]byte, bool) {
-	out, ds := syntax.FormatSource(f.key, f.src)
+	out, ds := syntax.FormatSource(f.key, []byte(f.text))
 	if ds.HasErrors() {
 		return nil, false
 	}
@@ -38,7 +37,7 @@ func formatted(f *file) ([]byte, bool) {
 // small as the common prefix and suffix allow (a cursor outside it stays
 // put), restricted to edits that lie within [from, to) of the old text.
 func minimalEdit(f *file, out []byte, from, to int) []protocol.TextEdit {
-	src := f.src
+	src := f.text
 	pre := 0
 	for pre < len(src) && pre < len(out) && src[pre] == out[pre] {
 		pre++
@@ -83,11 +82,11 @@ func (s *server) RangeFormatting(ctx context.Context, params *protocol.DocumentR
 			s1, e1 := after.Patterns[i].Offsets()
 			// The pattern's line, from its indentation: formatting may
 			// change that too.
-			ls0, ls1 := lineStartOf(f.src, s0), lineStartOf(out, s1)
-			if !onlySpace(f.src[ls0:s0]) || !onlySpace(out[ls1:s1]) {
+			ls0, ls1 := lineStartOf(f.text, s0), lineStartOf(out, s1)
+			if !onlySpace(f.text[ls0:s0]) || !onlySpace(out[ls1:s1]) {
 				ls0, ls1 = s0, s1
 			}
-			if !bytes.Equal(f.src[ls0:e0], out[ls1:e1]) {
+			if f.text[ls0:e0] != string(out[ls1:e1]) {
 				edits = append(edits, protocol.TextEdit{Range: f.m.rng(ls0, e0), NewText: string(out[ls1:e1])})
 			}
 		}
@@ -95,14 +94,21 @@ func (s *server) RangeFormatting(ctx context.Context, params *protocol.DocumentR
 	})
 }
 
-func lineStartOf(src []byte, off int) int {
+func lineStartOf[T string | []byte](src T, off int) int {
 	for off > 0 && src[off-1] != '\n' {
 		off--
 	}
 	return off
 }
 
-func onlySpace(b []byte) bool { return len(bytes.TrimLeft(b, " \t")) == 0 }
+func onlySpace[T string | []byte](b T) bool {
+	for _, c := range []byte(b) {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
 
 // CodeAction offers, for each diagnostic at the range, its suggestion as
 // a quick fix and, for a warning, a `// gramc:ignore` comment.
@@ -182,7 +188,7 @@ func fixTitle(d *diag.Diagnostic, es []diag.Edit) string {
 // before the diagnostic, indented as that line; when a suppression comment
 // is already there, the code joins its list.
 func ignoreEdit(f *file, d *diag.Diagnostic) (diag.Edit, bool) {
-	src := f.src
+	src := f.text
 	start := int(d.Range.Start.Offset)
 	ls := lineStartOf(src, start)
 	indent := ls
@@ -191,15 +197,15 @@ func ignoreEdit(f *file, d *diag.Diagnostic) (diag.Edit, bool) {
 	}
 	if ls > 0 {
 		prev := lineStartOf(src, ls-1)
-		line := strings.TrimSpace(string(src[prev : ls-1]))
+		line := strings.TrimSpace(src[prev : ls-1])
 		if rest, ok := strings.CutPrefix(line, "// gramc:ignore "); ok {
 			codes, reason, _ := strings.Cut(rest, "--")
-			at := prev + strings.Index(string(src[prev:ls]), "// gramc:ignore ") + len("// gramc:ignore ") + len(strings.TrimRight(codes, " \t"))
+			at := prev + strings.Index(src[prev:ls], "// gramc:ignore ") + len("// gramc:ignore ") + len(strings.TrimRight(codes, " \t"))
 			_ = reason
 			return diag.Edit{Range: spanRange(f.key, at, at), NewText: "," + string(d.Code)}, true
 		}
 	}
-	text := string(src[ls:indent]) + "// gramc:ignore " + string(d.Code) + " -- reason\n"
+	text := src[ls:indent] + "// gramc:ignore " + string(d.Code) + " -- reason\n"
 	return diag.Edit{Range: spanRange(f.key, ls, ls), NewText: text}, true
 }
 

@@ -156,10 +156,8 @@ func (s *server) Rename(ctx context.Context, params *protocol.RenameParams) (*pr
 func (s *server) refuseClash(p *pkg, r *result, edits map[string][]diag.Edit, sym *symbol, name string) error {
 	srcs := make([]check.SourceFile, len(p.files))
 	for i, f := range p.files {
-		src := f.src
 		if es := edits[f.key]; len(es) > 0 {
-			src = applyEdits(src, es)
-			t, ds := syntax.ParseFile(f.key, src)
+			t, ds := syntax.ParseString(f.key, applyEdits(f.text, es))
 			srcs[i] = check.SourceFile{AST: t, Diags: ds}
 			continue
 		}
@@ -183,21 +181,22 @@ func (s *server) refuseClash(p *pkg, r *result, edits map[string][]diag.Edit, sy
 }
 
 // applyEdits applies non-overlapping edits to src.
-func applyEdits(src []byte, es []diag.Edit) []byte {
+func applyEdits(src string, es []diag.Edit) string {
 	es = slices.Clone(es)
 	slices.SortFunc(es, func(a, b diag.Edit) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
-	var out []byte
+	var out strings.Builder
 	at := 0
 	for _, e := range es {
 		s, t := int(e.Range.Start.Offset), int(e.Range.End.Offset)
 		if s < at || t > len(src) || t < s {
 			continue
 		}
-		out = append(out, src[at:s]...)
-		out = append(out, e.NewText...)
+		out.WriteString(src[at:s])
+		out.WriteString(e.NewText)
 		at = t
 	}
-	return append(out, src[at:]...)
+	out.WriteString(src[at:])
+	return out.String()
 }
 
 func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {

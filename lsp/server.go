@@ -567,8 +567,8 @@ func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	if f == nil || !f.open {
 		err = fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
 	} else {
-		var text []byte
-		text, err = applyChanges(f.src, params.ContentChanges, s.ws.enc)
+		var text string
+		text, err = applyChanges(f.text, params.ContentChanges, s.ws.enc)
 		if err == nil {
 			p, err = s.ws.change(params.TextDocument.URI, params.TextDocument.Version, text)
 		}
@@ -583,28 +583,27 @@ func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 }
 
 // applyChanges applies a didChange's edits in order.
-func applyChanges(src []byte, changes []protocol.TextDocumentContentChangeEvent, enc encoding) ([]byte, error) {
+func applyChanges(src string, changes []protocol.TextDocumentContentChangeEvent, enc encoding) (string, error) {
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			src = []byte(c.Text)
+			// A copy: the decoded string may share the memory of the
+			// whole message, which must not live as long as the text.
+			src = strings.Clone(c.Text)
 		case *protocol.TextDocumentContentChangePartial:
-			m := newMapper(string(src), enc)
+			m := newMapper(src, enc)
 			start, err := m.offset(c.Range.Start)
 			if err != nil {
-				return nil, err
+				return "", err
 			}
 			end, err := m.offset(c.Range.End)
 			if err != nil {
-				return nil, err
+				return "", err
 			}
 			if end < start {
-				return nil, fmt.Errorf("change range ends before it starts")
+				return "", fmt.Errorf("change range ends before it starts")
 			}
-			out := make([]byte, 0, len(src)-(end-start)+len(c.Text))
-			out = append(out, src[:start]...)
-			out = append(out, c.Text...)
-			src = append(out, src[end:]...)
+			src = src[:start] + c.Text + src[end:]
 		}
 	}
 	return src, nil

@@ -1,8 +1,8 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -48,7 +48,7 @@ func tokenLegend() protocol.SemanticTokensLegend {
 
 func (s *server) SemanticTokensFull(ctx context.Context, params *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.SemanticTokens, error) {
-		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().file(f.key), 0, len(f.src))}, nil
+		return &protocol.SemanticTokens{Data: encodeTokens(f, r.index().file(f.key), 0, len(f.text))}, nil
 	})
 }
 
@@ -80,7 +80,7 @@ func encodeTokens(f *file, fi *fileIndex, from, to int) []uint32 {
 		last = t.end
 		for s := t.start; s < t.end; {
 			e := t.end
-			if nl := bytes.IndexByte(f.src[s:t.end], '\n'); nl >= 0 {
+			if nl := strings.IndexByte(f.text[s:t.end], '\n'); nl >= 0 {
 				e = s + nl
 			}
 			if e > s {

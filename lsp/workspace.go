@@ -25,33 +25,26 @@ import (
 type file struct {
 	key     string
 	uri     uri.URI
-	src     []byte
-	version int32 // the client's version while open
+	text    string // shared with the syntax tree's Source and the mapper
+	version int32  // the client's version while open
 	open    bool
 
-	// Parsed lazily; reset by every change of src.
+	// Parsed lazily; reset by every change of text.
 	ast   *ast.File
 	diags diag.Diagnostics // syntax diagnostics
 	m     *mapper
 }
 
-func (f *file) setText(src []byte) {
-	f.src, f.ast, f.diags, f.m = src, nil, nil, nil
+func (f *file) setText(text string) {
+	f.text, f.ast, f.diags, f.m = text, nil, nil, nil
 }
 
 func (f *file) parse(enc encoding) {
 	if f.ast == nil {
-		f.ast, f.diags = syntax.ParseFile(f.key, f.src)
+		f.ast, f.diags = syntax.ParseString(f.key, f.text)
 	}
 	if f.m == nil {
-		// The mapper shares the syntax tree's copy of the text.
-		text := ""
-		if src := f.ast.Source(); src != nil && len(src.Text()) == len(f.src) {
-			text = src.Text()
-		} else {
-			text = string(f.src)
-		}
-		f.m = newMapper(text, enc)
+		f.m = newMapper(f.text, enc)
 	}
 }
 
@@ -214,11 +207,11 @@ func (w *workspace) loadDir(dir string, paths []string) *pkg {
 			}
 			continue
 		}
-		src, err := load.ReadFile(key, load.DefaultMaxFileSize)
+		text, err := load.ReadText(key, load.DefaultMaxFileSize)
 		if err != nil {
 			continue // reported when the file is opened; a watched change retries
 		}
-		f := &file{key: key, uri: uriOf(key), src: src}
+		f := &file{key: key, uri: uriOf(key), text: text}
 		w.files[key] = f
 		p.files = append(p.files, f)
 	}
@@ -278,6 +271,9 @@ func (w *workspace) open(u uri.URI, version int32, text string) (*pkg, error) {
 	if len(text) > load.DefaultMaxFileSize {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit of a .gram file", u, len(text), load.DefaultMaxFileSize)
 	}
+	// Copies: strings decoded from a message may share its memory, which
+	// must not live as long as the document.
+	u, text = uri.URI(strings.Clone(string(u))), strings.Clone(text)
 	key := keyOf(u)
 	f := w.files[key]
 	if f == nil {
@@ -285,14 +281,14 @@ func (w *workspace) open(u uri.URI, version int32, text string) (*pkg, error) {
 		w.files[key] = f
 	}
 	f.uri, f.open, f.version = u, true, version
-	f.setText([]byte(text))
+	f.setText(text)
 	p := w.pkgOf(f)
 	p.result = nil
 	return p, nil
 }
 
 // change replaces an open document's text.
-func (w *workspace) change(u uri.URI, version int32, text []byte) (*pkg, error) {
+func (w *workspace) change(u uri.URI, version int32, text string) (*pkg, error) {
 	if len(text) > load.DefaultMaxFileSize {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d-byte limit of a .gram file", u, len(text), load.DefaultMaxFileSize)
 	}
@@ -321,8 +317,8 @@ func (w *workspace) close(u uri.URI) (*pkg, *file) {
 	p := w.packageOf(key)
 	f.open = false
 	if p != nil && p.dir != "" {
-		if src, err := load.ReadFile(key, load.DefaultMaxFileSize); err == nil {
-			f.setText(src)
+		if text, err := load.ReadText(key, load.DefaultMaxFileSize); err == nil {
+			f.setText(text)
 			p.result = nil
 			return p, nil
 		}
@@ -371,12 +367,12 @@ func (w *workspace) diskChanged(key string, deleted bool) (*pkg, *file) {
 	if !w.inFolder(key) {
 		return nil, nil
 	}
-	src, err := load.ReadFile(key, load.DefaultMaxFileSize)
+	text, err := load.ReadText(key, load.DefaultMaxFileSize)
 	if err != nil {
 		return nil, nil
 	}
 	if f != nil {
-		f.setText(src)
+		f.setText(text)
 		p := w.packageOf(key)
 		p.result = nil
 		return p, nil
@@ -400,7 +396,7 @@ func (w *workspace) check(p *pkg) *result {
 	if len(stale) > 1 {
 		in := make([]syntax.Source, len(stale))
 		for i, f := range stale {
-			in[i] = syntax.Source{Name: f.key, Src: f.src}
+			in[i] = syntax.Source{Name: f.key, Text: f.text}
 		}
 		for i, r := range syntax.ParseFiles(in) {
 			stale[i].ast, stale[i].diags = r.File, r.Diags
