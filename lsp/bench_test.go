@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -215,6 +216,22 @@ func BenchmarkLargeDocument(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(text)), "heap-bytes/doc-byte")
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
+		if path := os.Getenv("GRAMC_HEAP_PROFILE"); path != "" {
+			// What the server holds, by allocation site (go tool pprof
+			// -sample_index=inuse_space lsp.test PATH).
+			writeHeapProfile(b, path)
+		}
 		runtime.KeepAlive(c)
+	}
+}
+
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
 	}
 }

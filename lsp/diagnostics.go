@@ -19,7 +19,7 @@ func (s *server) diagnosticsLocked(p *pkg) []*protocol.PublishDiagnosticsParams 
 		if len(ds) == 0 && !p.shown[f.key] && !f.open {
 			continue
 		}
-		f.parse(s.ws.enc)
+		f.prepare(s.ws.enc)
 		params := &protocol.PublishDiagnosticsParams{URI: f.uri, Diagnostics: make([]protocol.Diagnostic, 0, len(ds))}
 		if f.open {
 			params.Version = protocol.NewOptional(f.version)

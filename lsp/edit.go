@@ -66,15 +66,16 @@ func (s *server) RangeFormatting(ctx context.Context, params *protocol.DocumentR
 			return nil, err
 		}
 		out, ok := formatted(f)
-		if !ok || f.ast == nil {
+		if !ok {
 			return []protocol.TextEdit{}, nil
 		}
+		before := f.syntax()
 		after, ds := syntax.ParseFile(f.key, out)
-		if ds.HasErrors() || len(after.Patterns) != len(f.ast.Patterns) {
+		if ds.HasErrors() || len(after.Patterns) != len(before.Patterns) {
 			return []protocol.TextEdit{}, nil
 		}
 		edits := []protocol.TextEdit{}
-		for i, pat := range f.ast.Patterns {
+		for i, pat := range before.Patterns {
 			s0, e0 := pat.Offsets()
 			if e0 < from || s0 > to {
 				continue

@@ -28,7 +28,7 @@ func (s *server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		var text string
 		var start, end int
 		if o, ok := x.at(f.key, off); ok {
-			start, end = o.start, o.end
+			start, end = int(o.start), int(o.end)
 			switch {
 			case o.builtin != nil:
 				text = hoverBuiltin(o.builtin)
@@ -36,7 +36,7 @@ func (s *server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 				text = s.hoverSymbol(o.sym)
 			}
 		} else if k, ok := x.propAt(f.key, off); ok {
-			start, end = k.start, k.end
+			start, end = int(k.start), int(k.end)
 			text = hoverProperty(k)
 		}
 		if text == "" {

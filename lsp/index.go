@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -9,7 +10,7 @@ import (
 )
 
 // symKind is what a declared name is.
-type symKind int
+type symKind int8
 
 const (
 	symTool symKind = iota
@@ -56,26 +57,29 @@ type symbol struct {
 // An occurrence is a name in the text that means a symbol: its
 // declaration or a reference to it. A built-in type label has builtin set
 // and no symbol.
+//
+// The index holds one for about every twenty bytes of a file, so its
+// offsets are 32-bit (files are far smaller than 2 GiB: load's limit).
 type occurrence struct {
-	start, end int
-	sym        *symbol
+	start, end int32
 	decl       bool
-	builtin    *check.BuiltinType
 	quoted     bool // inside a string: renaming keeps the quotes
+	sym        *symbol
+	builtin    *check.BuiltinType
 }
 
 // A propKey is a property key of a declaration's or a node's record.
 type propKey struct {
-	start, end int
-	key        string
+	start, end int32
 	owner      symKind // symTool, symAgent, symType, symEnum, or symParam for a node
 	result     bool    // a tool's return node
-	val        ast.Value
+	key        string
 }
 
-// A token is one classified span for semantic highlighting.
+// A token is one classified span for semantic highlighting: 12 bytes, as
+// a file has one for about every ten bytes.
 type token struct {
-	start, end int
+	start, end int32
 	typ        tokenType
 	mods       tokenMod
 }
@@ -189,7 +193,7 @@ func (x *index) file(name string) *fileIndex {
 	w := x.w
 	w.enter(fi)
 	for _, s := range fi.decls {
-		fi.occ = append(fi.occ, occurrence{start: s.name0, end: s.name1, sym: s, decl: true, quoted: s.quoted})
+		fi.occ = append(fi.occ, occurrence{start: int32(s.name0), end: int32(s.name1), sym: s, decl: true, quoted: s.quoted})
 	}
 	for sp, s := range fi.inDecl {
 		if s.kind == symTool || s.kind == symType {
@@ -206,10 +210,21 @@ func (x *index) file(name string) *fileIndex {
 		s, e := c.Offsets()
 		w.tok(s, e, tokComment, 0)
 	}
-	slices.SortFunc(fi.occ, func(a, b occurrence) int { return a.start - b.start })
-	slices.SortStableFunc(fi.tokens, func(a, b token) int { return a.start - b.start })
+	slices.SortFunc(fi.occ, func(a, b occurrence) int { return cmp.Compare(a.start, b.start) })
+	slices.SortStableFunc(fi.tokens, func(a, b token) int { return cmp.Compare(a.start, b.start) })
 	slices.SortStableFunc(fi.decls, func(a, b *symbol) int { return a.name0 - b.name0 })
+	// Kept as long as the check's result: without the room append left.
+	fi.occ, fi.props, fi.tokens = exact(fi.occ), exact(fi.props), exact(fi.tokens)
 	return fi
+}
+
+// exact returns s in an array of its length (about: the allocator's size
+// classes round up).
+func exact[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/16 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // all walks every file (for requests over the whole package).
@@ -285,7 +300,7 @@ func (w *walker) add(s *symbol) {
 	}
 	w.fi.decls = append(w.fi.decls, s)
 	if !s.kind.isTop() {
-		w.fi.occ = append(w.fi.occ, occurrence{start: s.name0, end: s.name1, sym: s, decl: true, quoted: s.quoted})
+		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s.name0), end: int32(s.name1), sym: s, decl: true, quoted: s.quoted})
 	}
 }
 
@@ -525,7 +540,7 @@ func (w *walker) quotedRef(val ast.Value, kind symKind) {
 	for c := w.x.byName[v.Value]; c != nil; c = c.next {
 		if c.kind == kind {
 			s, e := v.Offsets()
-			w.fi.occ = append(w.fi.occ, occurrence{start: s + 1, end: e - 1, sym: c, quoted: true})
+			w.fi.occ = append(w.fi.occ, occurrence{start: int32(s + 1), end: int32(e - 1), sym: c, quoted: true})
 			return
 		}
 	}
@@ -542,7 +557,7 @@ func (w *walker) toolRef(id *ast.Identifier) {
 		}
 	}
 	if target != nil {
-		w.fi.occ = append(w.fi.occ, occurrence{start: s, end: e, sym: target})
+		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), sym: target})
 		w.tok(s, e, tokFunction, deprecatedMod(target.deprecated))
 	} else {
 		w.tok(s, e, tokFunction, 0)
@@ -597,13 +612,13 @@ func (w *walker) typeLabels(ls []ast.Label) {
 // typeName records a use of a type by name at [s, e).
 func (w *walker) typeName(name string, s, e int, quoted bool) {
 	if b := w.builtins[name]; b != nil {
-		w.fi.occ = append(w.fi.occ, occurrence{start: s, end: e, builtin: b, quoted: quoted})
+		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), builtin: b, quoted: quoted})
 		w.tok(s, e, tokType, modDefaultLibrary)
 		return
 	}
 	for c := w.x.byName[name]; c != nil; c = c.next {
 		if c.kind == symType || c.kind == symEnum {
-			w.fi.occ = append(w.fi.occ, occurrence{start: s, end: e, sym: c, quoted: quoted})
+			w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), sym: c, quoted: quoted})
 			typ := tokType
 			if c.kind == symEnum {
 				typ = tokEnum
@@ -623,7 +638,7 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 		s, e := pr.Key.Offsets()
 		w.tok(s, e, tokProperty, 0)
 		if owner >= 0 {
-			w.fi.props = append(w.fi.props, propKey{start: s, end: e, key: pr.Key.Name, owner: owner, result: result, val: pr.Value})
+			w.fi.props = append(w.fi.props, propKey{start: int32(s), end: int32(e), key: pr.Key.Name, owner: owner, result: result})
 		}
 		switch {
 		case pr.Key.Name == "elementType" && (owner == symParam || owner == symField):
@@ -716,7 +731,7 @@ func (w *walker) value(v ast.Value) {
 
 func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {
 	if e > s {
-		w.fi.tokens = append(w.fi.tokens, token{start: s, end: e, typ: typ, mods: mods})
+		w.fi.tokens = append(w.fi.tokens, token{start: int32(s), end: int32(e), typ: typ, mods: mods})
 	}
 }
 
@@ -751,16 +766,16 @@ func (x *index) at(file string, off int) (occurrence, bool) {
 		return occurrence{}, false
 	}
 	i, _ := slices.BinarySearchFunc(fi.occ, off, func(o occurrence, off int) int {
-		if o.end < off {
+		if int(o.end) < off {
 			return -1
 		}
-		if o.start > off {
+		if int(o.start) > off {
 			return 1
 		}
 		return 0
 	})
 	for j := max(0, i-1); j < len(fi.occ) && j <= i+1; j++ {
-		if o := fi.occ[j]; o.start <= off && off <= o.end {
+		if o := fi.occ[j]; int(o.start) <= off && off <= int(o.end) {
 			return o, true
 		}
 	}
@@ -774,7 +789,7 @@ func (x *index) propAt(file string, off int) (propKey, bool) {
 		return propKey{}, false
 	}
 	for _, p := range fi.props {
-		if p.start <= off && off <= p.end {
+		if int(p.start) <= off && off <= int(p.end) {
 			return p, true
 		}
 	}

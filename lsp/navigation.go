@@ -66,7 +66,7 @@ func (s *server) References(ctx context.Context, params *protocol.ReferenceParam
 			if ref.decl && !params.Context.IncludeDeclaration {
 				continue
 			}
-			if loc, ok := s.location(ref.file, ref.start, ref.end); ok {
+			if loc, ok := s.location(ref.file, int(ref.start), int(ref.end)); ok {
 				out = append(out, loc)
 			}
 		}
@@ -91,7 +91,7 @@ func (s *server) DocumentHighlight(ctx context.Context, params *protocol.Documen
 				if u.decl {
 					kind = protocol.DocumentHighlightKindWrite
 				}
-				out = append(out, protocol.DocumentHighlight{Range: f.m.rng(u.start, u.end), Kind: kind})
+				out = append(out, protocol.DocumentHighlight{Range: f.m.rng(int(u.start), int(u.end)), Kind: kind})
 			}
 		}
 		return out, nil
@@ -107,7 +107,7 @@ func (s *server) PrepareRename(ctx context.Context, params *protocol.PrepareRena
 		if !ok || o.sym == nil || o.sym.kind == symAgent {
 			return nil, jsonrpcError(errNotRenamable)
 		}
-		rg := f.m.rng(o.start, o.end)
+		rg := f.m.rng(int(o.start), int(o.end))
 		return &protocol.PrepareRenamePlaceholder{Range: rg, Placeholder: o.sym.name}, nil
 	})
 }
@@ -132,7 +132,7 @@ func (s *server) Rename(ctx context.Context, params *protocol.RenameParams) (*pr
 		}
 		edits := map[string][]diag.Edit{}
 		for _, ref := range r.index().references(o.sym) {
-			edits[ref.file] = append(edits[ref.file], diag.Edit{NewText: name, Range: spanRange(ref.file, ref.start, ref.end)})
+			edits[ref.file] = append(edits[ref.file], diag.Edit{NewText: name, Range: spanRange(ref.file, int(ref.start), int(ref.end))})
 		}
 		if err := s.refuseClash(p, r, edits, o.sym, name); err != nil {
 			return nil, jsonrpcError(err)
@@ -161,7 +161,7 @@ func (s *server) refuseClash(p *pkg, r *result, edits map[string][]diag.Edit, sy
 			srcs[i] = check.SourceFile{AST: t, Diags: ds}
 			continue
 		}
-		srcs[i] = check.SourceFile{AST: f.ast, Diags: f.diags}
+		srcs[i] = check.SourceFile{AST: f.syntax(), Diags: f.diags}
 	}
 	_, after := check.CheckSources(p.dir, srcs)
 	before := map[string]int{}

@@ -53,7 +53,7 @@ func exercise(t testing.TB, text string, enc encoding, maxPositions int) {
 		s.diagnosticsLocked(p)
 	}
 	f := s.ws.files[keyOf(u)]
-	f.parse(enc)
+	f.prepare(enc)
 	m := f.m
 	s.mu.Unlock()
 	doc := protocol.TextDocumentIdentifier{URI: u}

@@ -59,6 +59,27 @@ func TestScripts(t *testing.T) {
 	}
 }
 
+// TestScriptsKeepingNoTree runs every script with no syntax tree kept
+// between requests, as for a file over keepTreeBytes: each answer must be
+// the one the server gives with the trees (the same golden sections), so
+// the index and the model must hold all a request reads.
+func TestScriptsKeepingNoTree(t *testing.T) {
+	if os.Getenv("GRAMC_UPDATE") != "" {
+		t.Skip("the golden sections are TestScripts'")
+	}
+	defer func(n int) { keepTreeBytes = n }(keepTreeBytes)
+	keepTreeBytes = -1
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			runScript(t, path)
+		})
+	}
+}
+
 func runScript(t *testing.T, path string) {
 	ar, err := txtar.ParseFile(path)
 	if err != nil {

@@ -818,7 +818,7 @@ func withDoc[T any](ctx context.Context, s *server, u uri.URI, f func(*file, *pk
 		var zero T
 		return zero, invalidParams(err)
 	}
-	fl.parse(s.ws.enc)
+	fl.prepare(s.ws.enc)
 	v, err := f(fl, p, r)
 	var bad errBadPosition
 	if errors.As(err, &bad) {

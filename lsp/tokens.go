@@ -8,7 +8,7 @@ import (
 )
 
 // tokenType is a semantic token type; the order is the legend's.
-type tokenType uint32
+type tokenType uint8
 
 const (
 	tokFunction   tokenType = iota // a tool
@@ -32,7 +32,7 @@ var tokenTypeNames = []string{
 }
 
 // tokenMod is a set of semantic token modifiers.
-type tokenMod uint32
+type tokenMod uint8
 
 const (
 	modDeclaration tokenMod = 1 << iota
@@ -74,13 +74,14 @@ func encodeTokens(f *file, fi *fileIndex, from, to int) []uint32 {
 	var prevLine, prevChar uint32
 	last := -1
 	for _, t := range fi.tokens {
-		if t.end <= from || t.start >= to || t.start < last {
+		start, end := int(t.start), int(t.end)
+		if end <= from || start >= to || start < last {
 			continue // outside the range, or overlapping the one before
 		}
-		last = t.end
-		for s := t.start; s < t.end; {
-			e := t.end
-			if nl := strings.IndexByte(f.text[s:t.end], '\n'); nl >= 0 {
+		last = end
+		for s := start; s < end; {
+			e := end
+			if nl := strings.IndexByte(f.text[s:end], '\n'); nl >= 0 {
 				e = s + nl
 			}
 			if e > s {
@@ -108,10 +109,8 @@ func (s *server) FoldingRanges(ctx context.Context, params *protocol.FoldingRang
 				out = append(out, protocol.FoldingRange{StartLine: a.Line, EndLine: b.Line, Kind: kind})
 			}
 		}
-		if f.ast == nil {
-			return out, nil
-		}
-		for _, pat := range f.ast.Patterns {
+		tree := f.syntax()
+		for _, pat := range tree.Patterns {
 			if pat == nil {
 				continue
 			}
@@ -120,7 +119,7 @@ func (s *server) FoldingRanges(ctx context.Context, params *protocol.FoldingRang
 		}
 		// Runs of comment lines fold together.
 		var runStart, runEnd, runLine int = -1, -1, -2
-		for _, c := range f.ast.Comments {
+		for _, c := range tree.Comments {
 			s, e := c.Offsets()
 			line := int(f.m.position(s).Line)
 			if line != runLine+1 {

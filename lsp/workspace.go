@@ -29,22 +29,58 @@ type file struct {
 	version int32  // the client's version while open
 	open    bool
 
-	// Parsed lazily; reset by every change of text.
-	ast   *ast.File
-	diags diag.Diagnostics // syntax diagnostics
-	m     *mapper
+	// Made lazily and reset by every change of text: the syntax
+	// diagnostics (parsed says they are the text's), the syntax tree (kept
+	// only for a file of at most keepTreeBytes) and the position mapper.
+	parsed bool
+	ast    *ast.File
+	diags  diag.Diagnostics
+	m      *mapper
 }
+
+// keepTreeBytes is the largest file whose syntax tree the server keeps.
+// A tree costs about seven bytes per byte of text. Keeping the trees of
+// small files lets an edit parse only its own file and reuse the others'
+// lowering (check.Cache). A larger file's tree is let go once its package
+// is checked and its index built, so the server holds its text, the
+// checked model and the index; the few requests that read a tree (range
+// formatting, folding ranges, the check of a rename) parse the text again.
+// A package with such a file is checked whole after every change, as the
+// cache would keep the tree.
+var keepTreeBytes = 1 << 20 // a variable for TestScriptsKeepingNoTree
 
 func (f *file) setText(text string) {
-	f.text, f.ast, f.diags, f.m = text, nil, nil, nil
+	f.text, f.parsed, f.ast, f.diags, f.m = text, false, nil, nil, nil
 }
 
-func (f *file) parse(enc encoding) {
-	if f.ast == nil {
-		f.ast, f.diags = syntax.ParseString(f.key, f.text)
+// large reports whether the file's tree is not kept (keepTreeBytes).
+func (f *file) large() bool { return len(f.text) > keepTreeBytes }
+
+// prepare makes the file's syntax diagnostics and position mapper ready.
+func (f *file) prepare(enc encoding) {
+	if !f.parsed {
+		f.syntax()
 	}
 	if f.m == nil {
 		f.m = newMapper(f.text, enc)
+	}
+}
+
+// syntax returns the file's syntax tree: the kept one, or one parsed now.
+func (f *file) syntax() *ast.File {
+	if f.ast != nil {
+		return f.ast
+	}
+	t, ds := syntax.ParseString(f.key, f.text)
+	f.setSyntax(t, ds)
+	return t
+}
+
+// setSyntax records a parse of the file's text.
+func (f *file) setSyntax(t *ast.File, ds diag.Diagnostics) {
+	f.diags, f.parsed = ds, true
+	if !f.large() {
+		f.ast = t
 	}
 }
 
@@ -386,29 +422,43 @@ func (w *workspace) check(p *pkg) *result {
 	if p.result != nil {
 		return p.result
 	}
-	srcs := make([]check.SourceFile, len(p.files))
-	var stale []*file
-	for _, f := range p.files {
-		if f.ast == nil {
-			stale = append(stale, f)
+	files := make([]*ast.File, len(p.files))
+	var stale []int
+	for i, f := range p.files {
+		if files[i] = f.ast; files[i] == nil {
+			stale = append(stale, i)
 		}
 	}
 	if len(stale) > 1 {
 		in := make([]syntax.Source, len(stale))
-		for i, f := range stale {
-			in[i] = syntax.Source{Name: f.key, Text: f.text}
+		for k, i := range stale {
+			in[k] = syntax.Source{Name: p.files[i].key, Text: p.files[i].text}
 		}
-		for i, r := range syntax.ParseFiles(in) {
-			stale[i].ast, stale[i].diags = r.File, r.Diags
+		for k, r := range syntax.ParseFiles(in) {
+			files[stale[k]] = r.File
+			p.files[stale[k]].setSyntax(r.File, r.Diags)
 		}
 	}
-	files := make([]*ast.File, len(p.files))
+	srcs := make([]check.SourceFile, len(p.files))
+	var large []string
 	for i, f := range p.files {
-		f.parse(w.enc)
-		srcs[i] = check.SourceFile{AST: f.ast, Diags: f.diags}
-		files[i] = f.ast
+		if files[i] == nil {
+			files[i] = f.syntax()
+		}
+		f.prepare(w.enc)
+		srcs[i] = check.SourceFile{AST: files[i], Diags: f.diags}
+		if f.large() {
+			large = append(large, f.key)
+		}
 	}
-	cp, ds := p.cache.Check(p.dir, srcs)
+	var cp *check.Package
+	var ds diag.Diagnostics
+	if len(large) > 0 {
+		p.cache = check.Cache{} // it would keep the large files' trees
+		cp, ds = check.CheckSources(p.dir, srcs)
+	} else {
+		cp, ds = p.cache.Check(p.dir, srcs)
+	}
 	// The project's gramc.json applies, as it does to gramc check; the
 	// editor's own targets setting, when given, overrides its targets.
 	cfg := w.configOf(p.dir)
@@ -432,6 +482,9 @@ func (w *workspace) check(p *pkg) *result {
 	r := &result{pkg: cp, byFile: map[string]diag.Diagnostics{}}
 	for _, d := range ds {
 		r.byFile[d.Range.File] = append(r.byFile[d.Range.File], d)
+	}
+	if len(large) > 0 {
+		r.letGoOf(large)
 	}
 	p.result = r
 	return r
@@ -462,7 +515,7 @@ func (e errUnknownDocument) Error() string {
 func (w *workspace) lookup(key string) *file {
 	f := w.files[key]
 	if f != nil {
-		f.parse(w.enc)
+		f.prepare(w.enc)
 	}
 	return f
 }
@@ -481,4 +534,25 @@ func (w *workspace) setEncoding(enc encoding) {
 func (r *result) index() *index {
 	r.idxOnce.Do(func() { r.idx = buildIndex(r.pkg) })
 	return r.idx
+}
+
+// letGoOf builds the index now, walking the named files whole, and then
+// lets go of their syntax trees (keepTreeBytes): the index and the model
+// keep no pointer into them.
+func (r *result) letGoOf(names []string) {
+	x := r.index()
+	for _, name := range names {
+		if fi := x.file(name); fi != nil {
+			fi.tree, fi.inDecl = nil, nil
+		}
+	}
+	x.w.fi = nil
+	light := *r.pkg
+	light.Files = slices.Clone(light.Files)
+	for i, f := range light.Files {
+		if f != nil && slices.Contains(names, f.Name) {
+			light.Files[i] = nil
+		}
+	}
+	r.pkg = &light
 }
