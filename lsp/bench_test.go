@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,11 +199,7 @@ func BenchmarkSignatureHelp(b *testing.B) {
 // syntax tree and the checked model are most of it.
 // Run: go test ./lsp -run '^$' -bench LargeDocument -benchtime 1x
 func BenchmarkLargeDocument(b *testing.B) {
-	text := string(gramgen.Document(21000))
-	for len(text) < 10<<20 {
-		text += string(gramgen.Document(1000))
-	}
-	text = text[:10<<20]
+	text := largeDocument()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		c := newTestClient(b, b.TempDir(), clientOptions{ownFraming: true})
@@ -222,6 +219,36 @@ func BenchmarkLargeDocument(b *testing.B) {
 			writeHeapProfile(b, path)
 		}
 		runtime.KeepAlive(c)
+	}
+}
+
+// largeDocument is 10 MB of gramgen's tools, cut in the middle of one.
+func largeDocument() string {
+	text := string(gramgen.Document(21000))
+	for len(text) < 10<<20 {
+		text += string(gramgen.Document(1000))
+	}
+	return text[:10<<20]
+}
+
+// BenchmarkLargeDocumentEdit measures, in the 10 MB document of
+// BenchmarkLargeDocument, the time from a didChange (one character of the
+// first tool's description) to the publishDiagnostics of the new version.
+// Run: go test ./lsp -run '^$' -bench LargeDocumentEdit -benchtime 10x
+func BenchmarkLargeDocumentEdit(b *testing.B) {
+	text := largeDocument()
+	c := newTestClient(b, b.TempDir(), clientOptions{ownFraming: true})
+	c.open("big.gram", text)
+	want := len(c.diagnostics("big.gram")["big.gram"])
+	line := strings.Count(text[:strings.Index(text, "[tool_0:Tool")], "\n")
+	rg := protocol.Range{Start: protocol.Position{Line: uint32(line), Character: 40}, End: protocol.Position{Line: uint32(line), Character: 41}}
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.change("big.gram", rg, string(rune('a'+i%26)))
+		if ds := c.diagnostics("big.gram"); len(ds["big.gram"]) != want {
+			b.Fatalf("the edit changed the diagnostics: %d, want %d", len(ds["big.gram"]), want)
+		}
 	}
 }
 

@@ -1,11 +1,13 @@
 // Command lspdriver measures a gramc lsp process as an editor uses it: it
-// starts BIN lsp with DIR as the workspace root, opens DIR/tools_050.gram,
+// starts BIN lsp with DIR as the workspace root, opens DIR/tools_050.gram
+// (or DIR/FILE),
 // waits for its diagnostics, makes 20 edits waiting for the diagnostics of
 // each, and prints the time to the first diagnostics and the process's peak
 // RSS (docs/performance.md, "Language server").
 //
 //	go run ./cmd/internal/gramgen -tools 10000 -files 100 -o /tmp/g10k
 //	make build && go run ./cmd/internal/lspdriver bin/gramc /tmp/g10k
+//	go run ./cmd/internal/lspdriver bin/gramc /tmp/big big.gram
 package main
 
 import (
@@ -41,11 +43,14 @@ func (c *cl) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnost
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: lspdriver GRAMC-BINARY WORKSPACE-DIR")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: lspdriver GRAMC-BINARY WORKSPACE-DIR [FILE]")
 		os.Exit(2)
 	}
-	bin, dir := os.Args[1], os.Args[2]
+	bin, dir, name := os.Args[1], os.Args[2], "tools_050.gram"
+	if len(os.Args) == 4 {
+		name = os.Args[3]
+	}
 	ctx := context.Background()
 	cmd := exec.Command(bin, "lsp")
 	in, _ := cmd.StdinPipe()
@@ -72,7 +77,7 @@ func main() {
 		os.Exit(1)
 	}
 	s.Initialized(ctx, &protocol.InitializedParams{})
-	f := filepath.Join(dir, "tools_050.gram")
+	f := filepath.Join(dir, name)
 	u := uri.File(f)
 	text, _ := os.ReadFile(f)
 	s.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, Version: 1, Text: string(text)}})
