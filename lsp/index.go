@@ -76,10 +76,10 @@ type propKey struct {
 	key        string
 }
 
-// A token is one classified span for semantic highlighting: 12 bytes, as
-// a file has one for about every ten bytes.
+// A token is one classified span for semantic highlighting; a file's are
+// kept packed (tokenList).
 type token struct {
-	start, end int32
+	start, end int
 	typ        tokenType
 	mods       tokenMod
 }
@@ -94,7 +94,8 @@ type fileIndex struct {
 	inDecl map[*ast.SubjectPattern]*symbol
 	occ    []occurrence // sorted by start once built
 	props  []propKey
-	tokens []token // sorted by start
+	toks   []token   // while the file is walked
+	tokens tokenList // then
 	decls  []*symbol
 }
 
@@ -211,10 +212,11 @@ func (x *index) file(name string) *fileIndex {
 		w.tok(s, e, tokComment, 0)
 	}
 	slices.SortFunc(fi.occ, func(a, b occurrence) int { return cmp.Compare(a.start, b.start) })
-	slices.SortStableFunc(fi.tokens, func(a, b token) int { return cmp.Compare(a.start, b.start) })
+	slices.SortStableFunc(fi.toks, func(a, b token) int { return a.start - b.start })
 	slices.SortStableFunc(fi.decls, func(a, b *symbol) int { return a.name0 - b.name0 })
 	// Kept as long as the check's result: without the room append left.
-	fi.occ, fi.props, fi.tokens = exact(fi.occ), exact(fi.props), exact(fi.tokens)
+	fi.occ, fi.props = exact(fi.occ), exact(fi.props)
+	fi.tokens, fi.toks = packTokens(fi.toks), nil
 	return fi
 }
 
@@ -731,7 +733,7 @@ func (w *walker) value(v ast.Value) {
 
 func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {
 	if e > s {
-		w.fi.tokens = append(w.fi.tokens, token{start: int32(s), end: int32(e), typ: typ, mods: mods})
+		w.fi.toks = append(w.fi.toks, token{start: s, end: e, typ: typ, mods: mods})
 	}
 }
 
