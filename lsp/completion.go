@@ -182,8 +182,8 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 				for _, sym := range r.index().syms {
 					if sym.kind == symTool {
 						doc := ""
-						if sym.tool != nil {
-							doc = sym.tool.Description
+						if sym.tool() != nil {
+							doc = sym.tool().Description
 						}
 						items = append(items, edit(sym.name, protocol.CompletionItemKindFunction, detail(sym), doc, ""))
 					}
@@ -256,10 +256,10 @@ func (s *server) typeItems(r *result, edit func(string, protocol.CompletionItemK
 
 func descOf(sym *symbol) string {
 	switch {
-	case sym.decl != nil:
-		return sym.decl.Description
-	case sym.enum != nil:
-		return sym.enum.Description
+	case sym.decl() != nil:
+		return sym.decl().Description
+	case sym.enum() != nil:
+		return sym.enum().Description
 	}
 	return ""
 }
@@ -277,8 +277,8 @@ func (s *server) valueItems(r *result, owner check.Owner, key, label string, edi
 	switch {
 	case key == "default" && owner == check.OnParam:
 		for _, sym := range r.index().lookupTop(label) {
-			if sym.enum != nil {
-				for _, v := range sym.enum.Values {
+			if sym.enum() != nil {
+				for _, v := range sym.enum().Values {
 					t := jsonstr.Text(v)
 					items = append(items, edit(t, protocol.CompletionItemKindEnumMember, sym.name, "", ""))
 				}
@@ -368,10 +368,10 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 		// The node's enum values and booleans, inside the quotes the
 		// editor closed as the user typed one (issue 22.7).
 		for _, sym := range r.index().lookupTop(node) {
-			if sym.enum == nil {
+			if sym.enum() == nil {
 				continue
 			}
-			for _, v := range sym.enum.Values {
+			for _, v := range sym.enum().Values {
 				if str, ok := v.(string); ok {
 					add(str, sym.name, protocol.CompletionItemKindEnumMember)
 				} else {

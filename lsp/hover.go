@@ -60,8 +60,8 @@ func (s *server) markup(md string) *protocol.MarkupContent {
 func (s *server) hoverSymbol(sym *symbol) string {
 	var b strings.Builder
 	switch {
-	case sym.tool != nil:
-		t := sym.tool
+	case sym.tool() != nil:
+		t := sym.tool()
 		fmt.Fprintf(&b, "```gram\n%s\n```\n\n", t.Signature)
 		if t.Deprecated {
 			b.WriteString("**Deprecated.** ")
@@ -81,8 +81,8 @@ func (s *server) hoverSymbol(sym *symbol) string {
 			b.WriteString("\n")
 		}
 		b.WriteString(s.hoverSchema(t))
-	case sym.param != nil:
-		q := sym.param
+	case sym.param() != nil:
+		q := sym.param()
 		what := "parameter"
 		if sym.kind == symField {
 			what = "field"
@@ -97,8 +97,8 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		if len(q.Examples) > 0 {
 			fmt.Fprintf(&b, "\nExamples: %s\n", jsonstr.List(q.Examples))
 		}
-	case sym.test != nil:
-		t := sym.test
+	case sym.test() != nil:
+		t := sym.test()
 		fmt.Fprintf(&b, "```gram\n[%s:Test]\n```\n\n", t.Name)
 		if t.Description != "" {
 			b.WriteString(t.Description + "\n\n")
@@ -112,8 +112,8 @@ func (s *server) hoverSymbol(sym *symbol) string {
 			}
 		}
 		fmt.Fprintf(&b, "\nTool results: %s. Run it with `gramc test -run '^%s$'`.\n", t.Results, t.Name)
-	case sym.decl != nil:
-		d := sym.decl
+	case sym.decl() != nil:
+		d := sym.decl()
 		fmt.Fprintf(&b, "```gram\n[%s:Type]\n```\n\n", d.Name)
 		if d.Description != "" {
 			b.WriteString(d.Description + "\n\n")
@@ -121,15 +121,15 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		for _, q := range d.Fields {
 			fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, typeName(q.Type), paramSummary(q))
 		}
-	case sym.enum != nil:
-		e := sym.enum
+	case sym.enum() != nil:
+		e := sym.enum()
 		fmt.Fprintf(&b, "```gram\n[%s:Enum]\n```\n\n", e.Name)
 		if e.Description != "" {
 			b.WriteString(e.Description + "\n\n")
 		}
 		fmt.Fprintf(&b, "Values: %s\n", jsonstr.List(e.Values))
-	case sym.agent != nil:
-		a := sym.agent
+	case sym.agent() != nil:
+		a := sym.agent()
 		fmt.Fprintf(&b, "```gram\n[%s:Agent]\n```\n\n", a.Name)
 		if a.Description != "" {
 			b.WriteString(a.Description + "\n\n")

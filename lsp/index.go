@@ -36,23 +36,29 @@ func (k symKind) String() string {
 // (package-wide names) or a parameter or field (local to its tool or type).
 type symbol struct {
 	kind       symKind
+	quoted     bool // the name is written inside quotes (paramName: "x")
+	deprecated bool
 	name       string
 	file       string
 	name0      int // the name's byte span
 	name1      int
 	full0      int // the whole declaration's byte span
 	full1      int
-	quoted     bool    // the name is written inside quotes (paramName: "x")
 	parent     *symbol // a parameter's tool, a field's type
-	tool       *check.Tool
-	param      *check.Param
-	decl       *check.TypeDecl
-	enum       *check.Enum
-	agent      *check.Agent
-	test       *check.Test
-	deprecated bool
 	next       *symbol // the next package-wide declaration of the same name
+	// of is the checked model's value: a *check.Tool, *check.Param (a
+	// parameter or a field), *check.TypeDecl, *check.Enum, *check.Agent or
+	// *check.Test, by kind; nil, or a nil pointer, when the checker made
+	// none. One field for six, as the index holds a symbol per parameter.
+	of any
 }
+
+func (s *symbol) tool() *check.Tool     { v, _ := s.of.(*check.Tool); return v }
+func (s *symbol) param() *check.Param   { v, _ := s.of.(*check.Param); return v }
+func (s *symbol) decl() *check.TypeDecl { v, _ := s.of.(*check.TypeDecl); return v }
+func (s *symbol) enum() *check.Enum     { v, _ := s.of.(*check.Enum); return v }
+func (s *symbol) agent() *check.Agent   { v, _ := s.of.(*check.Agent); return v }
+func (s *symbol) test() *check.Test     { v, _ := s.of.(*check.Test); return v }
 
 // An occurrence is a name in the text that means a symbol: its
 // declaration or a reference to it. A built-in type label has builtin set
@@ -323,18 +329,19 @@ func (w *walker) declare(p ast.Pattern) {
 	k := at{w.file, n0}
 	switch kind {
 	case symTool:
-		s.tool = w.model.tools[k]
-		if s.tool != nil {
-			s.deprecated = s.tool.Deprecated
+		t := w.model.tools[k]
+		s.of = t
+		if t != nil {
+			s.deprecated = t.Deprecated
 		}
 	case symType:
-		s.decl = w.model.types[k]
+		s.of = w.model.types[k]
 	case symEnum:
-		s.enum = w.model.enums[k]
+		s.of = w.model.enums[k]
 	case symAgent:
-		s.agent = w.model.agents[k]
+		s.of = w.model.agents[k]
 	case symTest:
-		s.test = w.model.tests[k]
+		s.of = w.model.tests[k]
 	}
 	w.add(s)
 	w.fi.inDecl[sp] = s
@@ -351,10 +358,10 @@ func (w *walker) declare(p ast.Pattern) {
 func (w *walker) declareParams(owner *symbol, sp *ast.SubjectPattern) {
 	var params []*check.Param
 	switch {
-	case owner.tool != nil:
-		params = owner.tool.Params
-	case owner.decl != nil:
-		params = owner.decl.Fields
+	case owner.tool() != nil:
+		params = owner.tool().Params
+	case owner.decl() != nil:
+		params = owner.decl().Fields
 	}
 	byStart := make(map[int]*check.Param, len(params))
 	for _, q := range params {
@@ -399,7 +406,7 @@ func (w *walker) declareParam(owner *symbol, n *ast.NodePattern, name ast.Node, 
 		kind = symField
 	}
 	f0, f1 := n.Offsets()
-	s := &symbol{kind: kind, name: q.Name, file: w.file, name0: n0, name1: n1, full0: f0, full1: f1, parent: owner, param: q, deprecated: q.Deprecated}
+	s := &symbol{kind: kind, name: q.Name, file: w.file, name0: n0, name1: n1, full0: f0, full1: f1, parent: owner, of: q, deprecated: q.Deprecated}
 	if _, ok := name.(*ast.String); ok {
 		s.quoted = true
 		s.name0, s.name1 = n0+1, n1-1

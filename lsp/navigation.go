@@ -267,14 +267,14 @@ func symbolKind(k symKind) protocol.SymbolKind {
 // parameter's type.
 func detail(sym *symbol) string {
 	switch {
-	case sym.tool != nil:
-		return sym.tool.Signature
-	case sym.param != nil:
-		return sym.param.Type.Name()
-	case sym.agent != nil:
-		return sym.agent.Model
-	case sym.test != nil && sym.test.Agent != nil:
-		return "test of " + sym.test.Agent.Name
+	case sym.tool() != nil:
+		return sym.tool().Signature
+	case sym.param() != nil:
+		return sym.param().Type.Name()
+	case sym.agent() != nil:
+		return sym.agent().Model
+	case sym.test() != nil && sym.test().Agent != nil:
+		return "test of " + sym.test().Agent.Name
 	}
 	return ""
 }

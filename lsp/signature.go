@@ -71,7 +71,7 @@ func signatureAt(x *index, file string, off int) (*check.Tool, int) {
 		return nil, 0
 	}
 	for _, sym := range fi.decls {
-		t := sym.tool
+		t := sym.tool()
 		if sym.kind != symTool || t == nil || len(t.Params) == 0 || t.Result == nil {
 			continue
 		}
