@@ -82,10 +82,11 @@ type propKey struct {
 	key        string
 }
 
-// A token is one classified span for semantic highlighting; a file's are
-// kept packed (tokenList).
+// A token is one classified span for semantic highlighting (12 bytes: a
+// file has one for about every twelve bytes); a file's are kept packed
+// (tokenList).
 type token struct {
-	start, end int
+	start, end int32
 	typ        tokenType
 	mods       tokenMod
 }
@@ -218,7 +219,7 @@ func (x *index) file(name string) *fileIndex {
 		w.tok(s, e, tokComment, 0)
 	}
 	slices.SortFunc(fi.occ, func(a, b occurrence) int { return cmp.Compare(a.start, b.start) })
-	slices.SortStableFunc(fi.toks, func(a, b token) int { return a.start - b.start })
+	slices.SortStableFunc(fi.toks, func(a, b token) int { return cmp.Compare(a.start, b.start) })
 	slices.SortStableFunc(fi.decls, func(a, b *symbol) int { return a.name0 - b.name0 })
 	// Kept as long as the check's result: without the room append left.
 	fi.occ, fi.props = exact(fi.occ), exact(fi.props)
@@ -740,7 +741,7 @@ func (w *walker) value(v ast.Value) {
 
 func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {
 	if e > s {
-		w.fi.toks = append(w.fi.toks, token{start: s, end: e, typ: typ, mods: mods})
+		w.fi.toks = append(w.fi.toks, token{start: int32(s), end: int32(e), typ: typ, mods: mods})
 	}
 }
 

@@ -12,10 +12,10 @@ import (
 func TestPackTokens(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var ts []token
-	start := 0
+	start := int32(0)
 	for i := 0; i < 5000; i++ {
-		start += []int{0, 1, 127, 128, 16383, 16384, 1 << 21}[r.IntN(7)]
-		length := []int{1, 5, 127, 128, 70000}[r.IntN(5)]
+		start += []int32{0, 1, 127, 128, 16383, 16384, 1 << 18}[r.IntN(7)]
+		length := []int32{1, 5, 127, 128, 70000}[r.IntN(5)]
 		ts = append(ts, token{start: start, end: start + length, typ: tokenType(r.IntN(int(tokVariable) + 1)), mods: tokenMod(r.IntN(8))})
 	}
 	l := packTokens(ts)

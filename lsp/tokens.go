@@ -76,7 +76,7 @@ func encodeTokens(f *file, fi *fileIndex, from, to int) []uint32 {
 	var prevLine, prevChar uint32
 	last := -1
 	for t := range fi.tokens.all() {
-		start, end := t.start, t.end
+		start, end := int(t.start), int(t.end)
 		if end <= from || start >= to || start < last {
 			continue // outside the range, or overlapping the one before
 		}
@@ -155,7 +155,7 @@ const (
 // packTokens packs ts, which are sorted by start.
 func packTokens(ts []token) tokenList {
 	out := make([]byte, 0, 3*len(ts))
-	prev := 0
+	prev := int32(0)
 	for _, t := range ts {
 		out = binary.AppendUvarint(out, uint64(t.start-prev))
 		out = binary.AppendUvarint(out, uint64(t.end-t.start))
@@ -168,7 +168,7 @@ func packTokens(ts []token) tokenList {
 // all yields the tokens in order.
 func (l tokenList) all() iter.Seq[token] {
 	return func(yield func(token) bool) {
-		start := 0
+		start := int32(0)
 		for i := 0; i < len(l); {
 			d, n := binary.Uvarint(l[i:])
 			i += n
@@ -176,8 +176,8 @@ func (l tokenList) all() iter.Seq[token] {
 			i += m
 			b := l[i]
 			i++
-			start += int(d)
-			if !yield(token{start: start, end: start + int(length), typ: tokenType(b & 15), mods: tokenMod(b >> 4)}) {
+			start += int32(d)
+			if !yield(token{start: start, end: start + int32(length), typ: tokenType(b & 15), mods: tokenMod(b >> 4)}) {
 				return
 			}
 		}
