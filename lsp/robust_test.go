@@ -128,7 +128,6 @@ func sameWithoutTrees(t testing.TB, text string, enc encoding, maxPositions int)
 	}
 }
 
-
 // corpus is every conformance input and example of the repository.
 func corpus(t testing.TB) []string {
 	var out []string
