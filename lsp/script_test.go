@@ -47,7 +47,9 @@ import (
 //	symbols FILE
 //	workspace-symbols QUERY
 //	shutdown                   shutdown and exit; prints how the server ended
-func TestScripts(t *testing.T) {
+func TestScripts(t *testing.T) { runScripts(t) }
+
+func runScripts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
@@ -69,15 +71,7 @@ func TestScriptsKeepingNoTree(t *testing.T) {
 	}
 	defer func(n int) { keepTreeBytes = n }(keepTreeBytes)
 	keepTreeBytes = -1
-	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, path := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			runScript(t, path)
-		})
-	}
+	runScripts(t)
 }
 
 func runScript(t *testing.T, path string) {
