@@ -76,10 +76,17 @@ type occurrence struct {
 
 // A propKey is a property key of a declaration's or a node's record.
 type propKey struct {
+	propSpan
+	key string
+}
+
+// A propSpan is a propKey as the index keeps it (12 bytes: a file has one
+// for about every fifty bytes). Its key is the text it spans, or, for one
+// whose text is not its name (`"key"`, an escape), in fileIndex.keys.
+type propSpan struct {
 	start, end int32
 	owner      symKind // symTool, symAgent, symType, symEnum, or symParam for a node
 	result     bool    // a tool's return node
-	key        string
 }
 
 // A token is one classified span for semantic highlighting (12 bytes: a
@@ -100,7 +107,9 @@ type fileIndex struct {
 	built  bool
 	inDecl map[*ast.SubjectPattern]*symbol
 	occ    []occurrence // sorted by start once built
-	props  []propKey
+	props  []propSpan
+	keys   map[int32]string // the names of the keys whose text is not their name, by start
+	text   string
 	toks   []token   // while the file is walked
 	tokens tokenList // then
 	decls  []*symbol
@@ -155,7 +164,7 @@ func buildIndex(p *check.Package) *index {
 		if f == nil {
 			continue
 		}
-		fi := &fileIndex{tree: f, inDecl: make(map[*ast.SubjectPattern]*symbol, len(f.Patterns))}
+		fi := &fileIndex{tree: f, text: source(f), inDecl: make(map[*ast.SubjectPattern]*symbol, len(f.Patterns))}
 		x.files[f.Name] = fi
 		x.w.enter(fi)
 		for _, pat := range f.Patterns {
@@ -648,7 +657,13 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 		s, e := pr.Key.Offsets()
 		w.tok(s, e, tokProperty, 0)
 		if owner >= 0 {
-			w.fi.props = append(w.fi.props, propKey{start: int32(s), end: int32(e), key: pr.Key.Name, owner: owner, result: result})
+			w.fi.props = append(w.fi.props, propSpan{start: int32(s), end: int32(e), owner: owner, result: result})
+			if pr.Key.Name != w.src[s:e] {
+				if w.fi.keys == nil {
+					w.fi.keys = map[int32]string{}
+				}
+				w.fi.keys[int32(s)] = pr.Key.Name
+			}
 		}
 		switch {
 		case pr.Key.Name == "elementType" && (owner == symParam || owner == symField):
@@ -800,7 +815,11 @@ func (x *index) propAt(file string, off int) (propKey, bool) {
 	}
 	for _, p := range fi.props {
 		if int(p.start) <= off && off <= int(p.end) {
-			return p, true
+			key, ok := fi.keys[p.start]
+			if !ok {
+				key = fi.text[p.start:p.end]
+			}
+			return propKey{p, key}, true
 		}
 	}
 	return propKey{}, false

@@ -3,6 +3,7 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -547,6 +548,9 @@ func (r *result) letGoOf(names []string) {
 		}
 	}
 	x.w.fi = nil
+	if !slices.ContainsFunc(slices.Collect(maps.Values(x.files)), func(fi *fileIndex) bool { return !fi.built }) {
+		x.w = nil // every file is walked: the walker's tables are not needed again
+	}
 	light := *r.pkg
 	light.Files = slices.Clone(light.Files)
 	for i, f := range light.Files {
