@@ -65,7 +65,7 @@ type Param struct {
 	Optional    bool
 	Deprecated  bool
 	Examples    []any
-	Constraints Constraints
+	Constraints *Constraints // nil when there are none; read it with Value
 	Range       ast.Range // the parameter's node
 	NameRange   ast.Range
 }
@@ -90,6 +90,14 @@ type Constraints struct {
 	MinItems         *int64
 	MaxItems         *int64
 	UniqueItems      bool
+}
+
+// Value returns the constraints, or none for nil.
+func (c *Constraints) Value() Constraints {
+	if c == nil {
+		return Constraints{}
+	}
+	return *c
 }
 
 // Kind is the kind of a Type.

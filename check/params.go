@@ -197,7 +197,12 @@ func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 	if r == roleResult {
 		return
 	}
-	cons := &p.Constraints
+	// Most parameters have no constraint: they hold none (a model holds a
+	// parameter for every few dozen bytes of a file).
+	cons := &Constraints{}
+	if ok != 0 {
+		p.Constraints = cons
+	}
 	if ok.has("enum") {
 		cons.Enum = c.enumList(props.get("enum"), t, what)
 	}
@@ -454,7 +459,7 @@ func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what st
 	var out []any
 	for _, e := range arr.Elements {
 		if v, good := c.conform(e, p.Type, diag.CodeInvalidExample, "example of "+what); good {
-			if c.satisfies(e, v, p.Type, &p.Constraints, re, diag.CodeInvalidExample, "example of "+what) {
+			if c.satisfies(e, v, p.Type, p.Constraints, re, diag.CodeInvalidExample, "example of "+what) {
 				out = append(out, v)
 			}
 		}
@@ -464,6 +469,9 @@ func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what st
 
 // satisfies checks a conforming value against the constraints.
 func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *regexp.Regexp, code diag.Code, what string) bool {
+	if cons == nil {
+		cons = &Constraints{}
+	}
 	fail := func(detail, format string, args ...any) bool {
 		c.errorf(code, n, format, args...).WithDetail(detail)
 		return false

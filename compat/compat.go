@@ -405,7 +405,7 @@ func (c *comparer) param(op, np *check.Param, path string, dir direction) {
 			Message: fmt.Sprintf("the default of %s changed: a call that leaves it out now means something else", what(dir, path))})
 	}
 	c.types(op.Type, np.Type, path, dir, op.Range, np.Range)
-	c.constraints(op.Constraints, np.Constraints, path, dir, op.Range, np.Range)
+	c.constraints(op.Constraints.Value(), np.Constraints.Value(), path, dir, op.Range, np.Range)
 }
 
 func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, newAt ast.Range) {

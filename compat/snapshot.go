@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -359,7 +360,7 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 	if p.Type, err = r.typ(s); err != nil {
 		return nil, err
 	}
-	c := &p.Constraints
+	c := &check.Constraints{}
 	if e := s.get("enum"); e != nil {
 		if e.kind != 'a' {
 			return nil, r.errorf(e, "\"enum\" is an array")
@@ -405,6 +406,9 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 	}
 	if u := s.get("uniqueItems"); u != nil && u.kind == 'b' {
 		c.UniqueItems = u.b
+	}
+	if !reflect.ValueOf(*c).IsZero() {
+		p.Constraints = c // as the checker: none when there are none
 	}
 	return p, nil
 }

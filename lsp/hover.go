@@ -171,7 +171,7 @@ func paramSummary(q *check.Param) string {
 
 // constraints lists a parameter's constraints in gram's words.
 func constraints(q *check.Param) string {
-	c := q.Constraints
+	c := q.Constraints.Value()
 	var parts []string
 	add := func(name string, v any) { parts = append(parts, fmt.Sprintf("%s %s", name, jsonstr.Text(v))) }
 	if c.Enum != nil {

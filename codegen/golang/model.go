@@ -471,7 +471,7 @@ func fieldDoc(f *check.Param) []string {
 		parts = append(parts, f.Description)
 	}
 	var notes []string
-	if c := constraintText(f.Constraints); c != "" {
+	if c := constraintText(f.Constraints.Value()); c != "" {
 		notes = append(notes, "Constraints: "+c+".")
 	}
 	switch {

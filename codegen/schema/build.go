@@ -250,7 +250,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	// Keywords on a $ref'd type would constrain the reference; the checker
 	// only allows constraints on scalars and arrays, so they land on s.
 	var notes []string
-	c := p.Constraints
+	c := p.Constraints.Value()
 	if c.Enum != nil {
 		if b.sub.stringEnums && t.Kind != check.String {
 			notes = append(notes, "One of: "+jsonstr.List(c.Enum)+".")

@@ -469,7 +469,7 @@ func TestStrictLimits(t *testing.T) {
 		values[i] = fmt.Sprintf("v%d", i)
 	}
 	big := &check.Tool{Name: "big", Description: "Big", Params: []*check.Param{{Name: "e", Type: &check.Type{Kind: check.String},
-		Constraints: check.Constraints{Enum: values}}}, Result: &check.Type{Kind: check.String}}
+		Constraints: &check.Constraints{Enum: values}}}, Result: &check.Type{Kind: check.String}}
 	var inner *check.TypeDecl
 	for i := 0; i < StrictMaxDepth+1; i++ {
 		d := &check.TypeDecl{Name: fmt.Sprintf("L%d", i)}
