@@ -66,7 +66,7 @@ type Param struct {
 	Deprecated  bool
 	Examples    []any
 	Constraints *Constraints // nil when there are none; read it with Value
-	Range       ast.Range // the parameter's node
+	Range       ast.Range    // the parameter's node
 	NameRange   ast.Range
 }
 
