@@ -85,6 +85,9 @@ type toolUnit struct {
 	tool  *Tool
 	diags []*diag.Diagnostic // in the order they were reported
 	spent int                // suggest candidates compared
+	// refused: a suggestion was declined for the budget (lowerAhead's
+	// goroutines, each with a budget of its own).
+	refused bool
 	// What the lowering read of the declarations: it is reused with other
 	// declarations as long as these are found again.
 	deps         []dep
@@ -95,7 +98,7 @@ type toolUnit struct {
 // CheckSources(dir, files) returns, reusing the previous Check's work for
 // the files whose trees are unchanged (see Cache).
 func (k *Cache) Check(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
-	return checkSources(k, dir, files)
+	return checkSources(k, dir, files, false)
 }
 
 // checkFiles is checkTrees through the cache; broken names the files with

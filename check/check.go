@@ -42,14 +42,10 @@ func validToolName(name string) bool {
 // checkTrees checks parsed files as one package. dir is the package's
 // directory ("" for files named together). Files are taken in lexical order
 // of their names; diagnostics are sorted by position.
-func checkTrees(dir string, files []*ast.File) (*Package, diag.Diagnostics) {
+func checkTrees(dir string, files []*ast.File, lean bool) (*Package, diag.Diagnostics) {
 	c := newChecker(dir, files)
-	c.parallel = true
-	c.check()
-	if c.inexact() {
-		c = newChecker(dir, files) // sequentially: exact
-		c.check()
-	}
+	c.parallel, c.lean = true, lean
+	c.check() // exact: see the tool loop of check
 	c.diags.Sort()
 	return c.pkg, c.diags
 }
@@ -131,18 +127,27 @@ type checker struct {
 	typeSP   map[*TypeDecl]pending
 	lowered  map[*TypeDecl]int // 1 in progress, 2 done
 
-	suggestSpent   int          // candidates compared by suggest so far
-	suggestRefused bool         // suggest declined a comparison (budget spent)
-	curFile        *ast.File    // the file pass 1 is collecting
-	parallel       bool         // tools may be lowered on several goroutines (lowerAhead)
-	recDeps        bool         // record what lowering a tool reads of the declarations (deps)
-	deps           []dep        // recorded since the tool's lowering began
-	usedDeclared   bool         // the tool's lowering listed the declared names
-	overBudget     bool         // work done elsewhere spent more than the budget
-	aheadRefused   bool         // a goroutine of lowerAhead ran out of budget
-	inc            *incremental // reuses and records work for a Cache; nil in a plain check
-	typeCands      []string     // type names for "did you mean", computed on demand
-	typeDetail     string
+	suggestSpent   int       // candidates compared by suggest so far
+	suggestRefused bool      // suggest declined a comparison (budget spent)
+	curFile        *ast.File // the file pass 1 is collecting
+	// lean: the caller reads only the diagnostics and the files' names
+	// and comments (Diagnose). The checker lets go of each file's
+	// patterns after pass 1, of each tool's tree once the tool is
+	// entered, and of the tools' parameters and types once lowered when
+	// no test reads them.
+	lean bool
+	// repeated names the tools declared more than once (lean only: the
+	// sites of the others need not keep their trees).
+	repeated     map[string]bool
+	parallel     bool         // tools may be lowered on several goroutines (lowerAhead)
+	recDeps      bool         // record what lowering a tool reads of the declarations (deps)
+	deps         []dep        // recorded since the tool's lowering began
+	usedDeclared bool         // the tool's lowering listed the declared names
+	overBudget   bool         // work done elsewhere spent more than the budget
+	aheadRefused bool         // a goroutine of lowerAhead ran out of budget
+	inc          *incremental // reuses and records work for a Cache; nil in a plain check
+	typeCands    []string     // type names for "did you mean", computed on demand
+	typeDetail   string
 
 	nodeBuf  []*ast.NodePattern // lowerTool's signature nodes
 	arrowBuf []*ast.Arrow
@@ -191,6 +196,9 @@ func (c *checker) check() {
 		}
 	}
 	c.curFile = nil
+	if c.lean {
+		c.letGoOfTrees()
+	}
 	// Pass 2: lower declarations; enums and types first, as tools use them.
 	// A Cache may hold their lowering from the previous check.
 	if c.inc == nil || !c.inc.reuseDecls(c) {
@@ -205,28 +213,53 @@ func (c *checker) check() {
 		}
 	}
 	c.recDeps = c.inc != nil
+	// Tools are lowered ahead in parallel (lowerAhead) a batch at a time,
+	// or all at once with a Cache; ahead[i-from] is tool i's.
 	var ahead []toolUnit
-	if c.parallel {
-		ahead = c.lowerAhead()
-	}
+	parallel, from, to := c.parallel, 0, 0
 	for i, t := range c.toolSrc {
+		if parallel && i == to {
+			from, to = i, len(c.toolSrc)
+			if c.inc == nil {
+				to = min(to, i+aheadBatch)
+			}
+			ahead = c.lowerAhead(from, to)
+		}
 		c.file = t.file
 		var u *toolUnit // lowered ahead
-		if ahead != nil && ahead[i].sp != nil {
-			u = &ahead[i]
+		if ahead != nil && ahead[i-from].sp != nil {
+			u = &ahead[i-from]
 		}
 		var tool *Tool
 		switch {
 		case c.inc != nil:
 			tool = c.inc.lowerTool(c, t, u)
-		case u != nil:
+		case u != nil && !u.refused && c.suggestSpent+u.spent <= suggestBudget:
+			// What a sequential check does: every suggestion it
+			// compared was within the budget, here too.
 			c.diags = append(c.diags, u.diags...)
 			c.charge(u.spent)
 			tool = u.tool
 		default:
+			if u != nil {
+				// The budget runs out in this tool: from here on,
+				// what the goroutines suggested may differ from
+				// what a sequential check does; lower the rest here,
+				// in order.
+				ahead, parallel = nil, false
+			}
 			tool = c.lowerTool(t.sp)
+			if c.lean {
+				c.strip(tool)
+			}
 		}
 		c.enterTool(t.sp, t.inline, tool)
+		if c.lean {
+			c.toolSrc[i].sp = nil
+			if ahead != nil {
+				ahead[i-from] = toolUnit{}
+			}
+		}
 	}
 	if c.inc != nil {
 		c.inc.finishFile()
@@ -238,6 +271,10 @@ func (c *checker) check() {
 	for _, t := range c.testSrc {
 		c.file = t.file
 		c.lowerTest(t.sp, t.test)
+	}
+	if c.lean {
+		// The model is partial: hand out none of it.
+		c.pkg.Tools, c.pkg.Agents, c.pkg.Types, c.pkg.Enums, c.pkg.Tests = nil, nil, nil, nil, nil
 	}
 	if c.pkg.Name == "" {
 		dir := c.pkg.Dir

@@ -151,7 +151,11 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 		if c.sites == nil {
 			c.sites = make([]toolSite, 0, len(c.toolSrc))
 		}
-		c.sites = append(c.sites, toolSite{tool: t, sp: sp, inline: inline, rng: t.NameRange})
+		keep := sp
+		if c.lean && !c.repeated[name] {
+			keep = nil // no other declaration compares with it
+		}
+		c.sites = append(c.sites, toolSite{tool: t, sp: keep, inline: inline, rng: t.NameRange})
 		site := &c.sites[len(c.sites)-1]
 		if !inline {
 			site.topLevel = &t.NameRange
@@ -186,6 +190,38 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 		d := c.errorf(diag.CodeToolConflict, sp.Identifier, "tool %s differs from its other declaration", name).WithDetail("An inline tool may repeat a tool declared elsewhere, but only identically (same description, properties and signature). Make them identical, or give this one another name.")
 		d.Related = []diag.Related{{Range: site.rng, Message: "other declaration here"}}
 	}
+}
+
+// letGoOfTrees is a lean check's (Diagnose's) end of pass 1: the files'
+// patterns are collected, so the files let go of them (each declaration's
+// tree is released once it is checked), and the tools declared more than
+// once are known.
+func (c *checker) letGoOfTrees() {
+	for _, f := range c.pkg.Files {
+		f.Header, f.Patterns = nil, nil
+	}
+	seen := make(map[string]bool, len(c.toolSrc))
+	for _, t := range c.toolSrc {
+		name := t.sp.Identifier.Name
+		if seen[name] {
+			if c.repeated == nil {
+				c.repeated = map[string]bool{}
+			}
+			c.repeated[name] = true
+		}
+		seen[name] = true
+	}
+}
+
+// strip lets go of what a lean check (Diagnose) does not read again of
+// a lowered tool: all but what enters it into the package and lets
+// agents list it, unless a test reads its parameters and result. Safe on
+// lowerAhead's goroutines: it writes only t.
+func (c *checker) strip(t *Tool) {
+	if t == nil || len(c.testSrc) > 0 {
+		return
+	}
+	*t = Tool{Name: t.Name, Range: t.Range, NameRange: t.NameRange}
 }
 
 // lowerTool lowers the parts of a tool declaration.

@@ -14,6 +14,12 @@ var (
 	parallelWorkers = 0
 )
 
+// aheadBatch is how many tools a check without a Cache lowers ahead at a
+// time: the units of a batch are held until they are entered, so a
+// package of many tools holds a batch of them, not all (and Diagnose lets
+// go of each batch's trees before the next). A variable for tests.
+var aheadBatch = 8192
+
 // lowerAhead lowers the tool occurrences that need it (all, or those a
 // Cache cannot reuse) on up to GOMAXPROCS goroutines, before they are
 // entered into the package in order. Lowering a tool reads only its own
@@ -22,14 +28,16 @@ var (
 // units in order and checks again, sequentially, when together they spend
 // more than the package's (the suggestions could differ). It returns nil
 // when there is too little to share; else units aligned with c.toolSrc,
-// with sp nil where a tool was left to the sequential loop.
-func (c *checker) lowerAhead() []toolUnit {
+// with sp nil where a tool was left to the sequential loop. It lowers the
+// tools [from, to) of c.toolSrc (all of them with a Cache) and returns
+// units aligned with them: out[i-from] is tool i's.
+func (c *checker) lowerAhead(from, to int) []toolUnit {
 	var need []int
 	var reuse []bool
 	if c.inc != nil {
 		reuse = c.inc.probe(c)
 	}
-	for i := range c.toolSrc {
+	for i := from; i < to; i++ {
 		if reuse == nil || !reuse[i] {
 			need = append(need, i)
 		}
@@ -47,7 +55,7 @@ func (c *checker) lowerAhead() []toolUnit {
 			return nil // (cannot happen) a worker would lower it
 		}
 	}
-	out := make([]toolUnit, len(c.toolSrc))
+	out := make([]toolUnit, to-from)
 	refused := make([]bool, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -59,9 +67,15 @@ func (c *checker) lowerAhead() []toolUnit {
 			for _, i := range need[lo:hi] {
 				t := c.toolSrc[i]
 				wc.file = t.file
-				out[i] = wc.lowerUnit(t.sp)
+				wc.suggestRefused = false
+				u := wc.lowerUnit(t.sp)
+				u.refused = wc.suggestRefused
+				refused[w] = refused[w] || u.refused
+				if c.lean {
+					c.strip(u.tool)
+				}
+				out[i-from] = u
 			}
-			refused[w] = wc.suggestRefused
 		}()
 	}
 	wg.Wait()

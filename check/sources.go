@@ -22,12 +22,28 @@ type SourceFile struct {
 // would be noise; its declarations still resolve references from the other
 // files).
 func CheckSources(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
-	return checkSources(nil, dir, files)
+	return checkSources(nil, dir, files, false)
 }
 
-// checkSources is CheckSources, reusing and recording work in k unless k
-// is nil.
-func checkSources(k *Cache, dir string, files []SourceFile) (*Package, diag.Diagnostics) {
+// Diagnose returns exactly the diagnostics CheckSources(dir, files)
+// returns, in the same order, for a caller that reads nothing else of
+// the check (gramc check): on the way it lets go of what it no longer
+// needs — the files' patterns once the declarations are collected, each
+// tool's tree once the tool is checked, and, when the package has no
+// test to read them, each tool's parameters and types once they are
+// lowered — so that a package of many tools costs a fraction of its
+// model and trees at once.
+//
+// It consumes the files' trees: afterwards each file holds its name,
+// span and comments only (what Suppress reads). The package returned
+// holds Dir, Name and those Files, no declarations.
+func Diagnose(dir string, files []SourceFile) (*Package, diag.Diagnostics) {
+	return checkSources(nil, dir, files, true)
+}
+
+// checkSources is CheckSources (Diagnose when lean), reusing and
+// recording work in k unless k is nil.
+func checkSources(k *Cache, dir string, files []SourceFile, lean bool) (*Package, diag.Diagnostics) {
 	pfs := make([]*parsedFile, len(files))
 	var diags diag.Diagnostics
 	for i, f := range files {
@@ -38,7 +54,7 @@ func checkSources(k *Cache, dir string, files []SourceFile) (*Package, diag.Diag
 		pfs[i] = newParsedFile(name, f.AST, f.Diags)
 		diags = append(diags, pfs[i].diags...)
 	}
-	pkg, ds := checkParsedWith(k, dir, pfs)
+	pkg, ds := checkParsedWith(k, dir, pfs, lean)
 	diags = append(diags, ds...)
 	diags.Sort()
 	return pkg, diags
@@ -64,8 +80,8 @@ func newParsedFile(name string, f *ast.File, ds diag.Diagnostics) *parsedFile {
 // checkParsedWith checks parsed files as one package, dropping checker
 // diagnostics inside files that have syntax errors (their trees are
 // partial, so such diagnostics would be noise), reusing and recording work
-// in k unless k is nil.
-func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.Diagnostics) {
+// in k unless k is nil (lean: see Diagnose; not with a Cache).
+func checkParsedWith(k *Cache, dir string, files []*parsedFile, lean bool) (*Package, diag.Diagnostics) {
 	asts := make([]*ast.File, len(files))
 	broken := map[string]bool{}
 	for i, f := range files {
@@ -79,7 +95,7 @@ func checkParsedWith(k *Cache, dir string, files []*parsedFile) (*Package, diag.
 	if k != nil {
 		pkg, ds = k.checkFiles(dir, asts, broken)
 	} else {
-		pkg, ds = checkTrees(dir, asts)
+		pkg, ds = checkTrees(dir, asts, lean)
 	}
 	if len(broken) == 0 {
 		return pkg, ds

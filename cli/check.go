@@ -148,7 +148,10 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	case opts.diff && opts.fix == "":
 		return usageErrorf("-d shows the fixes of --fix: add --fix")
 	}
-	pkgs, diags, err := load.Packages(args, nil)
+	// Without --target (whose lint reads the declarations) check needs
+	// only the diagnostics and the files' gramc:ignore comments: the
+	// loader need not keep the trees and the model of every package.
+	pkgs, diags, err := load.Packages(args, &load.Config{DiagnosticsOnly: checkLean && len(targets) == 0})
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -181,6 +184,10 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	}
 	return nil
 }
+
+// checkLean is whether gramc check loads with load.Config.DiagnosticsOnly
+// (a variable so that a test can compare with the full check).
+var checkLean = true
 
 // maxFixPasses bounds the rounds of fixing: a fix can reveal another (a
 // file with a syntax error is checked further once it parses).

@@ -52,6 +52,13 @@ type Config struct {
 	Overlay map[string][]byte
 	// MaxFileSize bounds one file; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
+	// DiagnosticsOnly is for a caller that reads only the diagnostics and
+	// the packages' files' names and comments (gramc check, which scopes
+	// warnings by gramc:ignore comments): the packages are checked with
+	// check.Diagnose, which reports exactly what check.CheckSources does
+	// but lets go of trees and declarations as it goes. The packages
+	// hold Dir, Name and Files (names, spans and comments) only.
+	DiagnosticsOnly bool
 }
 
 func (c *Config) maxFileSize() int64 {
@@ -431,7 +438,11 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			pkgs[k], pkgDiags[k] = check.CheckSources(u.Dir, files)
+			if cfg != nil && cfg.DiagnosticsOnly {
+				pkgs[k], pkgDiags[k] = check.Diagnose(u.Dir, files)
+			} else {
+				pkgs[k], pkgDiags[k] = check.CheckSources(u.Dir, files)
+			}
 		}()
 	}
 	wg.Wait()

@@ -130,3 +130,17 @@ func writeTool(b *bytes.Buffer, i int, extra string) {
 `, name, i, extra, i)
 	}
 }
+
+// Mistakes returns one gram document of n tiny tools, each with exactly
+// one mistake (the parameter's type is Strin, an unknown type label that
+// suggests String): the input of `gramc check`'s benchmark for a file
+// with as many diagnostics as tools (issue 20.9). About 60 bytes a tool:
+// 251,852 tools are 15 MB.
+func Mistakes(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(n * 62)
+	for i := range n {
+		fmt.Fprintf(&b, "[t%06d:Tool {description: \"d\"} | (x::Strin)==>(::String)]\n", i)
+	}
+	return b.Bytes()
+}

@@ -57,3 +57,19 @@ func TestPackageAgentsUnique(t *testing.T) {
 		t.Fatal("no agents generated")
 	}
 }
+
+func TestMistakes(t *testing.T) {
+	a := Mistakes(1000)
+	if !bytes.Equal(a, Mistakes(1000)) {
+		t.Fatal("Mistakes is not deterministic")
+	}
+	if n := bytes.Count(a, []byte(":Tool {")); n != 1000 {
+		t.Fatalf("Mistakes(1000) declares %d tools", n)
+	}
+	if n := bytes.Count(a, []byte("(x::Strin)")); n != 1000 {
+		t.Fatalf("Mistakes(1000) has %d mistakes", n)
+	}
+	if per := len(a) / 1000; per < 55 || per > 65 {
+		t.Fatalf("unexpected size per tool: %d bytes", per)
+	}
+}
