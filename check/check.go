@@ -43,8 +43,13 @@ func validToolName(name string) bool {
 // directory ("" for files named together). Files are taken in lexical order
 // of their names; diagnostics are sorted by position.
 func checkTrees(dir string, files []*ast.File, lean bool) (*Package, diag.Diagnostics) {
-	c := newChecker(dir, files)
-	c.parallel, c.lean = true, lean
+	var c *checker
+	if lean {
+		c = newLeanChecker(dir, files)
+	} else {
+		c = newChecker(dir, files)
+	}
+	c.parallel = true
 	c.check() // exact: see the tool loop of check
 	c.diags.Sort()
 	return c.pkg, c.diags
@@ -71,6 +76,23 @@ func newChecker(dir string, files []*ast.File) *checker {
 	}
 }
 
+// newLeanChecker is newChecker for Diagnose: its tables grow as the
+// declarations are entered, while the trees they come from are released,
+// rather than all at once while every tree is held.
+func newLeanChecker(dir string, files []*ast.File) *checker {
+	files = append([]*ast.File(nil), files...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	return &checker{
+		pkg:     &Package{Dir: dir, Files: files},
+		names:   map[string]declSite{},
+		types:   map[string]*TypeDecl{},
+		enums:   map[string]*Enum{},
+		typeSP:  map[*TypeDecl]pending{},
+		lowered: map[*TypeDecl]int{},
+		lean:    true,
+	}
+}
+
 // declSite is the first declaration of a package-level name.
 type declSite struct {
 	kind string // labelTool, ...
@@ -85,7 +107,7 @@ type toolSite struct {
 	key      string // canonical text of sp, computed when the name repeats
 	inline   bool
 	rng      ast.Range
-	topLevel *ast.Range // the first top-level declaration, if any
+	topLevel *ast.Range // the first top-level declaration's name, if any (&rng when it is the first declaration)
 	listedBy *Agent     // the agent being lowered, once it lists the tool
 	listedAt ast.Node   // where listedBy lists it
 }
@@ -138,7 +160,10 @@ type checker struct {
 	lean bool
 	// repeated names the tools declared more than once (lean only: the
 	// sites of the others need not keep their trees).
-	repeated     map[string]bool
+	repeated map[string]bool
+	// listed names what the agents list (lean only: those tools keep
+	// their name for the agents).
+	listed       map[string]bool
 	parallel     bool         // tools may be lowered on several goroutines (lowerAhead)
 	recDeps      bool         // record what lowering a tool reads of the declarations (deps)
 	deps         []dep        // recorded since the tool's lowering began

@@ -148,20 +148,38 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 	name := sp.Identifier.Name
 	prev, taken := c.names[name]
 	if !taken {
-		if c.sites == nil {
-			c.sites = make([]toolSite, 0, len(c.toolSrc))
+		if len(c.sites) == cap(c.sites) {
+			// c.names points into c.sites: a full slice is followed by
+			// a new one, never grown (moved). All at once, but in
+			// chunks in a lean check, which holds no tree of the
+			// tools entered.
+			n := len(c.toolSrc)
+			if c.lean {
+				n = min(n, siteChunk)
+			}
+			c.sites = make([]toolSite, 0, n)
 		}
-		keep := sp
-		if c.lean && !c.repeated[name] {
-			keep = nil // no other declaration compares with it
+		keep, model := sp, t
+		if c.lean {
+			if !c.repeated[name] {
+				keep = nil // no other declaration compares with it
+			}
+			if len(c.testSrc) == 0 && !c.listed[name] {
+				// Only tests read a tool once it is entered, and
+				// agents its name.
+				model = leanTool
+			}
 		}
-		c.sites = append(c.sites, toolSite{tool: t, sp: keep, inline: inline, rng: t.NameRange})
+		c.sites = append(c.sites, toolSite{tool: model, sp: keep, inline: inline, rng: t.NameRange})
 		site := &c.sites[len(c.sites)-1]
 		if !inline {
-			site.topLevel = &t.NameRange
+			site.topLevel = &site.rng
 		}
 		c.names[name] = declSite{kind: labelTool, rng: t.NameRange, tool: site}
 		c.nTools++
+		if c.lean {
+			return // Diagnose's package holds no declarations
+		}
 		if c.pkg.Tools == nil {
 			c.pkg.Tools = make([]*Tool, 0, len(c.toolSrc))
 		}
@@ -180,7 +198,8 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 		return
 	}
 	if !inline {
-		site.topLevel = &t.NameRange
+		r := t.NameRange
+		site.topLevel = &r
 	}
 	// Canonical texts are computed only for repeated names.
 	if site.key == "" {
@@ -192,13 +211,38 @@ func (c *checker) enterTool(sp *ast.SubjectPattern, inline bool, t *Tool) {
 	}
 }
 
+// siteChunk is how many tool sites a lean check allocates at a time.
+const siteChunk = 1024
+
+// leanTool stands for every tool no agent lists in a lean check
+// (Diagnose) of a package without tests: once a tool is entered, only a
+// test reads its model, and an agent its name.
+var leanTool = &Tool{}
+
 // letGoOfTrees is a lean check's (Diagnose's) end of pass 1: the files'
 // patterns are collected, so the files let go of them (each declaration's
 // tree is released once it is checked), and the tools declared more than
-// once are known.
+// once and the names agents list are known.
 func (c *checker) letGoOfTrees() {
 	for _, f := range c.pkg.Files {
 		f.Header, f.Patterns = nil, nil
+	}
+	for _, a := range c.agentSrc {
+		for _, e := range a.sp.Elements {
+			var id *ast.Identifier
+			switch n := unwrap(e).(type) {
+			case *ast.PatternReference:
+				id = n.Identifier
+			case *ast.SubjectPattern:
+				id = n.Identifier
+			}
+			if id != nil {
+				if c.listed == nil {
+					c.listed = map[string]bool{}
+				}
+				c.listed[id.Name] = true
+			}
+		}
 	}
 	seen := make(map[string]bool, len(c.toolSrc))
 	for _, t := range c.toolSrc {

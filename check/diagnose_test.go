@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/gramgen"
 	"github.com/gramc-dev/gramc/syntax"
@@ -83,7 +85,7 @@ func diagnoseAgrees(t *testing.T, name string, files map[string][]byte) diag.Dia
 		t.Fatalf("%s: Diagnose's package is %q %q with %d files, want %q %q with %d", name, got.Dir, got.Name, len(got.Files), want.Dir, want.Name, len(want.Files))
 	}
 	for i, f := range got.Files {
-		if f.Name != want.Files[i].Name || !reflect.DeepEqual(f.Comments, want.Files[i].Comments) {
+		if f.Name != want.Files[i].Name || commentsText(f) != commentsText(want.Files[i]) {
 			t.Fatalf("%s: file %d is %s with %d comments, want %s with %d", name, i, f.Name, len(f.Comments), want.Files[i].Name, len(want.Files[i].Comments))
 		}
 		if f.Patterns != nil || f.Header != nil {
@@ -98,6 +100,15 @@ func diagnoseAgrees(t *testing.T, name string, files map[string][]byte) diag.Dia
 		t.Fatalf("%s: suppressed diagnostics differ:\n%s", name, cmp.Diff(w, g))
 	}
 	return gotDs
+}
+
+// commentsText lists f's comments with their positions.
+func commentsText(f *ast.File) string {
+	var b strings.Builder
+	for _, c := range f.Comments {
+		fmt.Fprintf(&b, "%v-%v %q\n", c.Pos(), c.End(), c.Text)
+	}
+	return b.String()
 }
 
 // inCheckModes runs test sequentially, with tools lowered ahead on three
