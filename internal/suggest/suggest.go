@@ -51,13 +51,21 @@ func maxDistance(name string) int {
 // between a and b: insertions, deletions, substitutions and transpositions of
 // adjacent characters each cost one edit.
 func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
+	// Names are short: their runes and rows fit on the stack (a check
+	// that suggests for every one of many mistakes allocated gigabytes).
+	var runes [2][64]rune
+	var rows [3][65]int
+	ra, rb := appendRunes(runes[0][:0], a), appendRunes(runes[1][:0], b)
 	if len(ra) > 256 || len(rb) > 256 {
 		return len(ra) + len(rb) // too long to be a misspelling worth the work
 	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	row := func(i int) []int {
+		if len(rb) < len(rows[i]) {
+			return rows[i][:len(rb)+1]
+		}
+		return make([]int, len(rb)+1)
+	}
+	prev2, prev, cur := row(0), row(1), row(2)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -76,6 +84,14 @@ func distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// appendRunes appends the runes of s to buf, as []rune(s) converts.
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }
 
 // DidYouMean is how every message offers a guess: "; did you mean X?",
