@@ -56,8 +56,11 @@ type Config struct {
 	// the packages' files' names and comments (gramc check, which scopes
 	// warnings by gramc:ignore comments): the packages are checked with
 	// check.Diagnose, which reports exactly what check.CheckSources does
-	// but lets go of trees and declarations as it goes. The packages
-	// hold Dir, Name and Files (names, spans and comments) only.
+	// but lets go of trees and declarations as it goes, and each
+	// package is read, parsed and checked on its own (up to GOMAXPROCS
+	// at a time), so that only those packages' trees are held at once.
+	// The packages hold Dir, Name and Files (names, spans and comments)
+	// only.
 	DiagnosticsOnly bool
 }
 
@@ -414,6 +417,9 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 	if err != nil {
 		return nil, nil, err
 	}
+	if cfg != nil && cfg.DiagnosticsOnly {
+		return diagnose(units, problems, cfg)
+	}
 	var all []syntax.Source
 	counts := make([]int, len(units))
 	for k, u := range units {
@@ -438,15 +444,47 @@ func Packages(patterns []string, cfg *Config) ([]*check.Package, diag.Diagnostic
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if cfg != nil && cfg.DiagnosticsOnly {
-				pkgs[k], pkgDiags[k] = check.Diagnose(u.Dir, files)
-			} else {
-				pkgs[k], pkgDiags[k] = check.CheckSources(u.Dir, files)
-			}
+			pkgs[k], pkgDiags[k] = check.CheckSources(u.Dir, files)
 		}()
 	}
 	wg.Wait()
 	diags := problems
+	for _, ds := range pkgDiags {
+		diags = append(diags, ds...)
+	}
+	diags.Sort()
+	return pkgs, diags, nil
+}
+
+// diagnose is Packages with Config.DiagnosticsOnly: each package is read,
+// parsed and checked (check.Diagnose) on its own, up to GOMAXPROCS at a
+// time, so that only their trees are held at once rather than every
+// package's. The diagnostics are those of Packages, in the same order.
+func diagnose(units []Unit, problems diag.Diagnostics, cfg *Config) ([]*check.Package, diag.Diagnostics, error) {
+	pkgs := make([]*check.Package, len(units))
+	unread := make([]diag.Diagnostics, len(units))
+	pkgDiags := make([]diag.Diagnostics, len(units))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for k, u := range units {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			srcs, ps := Read(u, cfg)
+			unread[k] = ps
+			files := make([]check.SourceFile, len(srcs))
+			for j, r := range syntax.ParseFiles(srcs) {
+				files[j] = check.SourceFile{AST: r.File, Diags: r.Diags}
+			}
+			pkgs[k], pkgDiags[k] = check.Diagnose(u.Dir, files)
+		}()
+	}
+	wg.Wait()
+	diags := problems
+	for _, ps := range unread {
+		diags = append(diags, ps...)
+	}
 	for _, ds := range pkgDiags {
 		diags = append(diags, ds...)
 	}
