@@ -20,17 +20,18 @@ var (
 // go of each batch's trees before the next). A variable for tests.
 var aheadBatch = 8192
 
-// lowerAhead lowers the tool occurrences that need it (all, or those a
-// Cache cannot reuse) on up to GOMAXPROCS goroutines, before they are
-// entered into the package in order. Lowering a tool reads only its own
-// tree and the lowered enums and types, which nothing changes any more.
-// Each goroutine has its own did-you-mean budget; the caller charges the
-// units in order and checks again, sequentially, when together they spend
-// more than the package's (the suggestions could differ). It returns nil
-// when there is too little to share; else units aligned with c.toolSrc,
-// with sp nil where a tool was left to the sequential loop. It lowers the
-// tools [from, to) of c.toolSrc (all of them with a Cache) and returns
-// units aligned with them: out[i-from] is tool i's.
+// lowerAhead lowers the tool occurrences of c.toolSrc[from:to] that need
+// it (all, or those a Cache cannot reuse) on up to GOMAXPROCS goroutines,
+// before they are entered into the package in order. Lowering a tool
+// reads only its own tree and the lowered enums and types, which nothing
+// changes any more. Each goroutine has its own did-you-mean budget, and a
+// unit says whether it was refused a suggestion; the caller charges the
+// units in order. Where together they would spend more than the package's
+// budget (the suggestions could differ), a check without a Cache lowers
+// the rest sequentially, in order, and one with a Cache checks the whole
+// package again, sequentially. It returns nil when there is too little
+// to share; else units aligned with the range, out[i-from] being tool
+// i's, with sp nil where a tool was left to the sequential loop.
 func (c *checker) lowerAhead(from, to int) []toolUnit {
 	var need []int
 	var reuse []bool
