@@ -514,7 +514,8 @@ func FuzzCacheAgrees(f *testing.F) {
 // TestParallelCheckAgrees: CheckSources lowering tools on several
 // goroutines returns exactly what it does on one, for every testdata
 // package, a generated one, and packages that spend the did-you-mean
-// budget (which then check again sequentially).
+// budget (the units lowered ahead are then used only while it covers
+// them; TestParallelSuggestBudgetExact tries every batch size).
 func TestParallelCheckAgrees(t *testing.T) {
 	defer func(m, w, b int) { parallelMin, parallelWorkers, suggestBudget = m, w, b }(parallelMin, parallelWorkers, suggestBudget)
 	parallelMin, parallelWorkers = 1, 3

@@ -207,3 +207,40 @@ func TestParallelSuggestBudgetExact(t *testing.T) {
 		t.Logf("budget %d: %d of %d suggest", budget, n, len(want))
 	}
 }
+
+// FuzzDiagnoseAgrees: Diagnose reports exactly what CheckSources reports
+// for any file, alone or in a package with the cache tests' files,
+// sequentially or on three goroutines in batches of two, with the whole
+// did-you-mean budget or a small one.
+func FuzzDiagnoseAgrees(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/check/*.gram")
+	for i, name := range seeds {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(uint8(i), src)
+	}
+	f.Add(uint8(3), gramgen.Mistakes(20))
+	f.Fuzz(func(t *testing.T, mode uint8, src []byte) {
+		if len(src) > 1<<16 {
+			return
+		}
+		if mode&1 != 0 {
+			defer func(m, w, b int) { parallelMin, parallelWorkers, aheadBatch = m, w, b }(parallelMin, parallelWorkers, aheadBatch)
+			parallelMin, parallelWorkers, aheadBatch = 1, 3, 2
+		}
+		if mode&2 != 0 {
+			defer func(b int) { suggestBudget = b }(suggestBudget)
+			suggestBudget = 40
+		}
+		files := map[string][]byte{"x.gram": src}
+		if mode&4 != 0 {
+			files["a_types.gram"] = []byte(cacheTypes)
+			files["b_tools.gram"] = []byte(cacheTools)
+			files["c_agent.gram"] = []byte(cacheAgent)
+			files["d_more.gram"] = []byte(cacheMore)
+		}
+		diagnoseAgrees(t, "fuzzed", files)
+	})
+}
