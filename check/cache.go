@@ -134,7 +134,7 @@ func (k *Cache) checkFiles(dir string, files []*ast.File, broken map[string]bool
 // run checks files, recording its work for the next call and, when reuse
 // is set, reusing the cache's.
 func (k *Cache) run(dir string, files []*ast.File, broken map[string]bool, reuse bool) *checker {
-	c := newChecker(dir, files)
+	c := newChecker(dir, files, false)
 	c.parallel = reuse
 	c.inc = &incremental{files: make(map[*ast.File]*fileUnits, len(files)), broken: broken}
 	if reuse {

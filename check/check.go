@@ -23,6 +23,21 @@ const (
 
 var kindLabels = []string{labelTool, labelAgent, labelType, labelEnum, labelTest}
 
+// The details that list the declaration labels, from kindLabels.
+var (
+	unknownPatternDetail = "gramc gives meaning to subject patterns labelled " + labelList("or") + "; everything else is ignored."
+	twoKindsDetail       = "Give each declaration exactly one of the labels " + labelList("and") + "."
+)
+
+// labelList is kindLabels as prose: ":Tool, :Agent, ... or :Test".
+func labelList(conj string) string {
+	names := make([]string, len(kindLabels))
+	for i, l := range kindLabels {
+		names[i] = ":" + l
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+}
+
 // validToolName reports whether name is what LLM providers accept as a
 // function name: ^[a-zA-Z0-9_-]{1,64}$ (a test holds it to that).
 func validToolName(name string) bool {
@@ -43,12 +58,7 @@ func validToolName(name string) bool {
 // directory ("" for files named together). Files are taken in lexical order
 // of their names; diagnostics are sorted by position.
 func checkTrees(dir string, files []*ast.File, lean bool) (*Package, diag.Diagnostics) {
-	var c *checker
-	if lean {
-		c = newLeanChecker(dir, files)
-	} else {
-		c = newChecker(dir, files)
-	}
+	c := newChecker(dir, files, lean)
 	c.parallel = true
 	c.check() // exact: see the tool loop of check
 	c.diags.Sort()
@@ -56,14 +66,18 @@ func checkTrees(dir string, files []*ast.File, lean bool) (*Package, diag.Diagno
 }
 
 // newChecker returns a checker of files as one package, taken in lexical
-// order of their names.
-func newChecker(dir string, files []*ast.File) *checker {
+// order of their names; a lean one for Diagnose (see checker.lean).
+func newChecker(dir string, files []*ast.File, lean bool) *checker {
 	files = append([]*ast.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	// Most top-level patterns declare a name: size for them at once.
+	// Most top-level patterns declare a name: size for them at once, but
+	// in a lean check, whose tables grow as the declarations are entered
+	// while the trees they come from are released.
 	n := 0
-	for _, f := range files {
-		n += len(f.Patterns)
+	if !lean {
+		for _, f := range files {
+			n += len(f.Patterns)
+		}
 	}
 	return &checker{
 		pkg:     &Package{Dir: dir, Files: files},
@@ -73,23 +87,7 @@ func newChecker(dir string, files []*ast.File) *checker {
 		typeSP:  map[*TypeDecl]pending{},
 		lowered: map[*TypeDecl]int{},
 		toolSrc: make([]pendingTool, 0, n),
-	}
-}
-
-// newLeanChecker is newChecker for Diagnose: its tables grow as the
-// declarations are entered, while the trees they come from are released,
-// rather than all at once while every tree is held.
-func newLeanChecker(dir string, files []*ast.File) *checker {
-	files = append([]*ast.File(nil), files...)
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	return &checker{
-		pkg:     &Package{Dir: dir, Files: files},
-		names:   map[string]declSite{},
-		types:   map[string]*TypeDecl{},
-		enums:   map[string]*Enum{},
-		typeSP:  map[*TypeDecl]pending{},
-		lowered: map[*TypeDecl]int{},
-		lean:    true,
+		lean:    lean,
 	}
 }
 
@@ -381,8 +379,7 @@ func kindOf(ls []ast.Label) (kinds []*ast.Label) {
 		return nil
 	}
 	for i := range ls {
-		switch ls[i].Name {
-		case labelTool, labelAgent, labelType, labelEnum, labelTest: // kindLabels
+		if contains(kindLabels, ls[i].Name) {
 			kinds = append(kinds, &ls[i])
 		}
 	}
@@ -417,7 +414,7 @@ func (c *checker) collect(p ast.Pattern) {
 			c.warnf(diag.CodeUnknownPattern, rp, "top-level path is not a gramc declaration and is ignored").WithDetail(`A signature means something only inside a tool: [myTool:Tool {description: "..."} | (x::String)==>(::String)].`)
 			return
 		}
-		c.warnf(diag.CodeUnknownPattern, p, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type, :Enum or :Test; everything else is ignored.")
+		c.warnf(diag.CodeUnknownPattern, p, "top-level pattern is not a gramc declaration and is ignored").WithDetail(unknownPatternDetail)
 		return
 	}
 	kinds := kindOf(sp.Labels)
@@ -430,7 +427,7 @@ func (c *checker) collect(p ast.Pattern) {
 				c.ignored[sp.Identifier.Name] = c.rng(sp.Identifier)
 			}
 		}
-		d := c.warnf(diag.CodeUnknownPattern, sp, "top-level pattern is not a gramc declaration and is ignored").WithDetail("gramc gives meaning to subject patterns labelled :Tool, :Agent, :Type, :Enum or :Test; everything else is ignored.")
+		d := c.warnf(diag.CodeUnknownPattern, sp, "top-level pattern is not a gramc declaration and is ignored").WithDetail(unknownPatternDetail)
 		if len(sp.Labels) > 0 {
 			for i := range sp.Labels {
 				l := &sp.Labels[i]
@@ -453,7 +450,7 @@ func (c *checker) collect(p ast.Pattern) {
 		return
 	}
 	if len(kinds) > 1 {
-		c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type, :Enum and :Test.")
+		c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail(twoKindsDetail)
 		return
 	}
 	kind := kinds[0].Name

@@ -471,7 +471,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			case len(kinds) == 1 && kinds[0].Name == labelTool:
 				c.errorf(diag.CodeMissingName, n, "Tool declaration has no name").WithDetail("Name it right after the opening bracket: [myTool:Tool ...].")
 			case len(kinds) > 1:
-				c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail("Give each declaration exactly one of the labels :Tool, :Agent, :Type, :Enum and :Test.")
+				c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail(twoKindsDetail)
 			case len(kinds) == 1:
 				c.errorf(diag.CodeInvalidAgentElement, n, "an agent cannot contain a :%s declaration", kinds[0].Name).WithDetail(fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name))
 			default:
