@@ -270,7 +270,7 @@ type walker struct {
 
 // enter points the walker at a file.
 func (w *walker) enter(fi *fileIndex) {
-	w.fi, w.file, w.src = fi, fi.tree.Name, source(fi.tree)
+	w.fi, w.file, w.src = fi, fi.tree.Name, fi.text
 }
 
 // unwrap removes the annotations around a pattern.

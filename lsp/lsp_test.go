@@ -149,3 +149,27 @@ func TestProjectConfig(t *testing.T) {
 	c.server.DidSave(c.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("gramc.json")}})
 	c.waitFor("a.gram", noDiagnostics)
 }
+
+// TestApplyChangesInOrder: each edit of one didChange is positioned in the
+// text the edits before it made, whatever mapper the first is given.
+func TestApplyChangesInOrder(t *testing.T) {
+	src := "ab\ncd\n"
+	at := func(l, c uint32) protocol.Position { return protocol.Position{Line: l, Character: c} }
+	changes := []protocol.TextDocumentContentChangeEvent{
+		&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(0, 1), End: at(0, 1)}, Text: "XZ\n"},
+		// Line 1 is now "b", at offset 4: after the first edit, not before it ("cd", at 3).
+		&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(1, 0), End: at(1, 1)}, Text: "Y"},
+		&protocol.TextDocumentContentChangeWholeDocument{Text: "new\n"},
+		&protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(0, 3), End: at(0, 3)}, Text: "!"},
+	}
+	for _, m := range []*mapper{nil, newMapper(src, utf16Units)} {
+		got, err := applyChanges(src, m, changes[:2], utf16Units)
+		if err != nil || got != "aXZ\nY\ncd\n" {
+			t.Errorf("two edits (mapper %v): %q, %v", m != nil, got, err)
+		}
+		got, err = applyChanges(src, m, changes, utf16Units)
+		if err != nil || got != "new!\n" {
+			t.Errorf("edits, the whole text, an edit (mapper %v): %q, %v", m != nil, got, err)
+		}
+	}
+}

@@ -568,7 +568,7 @@ func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		err = fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
 	} else {
 		var text string
-		text, err = applyChanges(f.text, params.ContentChanges, s.ws.enc)
+		text, err = applyChanges(f.text, f.m, params.ContentChanges, s.ws.enc)
 		if err == nil {
 			p, err = s.ws.change(params.TextDocument.URI, params.TextDocument.Version, text)
 		}
@@ -582,16 +582,20 @@ func (s *server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	return nil
 }
 
-// applyChanges applies a didChange's edits in order.
-func applyChanges(src string, changes []protocol.TextDocumentContentChangeEvent, enc encoding) (string, error) {
+// applyChanges applies a didChange's edits in order. m is src's mapper,
+// or nil: an edit's positions are mapped in the text before it, so only
+// the first can use the file's own.
+func applyChanges(src string, m *mapper, changes []protocol.TextDocumentContentChangeEvent, enc encoding) (string, error) {
 	for _, c := range changes {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			// A copy: the decoded string may share the memory of the
 			// whole message, which must not live as long as the text.
-			src = strings.Clone(c.Text)
+			src, m = strings.Clone(c.Text), nil
 		case *protocol.TextDocumentContentChangePartial:
-			m := newMapper(src, enc)
+			if m == nil {
+				m = newMapper(src, enc)
+			}
 			start, err := m.offset(c.Range.Start)
 			if err != nil {
 				return "", err
@@ -603,7 +607,7 @@ func applyChanges(src string, changes []protocol.TextDocumentContentChangeEvent,
 			if end < start {
 				return "", fmt.Errorf("change range ends before it starts")
 			}
-			src = src[:start] + c.Text + src[end:]
+			src, m = src[:start]+c.Text+src[end:], nil
 		}
 	}
 	return src, nil

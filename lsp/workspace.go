@@ -3,7 +3,6 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -548,9 +547,6 @@ func (r *result) letGoOf(names []string) {
 		}
 	}
 	x.w.fi = nil
-	if !slices.ContainsFunc(slices.Collect(maps.Values(x.files)), func(fi *fileIndex) bool { return !fi.built }) {
-		x.w = nil // every file is walked: the walker's tables are not needed again
-	}
 	light := *r.pkg
 	light.Files = slices.Clone(light.Files)
 	for i, f := range light.Files {
@@ -559,4 +555,10 @@ func (r *result) letGoOf(names []string) {
 		}
 	}
 	r.pkg = &light
+	for _, fi := range x.files {
+		if !fi.built {
+			return
+		}
+	}
+	x.w = nil // every file is walked: the walker's tables are not needed again
 }
