@@ -170,10 +170,8 @@ func looksLikeGramPath(a string) bool {
 // JSON-escaped, and even split across a streamed answer's pieces.
 func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
 	var secrets []redact.Secret
-	for _, v := range toolcmd.SecretVars {
-		if key := os.Getenv(v); key != "" {
-			secrets = append(secrets, redact.NewSecret(key))
-		}
+	for _, key := range provider.KeyValues() {
+		secrets = append(secrets, redact.NewSecret(key))
 	}
 	if len(secrets) == 0 {
 		return runRun(ctx, e, opts, files, messages)
@@ -540,13 +538,7 @@ func openCassette(opts runOptions) ([]clientopt.Option, func() error, error) {
 	if path == "" {
 		return nil, func() error { return nil }, nil
 	}
-	var secrets []string
-	for _, v := range provider.KeyVariables() {
-		if key := os.Getenv(v); key != "" {
-			secrets = append(secrets, key)
-		}
-	}
-	s, err := cassette.Open(path, mode, secrets...)
+	s, err := cassette.Open(path, mode, provider.KeyValues()...)
 	if err != nil {
 		return nil, nil, usageErrorf("%v", err)
 	}

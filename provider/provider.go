@@ -12,7 +12,10 @@
 // (TestDocsListEveryProvider).
 package provider
 
-import "strings"
+import (
+	"os"
+	"strings"
+)
 
 // Client names the client package that speaks a provider's API.
 type Client string
@@ -85,6 +88,18 @@ func KeyVariables() []string {
 	var out []string
 	for _, p := range Table {
 		out = append(out, p.KeyEnv...)
+	}
+	return out
+}
+
+// KeyValues are the values of the key variables set in the environment:
+// the secrets gramc redacts from what it prints and never records.
+func KeyValues() []string {
+	var out []string
+	for _, v := range KeyVariables() {
+		if key := os.Getenv(v); key != "" {
+			out = append(out, key)
+		}
 	}
 	return out
 }

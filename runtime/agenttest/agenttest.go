@@ -29,6 +29,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
@@ -123,11 +124,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 	}
 	secrets := o.Secrets
 	if secrets == nil {
-		for _, v := range provider.KeyVariables() {
-			if k := os.Getenv(v); k != "" {
-				secrets = append(secrets, k)
-			}
-		}
+		secrets = provider.KeyValues()
 	}
 	m := newMatcher(t)
 	lib, transport, err := r.library(agent, m, o)
@@ -327,7 +324,7 @@ func (m *matcher) compare(calls []runtime.Invocation) []callFailure {
 	if !t.AnyOrder {
 		for i, c := range t.Calls {
 			if i >= len(calls) {
-				out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("call %d: want %s, but the run made %s", i+1, describeExpected(c), countCalls(len(calls)))}, true})
+				out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("call %d: want %s, but the run made %s", i+1, describeExpected(c), english.Plural(len(calls), "call"))}, true})
 				continue
 			}
 			if !matches(c, calls[i]) {
@@ -374,13 +371,6 @@ func (m *matcher) compare(calls []runtime.Invocation) []callFailure {
 		}
 	}
 	return out
-}
-
-func countCalls(n int) string {
-	if n == 1 {
-		return "1 call"
-	}
-	return fmt.Sprintf("%d calls", n)
 }
 
 // matches reports whether a call made is the expected call: the same tool
