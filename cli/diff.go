@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -269,34 +268,15 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 // directory) at revision rev of the current repository, bounded as a file
 // is (compat.MaxSnapshotBytes).
 func gitSnapshot(arg, rev, path string) (*compat.Snapshot, error) {
-	if why := load.ValidRevision(rev); why != "" {
-		return nil, fmt.Errorf("%s: %s", termsafe.Line(arg, 200), why)
-	}
 	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "./") {
 		path = "./" + path // git's notation for a path relative to the current directory
 	}
-	cmd := exec.Command("git", "cat-file", "blob", rev+":"+path)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s: %w", arg, err)
-	}
-	data, rerr := io.ReadAll(io.LimitReader(out, compat.MaxSnapshotBytes+1))
-	if len(data) > compat.MaxSnapshotBytes {
-		cmd.Process.Kill() //nolint:errcheck // stopping a read we refuse
-	}
-	werr := cmd.Wait()
+	data, err := load.GitReadFile("", rev, path, compat.MaxSnapshotBytes)
 	switch {
-	case len(data) > compat.MaxSnapshotBytes:
+	case errors.Is(err, load.ErrTooLarge):
 		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", termsafe.Line(arg, 200), compat.MaxSnapshotBytes)
-	case werr != nil:
-		return nil, fmt.Errorf("%s: git cat-file: %s", termsafe.Line(arg, 200), termsafe.Line(strings.TrimSpace(stderr.String()), 300))
-	case rerr != nil:
-		return nil, fmt.Errorf("%s: %w", arg, rerr)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", termsafe.Line(arg, 200), err)
 	}
 	return compat.ReadSnapshot(arg, data)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gramc-dev/gramc/internal/capped"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
@@ -34,6 +35,11 @@ func ValidRevision(rev string) string {
 // language server's baseline read older versions through it. Each file is
 // bounded by DefaultMaxFileSize, as files on disk are.
 func GitExport(dir, rev, path string) (string, error) {
+	return gitExport(dir, rev, path, DefaultMaxFileSize)
+}
+
+// gitExport is GitExport with each file bounded by maxFile bytes.
+func gitExport(dir, rev, path string, maxFile int) (string, error) {
 	if why := ValidRevision(rev); why != "" {
 		return "", fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), path, why)
 	}
@@ -78,14 +84,11 @@ func GitExport(dir, rev, path string) (string, error) {
 		if !strings.HasSuffix(name, ".gram") {
 			continue
 		}
-		show := git("show", rev+":"+name)
-		data := &cappedBuffer{max: DefaultMaxFileSize}
-		show.Stdout = data
-		if err := show.Run(); err != nil {
-			if errors.Is(err, errTooLarge) || data.over {
-				return fail(fmt.Errorf("%s:%s: larger than %d bytes", rev, name, DefaultMaxFileSize))
-			}
-			return fail(fmt.Errorf("%s:%s: git show: %v", rev, name, err))
+		data, err := GitReadFile(dir, rev, name, maxFile)
+		if errors.Is(err, ErrTooLarge) {
+			return fail(fmt.Errorf("%s:%s: larger than %d bytes", rev, name, maxFile))
+		} else if err != nil {
+			return fail(fmt.Errorf("%s:%s: %v", rev, name, err))
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(name, treePath), "/")
 		if rel == "" {
@@ -98,7 +101,7 @@ func GitExport(dir, rev, path string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fail(err)
 		}
-		if err := os.WriteFile(dst, data.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return fail(err)
 		}
 		n++
@@ -109,19 +112,26 @@ func GitExport(dir, rev, path string) (string, error) {
 	return tmp, nil
 }
 
-var errTooLarge = errors.New("too large")
-
-// cappedBuffer keeps at most max bytes and fails the write past them.
-type cappedBuffer struct {
-	bytes.Buffer
-	max  int64
-	over bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if int64(b.Len()+len(p)) > b.max {
-		b.over = true
-		return 0, errTooLarge
+// GitReadFile reads the file at path at revision rev of the git
+// repository holding dir ("" for the current directory), keeping at most
+// max bytes: past them the error wraps ErrTooLarge. path is git's: from
+// the top of the tree, or relative to dir when it begins with "./". A
+// failure of git is said in git's words.
+func GitReadFile(dir, rev, path string, max int) ([]byte, error) {
+	if why := ValidRevision(rev); why != "" {
+		return nil, errors.New(why)
 	}
-	return b.Buffer.Write(p)
+	cmd := exec.Command("git", "cat-file", "blob", rev+":"+path)
+	cmd.Dir = dir
+	out := &capped.Buffer{Limit: max, Fail: true}
+	stderr := &capped.Buffer{Limit: 4 << 10}
+	cmd.Stdout, cmd.Stderr = out, stderr
+	err := cmd.Run()
+	switch {
+	case out.Over:
+		return nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, max)
+	case err != nil:
+		return nil, fmt.Errorf("git cat-file: %s", termsafe.Line(strings.TrimSpace(stderr.String()), 300))
+	}
+	return out.Bytes(), nil
 }

@@ -13,7 +13,6 @@
 package toolcmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gramc-dev/gramc/internal/capped"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -155,14 +155,14 @@ func (r *Runner) run(ctx context.Context, command string, args json.RawMessage) 
 		stdinW.Write(append(args, '\n')) //nolint:errcheck // a command need not read its input
 		stdinW.Close()
 	}()
-	outBuf := &cappedBuffer{limit: MaxStdout, fail: true}
-	errBuf := &cappedBuffer{limit: MaxStderr}
+	outBuf := &capped.Buffer{Limit: MaxStdout, Fail: true}
+	errBuf := &capped.Buffer{Limit: MaxStderr}
 	var drained sync.WaitGroup
 	drained.Add(2)
 	go func() {
 		defer drained.Done()
 		io.Copy(outBuf, stdoutR) //nolint:errcheck
-		if outBuf.over {
+		if outBuf.Over {
 			// Over the limit: stop the command now rather than let it
 			// block on a full pipe until the timeout.
 			killGroup(cmd)
@@ -201,7 +201,7 @@ func (r *Runner) run(ctx context.Context, command string, args json.RawMessage) 
 	if r.isClosed() {
 		return nil, ErrClosed
 	}
-	if outBuf.over {
+	if outBuf.Over {
 		return nil, fmt.Errorf("the command printed more than %d MiB; a tool result must be smaller", MaxStdout>>20)
 	}
 	if waitErr != nil {
@@ -232,32 +232,6 @@ func (r *Runner) Close() {
 	r.mu.Unlock()
 	r.running.Wait()
 }
-
-// cappedBuffer keeps at most limit bytes. Beyond them it fails the write
-// (so the copy stops and the command gets EPIPE) when fail is set, and
-// drops the rest silently otherwise. (The buffer is a field, not embedded:
-// an embedded bytes.Buffer's ReadFrom would let io.Copy bypass Write and
-// the limit.)
-type cappedBuffer struct {
-	buf   bytes.Buffer
-	limit int
-	fail  bool
-	over  bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if room := b.limit - b.buf.Len(); len(p) > room {
-		b.over = true
-		if b.fail {
-			return 0, errors.New("tool output too large")
-		}
-		b.buf.Write(p[:max(room, 0)])
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-func (b *cappedBuffer) String() string { return b.buf.String() }
 
 // NewProcessGroup makes cmd, before it starts, the leader of a process
 // group of its own, so that KillGroup reaches every process it starts: for
