@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
@@ -95,9 +94,9 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if len(data) > MaxSnapshotBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", file, MaxSnapshotBytes)
 	}
-	var lines *lineTable
+	var src *ast.Source
 	if !payload {
-		lines = newLineTable(data)
+		src = ast.NewSource(string(data))
 	}
 	var root *jnode
 	var err error
@@ -111,11 +110,11 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if err != nil {
 		var se *jsonSyntaxError
 		if errors.As(err, &se) {
-			return nil, &SnapshotError{At: lines.rangeAt(file, se.off), Msg: se.msg}
+			return nil, &SnapshotError{At: rangeAt(src, file, se.off), Msg: se.msg}
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	r := &snapReader{file: file, lines: lines, payload: payload, snap: &Snapshot{File: file, pointers: map[int32]string{}}}
+	r := &snapReader{file: file, src: src, payload: payload, snap: &Snapshot{File: file, pointers: map[int32]string{}}}
 	tools, err := r.toolList(root)
 	if err != nil {
 		return nil, err
@@ -129,9 +128,9 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 }
 
 type snapReader struct {
-	file  string
-	lines *lineTable
-	snap  *Snapshot
+	file string
+	src  *ast.Source // nil for a payload: its places are not shown
+	snap *Snapshot
 	// payload: the entries are a provider target's (CompareTargets),
 	// whatever their shape
 	payload bool
@@ -152,7 +151,7 @@ func (r *snapReader) at(n *jnode) ast.Range {
 		return ast.Range{File: r.file} // placed at the declarations (locate)
 	}
 	r.snap.pointers[n.off] = pointerOr(n.ptr)
-	return r.lines.rangeAt(r.file, n.off)
+	return rangeAt(r.src, r.file, n.off)
 }
 
 func pointerOr(p string) string {
@@ -163,7 +162,7 @@ func pointerOr(p string) string {
 }
 
 func (r *snapReader) errorf(n *jnode, format string, args ...any) error {
-	return &SnapshotError{At: r.lines.rangeAt(r.file, n.off), Pointer: pointerOr(n.ptr), Msg: fmt.Sprintf(format, args...)}
+	return &SnapshotError{At: rangeAt(r.src, r.file, n.off), Pointer: pointerOr(n.ptr), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (r *snapReader) toolList(n *jnode) ([]*check.Tool, error) {
@@ -753,29 +752,14 @@ func parseJSON(data []byte) (*jnode, error) {
 	return root, nil
 }
 
-// lineTable turns byte offsets into lines and columns (in characters).
-type lineTable struct {
-	data  []byte
-	lines []int // offset of each line's first byte
-}
-
-func newLineTable(data []byte) *lineTable {
-	t := &lineTable{data: data, lines: []int{0}}
-	for i, c := range data {
-		if c == '\n' {
-			t.lines = append(t.lines, i+1)
-		}
-	}
-	return t
-}
-
-func (t *lineTable) rangeAt(file string, off int32) ast.Range {
-	if t == nil {
+// rangeAt is offset off of the snapshot as a place: its line and column
+// (in characters), or only the file without a source. ast.Source counts a
+// column from a checkpoint, not from the start of the line: a snapshot on
+// one line (a server's tools/list) costs the same as an indented one.
+func rangeAt(src *ast.Source, file string, off int32) ast.Range {
+	if src == nil {
 		return ast.Range{File: file}
 	}
-	o := min(max(int(off), 0), len(t.data))
-	line := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > o }) - 1
-	col := utf8.RuneCount(t.data[t.lines[line]:o]) + 1
-	p := ast.Pos{Offset: int32(o), Line: int32(line + 1), Column: int32(col)}
+	p := src.Position(int(off))
 	return ast.Range{File: file, Start: p, End: p}
 }
