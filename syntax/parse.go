@@ -21,14 +21,9 @@ const codeSyntax = diag.CodeSyntax
 // File.Comments in source order.
 func ParseFile(filename string, src []byte) (*ast.File, diag.Diagnostics) {
 	if len(src) > MaxFileSize {
-		return tooLarge(filename, len(src))
+		return tooLarge(filename, len(src)) // before a copy of it
 	}
-	text := string(src)
-	f, ds := parseRecovering(filename, ast.NewSource(text), text)
-	if len(ds) > 0 {
-		refineOldForms(src, ds)
-	}
-	return f, ds
+	return ParseString(filename, string(src))
 }
 
 // ParseString is ParseFile for source held in a string. The tree's strings
