@@ -35,7 +35,25 @@ func labelList(conj string) string {
 	for i, l := range kindLabels {
 		names[i] = ":" + l
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+	return joinWords(names, conj)
+}
+
+// joinWords joins "a", "b" and "c" as `a, b or c` (conj "or").
+func joinWords(xs []string, conj string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
+}
+
+// suggestQuoted adds to d, about the string value s written at d's range,
+// the nearest of candidates: the did-you-mean, and the fix that writes it.
+func (c *checker) suggestQuoted(d *diag.Diagnostic, s string, candidates []string) {
+	if sg := c.suggest(s, candidates); sg != "" {
+		d.Summary += suggest.DidYouMeanQuoted(sg)
+		d.Suggestion = sg
+		d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
+	}
 }
 
 // validToolName reports whether name is what LLM providers accept as a

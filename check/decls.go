@@ -494,11 +494,7 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 				a.ToolChoice = s
 			} else {
 				d := c.errorf(diag.CodeInvalidToolChoice, q.Value, "toolChoice %q is not auto, none, required or a tool of agent %s", s, a.Name).WithDetail("toolChoice is \"auto\", \"none\", \"required\" or the name of one of the agent's tools.")
-				if sg := c.suggest(s, append(choices, names...)); sg != "" {
-					d.Summary += suggest.DidYouMeanQuoted(sg)
-					d.Suggestion = sg
-					d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
-				}
+				c.suggestQuoted(d, s, append(choices, names...))
 			}
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
-	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -282,11 +281,7 @@ func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 				cons.Format = s
 			} else {
 				d := c.errorf(diag.CodeUnknownFormat, q.Value, "unknown format %q", s).WithDetail("Known formats: " + strings.Join(formats, ", ") + ".")
-				if sg := c.suggest(s, formats); sg != "" {
-					d.Summary += suggest.DidYouMeanQuoted(sg)
-					d.Suggestion = sg
-					d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
-				}
+				c.suggestQuoted(d, s, formats)
 			}
 		}
 	}

@@ -130,11 +130,7 @@ func (c *checker) testAgent(sp *ast.SubjectPattern, props propSet, t *Test) {
 		d.Detail = name + " is declared as " + withArticle(strings.ToLower(prev.kind)) + ", not an agent."
 		d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 	}
-	if s := c.suggest(name, names); s != "" {
-		d.Summary += suggest.DidYouMeanQuoted(s)
-		d.Suggestion = s
-		d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(s, '"')}}
-	}
+	c.suggestQuoted(d, name, names)
 }
 
 // containsList reads answerContains: a string or an array of strings.
@@ -171,20 +167,8 @@ func (c *checker) choiceError(code diag.Code, q *ast.Property, s, key string, ch
 	for i, ch := range choices {
 		quoted[i] = syntax.Quote(ch, '"')
 	}
-	d := c.errorf(code, q.Value, "%s %q is not %s", key, s, orList(quoted)).WithDetail(fmt.Sprintf("Write %s: %s.", key, orList(quoted)))
-	if sg := c.suggest(s, choices); sg != "" {
-		d.Summary += suggest.DidYouMeanQuoted(sg)
-		d.Suggestion = sg
-		d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(sg, '"')}}
-	}
-}
-
-// orList joins "a", "b" and "c" as `a, b or c`.
-func orList(xs []string) string {
-	if len(xs) <= 1 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	d := c.errorf(code, q.Value, "%s %q is not %s", key, s, joinWords(quoted, "or")).WithDetail(fmt.Sprintf("Write %s: %s.", key, joinWords(quoted, "or")))
+	c.suggestQuoted(d, s, choices)
 }
 
 // expectedCall lowers one element of a test: a (::Call {...}) node.
@@ -221,11 +205,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		} else {
 			names = c.toolNames()
 		}
-		if s := c.suggest(name, names); s != "" {
-			d.Summary += suggest.DidYouMeanQuoted(s)
-			d.Suggestion = s
-			d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(s, '"')}}
-		}
+		c.suggestQuoted(d, name, names)
 		return nil
 	}
 	tool := site.tool.tool
