@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -31,19 +29,12 @@ const maxListedTools = 100000
 func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	var t sdk.Transport
-	logs := &tailBuffer{max: 4096}
-	if strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://") {
-		t = &sdk.StreamableClientTransport{Endpoint: server}
-	} else {
-		cmd := exec.Command("sh", "-c", server)
-		cmd.Env = toolcmd.ToolEnv(os.Environ())
-		cmd.Stderr = logs // shown when listing fails
+	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
+	t, cmd := mcpTransport(server, logs, time.Second)
+	if cmd != nil {
 		// What the command starts goes when the session does (sh -c 'srv &',
 		// a server that forks), after the SDK's own close.
-		toolcmd.NewProcessGroup(cmd)
 		defer toolcmd.KillGroup(cmd)
-		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}
 	}
 	fail := func(err error) error {
 		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,16 +36,9 @@ func connectMCP(ctx context.Context, e *env, servers []string) ([]runtime.Tool, 
 	var tools []runtime.Tool
 	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
 	for _, server := range servers {
-		var t sdk.Transport
-		if strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://") {
-			t = &sdk.StreamableClientTransport{Endpoint: server}
-		} else {
-			cmd := exec.Command("sh", "-c", server)
-			cmd.Env = toolcmd.ToolEnv(os.Environ())
-			cmd.Stderr = e.stderr
-			toolcmd.NewProcessGroup(cmd)
+		t, cmd := mcpTransport(server, e.stderr, 0)
+		if cmd != nil {
 			commands = append(commands, cmd)
-			t = &sdk.CommandTransport{Command: cmd}
 		}
 		s, err := client.Connect(ctx, t, nil)
 		if err != nil {
@@ -59,4 +54,21 @@ func connectMCP(ctx context.Context, e *env, servers []string) ([]runtime.Tool, 
 		tools = append(tools, ts...)
 	}
 	return tools, closeAll, nil
+}
+
+// mcpTransport is the transport to an MCP server as gramc's flags name
+// one: a streamable HTTP URL, or a shell command run over stdio without
+// API keys in its environment, in a process group of its own (cmd: the
+// caller kills the group, toolcmd.KillGroup, when the session is closed),
+// its standard error to stderr, given terminate to exit once its input
+// is closed (0: the SDK's default).
+func mcpTransport(server string, stderr io.Writer, terminate time.Duration) (t sdk.Transport, cmd *exec.Cmd) {
+	if strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://") {
+		return &sdk.StreamableClientTransport{Endpoint: server}, nil
+	}
+	cmd = exec.Command("sh", "-c", server)
+	cmd.Env = toolcmd.ToolEnv(os.Environ())
+	cmd.Stderr = stderr
+	toolcmd.NewProcessGroup(cmd)
+	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}, cmd
 }
