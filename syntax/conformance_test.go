@@ -22,7 +22,14 @@ type conformanceCase struct {
 	Note string `json:"note,omitempty"`
 }
 
-func loadCases(t *testing.T, path string) []conformanceCase {
+// conformanceFiles are the reference parser's corpus and our extra cases
+// taken from the reference corpus files.
+var conformanceFiles = []string{
+	filepath.Join("..", "testdata", "conformance", "gram-corpus.json"),
+	filepath.Join("testdata", "conformance-extra.json"),
+}
+
+func loadCases(t testing.TB, path string) []conformanceCase {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -39,10 +46,7 @@ func loadCases(t *testing.T, path string) []conformanceCase {
 // (testdata/conformance/gram-corpus.json) and our extra cases taken from
 // the reference corpus files (syntax/testdata/conformance-extra.json).
 func TestConformance(t *testing.T) {
-	for _, path := range []string{
-		filepath.Join("..", "testdata", "conformance", "gram-corpus.json"),
-		filepath.Join("testdata", "conformance-extra.json"),
-	} {
+	for _, path := range conformanceFiles {
 		cases := loadCases(t, path)
 		if len(cases) == 0 && filepath.Base(path) == "gram-corpus.json" {
 			t.Fatalf("%s: no cases", path)

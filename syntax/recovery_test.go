@@ -1,11 +1,8 @@
 package syntax
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -167,16 +164,8 @@ func FuzzRecovery(f *testing.F) {
 	for _, in := range trickyInputs {
 		f.Add([]byte(in), uint16(0), false)
 	}
-	for _, path := range []string{filepath.Join("..", "testdata", "conformance", "gram-corpus.json"), filepath.Join("testdata", "conformance-extra.json")} {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var cases []conformanceCase
-		if err := json.Unmarshal(b, &cases); err != nil {
-			f.Fatal(err)
-		}
-		for i, c := range cases {
+	for _, path := range conformanceFiles {
+		for i, c := range loadCases(f, path) {
 			f.Add([]byte(c.Input), uint16(i), i%2 == 0)
 		}
 	}

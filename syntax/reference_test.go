@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,7 +91,7 @@ var trickyInputs = []string{
 // and requires the same verdict and the same tree, positions included.
 func TestReferenceGrammarAgrees(t *testing.T) {
 	var inputs []string
-	for _, path := range []string{filepath.Join("..", "testdata", "conformance", "gram-corpus.json"), filepath.Join("testdata", "conformance-extra.json")} {
+	for _, path := range conformanceFiles {
 		for _, c := range loadCases(t, path) {
 			inputs = append(inputs, c.Input)
 		}
@@ -130,16 +129,8 @@ func FuzzReferenceAgrees(f *testing.F) {
 	for _, in := range trickyInputs {
 		f.Add([]byte(in))
 	}
-	for _, path := range []string{filepath.Join("..", "testdata", "conformance", "gram-corpus.json"), filepath.Join("testdata", "conformance-extra.json")} {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		var cases []conformanceCase
-		if err := json.Unmarshal(b, &cases); err != nil {
-			f.Fatal(err)
-		}
-		for _, c := range cases {
+	for _, path := range conformanceFiles {
+		for _, c := range loadCases(f, path) {
 			f.Add([]byte(c.Input))
 		}
 	}
