@@ -28,6 +28,20 @@ const (
 	Gemini    Client = "gemini"    // runtime/gemini: generateContent
 )
 
+// API names the API a client speaks, as its docs write it ("OpenAI" in
+// "an OpenAI-compatible API").
+func (c Client) API() string {
+	switch c {
+	case OpenAI:
+		return "OpenAI"
+	case Anthropic:
+		return "Anthropic"
+	case Gemini:
+		return "Gemini"
+	}
+	return string(c)
+}
+
 // Info is one provider.
 type Info struct {
 	// Name is how a model names it: "OpenAI" in "OpenAI/gpt-4o-mini".
@@ -37,8 +51,12 @@ type Info struct {
 	// KeyEnv are the environment variables of its API key, the first
 	// that is set winning; none for a provider that needs no key.
 	KeyEnv []string
+	// KeyHeader is the HTTP header that carries the key: "Authorization"
+	// sends "Bearer <key>", any other the key itself.
+	KeyHeader string
 	// BaseURLEnv is the variable of its base URL ("" for none), and
-	// BaseURL its default address.
+	// BaseURL its default address ("" for none: a base URL must be
+	// given). A request to BaseURL's host needs a key.
 	BaseURLEnv, BaseURL string
 	// Client speaks its API.
 	Client Client
@@ -153,21 +171,21 @@ func (p Info) Honours(mode OutputMode, model string, withTools bool) bool {
 
 // Table lists the providers, in the order the docs show them.
 var Table = []Info{
-	{Name: "OpenAI", KeyEnv: []string{"OPENAI_API_KEY"}, BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Client: OpenAI, Telemetry: "openai",
+	{Name: "OpenAI", KeyEnv: []string{"OPENAI_API_KEY"}, BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", KeyHeader: "Authorization", Client: OpenAI, Telemetry: "openai",
 		// Structured Outputs (response_format / text.format json_schema,
 		// strict) came with gpt-4o-2024-08-06; it works beside tools.
 		Output: []OutputSupport{
 			{Models: []string{"gpt-3.5*", "gpt-4", "gpt-4-*", "gpt-4o-2024-05-13"}, Why: "OpenAI's Structured Outputs (response_format json_schema) need gpt-4o-2024-08-06 or a later model"},
 			{Native: true, NativeWithTools: true},
 		}},
-	{Name: "Anthropic", KeyEnv: []string{"ANTHROPIC_API_KEY"}, BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", Client: Anthropic, Telemetry: "anthropic",
+	{Name: "Anthropic", KeyEnv: []string{"ANTHROPIC_API_KEY"}, BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", KeyHeader: "X-Api-Key", Client: Anthropic, Telemetry: "anthropic",
 		// output_config.format json_schema, usable with tools; Claude 3.x
 		// and the first Claude 4 models predate it.
 		Output: []OutputSupport{
 			{Models: []string{"claude-2*", "claude-instant*", "claude-3*", "claude-sonnet-4-0", "claude-sonnet-4-2025*", "claude-opus-4-0", "claude-opus-4-2025*"}, Why: "Anthropic's structured outputs (output_config.format) need Claude Sonnet 4.5, Opus 4.1, Haiku 4.5 or a later model"},
 			{Native: true, NativeWithTools: true},
 		}},
-	{Name: "Gemini", Aliases: []string{"Google"}, KeyEnv: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, BaseURLEnv: "GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/v1beta", Client: Gemini, Telemetry: "gcp.gemini",
+	{Name: "Gemini", Aliases: []string{"Google"}, KeyEnv: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, BaseURLEnv: "GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/v1beta", KeyHeader: "X-Goog-Api-Key", Client: Gemini, Telemetry: "gcp.gemini",
 		// responseMimeType application/json with responseJsonSchema:
 		// Gemini 2.5 and later; beside function declarations only from
 		// Gemini 3 (2.x answers 400 to the combination).
@@ -176,7 +194,7 @@ var Table = []Info{
 			{Models: []string{"gemini-2.*"}, Native: true, Why: "Gemini 2.x models answer 400 to responseJsonSchema beside function declarations; Gemini 3 models accept it"},
 			{Native: true, NativeWithTools: true},
 		}},
-	{Name: "Ollama", BaseURL: "http://localhost:11434/v1", Client: OpenAI, Telemetry: "ollama",
+	{Name: "Ollama", BaseURL: "http://localhost:11434/v1", KeyHeader: "Authorization", Client: OpenAI, Telemetry: "ollama",
 		// response_format json_schema constrains decoding (Ollama 0.5+),
 		// but with it a model emits no tool calls.
 		Output: []OutputSupport{
@@ -233,6 +251,30 @@ func KeyValues() []string {
 		}
 	}
 	return out
+}
+
+// KeySetting is the key variable a missing key is reported under: the
+// last of KeyEnv (the one the provider's docs name), "" for none.
+func (p Info) KeySetting() string {
+	if len(p.KeyEnv) == 0 {
+		return ""
+	}
+	return p.KeyEnv[len(p.KeyEnv)-1]
+}
+
+// MissingKey says that the key is not set and how to set it:
+// "GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key>
+// (or GOOGLE_API_KEY)".
+func (p Info) MissingKey() string {
+	if len(p.KeyEnv) == 0 {
+		return p.Name + " needs no key"
+	}
+	v := p.KeySetting()
+	msg := v + " is not set: export " + v + "=<your " + p.Name + " API key>"
+	if others := p.KeyEnv[:len(p.KeyEnv)-1]; len(others) > 0 {
+		msg += " (or " + strings.Join(others, ", ") + ")"
+	}
+	return msg
 }
 
 // Of returns the provider of a model written "Provider/model-name", and
