@@ -171,6 +171,18 @@ type messagesRequest struct {
 	ToolChoice  *toolChoice       `json:"tool_choice,omitempty"`
 	Temperature *float64          `json:"temperature,omitempty"`
 	Stream      bool              `json:"stream,omitempty"`
+	// OutputConfig asks for structured outputs (a typed agent in native
+	// mode): output_config.format of type json_schema.
+	OutputConfig *outputConfig `json:"output_config,omitempty"`
+}
+
+type outputConfig struct {
+	Format outputFormat `json:"format"`
+}
+
+type outputFormat struct {
+	Type   string          `json:"type"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 type toolChoice struct {
@@ -254,6 +266,9 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		default:
 			mr.ToolChoice = &toolChoice{Type: "tool", Name: req.ToolChoice}
 		}
+	}
+	if req.Output != nil {
+		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: req.Output.Schema}}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
