@@ -504,13 +504,12 @@ func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.O
 	m, err := clients.New(model, append(copts, extra...)...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Err == nil {
-		switch ce.Setting {
-		case "OPENAI_API_KEY":
-			return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
-		case "ANTHROPIC_API_KEY":
-			return nil, usageErrorf("ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your Anthropic API key>")
-		case "GEMINI_API_KEY":
-			return nil, usageErrorf("GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key> (or GOOGLE_API_KEY)")
+		switch p := clients.Row(model); ce.Setting {
+		case p.KeySetting():
+			if p.Client == provider.OpenAI {
+				return nil, usageErrorf("%s, or pass --base-url for an OpenAI-compatible server", p.MissingKey())
+			}
+			return nil, usageErrorf("%s", p.MissingKey())
 		case "base URL":
 			return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
 		}

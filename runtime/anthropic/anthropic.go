@@ -27,10 +27,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
-// DefaultBaseURL is the Anthropic API's root; requests go to
-// <base>/v1/messages.
-const DefaultBaseURL = "https://api.anthropic.com"
-
 // APIVersion is the anthropic-version header sent with every request.
 const APIVersion = "2023-06-01"
 
@@ -38,7 +34,8 @@ const APIVersion = "2023-06-01"
 // API requires one).
 const DefaultMaxTokens = 4096
 
-// info is Anthropic's row of the provider table: its variables.
+// info is Anthropic's row of the provider table: its variables, address
+// (requests go to <base>/v1/messages) and key header.
 var info, _ = provider.Lookup("Anthropic")
 
 // Client is a runtime.Model for the Messages API. It is configured one
@@ -57,23 +54,20 @@ type Option = clientopt.Option
 // WithMaxTokens sets max_tokens (default DefaultMaxTokens).
 func WithMaxTokens(n int) Option { return clientopt.Own(func(c *Client) { c.maxTokens = n }) }
 
-// New returns a client configured from ANTHROPIC_API_KEY and
-// ANTHROPIC_BASE_URL, then opts. Without a key it is a
-// *runtime.ConfigurationError when the base URL is Anthropic's own.
-func New(opts ...Option) (*Client, error) {
+// New returns a client for Anthropic's row of the provider table
+// (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), then opts. Without a key it is
+// a *runtime.ConfigurationError when the base URL is Anthropic's own.
+func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
+
+// NewFor returns a client for a provider that speaks the Messages API,
+// configured from its row of the provider table, then opts.
+func NewFor(p provider.Info, opts ...Option) (*Client, error) {
 	c := &Client{}
-	s := clientopt.FromEnvironment(info, "X-Api-Key")
-	if err := clientopt.Apply(&s, c, opts); err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	var err error
-	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
-		BaseSetting: "ANTHROPIC_BASE_URL", KeySetting: "ANTHROPIC_API_KEY", OfficialHost: "api.anthropic.com",
-		MissingKey: "ANTHROPIC_API_KEY is not set: set it to your Anthropic API key"})
+	s, err := clientopt.Setup(p, c, opts)
 	if err != nil {
 		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	if c.maxTokens <= 0 {
 		c.maxTokens = DefaultMaxTokens
 	}
