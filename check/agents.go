@@ -8,6 +8,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -48,7 +49,7 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 
 // outputProps reads an agent's outputMode and outputRetries.
 func (c *checker) outputProps(props propSet, a *Agent) {
-	a.OutputMode, a.OutputRetries = OutputAuto, DefaultOutputRetries
+	a.OutputMode, a.OutputRetries = provider.OutputAuto, DefaultOutputRetries
 	if q := props.get("outputMode"); q != nil {
 		modes := joinWords(quoteAll(outputModes), "or")
 		switch v := q.Value.(type) {
@@ -86,6 +87,46 @@ func (c *checker) outputProps(props propSet, a *Agent) {
 }
 
 const outputModeDetail = `outputMode says how the model is held to the output type: "auto" (the default) takes the best mode the provider and model support with the agent's tools; "native" uses the provider's structured output, "tool" a final-answer tool, "prompted" the schema in the instructions.`
+
+// outputModes are the values of outputMode, auto first.
+var outputModes = func() []string {
+	out := make([]string, len(provider.AllOutputModes))
+	for i, m := range provider.AllOutputModes {
+		out[i] = string(m)
+	}
+	return out
+}()
+
+// outputCapability reports an explicit outputMode that the provider
+// cannot honour for the agent's model with its tools (provider.Info's
+// Output), with the mode auto would take instead: an error found here,
+// not as an HTTP 400 at run time.
+func (c *checker) outputCapability(props propSet, a *Agent) {
+	q := props.get("outputMode")
+	if q == nil || a.OutputMode == provider.OutputAuto || !a.Typed() || a.Provider == "" {
+		return
+	}
+	p, ok := provider.Lookup(a.Provider)
+	if !ok {
+		return
+	}
+	withTools := len(a.Tools)+len(a.Agents) > 0
+	if p.Honours(a.OutputMode, a.ModelName, withTools) {
+		return
+	}
+	works := p.AutoOutputMode(a.ModelName, withTools)
+	with := ""
+	if withTools {
+		with = " with tools"
+	}
+	why := p.OutputSupportFor(a.ModelName).Why
+	if why == "" {
+		why = p.Name + " does not offer it for " + a.ModelName
+	}
+	d := c.errorf(diag.CodeUnsupportedOutputMode, q.Value, "outputMode %q is not available for %s%s; %q would work", a.OutputMode, a.Model, with, works).WithDetail(fmt.Sprintf("%s. Write outputMode: %q, or leave outputMode out: auto takes %q for this model.", strings.TrimSuffix(why, "."), works, works))
+	d.Suggestion = string(works)
+	d.Fix = []diag.Edit{{Range: d.Range, NewText: syntax.Quote(string(works), '"')}}
+}
 
 // quoteAll quotes each of xs as a gram string.
 func quoteAll(xs []string) []string {

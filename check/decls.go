@@ -533,6 +533,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 			c.errorf(diag.CodeInvalidAgentElement, e, "agent element is not a tool").WithDetail("An agent's elements are its signature, tool and agent names, and inline [name:Tool ...] patterns.")
 		}
 	}
+	c.outputCapability(props, a)
 	if q := props.get("toolChoice"); q != nil {
 		if s, ok := c.stringProp(q, "agent"); ok {
 			choices := []string{"auto", "none", "required"}

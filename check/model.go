@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // Package is a checked gram package: a directory of .gram files (or the
@@ -202,8 +203,8 @@ type Agent struct {
 	// in a checked package.
 	Signature    *Tool
 	HasSignature bool
-	// OutputMode is how the model is held to a typed output: OutputAuto
-	// when not given (the runtime picks the mode from the provider's
+	// OutputMode is how the model is held to a typed output:
+	// provider.OutputAuto when not given (the runtime picks the mode from the provider's
 	// capabilities).
 	OutputMode OutputMode
 	// OutputRetries is how many repair turns an invalid answer gets (1
@@ -235,36 +236,9 @@ func (a *Agent) MessageInput() bool {
 }
 
 // OutputMode says how a typed agent's model is held to its output type
-// (§2.5).
-type OutputMode string
-
-// The output modes.
-const (
-	// OutputAuto: the best mode the provider and model support together
-	// with the agent's tools.
-	OutputAuto OutputMode = "auto"
-	// OutputNative: the provider's structured-output request field.
-	OutputNative OutputMode = "native"
-	// OutputTool: a final-answer tool whose parameters are the output
-	// type; the run ends when it is called.
-	OutputTool OutputMode = "tool"
-	// OutputPrompted: the schema in the instructions, the answer decoded
-	// leniently.
-	OutputPrompted OutputMode = "prompted"
-)
-
-// outputModes are the values of outputMode, the default first.
-var outputModes = []string{string(OutputAuto), string(OutputNative), string(OutputTool), string(OutputPrompted)}
-
-// OutputModes returns the values an agent's outputMode may take, the
-// default first.
-func OutputModes() []OutputMode {
-	out := make([]OutputMode, len(outputModes))
-	for i, m := range outputModes {
-		out[i] = OutputMode(m)
-	}
-	return out
-}
+// (§2.5): provider.OutputMode, whose constants and table of what each
+// provider honours are the one source.
+type OutputMode = provider.OutputMode
 
 // DefaultOutputRetries is an agent's outputRetries when not given.
 const DefaultOutputRetries = 1

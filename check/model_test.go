@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/gramc-dev/gramc/provider"
 )
 
 func mustLoad(t *testing.T, src string) *Package {
@@ -167,10 +169,10 @@ func TestModelTypedAgent(t *testing.T) {
 		sig.Result == nil || sig.Result.Decl != p.Types[0] || sig.Signature != "(ticket::String)==>(::Triage)" {
 		t.Errorf("triage's signature = %+v", sig)
 	}
-	if !triage.Typed() || !triage.MessageInput() || triage.OutputMode != OutputTool || triage.OutputRetries != 3 || len(triage.Tools) != 1 {
+	if !triage.Typed() || !triage.MessageInput() || triage.OutputMode != provider.OutputTool || triage.OutputRetries != 3 || len(triage.Tools) != 1 {
 		t.Errorf("triage = typed %v, message %v, mode %q, retries %d, tools %d", triage.Typed(), triage.MessageInput(), triage.OutputMode, triage.OutputRetries, len(triage.Tools))
 	}
-	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != OutputAuto || plain.OutputRetries != DefaultOutputRetries ||
+	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != provider.OutputAuto || plain.OutputRetries != DefaultOutputRetries ||
 		plain.Signature.Signature != "(input::String)==>(::String)" || plain.Signature.Params[0].Name != "input" {
 		t.Errorf("plain = %+v, signature %+v", plain, plain.Signature)
 	}

@@ -80,6 +80,7 @@ const (
 	CodeAgentCycle                 Code = "agent-cycle"
 	CodeAgentNesting               Code = "agent-nesting"
 	CodeAgentNameClash             Code = "agent-name-clash"
+	CodeUnsupportedOutputMode      Code = "unsupported-output-mode"
 	CodeTargetInvalidName          Code = "target-invalid-name"
 	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
 	CodeTargetRecursiveType        Code = "target-recursive-type"
@@ -205,6 +206,7 @@ var registry = []CodeInfo{
 	{CodeDuplicateSignature, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidOutputRetries, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnsupportedOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidTestAnswer, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeAgentCycle, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeAgentNesting, StageCheck, Error, "docs/diagnostics.md", ""},
