@@ -15,6 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/provider"
+	"github.com/gramc-dev/gramc/runtime/toolspec"
 )
 
 // Package is a checked gram package: a directory of .gram files (or the
@@ -246,7 +247,8 @@ const DefaultOutputRetries = 1
 // MaxAgentNesting is how deep agents may list agents: an agent that
 // lists none is one level, one that lists such an agent two, and so on.
 // Deeper is agent-nesting; the runtime bounds a run's nesting by it too.
-const MaxAgentNesting = 5
+// The value is toolspec's, the one place both read it.
+const MaxAgentNesting = toolspec.MaxAgentNesting
 
 // Test is a `:Test` declaration: one run of an agent on one input and
 // what the run must do (docs/language.md §2.5). gramc test runs it.

@@ -18,6 +18,8 @@ type BoundAgent struct {
 	Agent Agent
 	tools map[string]*boundTool
 	names []string // the agent's tool names, in listed order
+	// agents are the agents it lists, bound, by name (agenttool.go).
+	agents map[string]*BoundAgent
 }
 
 type boundTool struct {
@@ -30,13 +32,28 @@ type boundTool struct {
 // no implementation, or whose specification differs from the agent's (name,
 // description or schema, compared as JSON values) is a *ToolBindingError
 // naming the tool and the difference.
-func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) {
+//
+// The agents it lists (Agent.Agents) are bound from the same lib, each
+// to run in place of the tool that bears its name (agenttool.go), at most
+// MaxAgentNesting levels deep.
+func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) { return bind(agent, lib, 1) }
+
+// bind is Bind for an agent at level depth of a nesting of agents.
+func bind(agent Agent, lib *ToolLibrary, depth int) (*BoundAgent, error) {
 	b := &BoundAgent{Agent: agent, tools: make(map[string]*boundTool, len(agent.Tools))}
+	agents, err := bindListed(b, lib, depth)
+	if err != nil {
+		return nil, err
+	}
+	b.agents = agents
 	for i, spec := range agent.Tools {
 		if _, dup := b.tools[spec.Name]; dup {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "listed twice by the agent"}
 		}
 		t, ok := lib.Lookup(spec.Name)
+		if child, listed := agents[spec.Name]; listed {
+			t, ok = Tool{Spec: spec, Func: agentTool(child)}, true
+		}
 		if !ok {
 			d := "not in the library" + suggest.Hint(spec.Name, lib.Names(), "library's tools")
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}

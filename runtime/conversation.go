@@ -117,6 +117,11 @@ type Invocation struct {
 	// its message as the tool result.
 	Err      error         `json:"-"`
 	Duration time.Duration `json:"duration"`
+	// Agent is the nested run when the tool is a listed agent (LANGUAGE.md
+	// §2.5): its Response, whose Invocations hold its own calls, so a
+	// run's invocations are a tree. Nil for a tool, and for a listed
+	// agent that was not run.
+	Agent *Response `json:"agent,omitempty"`
 }
 
 // MarshalJSON encodes the invocation with its error's message as "error"

@@ -47,7 +47,19 @@ type RunOptions struct {
 	CaptureContent bool
 	ProviderName   string
 
+	// Models gives the Model of each agent the run calls as a tool
+	// (WithModels, agenttool.go).
+	Models func(Agent) (Model, error)
+
 	telemetry *telemetry // the run's recorder (nil: none)
+	// The run's place in a nesting of agents (agenttool.go): its level
+	// (0 for a run no agent called), its Model and agent's model, and,
+	// while its tools run, the model requests it has left.
+	depth      int
+	model      Model
+	agentModel string
+	bounded    bool
+	left       int
 }
 
 // Option sets a RunOptions field.
@@ -105,6 +117,7 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
+	o.model, o.agentModel = model, b.Agent.Model
 	tel := newTelemetry(&o, b.Agent)
 	if tel == nil {
 		// Nothing recorded, nothing allocated for it.
@@ -168,6 +181,7 @@ func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptio
 			ev.emit(Event{Kind: EventDone, Iteration: turn.Iteration, Response: resp})
 			return resp, nil
 		}
+		o.bounded, o.left = true, l.Limit()-resp.Iterations // what a listed agent may spend
 		invs := b.callTools(ctx, turn.Run, o, ev, turn.Iteration)
 		for i, inv := range turn.Refused {
 			ev.emit(Event{Kind: EventToolResult, Iteration: turn.Iteration, Index: len(turn.Run) + i, Invocation: inv})
@@ -293,6 +307,7 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 		spec = &bt.tool.Spec
 	}
 	ctx, endTool := o.telemetry.tool(ctx, spec, call)
+	ctx, nested := b.startAgentCall(ctx, call.Name, o)
 	defer func() {
 		inv.Duration = time.Since(start)
 		endTool(inv)
@@ -306,6 +321,7 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 	}
 	inv.Args = args
 	res, err := b.Invoke(ctx, call.Name, args, o.ToolTimeout)
+	inv.Agent = nested.response()
 	if err != nil {
 		inv.Err = err
 		return inv
@@ -350,7 +366,9 @@ func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessa
 		return "", &ToolCallError{Tool: name, Kind: UnknownTool, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
-	if timeout > 0 {
+	// A listed agent's run is bounded by its own limits (its tools'
+	// timeout, its iterations), not by one tool call's.
+	if _, listed := b.agents[name]; timeout > 0 && !listed {
 		tctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()

@@ -50,6 +50,11 @@ type Agent struct {
 	// Signature is a typed agent's input and output (LANGUAGE.md §2.5);
 	// nil for an agent that takes a message and answers text.
 	Signature *Signature `json:"signature,omitempty"`
+	// Agents are the agents it lists (LANGUAGE.md §2.5, "Agents as
+	// tools"), each also among Tools as the tool its model sees
+	// (AgentToolSpec, or the compiler's): calling that tool runs the
+	// listed agent (agenttool.go).
+	Agents []Agent `json:"agents,omitempty"`
 }
 
 // DefaultMaxIterations is the loop bound when an agent does not set one.

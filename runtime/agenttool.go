@@ -1,0 +1,256 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/gramc-dev/gramc/runtime/toolspec"
+)
+
+// Agents as tools (LANGUAGE.md §2.5): an agent lists other agents, and
+// to its model each is a tool named and described as the listed agent,
+// taking its input and answering its output. Calling it runs the listed
+// agent with its own instruction, model, provider and tools, in a fresh
+// conversation, bound from the caller's tool library; its result (the
+// typed value, or the answer's text) is the tool result, and its failure
+// is a tool error the caller's model reads, never the caller's failure.
+
+// MaxAgentNesting is how deep agents may list agents: the root of a run
+// is one level, an agent it calls two, and so on. Bind refuses a deeper
+// declaration and a run refuses to go deeper; gramc check reports it as
+// agent-nesting. The value is toolspec's, the one place it is written.
+const MaxAgentNesting = toolspec.MaxAgentNesting
+
+// WithModels gives a run the Model for each agent it calls as a tool
+// (its listed agents, and theirs): f is asked once per call with the
+// listed agent's declaration and returns the client for its model, so a
+// parent on one provider can call a child on another. Without it, a
+// listed agent runs on the caller's Model when its model is the caller's
+// agent's, and is a tool error otherwise.
+func WithModels(f func(Agent) (Model, error)) Option { return func(o *RunOptions) { o.Models = f } }
+
+// bindListed binds the agents agent lists (Agent.Agents) from lib, each
+// to the tool spec of agent.Tools that bears its name: the listed agent
+// runs in place of a library tool. depth is agent's level (1 for the
+// agent Bind was given).
+func bindListed(b *BoundAgent, lib *ToolLibrary, depth int) (map[string]*BoundAgent, error) {
+	agent := b.Agent
+	if len(agent.Agents) == 0 {
+		return nil, nil
+	}
+	if depth >= MaxAgentNesting {
+		return nil, &ToolBindingError{Agent: agent.Name, Tool: agent.Agents[0].Name, Difference: fmt.Sprintf(
+			"agents nest more than %d levels deep here (the limit of agents listing agents); list the deeper agent's tools directly", MaxAgentNesting)}
+	}
+	out := make(map[string]*BoundAgent, len(agent.Agents))
+	for _, child := range agent.Agents {
+		if _, dup := out[child.Name]; dup {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: "agent listed twice"}
+		}
+		spec, ok := findSpec(agent.Tools, child.Name)
+		if !ok {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: "a listed agent has no tool specification among the agent's tools (AgentToolSpec gives it)"}
+		}
+		if spec.Description != child.Description {
+			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: fmt.Sprintf(
+				"description differs: tool %q, listed agent %q", spec.Description, child.Description)}
+		}
+		cb, err := bind(child, lib, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[child.Name] = cb
+	}
+	return out, nil
+}
+
+func findSpec(specs []ToolSpecification, name string) (ToolSpecification, bool) {
+	for _, s := range specs {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ToolSpecification{}, false
+}
+
+// AgentToolSpec is the tool a listed agent is to its caller's model when
+// no compiler made it (gramc's own come from codegen/schema, which
+// writes the same schemas): the agent's name and description, its input
+// as the parameters (one String parameter named "input" when it has no
+// signature or its Input is nil) and its output as the result.
+func AgentToolSpec(a Agent) ToolSpecification {
+	spec := ToolSpecification{Name: a.Name, Description: a.Description}
+	sig := a.Signature
+	switch {
+	case sig != nil && len(bytes.TrimSpace(sig.Input)) > 0:
+		spec.Schema = sig.Input
+	default:
+		name := "input"
+		if sig != nil && sig.Message != "" {
+			name = sig.Message
+		}
+		q, _ := json.Marshal(name)
+		spec.Schema = json.RawMessage(`{"type":"object","properties":{` + string(q) + `:{"type":"string"}},"required":[` + string(q) + `],"additionalProperties":false}`)
+	}
+	if sig.Typed() {
+		spec.OutputSchema = sig.Output
+	}
+	return spec
+}
+
+// agentCall is one call of a listed agent in progress: the caller's run
+// options and, once the listed agent has run, its Response (the nested
+// run the caller's Invocation keeps).
+type agentCall struct {
+	caller RunOptions
+	mu     sync.Mutex
+	resp   *Response
+}
+
+type agentCallKey struct{}
+
+// startAgentCall is the context a call of tool name runs in: for a
+// listed agent, it carries the caller's options to the nested run and a
+// place for its Response; for a tool, ctx itself and a nil call.
+func (b *BoundAgent) startAgentCall(ctx context.Context, name string, o *RunOptions) (context.Context, *agentCall) {
+	if _, ok := b.agents[name]; !ok {
+		return ctx, nil
+	}
+	ac := &agentCall{caller: *o}
+	return context.WithValue(ctx, agentCallKey{}, ac), ac
+}
+
+// response is the nested run's Response (nil before it ran, and for a
+// nil call).
+func (ac *agentCall) response() *Response {
+	if ac == nil {
+		return nil
+	}
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	return ac.resp
+}
+
+func (ac *agentCall) set(resp *Response) {
+	ac.mu.Lock()
+	ac.resp = resp
+	ac.mu.Unlock()
+}
+
+// agentTool is the implementation of listed agent child as a tool: the
+// validated arguments become its input, it runs in a fresh conversation
+// on its own model, and its typed value (or answer text) is the result.
+func agentTool(child *BoundAgent) ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		ac, _ := ctx.Value(agentCallKey{}).(*agentCall)
+		var caller RunOptions
+		if ac != nil {
+			caller = ac.caller
+		}
+		o, err := childOptions(caller, child.Agent)
+		if err != nil {
+			return nil, err
+		}
+		model, err := modelFor(caller, child.Agent)
+		if err != nil {
+			return nil, err
+		}
+		input, err := listedInput(child.Agent, args)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := child.Run(ctx, model, input, nil, func(r *RunOptions) { *r = o })
+		if ac != nil {
+			ac.set(resp)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", child.Agent.Name, err)
+		}
+		if resp.Value != nil {
+			return resp.Value, nil
+		}
+		return resp.Content, nil
+	}
+}
+
+// childOptions are the run options of a listed agent called by a run
+// with caller's: the tool timeout, concurrency, per-response call limit,
+// models and telemetry flow down; the iteration limit is the child's own
+// maxIterations, never more than its caller has left; events stay the
+// caller's (a child's text is not the caller's answer).
+func childOptions(caller RunOptions, child Agent) (RunOptions, error) {
+	depth := caller.depth + 1
+	if caller.depth == 0 {
+		depth = 2 // a call outside any run (BoundAgent.Call) is from level 1
+	}
+	if depth > MaxAgentNesting {
+		return RunOptions{}, fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	}
+	limit := child.MaxIterations
+	if limit <= 0 {
+		limit = DefaultMaxIterations
+	}
+	if caller.bounded {
+		if caller.left < 1 {
+			return RunOptions{}, fmt.Errorf("agent %s was not run: the caller has no model request left to read its result", child.Name)
+		}
+		limit = min(limit, caller.left)
+	}
+	return RunOptions{
+		ToolTimeout:    caller.ToolTimeout,
+		Concurrency:    caller.Concurrency,
+		MaxIterations:  limit,
+		MaxToolCalls:   caller.MaxToolCalls,
+		Models:         caller.Models,
+		TracerProvider: caller.TracerProvider,
+		MeterProvider:  caller.MeterProvider,
+		CaptureContent: caller.CaptureContent,
+		depth:          depth,
+	}, nil
+}
+
+// modelFor is the Model a listed agent runs on: the run's Models, or the
+// caller's own Model when the child names the caller's model.
+func modelFor(caller RunOptions, child Agent) (Model, error) {
+	if caller.Models != nil {
+		m, err := caller.Models(child)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return nil, &ConfigurationError{Setting: "model", Message: fmt.Sprintf("no model to run agent %s with (%s)", child.Name, child.Model)}
+		}
+		return m, nil
+	}
+	if caller.model != nil && child.Model == caller.agentModel {
+		return caller.model, nil
+	}
+	return nil, &ConfigurationError{Setting: "model", Message: fmt.Sprintf(
+		"no model to run agent %s with (%s): give the run its listed agents' models (WithModels)", child.Name, child.Model)}
+}
+
+// listedInput is the message a listed agent is sent for a call's
+// validated arguments: the one String parameter's value when its input
+// is a message, else the arguments object itself.
+func listedInput(a Agent, args json.RawMessage) (string, error) {
+	sig := a.Signature
+	if sig != nil && len(bytes.TrimSpace(sig.Input)) > 0 && sig.Message == "" {
+		return string(args), nil
+	}
+	name := "input"
+	if sig != nil && sig.Message != "" {
+		name = sig.Message
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return "", fmt.Errorf("agent %s: the arguments are not an object: %w", a.Name, err)
+	}
+	var s string
+	if err := json.Unmarshal(m[name], &s); err != nil {
+		return "", fmt.Errorf("agent %s takes its message as the string parameter %s", a.Name, name)
+	}
+	return s, nil
+}
