@@ -247,6 +247,10 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return err
 	}
+	withModels, err := listedModels(e, agent, opts, cassetteOpts...)
+	if err != nil {
+		return err
+	}
 	bound, err := runtime.Bind(agent, lib)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
@@ -276,6 +280,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
 		runtime.WithMaxToolCalls(opts.maxToolCalls),
+		withModels,
 		runtime.WithEvents(func(ev runtime.Event) {
 			switch ev.Kind {
 			case runtime.EventText:
@@ -563,7 +568,8 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 	}
 	commands := map[string]string{}
 	var names []string
-	for _, s := range agent.Tools {
+	specs := libraryTools(agent) // its listed agents' tools too
+	for _, s := range specs {
 		names = append(names, s.Name)
 	}
 	for _, tf := range toolFlags {
@@ -579,7 +585,7 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 	}
 	lib := runtime.NewToolLibrary()
 	var missing []string
-	for _, spec := range agent.Tools {
+	for _, spec := range specs {
 		if command, ok := commands[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: tools.Tool(command)})
 		} else if t, ok := fromMCP[spec.Name]; ok {

@@ -71,7 +71,11 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 // AgentFromCheck converts a checked agent, with its tools' specifications
 // from schema.Spec for the OpenAI target, whose schemas are byte-identical
 // to what `gramc schema` prints and to what generated Go code embeds.
-func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
+func AgentFromCheck(a *check.Agent) (runtime.Agent, error) { return agentFromCheck(a, 1) }
+
+// agentFromCheck is AgentFromCheck for an agent at level depth of a
+// nesting of agents listing agents.
+func agentFromCheck(a *check.Agent, depth int) (runtime.Agent, error) {
 	out := runtime.Agent{
 		Name:          a.Name,
 		Description:   a.Description,
@@ -87,6 +91,14 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
 		}
 		out.Tools = append(out.Tools, spec)
+	}
+	sig, err := signatureOf(a)
+	if err != nil {
+		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
+	}
+	out.Signature = sig
+	if err := listedAgents(a, &out, depth); err != nil {
+		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
 	}
 	return out, nil
 }
