@@ -163,6 +163,8 @@ func TestTelemetry(t *testing.T) {
 			})
 		}
 	}
+	// Agents as tools: the nested span tree (telemetry_agents_test.go).
+	t.Run("agents as tools", testTelemetryNested)
 }
 
 // TestTelemetryContent: with WithContentCapture the spans carry the
