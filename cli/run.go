@@ -568,7 +568,7 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 	}
 	commands := map[string]string{}
 	var names []string
-	specs := libraryTools(agent) // its listed agents' tools too
+	specs := runtime.LibraryTools(agent) // its listed agents' tools too
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}

@@ -254,3 +254,60 @@ func listedInput(a Agent, args json.RawMessage) (string, error) {
 	}
 	return s, nil
 }
+
+// LibraryTools are the tools a library must implement to run agent: its
+// own and those of every agent it lists (and theirs), each name once, in
+// listed order. A listed agent is none of them: Bind runs it.
+func LibraryTools(agent Agent) []ToolSpecification {
+	var out []ToolSpecification
+	seen := map[string]bool{}
+	walkListed(agent, func(a Agent) {
+		for _, s := range a.Tools {
+			if !isListed(a, s.Name) && !seen[s.Name] {
+				seen[s.Name] = true
+				out = append(out, s)
+			}
+		}
+	})
+	return out
+}
+
+// ListedAgents are the agents agent lists, and theirs, depth first in
+// listed order, each name once: the agents a run of agent may call.
+func ListedAgents(agent Agent) []Agent {
+	var out []Agent
+	seen := map[string]bool{agent.Name: true}
+	walkListed(agent, func(a Agent) {
+		for _, c := range a.Agents {
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				out = append(out, c)
+			}
+		}
+	})
+	return out
+}
+
+// walkListed calls f on agent and on every agent it lists, depth first,
+// at most MaxAgentNesting levels deep.
+func walkListed(agent Agent, f func(Agent)) {
+	var walk func(a Agent, depth int)
+	walk = func(a Agent, depth int) {
+		f(a)
+		if depth < MaxAgentNesting {
+			for _, c := range a.Agents {
+				walk(c, depth+1)
+			}
+		}
+	}
+	walk(agent, 1)
+}
+
+func isListed(a Agent, name string) bool {
+	for _, c := range a.Agents {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -122,6 +122,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	agent = mockListed(agent, t)
 	secrets := o.Secrets
 	if secrets == nil {
 		secrets = provider.KeyValues()
@@ -151,7 +152,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 	}
 	if t.Results == check.CassetteResults {
 		// The tools answer through the session: recorded, or replayed.
-		for _, spec := range agent.Tools {
+		for _, spec := range runtime.LibraryTools(agent) {
 			lib.Replace(runtime.Tool{Spec: spec, Func: viaCassette(session.Client, spec.Name)})
 		}
 	}
@@ -166,11 +167,16 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	withModels, err := listedModels(agent, copts, o.ClientOptions)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
 	// The calls are kept as they end, so that a run cut short (a replay
 	// that diverged because a call was not the expected one) still shows
 	// which call went wrong.
 	var calls []runtime.Invocation
-	runOpts := []runtime.Option{runtime.WithConcurrency(1), runtime.WithEvents(func(ev runtime.Event) {
+	runOpts := []runtime.Option{runtime.WithConcurrency(1), withModels, runtime.WithEvents(func(ev runtime.Event) {
 		if ev.Kind == runtime.EventToolResult {
 			calls = append(calls, ev.Invocation)
 		}
@@ -211,7 +217,7 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 	lib := runtime.NewToolLibrary()
 	bound := func(lib *runtime.ToolLibrary) error {
 		var missing []string
-		for _, spec := range agent.Tools {
+		for _, spec := range runtime.LibraryTools(agent) {
 			f, ok := o.Tools[spec.Name]
 			if !ok {
 				missing = append(missing, spec.Name)
@@ -226,7 +232,7 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 	}
 	switch r.Test.Results {
 	case check.MockResults:
-		for _, spec := range agent.Tools {
+		for _, spec := range runtime.LibraryTools(agent) {
 			lib.Replace(runtime.Tool{Spec: spec, Func: m.mock(spec.Name)})
 		}
 	case check.BoundResults:
