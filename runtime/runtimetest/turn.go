@@ -41,8 +41,17 @@ type Turn struct {
 	Legacy bool
 	// Stream: the request asked for a stream.
 	Stream bool
-	Header http.Header
-	Raw    []byte
+	// Output is the JSON Schema the request asked the answer to follow
+	// through the provider's structured-output field (response_format,
+	// text.format, output_config.format, responseJsonSchema); nil for
+	// none. OutputStrict: OpenAI's strict was set.
+	Output       json.RawMessage
+	OutputStrict bool
+	// ToolChoice is the request's tool choice as the provider's wire has
+	// it (nil for none).
+	ToolChoice json.RawMessage
+	Header     http.Header
+	Raw        []byte
 
 	chat *ChatRequest // the request as OpenAI's wire format has it
 }
@@ -107,7 +116,8 @@ func Echo(t *Turn, n int) Reply {
 
 // Turn returns the request in the runtime's terms.
 func (r *ChatRequest) Turn() *Turn {
-	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}, chat: r}
+	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}, chat: r,
+		Output: r.output, OutputStrict: r.outputStrict, ToolChoice: r.ToolChoice}
 	for _, e := range r.Tools {
 		var te struct {
 			Function struct {
