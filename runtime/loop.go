@@ -194,6 +194,9 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 	}
 	msg := comp.Message
 	msg.Role = RoleAssistant
+	if msg.Content == "" && len(msg.ToolCalls) == 0 && comp.StopReason == StopRefusal && l.out != nil {
+		return Turn{}, &OutputError{Type: l.out.typ, Message: "(no text)", Refused: true, Repairs: l.resp.Repairs, Response: l.resp}
+	}
 	if msg.Content == "" && len(msg.ToolCalls) == 0 {
 		// The provider is the Model's, which the agent's model name may
 		// not be (gramc run --model): name none rather than a wrong one.

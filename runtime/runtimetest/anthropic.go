@@ -333,6 +333,11 @@ func (anthropicDialect) writeError(w http.ResponseWriter, status int, msg string
 func (anthropicDialect) write(f *Fake, w http.ResponseWriter, t *Turn, reply Reply, n int) {
 	type block = map[string]any
 	var content []block
+	if reply.Refusal != "" && reply.Text == "" {
+		// Anthropic's refusal is the answer's text with stop_reason
+		// "refusal".
+		reply.Text = reply.Refusal
+	}
 	if reply.Text != "" {
 		content = append(content, block{"type": "text", "text": reply.Text})
 	}
