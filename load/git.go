@@ -174,10 +174,15 @@ func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
 // output runs git and returns its standard output (at most 1 MiB),
 // or an error in git's words.
 func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
+	return r.outputLimit(ctx, 1<<20, args...)
+}
+
+// outputLimit is output with at most limit bytes of output.
+func (r *Repo) outputLimit(ctx context.Context, limit int, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
 	cmd := r.command(ctx, args...)
-	out := &capped.Buffer{Limit: 1 << 20, Fail: true}
+	out := &capped.Buffer{Limit: limit, Fail: true}
 	stderr := &capped.Buffer{Limit: 4 << 10}
 	cmd.Stdout, cmd.Stderr = out, stderr
 	err := cmd.Run()
@@ -185,7 +190,7 @@ func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, fmt.Errorf("git %s: no answer within %s (load.GitTimeout)", args[0], GitTimeout)
 	case out.Over:
-		return nil, fmt.Errorf("git %s: %w: more than 1 MiB of output", args[0], ErrTooLarge)
+		return nil, fmt.Errorf("git %s: %w: more than %d bytes of output", args[0], ErrTooLarge, limit)
 	case err != nil:
 		return nil, gitError(args[0], err, stderr)
 	}
@@ -223,12 +228,15 @@ func (r *Repo) relDir(dir string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// GitExport writes the .gram files under path at revision rev of the git
-// repository holding dir ("" for the current directory; path is relative
-// to dir) into a new temporary directory, keeping their relative paths,
-// and returns it: the caller removes it. gramc diff's REV:PATH and the
-// language server's baseline read older versions through it. Each file is
-// bounded by DefaultMaxFileSize, as files on disk are.
+// GitExport writes the .gram files of path at revision rev of the git
+// repository holding dir ("" for the current directory) into a new
+// temporary directory, keeping their paths relative to path, and returns
+// it: the caller removes it. path is read as git show reads REV:PATH
+// (TreePath): from the root of the tree, or from dir when it begins with
+// "./" or "../". A directory is the package of its own .gram files; a
+// path ending in "/..." walks every directory below it, as a pattern
+// does; a .gram file is itself. Each file is bounded by
+// DefaultMaxFileSize, as files on disk are.
 func GitExport(dir, rev, path string) (string, error) {
 	return gitExport(context.Background(), dir, rev, path, DefaultMaxFileSize)
 }
@@ -236,58 +244,87 @@ func GitExport(dir, rev, path string) (string, error) {
 // gitExport is GitExport with a context and each file bounded by maxFile
 // bytes.
 func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (string, error) {
+	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(path, 300)
 	if why := ValidRevision(rev); why != "" {
-		return "", fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), path, why)
+		return "", fmt.Errorf("%s: %s", where, why)
 	}
 	r, err := OpenRepo(ctx, dir)
 	if err != nil {
-		return "", fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), termsafe.Line(path, 300), err)
+		return "", fmt.Errorf("%s: %v", where, err)
 	}
-	prefix, err := r.relDir(dir)
+	treePath, err := r.TreePath(dir, path)
 	if err != nil {
-		return "", fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), termsafe.Line(path, 300), err)
+		return "", fmt.Errorf("%s: %v", where, err)
 	}
-	return r.export(ctx, rev, path, prefix, maxFile)
+	return r.export(ctx, rev, treePath, where, maxFile)
 }
 
-// Export is GitExport on a repository already open: path is relative to
-// dir, a directory of the work tree.
-func (r *Repo) Export(ctx context.Context, rev, dir, path string) (string, error) {
+// TreePath is path, the PATH of REV:PATH, as a path from the root of the
+// tree, resolved exactly as git show resolves it: a path beginning with
+// "./" or "../" is relative to dir (a directory of the work tree), any
+// other from the root ("" is the root). "." is dir, as "./" is (git
+// itself refuses REV:.). A trailing "/..." is kept.
+func (r *Repo) TreePath(dir, path string) (string, error) {
+	path = filepath.ToSlash(path)
+	walk := path == "..." || strings.HasSuffix(path, "/...")
+	if walk {
+		path = strings.TrimSuffix(strings.TrimSuffix(path, "..."), "/")
+	}
+	if path == "." || path == "./" || strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") || path == ".." {
+		prefix, err := r.relDir(dir)
+		if err != nil {
+			return "", err
+		}
+		path = prefix + "/" + path
+	}
+	tp := strings.TrimPrefix(filepath.ToSlash(filepath.Clean("/"+path)), "/")
+	if strings.HasPrefix(filepath.ToSlash(filepath.Clean(path)), "../") || filepath.Clean(path) == ".." {
+		return "", fmt.Errorf("%s is outside the repository", termsafe.Line(path, 300))
+	}
+	if walk {
+		if tp == "" {
+			return "...", nil
+		}
+		return tp + "/...", nil
+	}
+	return tp, nil
+}
+
+// Export writes the .gram files of treePath (a path from the root of the
+// tree, as TreePath gives; "" is the root, a trailing "/..." walks) at
+// revision rev into a new temporary directory, as GitExport does.
+func (r *Repo) Export(ctx context.Context, rev, treePath string) (string, error) {
+	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)
 	if why := ValidRevision(rev); why != "" {
-		return "", fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), path, why)
+		return "", fmt.Errorf("%s: %s", where, why)
 	}
-	prefix, err := r.relDir(dir)
-	if err != nil {
-		return "", fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), termsafe.Line(path, 300), err)
-	}
-	return r.export(ctx, rev, path, prefix, DefaultMaxFileSize)
+	return r.export(ctx, rev, treePath, where, DefaultMaxFileSize)
 }
 
-// export lists the tree under prefix/path at rev with names NUL-separated
+// PackagePath is dir, a directory of the work tree, as a tree path: the
+// package of its own files.
+func (r *Repo) PackagePath(dir string) (string, error) { return r.relDir(dir) }
+
+// lsTreeLimit bounds the listing of a tree: some 200,000 entries.
+const lsTreeLimit = 16 << 20
+
+// export lists the tree under treePath at rev with names NUL-separated
 // (so that a name git would quote arrives as it is), then reads every
-// .gram blob through one git cat-file --batch.
-func (r *Repo) export(ctx context.Context, rev, path, prefix string, maxFile int) (string, error) {
-	path = strings.TrimPrefix(filepath.ToSlash(path), "./")
-	if path == "" {
-		path = "."
-	}
-	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(path, 300)
-	treePath := filepath.ToSlash(filepath.Clean(filepath.Join(prefix, path)))
-	if treePath == "." {
-		treePath = ""
-	}
-	if treePath == ".." || strings.HasPrefix(treePath, "../") {
-		return "", fmt.Errorf("%s: a path outside the repository", where)
+// .gram blob it keeps through one git cat-file --batch.
+func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile int) (string, error) {
+	walk := treePath == "..." || strings.HasSuffix(treePath, "/...")
+	if walk {
+		treePath = strings.TrimSuffix(strings.TrimSuffix(treePath, "..."), "/")
 	}
 	lsArgs := []string{"ls-tree", "-r", "-z", "--full-tree", rev}
 	if treePath != "" {
 		lsArgs = append(lsArgs, "--", treePath)
 	}
-	out, err := r.output(ctx, lsArgs...)
+	out, err := r.outputLimit(ctx, lsTreeLimit, lsArgs...)
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", where, err)
 	}
-	type blob struct{ oid, name string }
+	type blob struct{ oid, name, rel string }
 	var blobs []blob
 	for _, entry := range strings.Split(string(out), "\x00") {
 		// <mode> SP <type> SP <object> TAB <file>
@@ -296,7 +333,19 @@ func (r *Repo) export(ctx context.Context, rev, path, prefix string, maxFile int
 		if !ok || len(fields) != 3 || fields[1] != "blob" || !strings.HasSuffix(name, ".gram") {
 			continue
 		}
-		blobs = append(blobs, blob{fields[2], name})
+		var rel string
+		switch {
+		case name == treePath: // the path names a file
+			rel = filepath.Base(name)
+		case treePath == "":
+			rel = name
+		default:
+			rel = strings.TrimPrefix(name, treePath+"/")
+		}
+		if !walk && strings.Contains(rel, "/") {
+			continue // a directory below: another package
+		}
+		blobs = append(blobs, blob{fields[2], name, rel})
 	}
 	if len(blobs) == 0 {
 		return "", fmt.Errorf("%s: no .gram files at that revision", where)
@@ -323,11 +372,7 @@ func (r *Repo) export(ctx context.Context, rev, path, prefix string, maxFile int
 		} else if err != nil {
 			return fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), name, err)
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(b.name, treePath), "/")
-		if rel == "" {
-			rel = filepath.Base(b.name)
-		}
-		dst := filepath.Join(tmp, filepath.FromSlash(rel))
+		dst := filepath.Join(tmp, filepath.FromSlash(b.rel))
 		if !strings.HasPrefix(dst, tmp+string(filepath.Separator)) {
 			return fmt.Errorf("%s:%s: a path outside the package", termsafe.Line(rev, 100), name)
 		}
@@ -435,16 +480,9 @@ func gitReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	treePath := strings.TrimPrefix(filepath.ToSlash(path), "/")
-	if strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") {
-		prefix, err := r.relDir(dir)
-		if err != nil {
-			return nil, err
-		}
-		treePath = filepath.ToSlash(filepath.Clean(filepath.Join(prefix, path)))
-		if treePath == ".." || strings.HasPrefix(treePath, "../") {
-			return nil, fmt.Errorf("%s: a path outside the repository", termsafe.Line(path, 300))
-		}
+	treePath, err := r.TreePath(dir, path)
+	if err != nil {
+		return nil, err
 	}
 	var data []byte
 	err = r.catBatch(ctx, []string{rev + ":" + treePath}, max, func(b []byte, err error) error {

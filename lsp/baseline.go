@@ -77,7 +77,11 @@ func readBaseline(ctx context.Context, root, dir, rev string) ([]*check.Package,
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := repo.Export(ctx, rev, dir, ".")
+	treePath, err := repo.PackagePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := repo.Export(ctx, rev, treePath)
 	if err != nil {
 		return nil, err
 	}
