@@ -368,3 +368,17 @@ func (l *Loop) finish(a answer) {
 	l.resp.Content = string(a.value)
 	l.resp.Lenient = a.lenient
 }
+
+// FirstRequest is the request the first turn of a run of agent sends,
+// without its conversation (Messages is nil): the model, the instruction
+// (with a prompted output's schema), the tools (with a final-answer
+// tool), the tool choice and the structured-output format. gramc schema
+// --agent --request prints it as each provider's client encodes it.
+func FirstRequest(agent Agent) (*Request, error) {
+	l, err := newLoop(agent, RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	req := l.req
+	return &req, nil
+}

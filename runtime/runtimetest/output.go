@@ -155,7 +155,57 @@ func checkAnthropicOutputConfig(raw json.RawMessage) (json.RawMessage, error) {
 	if root["type"] != "object" {
 		return nil, fmt.Errorf("output_config.format.schema: the root must be an object")
 	}
+	if err := anthropicSchemaSubset(root); err != nil {
+		return nil, fmt.Errorf("output_config.format.schema: %w", err)
+	}
 	return oc.Format.Schema, nil
+}
+
+// anthropicSchemaSubset holds the keywords Anthropic's structured outputs
+// refuse: numeric, string-length and most array and object bounds; every
+// object must be closed.
+func anthropicSchemaSubset(s map[string]any) error {
+	typ, _ := s["type"].(string)
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+		"minLength", "maxLength", "maxItems", "uniqueItems", "minProperties", "maxProperties"} {
+		if _, ok := s[k]; ok {
+			return fmt.Errorf("For '%s' type, property '%s' is not supported", typ, k)
+		}
+	}
+	if n, ok := s["minItems"].(float64); ok && n > 1 {
+		return fmt.Errorf("For 'array' type, 'minItems' values other than 0 or 1 are not supported")
+	}
+	if _, props := s["properties"]; (props || typ == "object") && s["additionalProperties"] != false {
+		return fmt.Errorf("For 'object' type, 'additionalProperties' must be explicitly set to false")
+	}
+	for _, key := range []string{"properties", "$defs", "definitions"} {
+		if m, ok := s[key].(map[string]any); ok {
+			for _, sub := range m {
+				if sm, ok := sub.(map[string]any); ok {
+					if err := anthropicSchemaSubset(sm); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		if err := anthropicSchemaSubset(items); err != nil {
+			return err
+		}
+	}
+	for _, key := range []string{"anyOf", "allOf"} {
+		if list, ok := s[key].([]any); ok {
+			for _, sub := range list {
+				if sm, ok := sub.(map[string]any); ok {
+					if err := anthropicSchemaSubset(sm); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // checkGeminiGenerationConfig checks generationConfig, and returns the
