@@ -17,8 +17,8 @@ import (
 func init() { register(newSchemaCmd) }
 
 type schemaOptions struct {
-	target []string // repeated or comma-separated: they add up
-	tools  []string
+	target  []string // repeated or comma-separated: they add up
+	tools   []string
 	agent   string
 	out     string
 	request bool
