@@ -194,6 +194,9 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 	}
 	msg := comp.Message
 	msg.Role = RoleAssistant
+	if msg.Content == "" && len(msg.ToolCalls) == 0 && comp.StopReason == StopRefusal && l.out != nil {
+		return Turn{}, &OutputError{Type: l.out.typ, Message: "(no text)", Refused: true, Repairs: l.resp.Repairs, Response: l.resp}
+	}
 	if msg.Content == "" && len(msg.ToolCalls) == 0 {
 		// The provider is the Model's, which the agent's model name may
 		// not be (gramc run --model): name none rather than a wrong one.
@@ -364,4 +367,18 @@ func (l *Loop) finish(a answer) {
 	l.resp.Value = a.value
 	l.resp.Content = string(a.value)
 	l.resp.Lenient = a.lenient
+}
+
+// FirstRequest is the request the first turn of a run of agent sends,
+// without its conversation (Messages is nil): the model, the instruction
+// (with a prompted output's schema), the tools (with a final-answer
+// tool), the tool choice and the structured-output format. gramc schema
+// --agent --request prints it as each provider's client encodes it.
+func FirstRequest(agent Agent) (*Request, error) {
+	l, err := newLoop(agent, RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	req := l.req
+	return &req, nil
 }

@@ -153,7 +153,9 @@ func newOutputCheck(agent Agent) (*outputCheck, error) {
 	if !sig.Typed() {
 		return nil, nil
 	}
-	as, err := compileSchema(sig.Output, false)
+	// A strict form sent, the model says null for an optional property it
+	// leaves out: that null is taken as absent (and gets the default).
+	as, err := compileSchema(sig.Output, len(sig.OutputStrict) > 0)
 	if err != nil {
 		return nil, &ConfigurationError{Setting: "output", Message: fmt.Sprintf("agent %s: the output schema: %v", agent.Name, err)}
 	}

@@ -268,7 +268,11 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		}
 	}
 	if req.Output != nil {
-		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: req.Output.Schema}}
+		schema, err := outputSchema(req.Output.Schema)
+		if err != nil {
+			return nil, &runtime.ConfigurationError{Setting: "output", Message: "cannot encode the request", Err: err}
+		}
+		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: schema}}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -458,4 +462,67 @@ func stopReason(r string) runtime.StopReason {
 		return runtime.StopRefusal
 	}
 	return runtime.StopOther
+}
+
+// unsupportedOutputKeywords are the JSON Schema keywords Anthropic's
+// structured outputs answer 400 to ("For 'integer' type, property
+// 'minimum' is not supported"): its constrained decoding compiles a
+// narrower subset. They are left out of output_config.format.schema; the
+// runtime still validates the answer against the whole type.
+var unsupportedOutputKeywords = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	"multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "minProperties", "maxProperties"}
+
+// outputSchema is a typed agent's output schema in the subset Anthropic's
+// structured outputs accept: the unsupported keywords removed at every
+// level (minItems above 1 too), every object closed.
+func outputSchema(schema json.RawMessage) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("the output schema: %w", err)
+	}
+	var walk func(v any, isSchema bool)
+	walk = func(v any, isSchema bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			if isSchema {
+				for _, k := range unsupportedOutputKeywords {
+					delete(x, k)
+				}
+				if n, ok := x["minItems"].(json.Number); ok && n.String() != "0" && n.String() != "1" {
+					delete(x, "minItems")
+				}
+				if _, ok := x["properties"]; ok || x["type"] == "object" {
+					x["additionalProperties"] = false
+				}
+				for k, e := range x {
+					switch k {
+					case "properties", "$defs", "definitions":
+						if m, ok := e.(map[string]any); ok {
+							for _, sub := range m {
+								walk(sub, true)
+							}
+						}
+					case "items", "not", "additionalProperties":
+						walk(e, true)
+					case "anyOf", "allOf", "oneOf", "prefixItems":
+						if list, ok := e.([]any); ok {
+							for _, sub := range list {
+								walk(sub, true)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	walk(doc, true)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

@@ -8,32 +8,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 )
 
-// signatureOf is a checked agent's signature (LANGUAGE.md §2.5) as the
-// runtime holds it; nil for an agent without a signature element, which
-// takes a message and answers text.
-func signatureOf(a *check.Agent) (*runtime.Signature, error) {
-	if !a.HasSignature || a.Signature == nil {
-		return nil, nil
-	}
-	in, err := schema.Parameters(a.Signature)
-	if err != nil {
-		return nil, err
-	}
-	sig := &runtime.Signature{Input: in, OutputMode: a.OutputMode}
-	retries := a.OutputRetries
-	sig.OutputRetries = &retries
-	if a.MessageInput() {
-		sig.Message = a.Signature.Params[0].Name
-	}
-	if a.Typed() {
-		if sig.Output, err = schema.Output(a.Signature); err != nil {
-			return nil, err
-		}
-		sig.OutputName = a.Signature.Result.Name()
-	}
-	return sig, nil
-}
-
 // listedAgents converts the agents a lists (§2.5, "Agents as tools"):
 // each is an Agent of its own, and among a's tools the tool its model
 // sees, the listed agent's signature named and described as the agent
