@@ -325,7 +325,7 @@ func (r *Result) checkValue() {
 	}
 	wm, isMap := want.(map[string]any)
 	if !isMap {
-		if !sameJSON(want, got) {
+		if !jsonvalue.Equal(want, got) {
 			r.fail(t.NameRange, "the answer is %s, want %s", showJSON(r.Value), showJSON(data))
 		}
 		return
@@ -346,7 +346,7 @@ func (r *Result) checkValue() {
 			r.fail(t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
 			continue
 		}
-		if !sameJSON(wm[k], g) {
+		if !jsonvalue.Equal(wm[k], g) {
 			gt, _ := json.Marshal(g)
 			wt, _ := json.Marshal(wm[k])
 			r.fail(t.NameRange, "the answer's %s is %s, want %s", k, showJSON(gt), showJSON(wt))
@@ -358,7 +358,7 @@ func (r *Result) checkValue() {
 // safe for a terminal (the model's strings are untrusted).
 func showJSON(data []byte) string { return termsafe.Line(string(data), 400) }
 
-// jsonReady decodes JSON with its numbers as json.Number, as sameJSON
+// jsonReady decodes JSON with its numbers as json.Number, as jsonvalue.Equal
 // compares them.
 func jsonReady(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
