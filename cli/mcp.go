@@ -33,6 +33,7 @@ type mcpOptions struct {
 	tokenFile   string // --http-token-file
 	origins     []string
 	agent       string
+	agents      bool     // --agents: serve the agents too (mcp_agents.go)
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
 }
@@ -67,7 +68,12 @@ host name) is refused unless --http-allow-remote says so, and then every
 request must carry a bearer token: --http-token-file FILE, or the
 GRAMC_MCP_TOKEN environment variable (401 without it). A browser request
 whose Origin is neither the server's own nor a loopback one (on loopback)
-nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
+nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.
+
+--agents also serves every agent of the packages (or the --agent) as a
+tool named as the agent, with its input and output schemas: a call runs
+the agent on its provider, with the keys of this environment, and
+returns its typed result as structuredContent and JSON text.`,
 		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
   gramc mcp examples/hello/hello.gram`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
@@ -75,6 +81,7 @@ nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
 	f := cmd.Flags()
 	addDisableFlag(cmd, e)
 	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
+	f.BoolVar(&opts.agents, "agents", false, "also serve every agent (or the --agent) as a tool that runs it; keys from the environment")
 	f.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (loopback unless a host is named) instead of stdio")
 	f.BoolVar(&opts.allowRemote, "http-allow-remote", false, "let --http listen beyond the loopback interface (needs a token)")
 	f.StringVar(&opts.tokenFile, "http-token-file", "", "require the bearer token in `FILE` of every HTTP request (or set "+mcpTokenEnv+")")
@@ -155,6 +162,11 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if len(unbound) > 0 {
 		return usageErrorf("no implementation for tool %s: bind each with --tool NAME=COMMAND (or name the tools to serve with --tool)", strings.Join(unbound, ", "))
 	}
+	agentSpecs, agentTools, err := mcpAgents(e, opts, pkgs, commands, runner, seen)
+	if err != nil {
+		return err
+	}
+	specs = append(specs, agentSpecs...)
 	if len(specs) == 0 {
 		return usageErrorf("no tools to serve")
 	}
@@ -168,6 +180,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		defer tel.shutdown()
 	}
 	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
+	impls = append(impls, agentTools(srvOpts...)...)
 	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, srvOpts...)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}

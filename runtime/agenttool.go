@@ -140,17 +140,35 @@ func (ac *agentCall) set(resp *Response) {
 	ac.mu.Unlock()
 }
 
+// AgentTool is agent b as a tool implementation outside any run — an MCP
+// server serving agents (gramc mcp --agents) — exactly as a caller runs a
+// listed agent: the validated arguments of its tool (AgentToolSpec)
+// become its input, it runs in a fresh conversation on the Model opts'
+// WithModels gives it, and its typed value (or answer text) is the
+// result; a failed run is the tool's error. opts are each run's options
+// (its tools' timeout, telemetry); the run is the first level of its
+// nesting.
+func AgentTool(b *BoundAgent, opts ...Option) ToolFunc {
+	var o RunOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return agentTool(b, o, 1)
+}
+
 // agentTool is the implementation of listed agent child as a tool: the
 // validated arguments become its input, it runs in a fresh conversation
 // on its own model, and its typed value (or answer text) is the result.
-func agentTool(child *BoundAgent) ToolFunc {
+// Called by a run (through BoundAgent.callTool), it takes the caller's
+// options; otherwise base, at nesting level level.
+func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
 		ac, _ := ctx.Value(agentCallKey{}).(*agentCall)
-		var caller RunOptions
+		caller, at := base, level
 		if ac != nil {
-			caller = ac.caller
+			caller, at = ac.caller, max(ac.caller.depth, 1)+1
 		}
-		o, err := childOptions(caller, child.Agent)
+		o, err := childOptions(caller, child.Agent, at)
 		if err != nil {
 			return nil, err
 		}
@@ -181,11 +199,9 @@ func agentTool(child *BoundAgent) ToolFunc {
 // models and telemetry flow down; the iteration limit is the child's own
 // maxIterations, never more than its caller has left; events stay the
 // caller's (a child's text is not the caller's answer).
-func childOptions(caller RunOptions, child Agent) (RunOptions, error) {
-	depth := caller.depth + 1
-	if caller.depth == 0 {
-		depth = 2 // a call outside any run (BoundAgent.Call) is from level 1
-	}
+//
+// depth is the child's level in the nesting.
+func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error) {
 	if depth > MaxAgentNesting {
 		return RunOptions{}, fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
 	}

@@ -52,7 +52,7 @@ func bind(agent Agent, lib *ToolLibrary, depth int) (*BoundAgent, error) {
 		}
 		t, ok := lib.Lookup(spec.Name)
 		if child, listed := agents[spec.Name]; listed {
-			t, ok = Tool{Spec: spec, Func: agentTool(child)}, true
+			t, ok = Tool{Spec: spec, Func: agentTool(child, RunOptions{}, depth+1)}, true
 		}
 		if !ok {
 			d := "not in the library" + suggest.Hint(spec.Name, lib.Names(), "library's tools")
