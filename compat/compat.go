@@ -81,6 +81,9 @@ type Change struct {
 	// Agent: Tool names an agent, and the change is to the agent or its
 	// signature, which is the tool an agent listing it sees.
 	Agent bool
+	// ListedBy are the agents that list it, whose models see the change
+	// as a change of their tool (listed.go).
+	ListedBy []string
 }
 
 // The rules: their codes, registered in diag with stage "diff".
@@ -224,17 +227,19 @@ func fromGram(pkgs []*check.Package) bool {
 // running it sends and reads): an input may widen, an output may narrow.
 func compareAgents(old, new []*check.Package) []Change {
 	oldAgents, newAgents := agentsOf(old), agentsOf(new)
+	by := listers(old, new)
 	var out []Change
 	for _, name := range sortedKeys(oldAgents) {
 		oa := oldAgents[name]
 		na, ok := newAgents[name]
 		if !ok {
-			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange,
+			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange, ListedBy: by[name],
 				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name)})
 			continue
 		}
 		c := &comparer{tool: name, agent: true}
 		c.agent2(oa, na)
+		asListedTool(c.changes, name, by[name])
 		out = append(out, c.changes...)
 	}
 	for _, name := range sortedKeys(newAgents) {
