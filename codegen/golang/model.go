@@ -32,6 +32,8 @@ type fileModel struct {
 	Tools       []*toolModel
 	Agents      []*agentModel
 	NeedFloat   bool // an agent sets a temperature
+	NeedInt     bool // an agent has a signature (its outputRetries)
+	NeedJSON    bool // an agent is listed (its ToolSpec's schemas)
 	NeedManual  bool // a struct has hand-written JSON methods
 	StubsType   string
 }
@@ -125,6 +127,11 @@ type agentModel struct {
 	Temperature   string // Go float literal or ""
 	MaxIterations int
 	ToolChoice    string
+	// Signature, ToolSpec (with its name) and Listed: agents.go.
+	Signature    *signatureModel
+	ToolSpecName string
+	ToolSpec     *specModel
+	Listed       []listedModel
 }
 
 // builder holds the state of one Generate call.
@@ -143,6 +150,8 @@ type builder struct {
 	// with the name of a generated one.
 	toolByName map[string]*toolModel
 	reaches    map[[2]*check.TypeDecl]bool
+	// agentGo is each agent's Go base name (its function is New+base).
+	agentGo map[*check.Agent]string
 }
 
 func buildModel(req Request) (*fileModel, error) {
@@ -185,9 +194,16 @@ func buildModel(req Request) (*fileModel, error) {
 		b.toolGo[t] = tm
 	}
 	var agentNames []string
+	listed := listedBy(b.pkg)
+	b.agentGo = map[*check.Agent]string{}
 	for _, a := range b.pkg.Agents {
-		base := b.names.take(a.Name, a.NameRange, "Agent", func(base string) []string { return []string{"New" + base} })
+		derived := func(base string) []string { return []string{"New" + base} }
+		if listed[a] {
+			derived = func(base string) []string { return []string{"New" + base, base + "ToolSpec"} }
+		}
+		base := b.names.take(a.Name, a.NameRange, "Agent", derived)
 		agentNames = append(agentNames, "New"+base)
+		b.agentGo[a] = base
 	}
 	for _, e := range b.enums {
 		em, err := b.enum(e)
@@ -211,7 +227,11 @@ func buildModel(req Request) (*fileModel, error) {
 		m.Tools = append(m.Tools, tm)
 	}
 	for i, a := range b.pkg.Agents {
-		m.Agents = append(m.Agents, b.agent(a, agentNames[i]))
+		am := b.agent(a, agentNames[i])
+		if err := b.agentExtras(a, am, listed); err != nil {
+			return nil, err
+		}
+		m.Agents = append(m.Agents, am)
 	}
 	for _, s := range m.Structs {
 		m.NeedManual = m.NeedManual || s.Manual
@@ -224,6 +244,8 @@ func buildModel(req Request) (*fileModel, error) {
 	}
 	for _, a := range m.Agents {
 		m.NeedFloat = m.NeedFloat || a.Temperature != ""
+		m.NeedInt = m.NeedInt || a.Signature != nil
+		m.NeedJSON = m.NeedJSON || a.ToolSpec != nil
 	}
 	return m, nil
 }
