@@ -12,11 +12,11 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// implicitSignature is the signature of an agent without one (§2.5):
+// implicitSignature is the signature of an agent without one (docs/language.md §2.6):
 // the user's message in, the answer's text out.
 const implicitSignature = "(input::String)==>(::String)"
 
-// agentSignature lowers an agent's signature element (§2.5), the first
+// agentSignature lowers an agent's signature element (docs/language.md §2.6), the first
 // element that is a path or a node; without one the agent has the
 // implicit (input::String)==>(::String).
 func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
@@ -229,6 +229,9 @@ func (c *checker) agentGraph() {
 	}
 }
 
+// maxCycleNames is how many agents a cycle's message names at most.
+const maxCycleNames = 12
+
 // agentCycle reports the cycle closed by r, from the agents on path.
 func (c *checker) agentCycle(path []*Agent, r agentRef) {
 	i := len(path) - 1
@@ -240,6 +243,12 @@ func (c *checker) agentCycle(path []*Agent, r agentRef) {
 		names = append(names, a.Name)
 	}
 	names = append(names, r.to.Name)
+	if len(names) > maxCycleNames {
+		// A long circle is named by its ends.
+		k := maxCycleNames / 2
+		more := fmt.Sprintf("… (%s)", english.Plural(len(names)-2*k, "more agent"))
+		names = append(append(names[:k:k], more), names[len(names)-k:]...)
+	}
 	cycle := strings.Join(names, " → ")
 	from := path[len(path)-1]
 	detail := fmt.Sprintf("Agents listing each other in a circle would call each other without end: %s. Remove %s from %s, or break the circle elsewhere.", cycle, r.to.Name, from.Name)
