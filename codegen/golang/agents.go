@@ -8,55 +8,15 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 )
 
-// Typed agents and agents as tools (LANGUAGE.md §2.5) in generated Go: an
-// agent with a signature carries it (runtime.Signature, the schemas
-// runtime/gramfile loads for the same source), and an agent that lists
-// agents carries each as the tool its model sees (the listed agent's
-// <Base>ToolSpec) and as a runtime.Agent (New<Base>()), so runtime.Bind
-// runs the listed agent itself: no glue to write.
-
-// signatureModel is an agent's runtime.Signature as literals.
-type signatureModel struct {
-	Input, Message, Output, OutputStrict, OutputName, OutputMode string // literals; "" when absent
-	OutputRetries                                                int
-}
+// Agents as tools (LANGUAGE.md §2.5) in generated Go: an agent that
+// lists agents carries each as the tool its model sees (the listed
+// agent's <Base>ToolSpec) and as a runtime.Agent (New<Base>()), so
+// runtime.Bind runs the listed agent itself: no glue to write.
 
 // listedModel is an agent another agent lists: the Go names of its
 // function and of its tool specification.
 type listedModel struct {
 	FuncName, SpecName string
-}
-
-// agentSignature is a's signature as gramfile's signatureFromCheck makes
-// it: the input's standard schema, the output's schema and strict form,
-// the mode and retries.
-func agentSignature(a *check.Agent) (*signatureModel, error) {
-	if !a.HasSignature || a.Signature == nil {
-		return nil, nil
-	}
-	spec, err := schema.Spec(a.Signature, schema.OpenAI)
-	if err != nil {
-		return nil, fmt.Errorf("golang: agent %s: %w", a.Name, err)
-	}
-	sm := &signatureModel{Input: quote(string(spec.StandardSchema())), OutputRetries: a.OutputRetries}
-	if a.OutputMode != "" {
-		sm.OutputMode = quote(string(a.OutputMode))
-	}
-	if a.MessageInput() {
-		sm.Message = quote(a.Signature.Params[0].Name)
-	}
-	if a.Typed() {
-		out, err := schema.Output(a.Signature)
-		if err != nil {
-			return nil, fmt.Errorf("golang: agent %s: %w", a.Name, err)
-		}
-		sm.Output = quote(string(out))
-		if strict, err := schema.OutputStrict(a.Signature); err == nil && len(strict) > 0 {
-			sm.OutputStrict = quote(string(strict))
-		}
-		sm.OutputName = quote(a.Signature.Result.Name())
-	}
-	return sm, nil
 }
 
 // listedBy reports, for each agent of the package, whether another
@@ -88,14 +48,9 @@ func agentToolSpec(a *check.Agent) (*specModel, error) {
 	return sm, nil
 }
 
-// agentExtras fills am with a's signature, its specification as a tool
-// when another agent lists it, and the agents it lists.
+// agentExtras fills am with a's specification as a tool when another
+// agent lists it, and the agents it lists.
 func (b *builder) agentExtras(a *check.Agent, am *agentModel, listed map[*check.Agent]bool) error {
-	sig, err := agentSignature(a)
-	if err != nil {
-		return err
-	}
-	am.Signature = sig
 	if listed[a] {
 		spec, err := agentToolSpec(a)
 		if err != nil {
