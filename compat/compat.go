@@ -81,9 +81,6 @@ type Change struct {
 	// Agent: Tool names an agent, and the change is to the agent or its
 	// signature, which is the tool an agent listing it sees.
 	Agent bool
-	// ListedBy are the agents that list it, whose models see the change
-	// as a change of their tool (listed.go).
-	ListedBy []string
 }
 
 // The rules: their codes, registered in diag with stage "diff".
@@ -227,19 +224,21 @@ func fromGram(pkgs []*check.Package) bool {
 // running it sends and reads): an input may widen, an output may narrow.
 func compareAgents(old, new []*check.Package) []Change {
 	oldAgents, newAgents := agentsOf(old), agentsOf(new)
-	by := listers(old, new)
 	var out []Change
 	for _, name := range sortedKeys(oldAgents) {
 		oa := oldAgents[name]
 		na, ok := newAgents[name]
 		if !ok {
-			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange, ListedBy: by[name],
-				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name)})
+			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange,
+				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name) + listedBy(name, oldAgents)})
 			continue
 		}
 		c := &comparer{tool: name, agent: true}
 		c.agent2(oa, na)
-		asListedTool(c.changes, name, by[name])
+		// Its callers see the change as one of a tool of theirs.
+		for i := range c.changes {
+			c.changes[i].Message += listedBy(name, newAgents)
+		}
 		out = append(out, c.changes...)
 	}
 	for _, name := range sortedKeys(newAgents) {
@@ -249,6 +248,27 @@ func compareAgents(old, new []*check.Package) []Change {
 		}
 	}
 	return out
+}
+
+// listedBy says which of agents list the agent named name, to whose
+// models it is a tool: " (a tool of agent desk)", or "".
+func listedBy(name string, agents map[string]*check.Agent) string {
+	var by []string
+	for _, k := range sortedKeys(agents) {
+		for _, b := range agents[k].Agents {
+			if b.Name == name {
+				by = append(by, k)
+				break
+			}
+		}
+	}
+	switch len(by) {
+	case 0:
+		return ""
+	case 1:
+		return " (a tool of agent " + by[0] + ")"
+	}
+	return " (a tool of agents " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + ")"
 }
 
 func agentsOf(pkgs []*check.Package) map[string]*check.Agent {
