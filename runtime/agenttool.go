@@ -188,7 +188,7 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 			return nil, fmt.Errorf("agent %s: %w", child.Agent.Name, err)
 		}
 		if resp.Value != nil {
-			return resp.Value, nil
+			return resp.Value, nil // JSON, not a string
 		}
 		return resp.Content, nil
 	}
@@ -210,10 +210,10 @@ func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error)
 		limit = DefaultMaxIterations
 	}
 	if caller.bounded {
-		if caller.left < 1 {
-			return RunOptions{}, fmt.Errorf("agent %s was not run: the caller has no model request left to read its result", child.Name)
+		var err error
+		if limit, err = ListedIterations(child, caller.left); err != nil {
+			return RunOptions{}, err
 		}
-		limit = min(limit, caller.left)
 	}
 	return RunOptions{
 		ToolTimeout:    caller.ToolTimeout,
@@ -226,6 +226,44 @@ func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error)
 		CaptureContent: caller.CaptureContent,
 		depth:          depth,
 	}, nil
+}
+
+// ListedIterations is the iteration limit of a run of listed agent child
+// called by a run with left model requests left: the child's own
+// maxIterations (or DefaultMaxIterations), never more than left; none
+// left is an error (the caller could not read the result). A durable
+// engine running the child as a child workflow bounds it so too.
+func ListedIterations(child Agent, left int) (int, error) {
+	if left < 1 {
+		return 0, fmt.Errorf("agent %s was not run: the caller has no model request left to read its result", child.Name)
+	}
+	limit := child.MaxIterations
+	if limit <= 0 {
+		limit = DefaultMaxIterations
+	}
+	return min(limit, left), nil
+}
+
+// Listed returns the agent b lists under name, bound (nil, false when
+// name is a tool of b's, or unknown): a durable engine runs it as a
+// child workflow.
+func (b *BoundAgent) Listed(name string) (*BoundAgent, bool) {
+	c, ok := b.agents[name]
+	return c, ok
+}
+
+// ListedInput is the message listed agent a is sent for the validated
+// arguments of its tool: the one String parameter's value when its input
+// is a message, else the arguments object.
+func ListedInput(a Agent, args json.RawMessage) (string, error) { return listedInput(a, args) }
+
+// ListedResult is the tool result of a listed agent's run: its typed
+// value's JSON, or its answer's text.
+func ListedResult(resp *Response) string {
+	if resp.Value != nil {
+		return string(resp.Value)
+	}
+	return resp.Content
 }
 
 // modelFor is the Model a listed agent runs on: the run's Models, or the
