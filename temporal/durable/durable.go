@@ -48,6 +48,10 @@ type Input struct {
 	// Resume is the run so far, carried over continue-as-new; a starter
 	// leaves it nil.
 	Resume *runtime.Response `json:"resume,omitempty"`
+	// Depth is the run's level in a nesting of agents listing agents: 0
+	// (a starter's run, the first level) or the level of a listed agent
+	// run as a child workflow (agents.go).
+	Depth int `json:"depth,omitempty"`
 }
 
 // CompleteInput is ActivityComplete's input: one model request of an
@@ -157,6 +161,9 @@ func New(cfg Config) (*Worker, error) {
 		}
 		w.agents[name], w.models[name] = b, m
 	}
+	if err := w.addListed(); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 
@@ -245,6 +252,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		invs := make([]runtime.Invocation, len(turn.Run))
 		futures := make([]workflow.Future, len(turn.Run))
+		listed := make([]bool, len(turn.Run))
 		for i, call := range turn.Run {
 			invs[i] = runtime.Invocation{CallID: call.ID, Tool: call.Name}
 			args, tce := b.Validate(call)
@@ -254,10 +262,19 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 				continue
 			}
 			invs[i].Args = args
+			if child, ok := b.Listed(call.Name); ok {
+				// A listed agent runs as a child workflow (agents.go).
+				futures[i], listed[i] = w.startChild(ctx, in, l, child, call, args, &invs[i]), true
+				continue
+			}
 			futures[i] = workflow.ExecuteActivity(tctx, ActivityCallTool, ToolInput{Agent: in.Agent, Tool: call.Name, CallID: call.ID, Args: args})
 		}
 		for i, f := range futures {
 			if f == nil {
+				continue
+			}
+			if listed[i] {
+				childResult(ctx, f, &invs[i])
 				continue
 			}
 			var out ToolOutput

@@ -117,13 +117,15 @@ func workerMain() int {
 		return 2
 	}
 	addr, ns, url, dir := parts[0], parts[1], parts[2], parts[3]
-	b, err := runtime.Bind(e2eAgent, e2eTools(dir))
+	// The agents of TestWorkerCrash and of TestWorkerCrashInChild
+	// (e2e_agents_test.go).
+	agents, err := bindAll(dir, e2eAgent, deskAgent)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
 	w, err := durable.New(durable.Config{
-		Agents:        []*runtime.BoundAgent{b},
+		Agents:        agents,
 		Model:         func(runtime.Agent) (runtime.Model, error) { return e2eModel(url) },
 		ToolHeartbeat: time.Second,
 	})
