@@ -262,3 +262,33 @@ func TestListedAgentCancel(t *testing.T) {
 		t.Errorf("the child made no request")
 	}
 }
+
+// BenchmarkListedAgent measures what a listed agent adds to a call: a
+// run whose model calls one tool, and one whose model calls a typed
+// listed agent instead (its own bind-time state, a fresh conversation,
+// its request, its answer decoded and validated), on scripted models.
+func BenchmarkListedAgent(b *testing.B) {
+	child := triageAgent("OpenAI/gpt-4o-mini", "")
+	parent := coordinator(child)
+	lib := lookupLib()
+	bound, err := runtime.Bind(parent, lib)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, tool, args string }{
+		{"tool", "lookupCustomer", `{"id":"acme"}`},
+		{"listed-agent", "triage", `{"ticket":"The site is down"}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				pm := runtimetest.NewScriptedModel(runtimetest.CallTools(runtimetest.Call(tc.tool, tc.args)), runtimetest.Say("done"))
+				cm := runtimetest.NewScriptedModel(runtimetest.Say(`{"priority":"urgent","summary":"down"}`))
+				resp, err := bound.Run(context.Background(), pm, "Handle it", nil, models(map[string]runtime.Model{"triage": cm}))
+				if err != nil || resp.Invocations[0].Err != nil {
+					b.Fatal(err, resp.Invocations[0].Err)
+				}
+			}
+		})
+	}
+}
