@@ -1,0 +1,109 @@
+package durable_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+	"github.com/gramc-dev/gramc/temporal/durable"
+)
+
+// greeterAgent is helloAgent listed by frontDesk (issue 34.6).
+var greeterAgent = func() runtime.Agent {
+	a := helloAgent
+	a.Name, a.Description = "greeter", "Greets people"
+	return a
+}()
+
+var frontDesk = runtime.Agent{
+	Name:        "front_desk",
+	Model:       "Anthropic/claude-sonnet-4-5",
+	Instruction: "Have the greeter greet.",
+	Tools:       []runtime.ToolSpecification{runtime.AgentToolSpec(greeterAgent)},
+	Agents:      []runtime.Agent{greeterAgent},
+}
+
+// byAgent gives each agent its scripted model.
+func byAgent(parent, child runtime.Model) func(runtime.Agent) (runtime.Model, error) {
+	return func(a runtime.Agent) (runtime.Model, error) {
+		if a.Name == greeterAgent.Name {
+			return child, nil
+		}
+		return parent, nil
+	}
+}
+
+// TestWorkflowListedAgent: a listed agent runs as a child workflow, and
+// the caller's Response — the child's value as the tool result, the
+// nested run in Invocation.Agent — is runtime.Run's; a failing child
+// (its iteration limit, bounded by what its caller has left) is a tool
+// error and the caller goes on.
+func TestWorkflowListedAgent(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		maxIterations int
+		child         []runtimetest.Step
+		wantErr       string
+	}{
+		{"runs", 0, []runtimetest.Step{runtimetest.CallTools(runtimetest.Call("sayHello", `{"personName":"Alice"}`)), runtimetest.Say("Hello, Alice!")}, ""},
+		{"fails", 2, []runtimetest.Step{runtimetest.CallTools(runtimetest.Call("sayHello", `{}`)), runtimetest.CallTools(runtimetest.Call("sayHello", `{}`))}, "iteration limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parentSteps := func() []runtimetest.Step {
+				return []runtimetest.Step{runtimetest.CallTools(runtimetest.Call("greeter", `{"input":"greet Alice"}`)), runtimetest.Say("done")}
+			}
+			var runs atomic.Int32
+			lib := runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: greeter(&runs)})
+			want, err := runtime.Run(context.Background(), runtimetest.NewScriptedModel(parentSteps()...), frontDesk, lib, "hi", nil,
+				runtime.WithMaxIterations(tc.maxIterations),
+				runtime.WithModels(func(runtime.Agent) (runtime.Model, error) { return runtimetest.NewScriptedModel(tc.child...), nil }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := runtime.Bind(frontDesk, lib)
+			if err != nil {
+				t.Fatal(err)
+			}
+			child := runtimetest.NewScriptedModel(tc.child...)
+			e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: byAgent(runtimetest.NewScriptedModel(parentSteps()...), child)})
+			e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: frontDesk.Name, Input: "hi", MaxIterations: tc.maxIterations})
+			if err := e.GetWorkflowError(); err != nil {
+				t.Fatal(err)
+			}
+			var got runtime.Response
+			if err := e.GetWorkflowResult(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Content != "done" || len(got.Invocations) != 1 {
+				t.Fatalf("answer %q, invocations %+v", got.Content, got.Invocations)
+			}
+			inv := got.Invocations[0]
+			if tc.wantErr != "" {
+				var tce *runtime.ToolCallError
+				if !errors.As(inv.Err, &tce) || !strings.Contains(tce.Message, tc.wantErr) || !strings.Contains(tce.Message, "agent greeter") {
+					t.Fatalf("the child's failure: %v, want a tool error saying %q", inv.Err, tc.wantErr)
+				}
+				if inv.Agent == nil || inv.Agent.Iterations != 1 {
+					t.Errorf("the partial nested run: %+v, want its 1 request (all its caller had left)", inv.Agent)
+				}
+				if n := len(child.Requests()); n != 1 {
+					t.Errorf("the child made %d requests, want 1", n)
+				}
+				return
+			}
+			if d := cmp.Diff(*want, got, responseCmp); d != "" {
+				t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
+			}
+			creq := child.Requests()[0]
+			if creq.Instruction != greeterAgent.Instruction || len(creq.Messages) != 1 || creq.Messages[0].Content != "greet Alice" {
+				t.Errorf("the child's first request: %q %+v", creq.Instruction, creq.Messages)
+			}
+		})
+	}
+}
