@@ -117,12 +117,12 @@ type targetSchemaModel struct {
 }
 
 type agentModel struct {
-	Doc           []string
-	FuncName      string
+	Doc      []string
+	FuncName string
 	// Signature is a typed agent's signature (literals); Runner its typed
 	// entry point; both nil for an agent without a signature.
-	Signature *signatureModel
-	Runner    *runnerModel
+	Signature     *signatureModel
+	Runner        *runnerModel
 	Name          string // literals from here on
 	Description   string
 	Model         string
