@@ -183,6 +183,10 @@ const (
 	ErrAPI            = "gramc.APIError"
 	ErrIterationLimit = "gramc.IterationLimit"
 	ErrInvalidInput   = "gramc.InvalidInput"
+	// ErrOutput: a typed agent's answer was not a value of its output
+	// type after its repair turns, or the model refused (the details
+	// hold the Response; the message carries the raw answer's error).
+	ErrOutput = "gramc.OutputError"
 )
 
 // Workflow runs one agent: runtime.Loop's decisions, with each model
@@ -238,6 +242,10 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		turn, err := l.Receive(&comp)
 		if err != nil {
+			var oe *runtime.OutputError
+			if errors.As(err, &oe) {
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrOutput, nil, l.Response())
+			}
 			return nil, err
 		}
 		if turn.Done {
