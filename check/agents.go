@@ -12,11 +12,11 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// implicitSignature is the signature of an agent without one (§2.5):
+// implicitSignature is the signature of an agent without one (docs/language.md §2.6):
 // the user's message in, the answer's text out.
 const implicitSignature = "(input::String)==>(::String)"
 
-// agentSignature lowers an agent's signature element (§2.5), the first
+// agentSignature lowers an agent's signature element (docs/language.md §2.6), the first
 // element that is a path or a node; without one the agent has the
 // implicit (input::String)==>(::String).
 func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {

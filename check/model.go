@@ -191,10 +191,10 @@ type Agent struct {
 	ToolChoice    string
 	// Tools are the agent's tools, inline or referenced, in listed order.
 	Tools []*Tool
-	// Agents are the agents it lists (§2.5, "Agents as tools"), in listed
+	// Agents are the agents it lists (docs/language.md §2.7), in listed
 	// order: to its model each is the tool AsTool returns.
 	Agents []*Agent
-	// Signature is the agent's signature (§2.5) as a tool named and
+	// Signature is the agent's signature (docs/language.md §2.6) as a tool named and
 	// described as the agent: its Params are the agent's input, its
 	// Result the agent's output. codegen/schema's Parameters and Output
 	// give their JSON Schemas, and an agent listing this one sees it as
@@ -236,7 +236,7 @@ func (a *Agent) MessageInput() bool {
 }
 
 // OutputMode says how a typed agent's model is held to its output type
-// (§2.5): provider.OutputMode, whose constants and table of what each
+// (docs/language.md §2.6): provider.OutputMode, whose constants and table of what each
 // provider honours are the one source.
 type OutputMode = provider.OutputMode
 

@@ -77,7 +77,7 @@ var properties = []PropertyInfo{
 	{"outputRetries", OnAgent, nil, "How many times an answer that is not a value of the output type is sent back with the validation error (a non-negative integer; the default is 1)."},
 
 	{"agent", OnTest, nil, "Required. The name of the agent under test (a string)."},
-	{"input", OnTest, nil, "Required. The user's message the agent runs on; for an agent whose input is not one String parameter, a map of its arguments."},
+	{"input", OnTest, nil, "Required. The user's message the agent runs on, or a map of the agent's arguments (for an agent whose input is not one String parameter, the arguments: as a map, or as one JSON object in a string)."},
 	{"answer", OnTest, nil, "The typed result of a typed agent: a scalar it must equal, or a map whose keys it must have, each equal (as JSON)."},
 	{"description", OnTest, nil, "What the test shows."},
 	{"answerContains", OnTest, nil, "Text the answer must contain: a string, or an array of strings that must each appear."},

@@ -205,7 +205,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 	}
 	site, declared := c.names[name]
 	if declared && site.agent != nil && t.Agent != nil {
-		// A listed agent is mocked like any tool (§2.6).
+		// A listed agent is mocked like any tool (docs/language.md §2.5).
 		if !agentListsAgent(t.Agent, site.agent) {
 			d := c.errorf(diag.CodeInvalidTestCall, q.Value, "agent %s does not list agent %s", t.Agent.Name, name).WithDetail("The model can call only the agent's tools and the agents it lists; list " + name + " in " + t.Agent.Name + ", or expect another call.")
 			d.Related = []diag.Related{{Range: t.Agent.NameRange, Message: "the agent"}}
@@ -333,7 +333,7 @@ func argsExample(params []*Param) string {
 
 // testArguments reads a test's input given as a map: the arguments of
 // its agent, each checked against its parameter, the required ones all
-// given (§2.6).
+// given (docs/language.md §2.5).
 func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 	a := t.Agent
 	if a == nil || a.Signature == nil {
@@ -394,7 +394,7 @@ func hasKey(m *ast.Map, k string) bool {
 
 // testAnswer reads a test's answer, checked against its agent's output
 // type: a scalar (or array) the result must equal, or a map of fields the
-// result must have, each equal (§2.6).
+// result must have, each equal (docs/language.md §2.5).
 func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 	a := t.Agent
 	what := "the answer of test " + t.Name

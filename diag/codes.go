@@ -115,6 +115,8 @@ const (
 	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
 	CodeDiffInvalidIgnore          Code = "diff-invalid-ignore"
 	CodeDiffTargetRejected         Code = "diff-target-rejected"
+	CodeDiffAgentRemoved           Code = "diff-agent-removed"
+	CodeDiffAgentAdded             Code = "diff-agent-added"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -245,6 +247,8 @@ var registry = []CodeInfo{
 	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentAdded, StageDiff, Warning, "docs/diff.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

@@ -196,7 +196,7 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 						}
 						items = append(items, edit(sym.name, protocol.CompletionItemKindFunction, detail(sym), doc, ""))
 					case symAgent:
-						// Another agent, listed as a tool (§2.5).
+						// Another agent, listed as a tool (docs/language.md §2.7).
 						doc := ""
 						if a := sym.agent(); a != nil {
 							doc = a.Description
@@ -205,7 +205,7 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 					}
 				}
 				// The agent's signature, first by convention.
-				items = append(items, edit(implicitSignature, protocol.CompletionItemKindSnippet, "signature", "The agent's input and output (§2.5): parameters joined by ==>, ending with the type it answers with.", ""))
+				items = append(items, edit(implicitSignature, protocol.CompletionItemKindSnippet, "signature", "The agent's input and output (docs/language.md §2.6): parameters joined by ==>, ending with the type it answers with.", ""))
 				return items
 			}
 		}

@@ -179,7 +179,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 	return b.String()
 }
 
-// implicitSignature is the signature of an agent without one (§2.5).
+// implicitSignature is the signature of an agent without one (docs/language.md §2.6).
 const implicitSignature = "(input::String)==>(::String)"
 
 // typeName is a type's name in a hover; "?" for a type the checker could
