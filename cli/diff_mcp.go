@@ -54,7 +54,7 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 		}
 		return &exitError{code: ExitUsage, err: fmt.Errorf("--against-mcp %s: %w", termsafe.Line(server, 200), err)}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc diff", Version: versionString()}, nil)
+	client := mcp.NewClient("gramc diff", versionString())
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fail(err)

@@ -39,7 +39,7 @@ func connectMCP(ctx context.Context, e *env, servers []string, timeout time.Dura
 		}
 	}
 	var tools []runtime.Tool
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
+	client := mcp.NewClient("gramc", versionString())
 	for _, server := range servers {
 		t, cmd := mcpTransport(ctx, server, e.stderr, 0)
 		if cmd != nil {
