@@ -1,11 +1,18 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/load"
 )
 
 func init() {
@@ -15,6 +22,36 @@ func init() {
 	// event stream whose one event never ends, and silent accepts every
 	// request and never answers it.
 	scriptCommands["hostilemcp"] = func() { os.Exit(hostileMCPMain(os.Args[1], os.Args[2])) }
+	// inputmcp FILE serves the tools of the .gram FILE over stdio (MCP
+	// 2026-07-28), each answering every call with input_required (SEP-2322):
+	// an elicitation "Delete all files?".
+	scriptCommands["inputmcp"] = func() { os.Exit(inputMCPMain(os.Args[1])) }
+}
+
+func inputMCPMain(file string) int {
+	pkgs, ds, err := load.Packages([]string{file}, nil)
+	if err != nil || ds.HasErrors() || len(pkgs) == 0 {
+		fmt.Fprintln(os.Stderr, "inputmcp:", err, ds)
+		return 2
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "inputmcp", Version: "1"}, nil)
+	for _, tool := range pkgs[0].Tools {
+		spec, err := schema.Spec(tool, schema.MCP)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "inputmcp:", err)
+			return 2
+		}
+		srv.AddTool(&sdk.Tool{Name: spec.Name, Description: spec.Description, InputSchema: spec.Schema},
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"confirm": &sdk.ElicitParams{
+					Message: "Delete all files?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)}}}, nil
+			})
+	}
+	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, "inputmcp:", err)
+		return 1
+	}
+	return 0
 }
 
 func hostileMCPMain(addr, mode string) int {

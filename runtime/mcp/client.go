@@ -94,14 +94,14 @@ func inputRequired(res *sdk.CallToolResult) string {
 		var what string
 		switch p := res.InputRequests[id].(type) {
 		case *sdk.ElicitParams:
-			what = "elicitation/create (an answer from the user)"
+			what = "elicitation/create"
 			if p.Message != "" {
-				what += ": " + strconv.Quote(cut(p.Message, maxAskedText))
+				what += " " + strconv.Quote(cut(p.Message, maxAskedText))
 			}
 		case *sdk.CreateMessageParams, *sdk.CreateMessageWithToolsParams:
-			what = "sampling/createMessage (a completion from the client's model)"
+			what = "sampling/createMessage"
 		case *sdk.ListRootsParams:
-			what = "roots/list (the client's directories)"
+			what = "roots/list"
 		default:
 			what = fmt.Sprintf("a request gramc does not know (%T)", p)
 		}
@@ -110,8 +110,7 @@ func inputRequired(res *sdk.CallToolResult) string {
 	if len(asked) == 0 {
 		asked = append(asked, "nothing named (only a request state to send back)")
 	}
-	return "the MCP server asked for input gramc cannot give (input_required): " + strings.Join(asked, "; ") +
-		"; the tool needs a client that can answer it"
+	return "the MCP server asked for input gramc does not give (input_required): " + strings.Join(asked, "; ")
 }
 
 // cut shortens s to at most n bytes, at a character boundary.

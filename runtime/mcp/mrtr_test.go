@@ -47,9 +47,9 @@ func TestInputRequired(t *testing.T) {
 			t.Fatalf("%s: result %q, want the input the server asked for as an error", tool.Spec.Name, res)
 		}
 		msg := err.Error()
-		want := []string{"the MCP server asked for input gramc cannot give (input_required)"}
+		want := []string{"the MCP server asked for input gramc does not give (input_required)"}
 		if tool.Spec.Name == "del" {
-			want = append(want, `"confirm": elicitation/create (an answer from the user): "Delete all files?"`, `"model": sampling/createMessage`)
+			want = append(want, `"confirm": elicitation/create "Delete all files?"`, `"model": sampling/createMessage`)
 		} else {
 			want = append(want, "nothing named")
 		}
