@@ -319,7 +319,7 @@ func (r *Result) checkValue() {
 	}
 	wm, isMap := want.(map[string]any)
 	if !isMap {
-		if !sameJSON(want, got) {
+		if !jsonvalue.Equal(want, got) {
 			r.fail(t.NameRange, "the answer is %s, want %s", showJSON(r.Value), showJSON(data))
 		}
 		return
@@ -340,7 +340,7 @@ func (r *Result) checkValue() {
 			r.fail(t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
 			continue
 		}
-		if !sameJSON(wm[k], g) {
+		if !jsonvalue.Equal(wm[k], g) {
 			gt, _ := json.Marshal(g)
 			wt, _ := json.Marshal(wm[k])
 			r.fail(t.NameRange, "the answer's %s is %s, want %s", k, showJSON(gt), showJSON(wt))
