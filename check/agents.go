@@ -102,6 +102,15 @@ var outputModes = func() []string {
 // Output), with the mode auto would take instead: an error found here,
 // not as an HTTP 400 at run time.
 func (c *checker) outputCapability(props propSet, a *Agent) {
+	if a.Signature != nil && a.Signature.Result != nil && !a.Typed() {
+		// An agent answering text has no output type to hold it to.
+		for _, k := range []string{"outputMode", "outputRetries"} {
+			if q := props.get(k); q != nil {
+				c.warnf(diag.CodeUntypedOutputSetting, q.Key, "%s has no effect: agent %s answers text", k, a.Name).WithDetail(fmt.Sprintf("%s applies to a typed agent, whose return type is not String: give %s a signature such as (ticket::String)==>(::Triage), or remove %s.", k, a.Name, k))
+			}
+		}
+		return
+	}
 	q := props.get("outputMode")
 	if q == nil || a.OutputMode == provider.OutputAuto || !a.Typed() || a.Provider == "" {
 		return

@@ -51,7 +51,8 @@ type runOptions struct {
 	streamTimeout  time.Duration
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
-	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
+	mcpTimeout     time.Duration
+	record, replay string // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -107,8 +108,8 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
 			}
-			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
-				return usageErrorf("--max-tool-calls, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
+			if opts.maxToolCalls <= 0 || opts.mcpTimeout <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
+				return usageErrorf("--max-tool-calls, --mcp-timeout, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
 			}
 			if opts.record != "" && opts.replay != "" {
 				return usageErrorf("--record and --replay exclude each other: record once, then replay")
@@ -125,6 +126,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
+	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for each server to start and list its tools")
 	f.StringVar(&opts.record, "record", "", "write every exchange with the provider to the cassette `FILE` (rewritten; no key is written)")
 	f.StringVar(&opts.replay, "replay", "", "answer every request from the cassette `FILE`: no network, no key; a request that differs from the recorded one fails the run")
 	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL / $GEMINI_BASE_URL)")
@@ -236,9 +238,16 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// kill them all (and wait for them) before gramc exits.
 	tools := toolcmd.NewRunner(os.Environ())
 	defer tools.Close()
-	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp)
+	// SIGINT, SIGTERM and SIGHUP stop the run, from here (an MCP server
+	// still starting included): the model request and the tool calls are
+	// cancelled, every tool's process group and every MCP server command's
+	// is killed and waited for, and gramc exits 128+signal (130 for
+	// Ctrl-C), as a shell reports a killed command.
+	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
+	defer stopSignals()
+	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout)
 	if err != nil {
-		return err
+		return interrupted(err)
 	}
 	defer closeMCP()
 	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
@@ -267,10 +276,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return &exitError{code: ExitUsage, err: err}
 	}
 
-	// SIGINT, SIGTERM and SIGHUP stop the run: the model request and the
-	// tool calls are cancelled, every tool's process group is killed and
-	// waited for, and gramc exits 128+signal (130 for Ctrl-C), as a shell
-	// reports a killed command.
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
 	tel, err := setupTelemetry(ctx)
@@ -280,8 +285,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if tel != nil {
 		defer tel.shutdown()
 	}
-	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
-	defer stopSignals()
 	// The answer is printed as it arrives. Text of the model's goes to
 	// standard output, the tool trace to standard error; a line of text
 	// still open when a tool call starts is ended first, so the two
