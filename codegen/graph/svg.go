@@ -2,7 +2,9 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -56,21 +58,59 @@ func (g *Graph) SVG() []byte {
 		xs[c] = x
 		x += w + colGap
 	}
-	boxes := make([]box, len(g.Nodes))
-	ys := make([]float64, len(colOf))
-	for c := range ys {
-		ys[c] = margin
-	}
-	height := float64(margin)
+	// Rows: declaration order in the first column; in the others, by the
+	// mean row of the nodes pointing at a node (one barycentre pass, so
+	// that edges cross less), declaration order breaking ties.
+	cols := make([][]int, len(colOf))
 	for i, n := range g.Nodes {
-		c := colOf[n.Kind]
-		h := float64(lineHeight + 12)
-		if n.Note != "" {
-			h += lineHeight
+		cols[colOf[n.Kind]] = append(cols[colOf[n.Kind]], i)
+	}
+	row := make([]float64, len(g.Nodes))
+	for c, nodes := range cols {
+		if c > 0 {
+			key := make(map[int]float64, len(nodes))
+			for _, i := range nodes {
+				sum, k := 0.0, 0
+				for _, e := range g.Edges {
+					if e.To == i && colOf[g.Nodes[e.From].Kind] < c {
+						sum, k = sum+row[e.From], k+1
+					}
+				}
+				key[i] = float64(len(g.Nodes)) + float64(i) // no predecessor: after the others
+				if k > 0 {
+					key[i] = sum / float64(k)
+				}
+			}
+			slices.SortStableFunc(nodes, func(a, b int) int { return cmp.Compare(key[a], key[b]) })
 		}
-		boxes[i] = box{x: xs[c], y: ys[c], w: widths[c], h: h, col: c}
-		ys[c] += h + rowGap
-		height = max(height, ys[c])
+		for r, i := range nodes {
+			row[i] = float64(r)
+		}
+	}
+	boxes := make([]box, len(g.Nodes))
+	height := float64(margin)
+	for c, nodes := range cols {
+		y := float64(margin)
+		for _, i := range nodes {
+			h := float64(lineHeight + 12)
+			if g.Nodes[i].Note != "" {
+				h += lineHeight
+			}
+			boxes[i] = box{x: xs[c], y: y, w: widths[c], h: h, col: c}
+			y += h + rowGap
+		}
+		height = max(height, y)
+	}
+	// Ports: the edges leaving (entering) a node's side are spread along
+	// it, so that their curves and labels part.
+	outs, ins := map[int][]int{}, map[int][]int{}
+	for k, e := range g.Edges {
+		outs[e.From] = append(outs[e.From], k)
+		ins[e.To] = append(ins[e.To], k)
+	}
+	port := func(b box, list []int, k int) float64 {
+		i := slices.Index(list, k)
+		return b.y + b.h*float64(i+1)/float64(len(list)+1)
 	}
 	width := float64(margin)
 	if len(xs) > 0 {
@@ -84,8 +124,9 @@ func (g *Graph) SVG() []byte {
 	b.WriteString(`<defs><marker id="gramc-graph-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%s" height="%s" fill="#fff"/>`+"\n", num(width), num(height))
 	// Edges first, so that nodes cover their ends.
-	for _, e := range g.Edges {
+	for k, e := range g.Edges {
 		from, to := boxes[e.From], boxes[e.To]
+		sy, ey := port(from, outs[e.From], k), port(to, ins[e.To], k)
 		var path string
 		var lx, ly float64
 		switch {
@@ -94,14 +135,14 @@ func (g *Graph) SVG() []byte {
 			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(y-5), num(sx+loopReach), num(y-28), num(sx+loopReach), num(y+28), num(sx), num(y+5))
 			lx, ly = sx+loopReach*0.8, y
 		case to.col > from.col:
-			sx, sy, ex, ey := from.right(), from.midY(), to.x, to.midY()
+			sx, ex := from.right(), to.x
 			dx := (ex - sx) / 2
 			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(sy), num(sx+dx), num(sy), num(ex-dx), num(ey), num(ex), num(ey))
 			lx, ly = (sx+ex)/2, (sy+ey)/2
 		default:
 			// Within a column (a type's field of another type), or
 			// backwards: a curve on the right of the column.
-			sx, sy, ex, ey := from.right(), from.midY(), to.right(), to.midY()
+			sx, ex := from.right(), to.right()
 			reach := min(loopReach+(max(sy, ey)-min(sy, ey))/6, 2*loopReach)
 			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(sy), num(sx+reach), num(sy), num(ex+reach), num(ey), num(ex), num(ey))
 			lx, ly = max(sx, ex)+reach*0.75, (sy+ey)/2

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -236,4 +238,33 @@ func FuzzCore(f *testing.F) {
 		_, err = Graph(fs, "svg")
 		ok(err)
 	})
+}
+
+// TestWasmLinksOnlyTheCompiler: the playground's module links the
+// compiler core (parse, check, the emitters, diagnostics and their
+// documentation) and nothing that reads files, starts processes or talks
+// to a network or a provider: a visitor's input reaches nothing but the
+// compiler.
+func TestWasmLinksOnlyTheCompiler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-deps", "./playground/wasm")
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	allowed := []string{"ast", "diag", "syntax", "syntax/internal/lexical", "check", "codegen/schema", "codegen/golang",
+		"codegen/graph", "docs", "provider", "runtime/toolspec", "playground/core", "playground/wasm"}
+	const module = "github.com/gramc-dev/gramc/"
+	for _, p := range strings.Fields(string(out)) {
+		if rel, ok := strings.CutPrefix(p, module); ok && !slices.Contains(allowed, rel) && !strings.HasPrefix(rel, "internal/") {
+			t.Errorf("the module links %s: only the compiler core belongs in it", rel)
+		}
+		if slices.Contains([]string{"os/exec", "net/http", "github.com/spf13/cobra"}, p) {
+			t.Errorf("the module links %s", p)
+		}
+	}
 }
