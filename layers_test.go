@@ -36,11 +36,12 @@ var layers = []struct {
 	{"the checker", []string{"check"}},
 	{"the loader", []string{"load"}},
 	{"emitters, gramc diff's rules, gramc.json", []string{"codegen/...", "compat", "config"}},
+	{"the playground's compiler: the core behind globalThis.gramc, no file system", []string{"playground/core"}},
 	{"the runtime", []string{"runtime/..."}},
 	{"agents from .gram files and :Test runs, through the compiler", []string{"runtime/gramfile", "runtime/agenttest"}},
 	{"the language server", []string{"lsp"}},
 	{"the CLI", []string{"cli"}},
-	{"commands, examples, fuzz targets, editor checks, this test", []string{"cmd/...", "examples/...", "fuzz", "editors", "."}},
+	{"commands, examples, fuzz targets, editor checks, the playground's module and site, this test", []string{"cmd/...", "examples/...", "fuzz", "editors", "playground/wasm", "playground/build", "playground/site", "."}},
 }
 
 // TestLayers runs go list on the module and fails on an import from a

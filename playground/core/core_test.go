@@ -33,7 +33,10 @@ func TestCore(t *testing.T) {
 	}{
 		{
 			name: "check clean package of two files",
-			run:  func() (string, error) { b, err := Check(Files{"a.gram": weatherTool, "b.gram": reportType}); return string(b), err },
+			run: func() (string, error) {
+				b, err := Check(Files{"a.gram": weatherTool, "b.gram": reportType})
+				return string(b), err
+			},
 			want: []string{"[]\n"},
 		},
 		{
@@ -88,7 +91,9 @@ func TestCore(t *testing.T) {
 		},
 		{
 			name: "schema of several targets is one object",
-			run:  func() (string, error) { return Schema(Files{"a.gram": weatherTool, "b.gram": reportType}, "anthropic,mcp") },
+			run: func() (string, error) {
+				return Schema(Files{"a.gram": weatherTool, "b.gram": reportType}, "anthropic,mcp")
+			},
 			want: []string{"{\n  \"anthropic\": [", "\"mcp\": ["},
 		},
 		{
