@@ -273,3 +273,27 @@ func TestWasmLinksOnlyTheCompiler(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck is one check of examples/weather through the core, as
+// the page makes on every edit (natively here; docs/performance.md has
+// the figure in the browser, from TestBrowser).
+func BenchmarkCheck(b *testing.B) {
+	fs := Files{}
+	paths, _ := filepath.Glob("../../examples/weather/*.gram")
+	size := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fs[filepath.Base(p)] = string(data)
+		size += len(data)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Check(fs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
