@@ -2,6 +2,7 @@ package site_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -54,6 +55,12 @@ func dist(t *testing.T) string {
 	return distDir
 }
 
+// The site's budget: what a visitor downloads, gzipped, and the files.
+const (
+	maxGzipped = 4 << 20
+	maxSite    = 20 << 20
+)
+
 // TestBuild: the site holds the page, the module and the examples, and
 // nothing that loads from elsewhere.
 func TestBuild(t *testing.T) {
@@ -65,6 +72,25 @@ func TestBuild(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(d, name)); err != nil {
 			t.Error(err)
 		}
+	}
+	// What a visitor downloads, gzipped as a server sends it, and the
+	// site as files (docs/playground.md, issue 39).
+	var raw, gz int
+	ents, _ := os.ReadDir(d)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(d, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		w.Write(b)
+		w.Close()
+		raw, gz = raw+len(b), gz+z.Len()
+	}
+	t.Logf("the site: %d files, %d bytes, %d gzipped", len(ents), raw, gz)
+	if gz > maxGzipped || raw > maxSite {
+		t.Errorf("the site is %d bytes, %d gzipped: over the budget of %d MB gzipped, %d MB as files", raw, gz, maxGzipped>>20, maxSite>>20)
 	}
 	for _, name := range []string{"index.html", "app.js", "gramc.js", "style.css", "examples.js"} {
 		b, _ := os.ReadFile(filepath.Join(d, name))
