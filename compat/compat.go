@@ -16,7 +16,7 @@ package compat
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"slices"
 	"sort"
 	"strings"
@@ -397,7 +397,7 @@ func (c *comparer) param(op, np *check.Param, path string, dir direction) {
 	// A default that changes while the parameter stays optional changes
 	// what leaving it out means (a required one that gains a default, or
 	// an optional one that becomes required, is reported above instead).
-	defaultChanged := op.HasDefault && np.HasDefault && !sameJSON(op.Default, np.Default) ||
+	defaultChanged := op.HasDefault && np.HasDefault && !jsonvalue.Equal(op.Default, np.Default) ||
 		op.HasDefault != np.HasDefault && !op.Required() && !np.Required()
 	if dir == input && defaultChanged {
 		c.add(Change{Code: DefaultChanged, Severity: Dangerous, Path: path, Old: op.NameRange, New: np.NameRange,
@@ -490,7 +490,7 @@ func (c *comparer) enumValues(ov, nv []any, path string, dir direction, oldAt, n
 func setDiff(a, b []any) []any {
 	var out []any
 	for _, x := range a {
-		if !slices.ContainsFunc(b, func(y any) bool { return sameJSON(x, y) }) {
+		if !slices.ContainsFunc(b, func(y any) bool { return jsonvalue.Equal(x, y) }) {
 			out = append(out, x)
 		}
 	}
@@ -503,12 +503,6 @@ func list(vs []any) string {
 		parts[i] = jsonText(v, true)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func sameJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }
 
 func jsonText(v any, has bool) string {
@@ -544,8 +538,8 @@ func (c *comparer) constraints(oc, nc check.Constraints, path string, dir direct
 			report(true, what, "(none)", n.String())
 		case o != nil && n == nil:
 			report(false, what, o.String(), "(none)")
-		case o != nil && n != nil && cmpNum(*o, *n) != 0:
-			raised := cmpNum(*n, *o) > 0
+		case o != nil && n != nil && jsonvalue.CompareNumbers(*o, *n) != 0:
+			raised := jsonvalue.CompareNumbers(*n, *o) > 0
 			report(raised != upper, what, o.String(), n.String())
 		}
 	}
@@ -599,13 +593,4 @@ func num(p *int64) *json.Number {
 	}
 	n := json.Number(fmt.Sprint(*p))
 	return &n
-}
-
-func cmpNum(a, b json.Number) int {
-	x, ok1 := new(big.Float).SetString(a.String())
-	y, ok2 := new(big.Float).SetString(b.String())
-	if !ok1 || !ok2 {
-		return strings.Compare(a.String(), b.String())
-	}
-	return x.Cmp(y)
 }

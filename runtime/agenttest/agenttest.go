@@ -16,9 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"io/fs"
-	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -390,49 +390,11 @@ func matches(c *check.ExpectedCall, inv runtime.Invocation) bool {
 	}
 	for k, want := range c.Args {
 		v, ok := got[k]
-		if !ok || !sameJSON(want, v) {
+		if !ok || !jsonvalue.Equal(want, v) {
 			return false
 		}
 	}
 	return true
-}
-
-// sameJSON compares JSON-ready values; numbers by value (1 and 1.0 are
-// the same number).
-func sameJSON(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		bn, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, ok1 := new(big.Float).SetString(a.String())
-		y, ok2 := new(big.Float).SetString(bn.String())
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case []any:
-		bs, ok := b.([]any)
-		if !ok || len(a) != len(bs) {
-			return false
-		}
-		for i := range a {
-			if !sameJSON(a[i], bs[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		bm, ok := b.(map[string]any)
-		if !ok || len(a) != len(bm) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := bm[k]; !ok || !sameJSON(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // describeExpected is an expected call as the messages show it:
