@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/gramc-dev/gramc/cli"
 	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/playground/core"
 	"github.com/gramc-dev/gramc/playground/site"
@@ -21,7 +22,7 @@ import (
 
 // browserDir holds the browser test's script and its npm packages
 // (package-lock.json; make playground-test-setup runs npm ci there).
-const browserDir = "testdata/browser"
+func browserDir() string { return filepath.Join(here, "testdata", "browser") }
 
 // The shared link of the browser test: two files, a typo in the first.
 const (
@@ -84,10 +85,11 @@ func TestBrowser(t *testing.T) {
 		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
 	}
 	for _, pkg := range []string{"playwright-core", "mermaid"} {
-		if _, err := os.Stat(filepath.Join(browserDir, "node_modules", pkg, "package.json")); err != nil {
-			skipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/"+browserDir+")")
+		if _, err := os.Stat(filepath.Join(browserDir(), "node_modules", pkg, "package.json")); err != nil {
+			skipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/testdata/browser)")
 		}
 	}
+	t.Parallel()
 	d := dist(t)
 
 	mux := http.NewServeMux()
@@ -97,7 +99,7 @@ func TestBrowser(t *testing.T) {
 		w.Write([]byte(`<!doctype html><meta charset="utf-8"><body><script src="/__test/mermaid.min.js"></script></body>`))
 	})
 	mux.HandleFunc("/__test/mermaid.min.js", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFile(w, r, filepath.Join(browserDir, "node_modules", "mermaid", "dist", "mermaid.min.js"))
+		http.ServeFile(w, r, filepath.Join(browserDir(), "node_modules", "mermaid", "dist", "mermaid.min.js"))
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
@@ -117,10 +119,12 @@ func TestBrowser(t *testing.T) {
 	for n, text := range fixed {
 		os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644)
 	}
-	code, schemaOpenAI, stderr := runCLI(t, dir, []string{"schema", "--target", "openai", "main.gram", "types.gram"})
-	if code != 0 {
-		t.Fatalf("gramc schema: %s", stderr)
+	// What gramc schema prints (file names do not show in it).
+	var stdout, stderr strings.Builder
+	if code := cli.Do([]string{"schema", "--target", "openai", filepath.Join(dir, "main.gram"), filepath.Join(dir, "types.gram")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("gramc schema: %s", stderr.String())
 	}
+	schemaOpenAI := stdout.String()
 	exs, err := site.ReadExamples(root)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +135,7 @@ func TestBrowser(t *testing.T) {
 	}
 	shot := filepath.Join(t.TempDir(), "playground.png")
 	if golden.Update() {
-		shot, _ = filepath.Abs(filepath.Join(root, "docs", "playground.png"))
+		shot = filepath.Join(root, "docs", "playground.png")
 	}
 	result := filepath.Join(t.TempDir(), "result.json")
 	cfg := map[string]any{
@@ -159,7 +163,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("node", "browser.js", cfgFile)
-	cmd.Dir = browserDir
+	cmd.Dir = browserDir()
 	out, runErr := cmd.CombinedOutput()
 	var res struct {
 		Steps                 []string

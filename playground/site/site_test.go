@@ -18,8 +18,10 @@ import (
 	"github.com/gramc-dev/gramc/playground/site"
 )
 
-// root is the repository's root, from this package's directory.
-const root = "../.."
+// root is the repository's root and here this package's directory, as
+// absolute paths: TestParity changes the process's directory while the
+// other tests run in parallel.
+var root, here string
 
 var (
 	buildOnce sync.Once
@@ -29,6 +31,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	var err error
+	if here, err = os.Getwd(); err != nil {
+		panic(err)
+	}
+	root = filepath.Dir(filepath.Dir(here))
 	code := m.Run()
 	if tmpRoot != "" {
 		os.RemoveAll(tmpRoot)
@@ -181,8 +188,9 @@ type result struct {
 	Error *string         `json:"error"`
 }
 
-// runNode runs the requests through the WebAssembly module under Node.
-func runNode(t *testing.T, d string, reqs []request) ([]result, float64) {
+// startNode starts running the requests through the WebAssembly module
+// under Node; the function it returns waits for the results.
+func startNode(t *testing.T, d string, reqs []request) func() ([]result, float64) {
 	t.Helper()
 	var raw [][3]any
 	for _, r := range reqs {
@@ -196,14 +204,26 @@ func runNode(t *testing.T, d string, reqs []request) ([]result, float64) {
 	if err := os.WriteFile(reqFile, in, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script, _ := filepath.Abs(filepath.Join("testdata", "parity.js"))
+	script := filepath.Join(here, "testdata", "parity.js")
 	resFile := filepath.Join(filepath.Dir(reqFile), "results.json")
 	cmd := exec.Command("node", script, d, reqFile, resFile)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node parity.js: %v\n%s", err, stderr.Bytes())
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("node parity.js: %v", err)
 	}
+	return func() ([]result, float64) {
+		t.Helper()
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("node parity.js: %v\n%s", err, stderr.Bytes())
+		}
+		return readResults(t, resFile, len(reqs))
+	}
+}
+
+// readResults reads parity.js's results.
+func readResults(t *testing.T, resFile string, n int) ([]result, float64) {
+	t.Helper()
 	out, err := os.ReadFile(resFile)
 	if err != nil {
 		t.Fatal(err)
@@ -215,8 +235,8 @@ func runNode(t *testing.T, d string, reqs []request) ([]result, float64) {
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("node parity.js printed %q: %v", out[:min(len(out), 200)], err)
 	}
-	if len(res.Results) != len(reqs) {
-		t.Fatalf("node answered %d requests of %d", len(res.Results), len(reqs))
+	if len(res.Results) != n {
+		t.Fatalf("node answered %d requests of %d", len(res.Results), n)
 	}
 	return res.Results, res.MS
 }
@@ -230,6 +250,7 @@ func TestParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly module and runs Node")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node on PATH: the parity test runs the WebAssembly module under Node.js (apt-get install nodejs)")
 	}
@@ -249,16 +270,17 @@ func TestParity(t *testing.T) {
 		reqs = append(reqs, request{fn: "explain", arg: string(c.Code), argv: func([]string) []string { return []string{"explain", string(c.Code)} }})
 		owner = append(owner, -1)
 	}
-	results, ms := runNode(t, d, reqs)
-	t.Logf("%d cases, %d requests (%d codes explained): %.0f ms in the WebAssembly module under Node, %.2f ms a request",
-		len(cases), len(reqs), len(codes), ms, ms/float64(len(reqs)))
+	wait := startNode(t, d, reqs)
 
-	compared := map[string]int{}
+	// The command line's answers, while Node computes the module's.
+	type answer struct {
+		code           int
+		stdout, stderr string
+		dir            string
+		names          []string
+	}
+	answers := make([]answer, len(reqs))
 	for i, r := range reqs {
-		name := "explain"
-		if owner[i] >= 0 {
-			name = cases[owner[i]].name
-		}
 		dir := t.TempDir()
 		var names []string
 		for n, text := range r.files {
@@ -268,8 +290,22 @@ func TestParity(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
+		code, stdout, stderr := runCLI(t, dir, r.argv(names))
+		answers[i] = answer{code, stdout, stderr, dir, names}
+	}
+	results, ms := wait()
+	t.Logf("%d cases, %d requests (%d codes explained): %.0f ms in the WebAssembly module under Node, %.2f ms a request",
+		len(cases), len(reqs), len(codes), ms, ms/float64(len(reqs)))
+
+	compared := map[string]int{}
+	for i, r := range reqs {
+		name := "explain"
+		if owner[i] >= 0 {
+			name = cases[owner[i]].name
+		}
+		a := answers[i]
+		dir, names, code, stdout, stderr := a.dir, a.names, a.code, a.stdout, a.stderr
 		argv := r.argv(names)
-		code, stdout, stderr := runCLI(t, dir, argv)
 		got := results[i]
 		where := fmt.Sprintf("%s: gramc %s", name, strings.Join(argv, " "))
 		if got.Error != nil {
@@ -337,7 +373,9 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// runCLI runs gramc in dir, in this process.
+// runCLI runs gramc in dir, in this process. It changes the process's
+// directory for the run: only TestParity calls it (TestBrowser runs in
+// parallel and names files by absolute paths).
 func runCLI(t *testing.T, dir string, argv []string) (int, string, string) {
 	t.Helper()
 	wd, err := os.Getwd()
