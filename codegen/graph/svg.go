@@ -18,7 +18,7 @@ const (
 	padX       = 10
 	lineHeight = 15
 	rowGap     = 16
-	colGap     = 150 // room for an edge's label between two columns
+	colGap     = 120 // room for an edge's label between two columns
 	margin     = 16
 	loopReach  = 48 // how far an edge within a column bulges to the right
 )
@@ -33,26 +33,29 @@ func (b box) midY() float64  { return b.y + b.h/2 }
 func (b box) right() float64 { return b.x + b.w }
 
 // SVG returns the graph as a standalone SVG picture that needs no
-// renderer: one column per kind (agents, tools, types, enums), nodes in
-// declaration order, edges as curves labelled by role. Everything is in
+// renderer: a column of agents, one of tools, one of types and enums,
+// nodes in declaration order, edges as curves labelled by role. Everything is in
 // attributes (no style sheet, no script), so the picture can be inlined
 // into a page safely.
 func (g *Graph) SVG() []byte {
-	// Columns: the kinds that have nodes, left to right.
+	// Columns, left to right, of the kinds that have nodes: agents,
+	// tools, then types and enums together (fields of a type are edges
+	// within the column).
+	column := func(k Kind) Kind { return min(k, Type) }
 	colOf := map[Kind]int{}
-	for k := Agent; k <= Enum; k++ {
-		for _, n := range g.Nodes {
-			if n.Kind == k {
-				colOf[k] = len(colOf)
-				break
-			}
+	ncols := 0
+	for k := Agent; k <= Type; k++ {
+		if slices.ContainsFunc(g.Nodes, func(n Node) bool { return column(n.Kind) == k }) {
+			colOf[k] = ncols
+			ncols++
 		}
 	}
-	widths := make([]float64, len(colOf))
+	colOf[Enum] = colOf[Type]
+	widths := make([]float64, ncols)
 	for _, n := range g.Nodes {
 		widths[colOf[n.Kind]] = max(widths[colOf[n.Kind]], textWidth(n.Name)+2*padX, textWidth(n.Note)+2*padX)
 	}
-	xs := make([]float64, len(colOf))
+	xs := make([]float64, ncols)
 	x := float64(margin)
 	for c, w := range widths {
 		xs[c] = x
@@ -61,7 +64,7 @@ func (g *Graph) SVG() []byte {
 	// Rows: declaration order in the first column; in the others, by the
 	// mean row of the nodes pointing at a node (one barycentre pass, so
 	// that edges cross less), declaration order breaking ties.
-	cols := make([][]int, len(colOf))
+	cols := make([][]int, ncols)
 	for i, n := range g.Nodes {
 		cols[colOf[n.Kind]] = append(cols[colOf[n.Kind]], i)
 	}

@@ -171,8 +171,10 @@
     }
     const ms = performance.now() - t0;
     const errs = diagnostics.filter((d) => d.severity === "error").length;
-    $("status").textContent = (errs ? errs + (errs === 1 ? " error" : " errors") : "no errors") +
-      (diagnostics.length - errs ? ", " + (diagnostics.length - errs) + " warning(s)" : "") + " · checked in " + ms.toFixed(1) + " ms";
+    const count = (n, what) => n + " " + what + (n === 1 ? "" : "s");
+    const warns = diagnostics.length - errs;
+    $("status").textContent = (errs ? count(errs, "error") : "no errors") +
+      (warns ? ", " + count(warns, "warning") : "") + " · checked in " + ms.toFixed(1) + " ms";
     document.body.dataset.checkMs = ms.toFixed(3);
     renderDiagnostics(); renderEditor(); renderPane();
   }
@@ -248,7 +250,12 @@
             // gramc's SVG has no script and no style: parsed as SVG, never as HTML.
             const doc = new DOMParser().parseFromString(out, "image/svg+xml");
             pane.textContent = ""; pane.className = "picture";
-            pane.append(document.importNode(doc.documentElement, true));
+            const svg = document.importNode(doc.documentElement, true);
+            pane.append(svg);
+            // Fit the pane, but no smaller than 80%: the text stays readable
+            // and a wide picture scrolls.
+            const w = Number(svg.getAttribute("width")) || 0, avail = pane.clientWidth - 24;
+            if (w > avail) svg.style.width = Math.max(avail, Math.round(w * 0.8)) + "px";
           } else pane.textContent = out;
           break;
         }
