@@ -113,6 +113,9 @@
       b.textContent = name;
       b.onclick = () => openFile(name);
       if (state.order.length > 1) {
+        // The × for the mouse; Delete on the focused tab for the keyboard.
+        b.title = name + " (Delete removes it)";
+        b.onkeydown = (ev) => { if (ev.key === "Delete") { ev.preventDefault(); removeFile(name); } };
         const x = document.createElement("span");
         x.className = "close"; x.textContent = "×"; x.title = "Remove " + name;
         x.onclick = (ev) => { ev.stopPropagation(); removeFile(name); };
