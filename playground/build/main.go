@@ -19,6 +19,13 @@ func main() {
 	root := flag.String("root", ".", "the repository's root `DIR`")
 	serve := flag.String("serve", "", "then serve the site on `ADDR` (a loopback address, such as 127.0.0.1:8039)")
 	flag.Parse()
+	if *serve != "" {
+		host, _, err := net.SplitHostPort(*serve)
+		if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+			fmt.Fprintf(os.Stderr, "playground: -serve %s: want a loopback address such as 127.0.0.1:8039 (the site is for this machine)\n", *serve)
+			os.Exit(2)
+		}
+	}
 	if err := site.Build(*out, *root, "go"); err != nil {
 		fmt.Fprintf(os.Stderr, "playground: %v\n", err)
 		os.Exit(1)
@@ -26,11 +33,6 @@ func main() {
 	fmt.Printf("playground: wrote %s\n", *out)
 	if *serve == "" {
 		return
-	}
-	host, _, err := net.SplitHostPort(*serve)
-	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
-		fmt.Fprintf(os.Stderr, "playground: -serve %s: want a loopback address such as 127.0.0.1:8039 (the site is for this machine)\n", *serve)
-		os.Exit(2)
 	}
 	ln, err := net.Listen("tcp", *serve)
 	if err != nil {
