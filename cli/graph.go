@@ -21,10 +21,10 @@ func newGraphCmd(e *env) *cobra.Command {
 		Use:   "graph [--format mermaid|dot|svg] [path ...]",
 		Short: "Draw the agents, tools and types of gram packages",
 		Long: `Graph checks the gram packages named by paths (default ./...) and draws
-them: each agent, the tools it lists, and the declared types and enums
-those tools take and return, with edges labelled by role ("uses", a
-parameter's name, "returns", a field's name; "[]" after an array's
-element). Built-in types are not drawn.
+them: each agent, the tools and agents it lists, and the declared types
+and enums those tools and typed agents take and return, with edges
+labelled by role ("uses", a parameter's name, "returns", a field's name;
+"[]" after an array's element). Built-in types are not drawn.
 
 Formats:
   mermaid  a Mermaid flowchart (the default): GitHub renders it in a

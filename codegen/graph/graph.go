@@ -1,7 +1,8 @@
-// Package graph draws checked gram packages: their agents, the tools each
-// agent lists, and the declared types and enums those tools take and
-// return, as a directed graph whose edges are labelled by role ("uses",
-// a parameter's name, "returns", a field's name). gramc graph prints it
+// Package graph draws checked gram packages: their agents, the tools and
+// agents each agent lists, and the declared types and enums those tools
+// and typed agents take and return, as a directed graph whose edges are
+// labelled by role ("uses", a parameter's name, "returns", a field's
+// name). gramc graph prints it
 // and the playground shows it.
 //
 // Three writers share one Graph: Mermaid (what GitHub renders in a
@@ -79,7 +80,7 @@ type Node struct {
 // Edge is a relation between two nodes.
 type Edge struct {
 	From, To int // indexes in Graph.Nodes
-	// Label is the role: "uses" (an agent's tool), a parameter's name
+	// Label is the role: "uses" (an agent's tool or agent), a parameter's name
 	// (a tool takes the type), "returns", or a field's name (a type
 	// holds another); "[]" follows it when the type is an array's
 	// element.
@@ -99,9 +100,10 @@ const maxNote = 40
 
 // Build draws pkgs. Each package's agents, tools, types and enums become
 // nodes in declaration order (a tool declared inline in an agent is a
-// tool like any other); edges go from an agent to the tools it lists,
-// from a tool to the declared types and enums of its parameters and
-// result, and from a type to those of its fields. Built-in types
+// tool like any other); edges go from an agent to the tools and agents
+// it lists, from a tool or a typed agent (one with a signature) to the
+// declared types and enums of its parameters and result, and from a type
+// to those of its fields. Built-in types
 // (String, Integer, ...) are not drawn: they would connect everything.
 func Build(pkgs []*check.Package) *Graph {
 	g := &Graph{}
@@ -168,9 +170,25 @@ func Build(pkgs []*check.Package) *Graph {
 			}
 			g.Edges = append(g.Edges, Edge{From: from, To: to, Label: label})
 		}
+		agentNode := map[*check.Agent]int{}
+		for i, a := range p.Agents {
+			agentNode[a] = agents[i]
+		}
 		for i, a := range p.Agents {
 			for _, t := range a.Tools {
 				g.Edges = append(g.Edges, Edge{From: agents[i], To: tools[t], Label: "uses"})
+			}
+			for _, b := range a.Agents {
+				if n, ok := agentNode[b]; ok {
+					g.Edges = append(g.Edges, Edge{From: agents[i], To: n, Label: "uses"})
+				}
+			}
+			// A typed agent takes and returns types as a tool does.
+			if a.HasSignature && a.Signature != nil {
+				for _, prm := range a.Signature.Params {
+					edge(agents[i], prm.Type, prm.Name)
+				}
+				edge(agents[i], a.Signature.Result, "returns")
 			}
 		}
 		// Tools in node order: the package's, then those only an agent
