@@ -23,7 +23,7 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 	sig := &Tool{Name: a.Name, Description: a.Description, Range: a.NameRange, NameRange: a.NameRange}
 	a.Signature = sig
 	var first ast.Pattern
-	for _, e := range sp.Elements {
+	for i, e := range sp.Elements {
 		switch unwrap(e).(type) {
 		case *ast.RelationshipPattern, *ast.NodePattern:
 		default:
@@ -32,6 +32,9 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 		if first != nil {
 			d := c.errorf(diag.CodeDuplicateSignature, e, "agent %s has a second signature", a.Name).WithDetail("An agent has at most one signature, its first element by convention: the parameters it takes and the type it answers with, e.g. (ticket::String)==>(::Triage). Remove one of them.")
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first signature here"}}
+			// The quick fix removes this one (a guess: the other may be
+			// the one to go).
+			d.Fix = []diag.Edit{{Range: c.elementCut(sp, i)}}
 			continue
 		}
 		first = e
