@@ -196,6 +196,10 @@ type toolConfig struct {
 
 type generationConfig struct {
 	Temperature *float64 `json:"temperature,omitempty"`
+	// ResponseMimeType "application/json" with ResponseJSONSchema asks
+	// for structured output (a typed agent in native mode).
+	ResponseMimeType   string          `json:"responseMimeType,omitempty"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
 type content struct {
@@ -294,8 +298,12 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 			gr.ToolConfig = tc
 		}
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil || req.Output != nil {
 		gr.GenerationConfig = &generationConfig{Temperature: req.Temperature}
+	}
+	if req.Output != nil {
+		gr.GenerationConfig.ResponseMimeType = "application/json"
+		gr.GenerationConfig.ResponseJSONSchema = req.Output.Schema
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -245,6 +245,9 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 			}
 		}
 	}
+	if req.Output != nil {
+		cr.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: structuredFormat(req.Output)}
+	}
 	// No HTML escaping, so the tools entries stay byte-identical to
 	// `gramc schema --target openai`.
 	var buf bytes.Buffer
@@ -282,10 +285,12 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	}
 	ch := cr.Choices[0]
 	msg := runtime.Message{Role: runtime.RoleAssistant}
-	if ch.Message.Content != nil {
+	refused := false
+	if ch.Message.Content != nil && *ch.Message.Content != "" {
 		msg.Content = *ch.Message.Content
 	} else if ch.Message.Refusal != nil {
-		msg.Content = *ch.Message.Refusal
+		// A refusal is the answer's text, and reported as one.
+		msg.Content, refused = *ch.Message.Refusal, true
 	}
 	for _, tc := range ch.Message.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
@@ -298,6 +303,9 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
 	}
 	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason), ResponseID: cr.ID, ResponseModel: cr.Model}
+	if refused && len(msg.ToolCalls) == 0 {
+		comp.StopReason = runtime.StopRefusal
+	}
 	if cr.Usage != nil {
 		comp.Usage = cr.Usage.usage()
 	}
