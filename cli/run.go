@@ -308,17 +308,17 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 				out.endLine()
 			case runtime.EventToolCall:
 				out.endLine()
-				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(ev.Call.Name, 100), oneLine(ev.Call.Arguments))
+				fmt.Fprintf(e.stderr, "%s→ %s %s\n", nestedTrace(ev.Agent), termsafe.Line(ev.Call.Name, 100), oneLine(ev.Call.Arguments))
 			case runtime.EventRepair:
 				out.endLine()
 				fmt.Fprintf(e.stderr, "gramc run: the answer is not a valid %s (%s); asking again\n", termsafe.Line(agent.Signature.OutputName, 100), oneLine(ev.Text))
 			case runtime.EventToolResult:
 				inv := ev.Invocation
 				if inv.Err != nil {
-					fmt.Fprintf(e.stderr, "← %s error: %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Err.Error()))
+					fmt.Fprintf(e.stderr, "%s← %s error: %s\n", nestedTrace(ev.Agent), termsafe.Line(inv.Tool, 100), oneLine(inv.Err.Error()))
 					return
 				}
-				fmt.Fprintf(e.stderr, "← %s %s\n", termsafe.Line(inv.Tool, 100), oneLine(inv.Result))
+				fmt.Fprintf(e.stderr, "%s← %s %s\n", nestedTrace(ev.Agent), termsafe.Line(inv.Tool, 100), oneLine(inv.Result))
 			}
 		}),
 	}

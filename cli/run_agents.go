@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
@@ -47,4 +48,23 @@ func listedModels(e *env, agent runtime.Agent, opts runOptions, extra ...cliento
 		}
 		return m, nil
 	}), nil
+}
+
+// nestedTrace is the start of a trace line for a listed agent's tool
+// call or result: indented by its depth, its agents named ("" for the
+// run's own), so the nesting shows on standard error:
+//
+//	→ triage {"ticket":"ACME"}
+//	  triage: → lookupCustomer {"id":"acme"}
+//	  triage: ← lookupCustomer {"plan":"gold"}
+//	← triage {"priority":"urgent",...}
+func nestedTrace(path []string) string {
+	if len(path) == 0 {
+		return ""
+	}
+	names := make([]string, len(path))
+	for i, n := range path {
+		names[i] = termsafe.Line(n, 100)
+	}
+	return strings.Repeat("  ", len(path)) + strings.Join(names, " › ") + ": "
 }

@@ -106,6 +106,7 @@ func AgentToolSpec(a Agent) ToolSpecification {
 // run the caller's Invocation keeps).
 type agentCall struct {
 	caller RunOptions
+	emit   func(Event) // the caller's serialised events (nil: none)
 	mu     sync.Mutex
 	resp   *Response
 }
@@ -115,11 +116,14 @@ type agentCallKey struct{}
 // startAgentCall is the context a call of tool name runs in: for a
 // listed agent, it carries the caller's options to the nested run and a
 // place for its Response; for a tool, ctx itself and a nil call.
-func (b *BoundAgent) startAgentCall(ctx context.Context, name string, o *RunOptions) (context.Context, *agentCall) {
+func (b *BoundAgent) startAgentCall(ctx context.Context, name string, o *RunOptions, ev *events) (context.Context, *agentCall) {
 	if _, ok := b.agents[name]; !ok {
 		return ctx, nil
 	}
 	ac := &agentCall{caller: *o}
+	if ev != nil && ev.f != nil {
+		ac.emit = ev.emit
+	}
 	return context.WithValue(ctx, agentCallKey{}, ac), ac
 }
 
@@ -171,6 +175,9 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 		o, err := childOptions(caller, child.Agent, at)
 		if err != nil {
 			return nil, err
+		}
+		if ac != nil && ac.emit != nil {
+			o.OnEvent = nestedEvents(ac.emit, child.Agent.Name)
 		}
 		model, err := modelFor(caller, child.Agent)
 		if err != nil {
@@ -264,6 +271,19 @@ func ListedResult(resp *Response) string {
 		return string(resp.Value)
 	}
 	return resp.Content
+}
+
+// nestedEvents passes a listed agent's tool calls and results on to its
+// caller's events, through the caller's serialiser, marked with the
+// agent's name (Event.Agent); its text, usage and repairs are its own.
+func nestedEvents(emit func(Event), name string) func(Event) {
+	return func(e Event) {
+		if e.Kind != EventToolCall && e.Kind != EventToolResult {
+			return
+		}
+		e.Agent = append([]string{name}, e.Agent...)
+		emit(e)
+	}
 }
 
 // modelFor is the Model a listed agent runs on: the run's Models, or the

@@ -292,3 +292,35 @@ func BenchmarkListedAgent(b *testing.B) {
 		})
 	}
 }
+
+// TestListedAgentEvents: a listed agent's tool calls and results are its
+// caller's events too, marked with the agent's name; its text is not.
+func TestListedAgentEvents(t *testing.T) {
+	child := triageAgent("OpenAI/gpt-4o-mini", "", lookupCustomer)
+	pm := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("triage", `{"ticket":"The site is down"}`)),
+		runtimetest.Say("done"))
+	cm := runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("lookupCustomer", `{"id":"acme"}`)),
+		runtimetest.Say(`{"priority":"urgent","summary":"down"}`))
+	var got []string
+	_, err := runtime.Run(context.Background(), pm, coordinator(child), lookupLib(), "Handle it", nil,
+		models(map[string]runtime.Model{"triage": cm}),
+		runtime.WithEvents(func(e runtime.Event) {
+			switch e.Kind {
+			case runtime.EventToolCall:
+				got = append(got, fmt.Sprintf("%v call %s", e.Agent, e.Call.Name))
+			case runtime.EventToolResult:
+				got = append(got, fmt.Sprintf("%v result %s", e.Agent, e.Invocation.Tool))
+			case runtime.EventText:
+				got = append(got, fmt.Sprintf("%v text %s", e.Agent, e.Text))
+			}
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"[] call triage", "[triage] call lookupCustomer", "[triage] result lookupCustomer", "[] result triage", "[] text done"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -307,7 +307,7 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 		spec = &bt.tool.Spec
 	}
 	ctx, endTool := o.telemetry.tool(ctx, spec, call)
-	ctx, nested := b.startAgentCall(ctx, call.Name, o)
+	ctx, nested := b.startAgentCall(ctx, call.Name, o, ev)
 	defer func() {
 		inv.Duration = time.Since(start)
 		endTool(inv)

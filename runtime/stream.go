@@ -70,6 +70,10 @@ type Event struct {
 	Usage      Usage
 	Invocation Invocation
 	Response   *Response
+	// Agent is the path of listed agents an event comes from, outermost
+	// first ("triage"); nil for the run's own agent. A listed agent's
+	// tool calls and results are its caller's events too (agenttool.go).
+	Agent []string
 }
 
 // StreamingModel is a Model that reports its answer as it arrives. When a

@@ -181,7 +181,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 	// which call went wrong.
 	var calls []runtime.Invocation
 	runOpts := []runtime.Option{runtime.WithConcurrency(1), withModels, runtime.WithEvents(func(ev runtime.Event) {
-		if ev.Kind == runtime.EventToolResult {
+		if ev.Kind == runtime.EventToolResult && ev.Agent == nil { // a listed agent's calls are its own
 			calls = append(calls, ev.Invocation)
 		}
 	})}
