@@ -248,7 +248,7 @@ func bindAgents(paths, names, toolFlags []string, runner *toolcmd.Runner) ([]*ru
 		}
 		lib := runtime.NewToolLibrary()
 		var missing []string
-		for _, spec := range agent.Tools {
+		for _, spec := range runtime.LibraryTools(agent) { // its listed agents' tools too
 			command, ok := commands[spec.Name]
 			if !ok {
 				missing = append(missing, spec.Name)
