@@ -119,6 +119,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
+	names = append(names, mcpAgentToolNames(opts, pkgs)...) // --tool may bind a served agent's tools
 	for _, tf := range opts.tools {
 		name, command, err := parseToolFlag(tf)
 		if err != nil {

@@ -105,6 +105,37 @@ func mcpAgents(e *env, opts mcpOptions, pkgs []*check.Package, commands map[stri
 	return specs, impls, nil
 }
 
+// mcpAgentToolNames are the names of the tools the served agents run
+// (their own and their listed agents'), which --tool may bind; none
+// without --agents. An agent that cannot be found or converted adds
+// none here: mcpAgents reports it.
+func mcpAgentToolNames(opts mcpOptions, pkgs []*check.Package) []string {
+	if !opts.agents {
+		return nil
+	}
+	var agents []*check.Agent
+	if opts.agent != "" {
+		if a, err := gramfile.FindAgent(pkgs, opts.agent); err == nil {
+			agents = append(agents, a)
+		}
+	} else {
+		for _, p := range pkgs {
+			agents = append(agents, p.Agents...)
+		}
+	}
+	var names []string
+	for _, ca := range agents {
+		agent, err := gramfile.AgentFromCheck(ca)
+		if err != nil {
+			continue
+		}
+		for _, s := range runtime.LibraryTools(agent) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
 // mcpAgentModels makes the clients an agent served over MCP runs on (its
 // own model's, and its listed agents'), with keys and addresses from the
 // server's environment, whole answers (no one watches a stream) and gramc
