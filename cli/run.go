@@ -250,10 +250,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return interrupted(err)
 	}
 	defer closeMCP()
-	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
-	if err != nil {
-		return err
-	}
 	cassetteOpts, closeCassette, err := openCassette(opts)
 	if err != nil {
 		return err
@@ -263,6 +259,26 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			err = &exitError{code: ExitProblem, err: cerr}
 		}
 	}()
+	// An agent the agent lists is a tool that runs it (LANGUAGE.md §2.5),
+	// on its own model, with its own tools bound as the agent's are.
+	var agentTool func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error)
+	agentTool = func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error) {
+		own := opts
+		own.model, own.responses, own.legacy = "", false, false
+		m, err := runModel(e, listed, own, cassetteOpts...)
+		if err != nil {
+			return runtime.Tool{}, err
+		}
+		sub, err := runToolLibrary(listed, opts.tools, tools, mcpTools, agentTool)
+		if err != nil {
+			return runtime.Tool{}, err
+		}
+		return runtime.AgentTool(spec, listed, m, sub, runtime.WithToolTimeout(opts.toolTimeout), runtime.WithMaxIterations(opts.maxIterations)), nil
+	}
+	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools, agentTool)
+	if err != nil {
+		return err
+	}
 	model, err := runModel(e, agent, opts, cassetteOpts...)
 	if err != nil {
 		return err
@@ -618,16 +634,29 @@ func modelName(m string) string {
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to
 // a built-in implementation.
-func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool) (*runtime.ToolLibrary, error) {
+func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool,
+	agentTool func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error)) (*runtime.ToolLibrary, error) {
 	fromMCP := map[string]runtime.Tool{}
 	for _, t := range mcpTools {
 		fromMCP[t.Spec.Name] = t
 	}
-	commands := map[string]string{}
-	var names []string
-	for _, s := range agent.Tools {
-		names = append(names, s.Name)
+	listed := map[string]runtime.Agent{}
+	for _, a := range agent.Agents {
+		listed[a.Name] = a
 	}
+	// --tool may bind a tool of a listed agent too.
+	var names []string
+	var all func(a runtime.Agent)
+	all = func(a runtime.Agent) {
+		for _, s := range a.Tools {
+			names = append(names, s.Name)
+		}
+		for _, l := range a.Agents {
+			all(l)
+		}
+	}
+	all(agent)
+	commands := map[string]string{}
 	for _, tf := range toolFlags {
 		name, command, err := parseToolFlag(tf)
 		if err != nil {
@@ -647,6 +676,12 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 		} else if t, ok := fromMCP[spec.Name]; ok {
 			// The server's own specification: Bind reports any
 			// difference from the agent's declaration.
+			lib.Replace(t)
+		} else if a, ok := listed[spec.Name]; ok && agentTool != nil {
+			t, err := agentTool(a, spec)
+			if err != nil {
+				return nil, err
+			}
 			lib.Replace(t)
 		} else if f, ok := builtinTools[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
