@@ -359,6 +359,33 @@ func Emit(tools []*check.Tool, target Target) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// EmitTargets is Emit for one target or several: several print as one
+// indented object, {"target": [entries], ...}, in the order given (the
+// registry's, from ParseTargets). It is what gramc schema --target prints,
+// and the playground's schema pane.
+func EmitTargets(tools []*check.Tool, targets []Target) ([]byte, error) {
+	if len(targets) == 1 {
+		return Emit(tools, targets[0])
+	}
+	var buf bytes.Buffer
+	buf.WriteString("{\n")
+	for i, target := range targets {
+		out, err := Emit(tools, target)
+		if err != nil {
+			return nil, err
+		}
+		name, _ := json.Marshal(string(target))
+		fmt.Fprintf(&buf, "  %s: ", name)
+		buf.Write(bytes.ReplaceAll(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"), []byte("\n  ")))
+		if i < len(targets)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes(), nil
+}
+
 // Lint reports, for every tool of pkg, what each target's provider would
 // reject (errors) and what gramc had to move into descriptions (warnings),
 // positioned at the offending declaration. Each problem is reported once
