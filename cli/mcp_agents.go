@@ -98,7 +98,7 @@ func mcpAgents(e *env, opts mcpOptions, pkgs []*check.Package, commands map[stri
 		out := make([]runtime.Tool, len(all))
 		for i, a := range all {
 			o := append([]runtime.Option{a.models}, runOpts...)
-			out[i] = runtime.Tool{Spec: specs[i], Func: runtime.AgentTool(a.bound, o...)}
+			out[i] = runtime.Tool{Spec: specs[i], Func: runtime.ServeAgent(a.bound, o...)}
 		}
 		return out
 	}

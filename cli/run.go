@@ -234,6 +234,10 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		}
 	}
 	typed := agent.Signature.Typed()
+	// A typed agent's output mode follows the model it runs on: --model
+	// moves it (Gemini 2.x with tools takes the final-answer tool).
+	runAgent := agent
+	runAgent.Model = effectiveModel(agent.Model, opts.model)
 	// Every tool command runs through one Runner, so that a signal can
 	// kill them all (and wait for them) before gramc exits.
 	tools := toolcmd.NewRunner(os.Environ())
@@ -250,10 +254,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return interrupted(err)
 	}
 	defer closeMCP()
-	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
-	if err != nil {
-		return err
-	}
 	cassetteOpts, closeCassette, err := openCassette(opts)
 	if err != nil {
 		return err
@@ -263,6 +263,12 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			err = &exitError{code: ExitProblem, err: cerr}
 		}
 	}()
+	// The agents the agent lists run on their own models (listedModels),
+	// their tools bound from this library (runtime.LibraryTools).
+	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
+	if err != nil {
+		return err
+	}
 	model, err := runModel(e, agent, opts, cassetteOpts...)
 	if err != nil {
 		return err
@@ -271,7 +277,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return err
 	}
-	bound, err := runtime.Bind(agent, lib)
+	bound, err := runtime.Bind(runAgent, lib)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -528,15 +534,21 @@ func oneLine(s string) string {
 // Anthropic and Gemini have their own, OpenAI, Ollama and any other
 // OpenAI-compatible server the OpenAI one). --model may name another
 // provider (Provider/model).
-func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.Option) (runtime.Model, error) {
-	model := agent.Model
-	if opts.model != "" {
-		// --model without a provider keeps the agent's.
-		model = opts.model
-		if p, _, ok := strings.Cut(agent.Model, "/"); ok && !strings.Contains(opts.model, "/") {
-			model = p + "/" + opts.model
-		}
+// effectiveModel is the agent's model as --model changes it: with a
+// provider, the one named; without, the agent's provider's model of that
+// name.
+func effectiveModel(agentModel, override string) string {
+	if override == "" {
+		return agentModel
 	}
+	if p, _, ok := strings.Cut(agentModel, "/"); ok && !strings.Contains(override, "/") {
+		return p + "/" + override
+	}
+	return override
+}
+
+func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.Option) (runtime.Model, error) {
+	model := effectiveModel(agent.Model, opts.model)
 	client := clients.Of(model)
 	if opts.responses && client != provider.OpenAI {
 		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, client)
@@ -628,9 +640,11 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 	for _, t := range mcpTools {
 		fromMCP[t.Spec.Name] = t
 	}
+	// --tool may bind a tool of a listed agent too: the library holds
+	// every tool of the nesting, no listed agent (Bind runs those).
 	commands := map[string]string{}
 	var names []string
-	specs := runtime.LibraryTools(agent) // its listed agents' tools too
+	specs := runtime.LibraryTools(agent)
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}

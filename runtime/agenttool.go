@@ -34,8 +34,9 @@ func WithModels(f func(Agent) (Model, error)) Option { return func(o *RunOptions
 
 // bindListed binds the agents agent lists (Agent.Agents) from lib, each
 // to the tool spec of agent.Tools that bears its name: the listed agent
-// runs in place of a library tool. depth is agent's level (1 for the
-// agent Bind was given).
+// runs in place of a library tool — unless lib implements that name
+// itself, which then wins. depth is agent's level (1 for the agent Bind
+// was given).
 func bindListed(b *BoundAgent, lib *ToolLibrary, depth int) (map[string]*BoundAgent, error) {
 	agent := b.Agent
 	if len(agent.Agents) == 0 {
@@ -50,13 +51,13 @@ func bindListed(b *BoundAgent, lib *ToolLibrary, depth int) (map[string]*BoundAg
 		if _, dup := out[child.Name]; dup {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: "agent listed twice"}
 		}
-		spec, ok := findSpec(agent.Tools, child.Name)
-		if !ok {
+		if _, ok := findSpec(agent.Tools, child.Name); !ok {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: "a listed agent has no tool specification among the agent's tools (AgentToolSpec gives it)"}
 		}
-		if spec.Description != child.Description {
-			return nil, &ToolBindingError{Agent: agent.Name, Tool: child.Name, Difference: fmt.Sprintf(
-				"description differs: tool %q, listed agent %q", spec.Description, child.Description)}
+		if _, implemented := lib.Lookup(child.Name); implemented {
+			// The library's own implementation of the name wins (a mock,
+			// an AgentTool built by hand).
+			continue
 		}
 		cb, err := bind(child, lib, depth+1)
 		if err != nil {
@@ -144,7 +145,7 @@ func (ac *agentCall) set(resp *Response) {
 	ac.mu.Unlock()
 }
 
-// AgentTool is agent b as a tool implementation outside any run — an MCP
+// ServeAgent is agent b as a tool implementation outside any run — an MCP
 // server serving agents (gramc mcp --agents) — exactly as a caller runs a
 // listed agent: the validated arguments of its tool (AgentToolSpec)
 // become its input, it runs in a fresh conversation on the Model opts'
@@ -152,7 +153,7 @@ func (ac *agentCall) set(resp *Response) {
 // result; a failed run is the tool's error. opts are each run's options
 // (its tools' timeout, telemetry); the run is the first level of its
 // nesting.
-func AgentTool(b *BoundAgent, opts ...Option) ToolFunc {
+func ServeAgent(b *BoundAgent, opts ...Option) ToolFunc {
 	var o RunOptions
 	for _, opt := range opts {
 		opt(&o)

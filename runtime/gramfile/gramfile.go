@@ -72,11 +72,7 @@ func FindAgent(pkgs []*check.Package, name string) (*check.Agent, error) {
 // AgentFromCheck converts a checked agent, with its tools' specifications
 // from schema.Spec for the OpenAI target, whose schemas are byte-identical
 // to what `gramc schema` prints and to what generated Go code embeds.
-func AgentFromCheck(a *check.Agent) (runtime.Agent, error) { return agentFromCheck(a, 1) }
-
-// agentFromCheck is AgentFromCheck for an agent at level depth of a
-// nesting of agents listing agents.
-func agentFromCheck(a *check.Agent, depth int) (runtime.Agent, error) {
+func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 	out := runtime.Agent{
 		Name:          a.Name,
 		Description:   a.Description,
@@ -93,15 +89,26 @@ func agentFromCheck(a *check.Agent, depth int) (runtime.Agent, error) {
 		}
 		out.Tools = append(out.Tools, spec)
 	}
+	// A listed agent is a tool of this one (its signature as a tool), and
+	// the agent itself, to run when the tool is called.
+	for _, listed := range a.Agents {
+		spec, err := schema.Spec(listed.AsTool(), schema.OpenAI)
+		if err != nil {
+			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": listed agent " + listed.Name, Err: err}
+		}
+		ra, err := AgentFromCheck(listed)
+		if err != nil {
+			return runtime.Agent{}, err
+		}
+		out.Tools = append(out.Tools, spec)
+		out.Agents = append(out.Agents, ra)
+	}
 	if a.HasSignature {
 		sig, err := signatureFromCheck(a)
 		if err != nil {
 			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": its signature", Err: err}
 		}
 		out.Signature = sig
-	}
-	if err := listedAgents(a, &out, depth); err != nil {
-		return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name, Err: err}
 	}
 	return out, nil
 }
