@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,38 +14,40 @@ import (
 // to the LSP method it answers and the field of ServerCapabilities that
 // announces it ("" with why, where the protocol has no field: lifecycle
 // messages, and notifications the client sends unasked or on the
-// server's dynamic registration). Written once, read by
-// TestEveryMethodIsAnnounced, which fails until a new handler has its row,
-// its capability in initialize and its line in docs/editors.md.
-var served = map[string]struct{ method, capability, why string }{
-	"Initialize":                {protocol.MethodInitialize, "", "lifecycle"},
-	"Initialized":               {protocol.MethodInitialized, "", "lifecycle"},
-	"Shutdown":                  {protocol.MethodShutdown, "", "lifecycle"},
-	"Exit":                      {protocol.MethodExit, "", "lifecycle"},
-	"SetTrace":                  {protocol.MethodSetTrace, "", "every server takes it"},
-	"DidOpen":                   {protocol.MethodTextDocumentDidOpen, "TextDocumentSync.OpenClose", ""},
-	"DidClose":                  {protocol.MethodTextDocumentDidClose, "TextDocumentSync.OpenClose", ""},
-	"DidChange":                 {protocol.MethodTextDocumentDidChange, "TextDocumentSync.Change", ""},
-	"DidSave":                   {protocol.MethodTextDocumentDidSave, "TextDocumentSync.Save", ""},
-	"DidChangeConfiguration":    {protocol.MethodWorkspaceDidChangeConfiguration, "", "the client's capability: it sends it unasked"},
-	"DidChangeWatchedFiles":     {protocol.MethodWorkspaceDidChangeWatchedFiles, "", "registered dynamically in initialized (client/registerCapability)"},
-	"DidChangeWorkspaceFolders": {protocol.MethodWorkspaceDidChangeWorkspaceFolders, "Workspace.WorkspaceFolders.ChangeNotifications", ""},
-	"Hover":                     {protocol.MethodTextDocumentHover, "HoverProvider", ""},
-	"Completion":                {protocol.MethodTextDocumentCompletion, "CompletionProvider", ""},
-	"SignatureHelp":             {protocol.MethodTextDocumentSignatureHelp, "SignatureHelpProvider", ""},
-	"Definition":                {protocol.MethodTextDocumentDefinition, "DefinitionProvider", ""},
-	"References":                {protocol.MethodTextDocumentReferences, "ReferencesProvider", ""},
-	"DocumentHighlight":         {protocol.MethodTextDocumentDocumentHighlight, "DocumentHighlightProvider", ""},
-	"DocumentSymbol":            {protocol.MethodTextDocumentDocumentSymbol, "DocumentSymbolProvider", ""},
-	"Symbols":                   {protocol.MethodWorkspaceSymbol, "WorkspaceSymbolProvider", ""},
-	"CodeAction":                {protocol.MethodTextDocumentCodeAction, "CodeActionProvider", ""},
-	"Formatting":                {protocol.MethodTextDocumentFormatting, "DocumentFormattingProvider", ""},
-	"RangeFormatting":           {protocol.MethodTextDocumentRangeFormatting, "DocumentRangeFormattingProvider", ""},
-	"Rename":                    {protocol.MethodTextDocumentRename, "RenameProvider", ""},
-	"PrepareRename":             {protocol.MethodTextDocumentPrepareRename, "RenameProvider.PrepareProvider", ""},
-	"FoldingRanges":             {protocol.MethodTextDocumentFoldingRange, "FoldingRangeProvider", ""},
-	"SemanticTokensFull":        {protocol.MethodTextDocumentSemanticTokensFull, "SemanticTokensProvider.Full", ""},
-	"SemanticTokensRange":       {protocol.MethodTextDocumentSemanticTokensRange, "SemanticTokensProvider.Range", ""},
+// server's dynamic registration), and the command of the protocol scripts
+// (script_test.go, testdata/*.txtar) that sends it (or the test that does,
+// where no script can). Written once, read by TestEveryMethodIsAnnounced,
+// which fails until a new handler has its row, its capability in
+// initialize, its line in docs/editors.md and a script that sends it.
+var served = map[string]struct{ method, capability, why, script, untested string }{
+	"Initialize":                {protocol.MethodInitialize, "", "lifecycle", "", "lifecycle: every script starts with it"},
+	"Initialized":               {protocol.MethodInitialized, "", "lifecycle", "", "lifecycle: every script starts with it"},
+	"Shutdown":                  {protocol.MethodShutdown, "", "lifecycle", "shutdown", ""},
+	"Exit":                      {protocol.MethodExit, "", "lifecycle", "", "lifecycle: shutdown sends it"},
+	"SetTrace":                  {protocol.MethodSetTrace, "", "every server takes it", "", "TestSetTrace"},
+	"DidOpen":                   {protocol.MethodTextDocumentDidOpen, "TextDocumentSync.OpenClose", "", "open", ""},
+	"DidClose":                  {protocol.MethodTextDocumentDidClose, "TextDocumentSync.OpenClose", "", "", "TestEveryRequestEveryPosition (exercise)"},
+	"DidChange":                 {protocol.MethodTextDocumentDidChange, "TextDocumentSync.Change", "", "edit", ""},
+	"DidSave":                   {protocol.MethodTextDocumentDidSave, "TextDocumentSync.Save", "", "", "TestProjectConfig"},
+	"DidChangeConfiguration":    {protocol.MethodWorkspaceDidChangeConfiguration, "", "the client's capability: it sends it unasked", "", "TestTargetsSetting, TestBaseline"},
+	"DidChangeWatchedFiles":     {protocol.MethodWorkspaceDidChangeWatchedFiles, "", "registered dynamically in initialized (client/registerCapability)", "", "TestWatchedFiles"},
+	"DidChangeWorkspaceFolders": {protocol.MethodWorkspaceDidChangeWorkspaceFolders, "Workspace.WorkspaceFolders.ChangeNotifications", "", "", "TestWorkspaceFolderAdded"},
+	"Hover":                     {protocol.MethodTextDocumentHover, "HoverProvider", "", "hover", ""},
+	"Completion":                {protocol.MethodTextDocumentCompletion, "CompletionProvider", "", "completion", ""},
+	"SignatureHelp":             {protocol.MethodTextDocumentSignatureHelp, "SignatureHelpProvider", "", "signature", ""},
+	"Definition":                {protocol.MethodTextDocumentDefinition, "DefinitionProvider", "", "definition", ""},
+	"References":                {protocol.MethodTextDocumentReferences, "ReferencesProvider", "", "references", ""},
+	"DocumentHighlight":         {protocol.MethodTextDocumentDocumentHighlight, "DocumentHighlightProvider", "", "highlight", ""},
+	"DocumentSymbol":            {protocol.MethodTextDocumentDocumentSymbol, "DocumentSymbolProvider", "", "symbols", ""},
+	"Symbols":                   {protocol.MethodWorkspaceSymbol, "WorkspaceSymbolProvider", "", "workspace-symbols", ""},
+	"CodeAction":                {protocol.MethodTextDocumentCodeAction, "CodeActionProvider", "", "codeaction", ""},
+	"Formatting":                {protocol.MethodTextDocumentFormatting, "DocumentFormattingProvider", "", "format", ""},
+	"RangeFormatting":           {protocol.MethodTextDocumentRangeFormatting, "DocumentRangeFormattingProvider", "", "rangeformat", ""},
+	"Rename":                    {protocol.MethodTextDocumentRename, "RenameProvider", "", "rename", ""},
+	"PrepareRename":             {protocol.MethodTextDocumentPrepareRename, "RenameProvider.PrepareProvider", "", "prepare-rename", ""},
+	"FoldingRanges":             {protocol.MethodTextDocumentFoldingRange, "FoldingRangeProvider", "", "folding", ""},
+	"SemanticTokensFull":        {protocol.MethodTextDocumentSemanticTokensFull, "SemanticTokensProvider.Full", "", "tokens", ""},
+	"SemanticTokensRange":       {protocol.MethodTextDocumentSemanticTokensRange, "SemanticTokensProvider.Range", "", "", "TestEveryRequestEveryPosition (exercise)"},
 }
 
 // TestEveryMethodIsAnnounced: every protocol.Server method the server
@@ -68,6 +71,15 @@ func TestEveryMethodIsAnnounced(t *testing.T) {
 	} else {
 		t.Fatal(`docs/editors.md has no "What the server serves and what it ignores"`)
 	}
+	scripts := ""
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts += string(data)
+	}
 	for m := range implemented {
 		row, ok := served[m]
 		if !ok {
@@ -80,6 +92,12 @@ func TestEveryMethodIsAnnounced(t *testing.T) {
 		if row.capability != "" && !announced(caps, row.capability) {
 			t.Errorf("%s: initialize does not announce ServerCapabilities.%s: add it to capabilities()", m, row.capability)
 		}
+		if row.script == "" && row.untested == "" {
+			t.Errorf("%s: served names no script command and no test that sends it", m)
+		}
+		if row.script != "" && !scriptUses(scripts, row.script) {
+			t.Errorf("%s: no protocol script (testdata/*.txtar) sends it with %q: add the command to script_test.go and a script that uses it", m, row.script)
+		}
 		if !strings.Contains(section, "`"+row.method+"`") {
 			t.Errorf("%s: docs/editors.md's \"What the server serves\" does not name `%s`", m, row.method)
 		}
@@ -89,6 +107,17 @@ func TestEveryMethodIsAnnounced(t *testing.T) {
 			t.Errorf("served lists %s, which the server does not implement", m)
 		}
 	}
+}
+
+// scriptUses reports whether a line of the scripts starts with the
+// command cmd.
+func scriptUses(scripts, cmd string) bool {
+	for _, line := range strings.Split(scripts, "\n") {
+		if line == cmd || strings.HasPrefix(line, cmd+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // announced reports whether the field at path (dotted, through pointers

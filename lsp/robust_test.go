@@ -488,7 +488,7 @@ var notExercised = map[string]string{
 	"DidSave":                   "takes no position; TestScripts saves",
 	"DidChangeConfiguration":    "takes no document",
 	"DidChangeWatchedFiles":     "takes no position; the workspace tests",
-	"DidChangeWorkspaceFolders": "takes no position; the workspace tests",
+	"DidChangeWorkspaceFolders": "takes no position; TestWorkspaceFolderAdded",
 }
 
 // TestEveryRequestIsExercised derives what TestEveryRequestEveryPosition
