@@ -226,7 +226,7 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
 	}
 	if s.fineRun >= MaxTokensWithoutGroup && !s.inner {
-		// Stop here; parseText reports the limit if the parser gets
+		// Stop here; parseWindow reports the limit if the parser gets
 		// this far (it usually fails much earlier, at the first token
 		// that does not fit).
 		if s.truncated < 0 {
