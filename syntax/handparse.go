@@ -411,20 +411,8 @@ func (p *hparser) subject(s *ast.Subject) {
 }
 
 func (p *hparser) identifier() *ast.Identifier {
-	t := &p.tok
 	id := p.a.ids.new()
-	id.Span = p.tokSpan()
-	switch t.Type {
-	case tBTString:
-		id.Kind = ast.QuotedIdentifier
-		id.Name = unquote(t.Value)
-	case tInteger:
-		id.Kind = ast.IntegerIdentifier
-		id.Name = t.Value
-	default:
-		id.Kind = ast.SymbolIdentifier
-		id.Name = t.Value
-	}
+	*id = identifier(&p.tok, p.tokSpan())
 	p.next()
 	return id
 }
