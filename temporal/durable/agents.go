@@ -98,7 +98,7 @@ func childResult(ctx workflow.Context, f workflow.Future, inv *runtime.Invocatio
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {
 		msg = app.Message()
-		if app.Type() == ErrIterationLimit && app.HasDetails() {
+		if app.Type() == string(ErrIterationLimit) && app.HasDetails() {
 			var partial runtime.Response
 			if app.Details(&partial) == nil {
 				inv.Agent = &partial
