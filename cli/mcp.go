@@ -165,6 +165,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
 	if tel != nil {
+		reportOTLPErrors(e.stderr)
 		defer tel.shutdown()
 	}
 	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)

@@ -268,6 +268,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
 	if tel != nil {
+		reportOTLPErrors(e.stderr)
 		defer tel.shutdown()
 	}
 	// The answer is printed as it arrives. Text of the model's goes to

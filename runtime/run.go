@@ -45,6 +45,9 @@ type RunOptions struct {
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
 	CaptureContent bool
+	// RedactContent, when set, rewrites each captured content attribute
+	// before it is recorded (WithContentRedactor).
+	RedactContent func(string) string
 	ProviderName   string
 
 	telemetry *telemetry // the run's recorder (nil: none)
