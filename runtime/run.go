@@ -48,7 +48,7 @@ type RunOptions struct {
 	// RedactContent, when set, rewrites each captured content attribute
 	// before it is recorded (WithContentRedactor).
 	RedactContent func(string) string
-	ProviderName   string
+	ProviderName  string
 
 	telemetry *telemetry // the run's recorder (nil: none)
 }
