@@ -50,7 +50,7 @@ type runOptions struct {
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
 	mcpTimeout     time.Duration
 	toolEnv        []string // withheld variables tool commands get anyway
-	record, replay string // a cassette to record the provider's traffic to, or to replay it from
+	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
