@@ -17,6 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
@@ -213,7 +214,7 @@ func httpToken(opts mcpOptions) (string, error) {
 		}
 		return tok, checkTokenLength(tok, mcpTokenEnv)
 	}
-	f, err := os.Open(opts.tokenFile)
+	f, _, err := regular.Open(opts.tokenFile) // a FIFO is refused, not waited on
 	if err != nil {
 		return "", usageErrorf("--http-token-file: %v", err)
 	}
