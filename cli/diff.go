@@ -363,6 +363,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			Code     string `json:"code"`
 			Severity string `json:"severity"`
 			Tool     string `json:"tool"`
+			Agent    bool   `json:"agent,omitempty"`
 			Path     string `json:"path,omitempty"`
 			Message  string `json:"message"`
 			File     string `json:"file"`
@@ -378,7 +379,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
 			f, l, col, ptr, _ := changeAt(c)
-			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Agent, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

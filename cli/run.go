@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -228,6 +231,14 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return &exitError{code: ExitProblem, err: err}
 	}
+	// A typed agent's input is checked before anything starts: a bad one
+	// names its parameter, and nothing is sent (LANGUAGE.md §2.5).
+	for _, m := range messages {
+		if _, err := runtime.AgentMessage(agent, m); err != nil {
+			return usageErrorf("%s", termsafe.Line(err.Error(), 2000))
+		}
+	}
+	typed := agent.Signature.Typed()
 	// Every tool command runs through one Runner, so that a signal can
 	// kill them all (and wait for them) before gramc exits.
 	tools := toolcmd.NewRunner(os.Environ(), opts.toolEnv...)
@@ -281,6 +292,11 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// still open when a tool call starts is ended first, so the two
 	// never share a line on a terminal.
 	out := &answerPrinter{w: e.stdout}
+	if typed {
+		// A typed agent's text is progress, on standard error; its value
+		// is printed once, as JSON, on standard output.
+		out.w = e.stderr
+	}
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -294,6 +310,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			case runtime.EventToolCall:
 				out.endLine()
 				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(ev.Call.Name, 100), oneLine(ev.Call.Arguments))
+			case runtime.EventRepair:
+				out.endLine()
+				fmt.Fprintf(e.stderr, "gramc run: the answer is not a valid %s (%s); asking again\n", termsafe.Line(agent.Signature.OutputName, 100), oneLine(ev.Text))
 			case runtime.EventToolResult:
 				inv := ev.Invocation
 				if inv.Err != nil {
@@ -322,7 +341,23 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			if errors.As(err, &ie) {
 				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)})
 			}
+			var ve *runtime.ValidationError
+			if errors.As(err, &ve) {
+				return interrupted(usageErrorf("%s", termsafe.Line(err.Error(), 2000)))
+			}
+			var oe *runtime.OutputError
+			if errors.As(err, &oe) {
+				// The model's text is untrusted: one safe line of it.
+				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%s\nthe model's last answer: %s", termsafe.Line(oe.Error(), 2000), oneLine(oe.Raw))})
+			}
 			return interrupted(&exitError{code: ExitProblem, err: err})
+		}
+		if typed {
+			if resp.Lenient != "" {
+				fmt.Fprintf(e.stderr, "gramc run: %s (prompted output)\n", resp.Lenient)
+			}
+			fmt.Fprintln(e.stdout, safeJSON(resp.Value))
+			return nil
 		}
 		if !out.answered {
 			// An empty answer is still an answer: one line.
@@ -375,6 +410,30 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			fmt.Fprint(e.stderr, "> ")
 		}
 	}
+}
+
+// safeJSON is a typed agent's value as indented JSON whose control and
+// format characters (inside its strings, the only place they can be) are
+// escaped as \uXXXX: the same value, safe on a terminal.
+func safeJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return termsafe.Line(string(raw), 0)
+	}
+	var out strings.Builder
+	for _, r := range b.String() {
+		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
+				continue
+			}
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
 }
 
 // answerPrinter prints a model's text as it arrives. The text keeps its
@@ -513,13 +572,12 @@ func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.O
 	m, err := clients.New(model, append(copts, extra...)...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Err == nil {
-		switch ce.Setting {
-		case "OPENAI_API_KEY":
-			return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
-		case "ANTHROPIC_API_KEY":
-			return nil, usageErrorf("ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your Anthropic API key>")
-		case "GEMINI_API_KEY":
-			return nil, usageErrorf("GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key> (or GOOGLE_API_KEY)")
+		switch p := clients.Row(model); ce.Setting {
+		case p.KeySetting():
+			if p.Client == provider.OpenAI {
+				return nil, usageErrorf("%s, or pass --base-url for an OpenAI-compatible server", p.MissingKey())
+			}
+			return nil, usageErrorf("%s", p.MissingKey())
 		case "base URL":
 			return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
 		}

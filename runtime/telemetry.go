@@ -85,6 +85,9 @@ type telemetry struct {
 	capture  bool
 	redact   func(string) string // nil: content as it is
 	provider string
+	// output is the chat span's gen_ai.output.type: "json" for a typed
+	// agent, "text" otherwise.
+	output string
 }
 
 // content is a captured content attribute, redacted as the run asks.
@@ -99,7 +102,10 @@ func newTelemetry(o *RunOptions, agent Agent) *telemetry {
 	if o.TracerProvider == nil && o.MeterProvider == nil {
 		return nil
 	}
-	t := &telemetry{capture: o.CaptureContent, redact: o.RedactContent, provider: o.ProviderName}
+	t := &telemetry{capture: o.CaptureContent, redact: o.RedactContent, provider: o.ProviderName, output: "text"}
+	if agent.Signature.Typed() {
+		t.output = "json"
+	}
 	if t.provider == "" {
 		t.provider = ProviderName(agent.Model)
 	}
@@ -165,6 +171,7 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 	var span trace.Span = trace.SpanFromContext(context.Background())
 	if t.tracer != nil {
 		attrs := append([]attribute.KeyValue(nil), common...)
+		attrs = append(attrs, attribute.String("gen_ai.output.type", t.output))
 		if req.Temperature != nil {
 			attrs = append(attrs, semconv.GenAIRequestTemperature(*req.Temperature))
 		}
@@ -224,6 +231,17 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 		}
 	}
 	return ctx, done, first
+}
+
+// repair records a repair turn as an event of the run's span (ctx's):
+// the validation error the model is sent back.
+func (t *telemetry) repair(ctx context.Context, turn Turn) {
+	if t == nil || t.tracer == nil {
+		return
+	}
+	trace.SpanFromContext(ctx).AddEvent("gramc.output.repair", trace.WithAttributes(
+		attribute.Int("gramc.output.repair.iteration", turn.Iteration),
+		attribute.String("gramc.validation.error", turn.Repair)))
 }
 
 // tool starts a tool call's execute_tool span; done ends it with the
