@@ -41,7 +41,7 @@ func NewIOTransport(r io.Reader, w io.Writer, logf func(format string, args ...a
 	}
 	out := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
-	ids := &idMap{byToken: map[string]json.RawMessage{}, byRaw: map[string]string{}}
+	ids := newIDMap()
 	go filterLines(r, pw, out, ids, logf)
 	return &sdk.IOTransport{Reader: pr, Writer: nopCloser{&idWriter{w: out, ids: ids}}, MaxLineLength: MaxMessageSize + 1}
 }
@@ -60,6 +60,24 @@ type idMap struct {
 }
 
 const idTokenPrefix = "gramc-id-"
+
+func newIDMap() *idMap {
+	return &idMap{byToken: map[string]json.RawMessage{}, byRaw: map[string]string{}}
+}
+
+// forget drops token, its request answered.
+func (m *idMap) forget(token string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	orig, ok := m.byToken[token]
+	if !ok {
+		return
+	}
+	delete(m.byToken, token)
+	if m.byRaw[string(orig)] == token {
+		delete(m.byRaw, string(orig))
+	}
+}
 
 // exactID reports whether the SDK carries id exactly: a string that is
 // not a token of ours, null, or an integer of at most 2^53 in magnitude
@@ -138,13 +156,10 @@ func (iw *idWriter) Write(p []byte) (int, error) {
 	_, isCall := msg["method"]
 	iw.ids.mu.Lock()
 	orig, ok := iw.ids.byToken[string(msg["id"])]
-	if ok && !isCall {
-		delete(iw.ids.byToken, string(msg["id"]))
-		if iw.ids.byRaw[string(orig)] == string(msg["id"]) {
-			delete(iw.ids.byRaw, string(orig))
-		}
-	}
 	iw.ids.mu.Unlock()
+	if ok && !isCall {
+		iw.ids.forget(string(msg["id"]))
+	}
 	if !ok || isCall {
 		return iw.w.Write(p)
 	}
