@@ -98,6 +98,16 @@ func exactID(raw json.RawMessage) bool {
 // the SDK would not carry exactly into a token; other lines are returned
 // as they are.
 func (m *idMap) inbound(line []byte) []byte {
+	// The common case at the cost of reading up to the id: an exact id,
+	// and no cancellation of a request whose id rides as a token.
+	if id := idOf(line); id == nil || exactID(id) {
+		m.mu.Lock()
+		mapped := len(m.byRaw) > 0
+		m.mu.Unlock()
+		if !mapped || !bytes.Contains(line, []byte("notifications/cancelled")) {
+			return line
+		}
+	}
 	var msg map[string]json.RawMessage
 	if json.Unmarshal(line, &msg) != nil {
 		return line
