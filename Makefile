@@ -62,7 +62,8 @@ mcpts:
 
 $(MCPTS)/node_modules/.package-lock.json: $(MCPTS)/package.json $(MCPTS)/package-lock.json
 	@echo "== npm ci in $(MCPTS) (the TypeScript MCP SDK's clients, for cli's tests)"
-	cd $(MCPTS) && npm ci --no-audit --no-fund
+	@(cd $(MCPTS) && npm ci --no-audit --no-fund --loglevel=error) || \
+	  echo "== npm ci failed (offline?), so TestTypeScriptSDKClient skips (fails with GRAMC_MCPTS_TEST=required)"
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end
