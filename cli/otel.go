@@ -3,10 +3,12 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -76,11 +78,16 @@ func setupTelemetry(ctx context.Context) (*telemetrySetup, error) {
 	s.shutdown = func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Exiting: what could not be sent is lost, and said.
 		if s.tracer != nil {
-			s.tracer.Shutdown(sctx) //nolint:errcheck // exiting: what could not be sent is lost
+			if err := s.tracer.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("traces not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 		if s.meter != nil {
-			s.meter.Shutdown(sctx) //nolint:errcheck // likewise
+			if err := s.meter.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("metrics not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 	}
 	return s, nil
@@ -91,7 +98,7 @@ func (s *telemetrySetup) options(provider string) []runtime.Option {
 	if s == nil {
 		return nil
 	}
-	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithProviderName(provider)}
+	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithContentRedactor(redactKeys), runtime.WithProviderName(provider)}
 	if s.tracer != nil {
 		opts = append(opts, runtime.WithTracerProvider(s.tracer))
 	}

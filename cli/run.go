@@ -52,7 +52,8 @@ type runOptions struct {
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
 	mcpTimeout     time.Duration
-	record, replay string // a cassette to record the provider's traffic to, or to replay it from
+	toolEnv        []string // withheld variables tool commands get anyway
+	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -71,7 +72,10 @@ Tools: --tool NAME=COMMAND binds a tool to a shell command (sh -c COMMAND):
 the validated arguments arrive as a JSON object on standard input, standard
 output (at most 8 MiB) is the result, and a non-zero exit is a tool error
 (with standard error) reported to the model. --tool-timeout (default 30s)
-stops the command and every process it started. The seed tools sayHello
+stops the command and every process it started. A tool command (and an
+--mcp command) does not get the variables that hold credentials (the API
+keys, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS and its per-signal
+forms) unless --tool-env NAME asks for one. The seed tools sayHello
 and sayGoodbye are built in, so the hello agents run out of the box.
 
 Each tool call and result is shown on standard error as it happens; the
@@ -126,6 +130,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
+	f.StringArrayVar(&opts.toolEnv, "tool-env", nil, "give tool and --mcp commands the environment variable `NAME` although it holds a credential (an API key, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS; repeatable)")
 	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for each server to start and list its tools")
 	f.StringVar(&opts.record, "record", "", "write every exchange with the provider to the cassette `FILE` (rewritten; no key is written)")
 	f.StringVar(&opts.replay, "replay", "", "answer every request from the cassette `FILE`: no network, no key; a request that differs from the recorded one fails the run")
@@ -240,7 +245,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	runAgent.Model = effectiveModel(agent.Model, opts.model)
 	// Every tool command runs through one Runner, so that a signal can
 	// kill them all (and wait for them) before gramc exits.
-	tools := toolcmd.NewRunner(os.Environ())
+	tools := toolcmd.NewRunner(os.Environ(), opts.toolEnv...)
 	defer tools.Close()
 	// SIGINT, SIGTERM and SIGHUP stop the run, from here (an MCP server
 	// still starting included): the model request and the tool calls are
@@ -249,7 +254,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// Ctrl-C), as a shell reports a killed command.
 	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
 	defer stopSignals()
-	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout)
+	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout, opts.toolEnv)
 	if err != nil {
 		return interrupted(err)
 	}
@@ -289,6 +294,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
 	if tel != nil {
+		reportOTLPErrors(e.stderr)
 		defer tel.shutdown()
 	}
 	// The answer is printed as it arrives. Text of the model's goes to

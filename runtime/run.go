@@ -45,7 +45,10 @@ type RunOptions struct {
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
 	CaptureContent bool
-	ProviderName   string
+	// RedactContent, when set, rewrites each captured content attribute
+	// before it is recorded (WithContentRedactor).
+	RedactContent func(string) string
+	ProviderName  string
 
 	// Models gives the Model of each agent the run calls as a tool
 	// (WithModels, agenttool.go).
