@@ -45,6 +45,7 @@ gramfmt:
 test: lint gramfmt mcpts
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
+	$(GO) run ./cmd/gramc gen --check ./examples/triage
 	$(GO) run ./cmd/gramc gen --check -o examples/hellomcp --package main examples/hello/hello.gram
 	@$(MAKE) --no-print-directory playground-test-setup
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
