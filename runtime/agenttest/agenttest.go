@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -56,6 +57,15 @@ type Options struct {
 	Secrets []string
 	// ToolTimeout bounds each tool call (0: the runtime's default, none).
 	ToolTimeout time.Duration
+	// Scripted runs each test with no provider and no cassette: the
+	// model is Scripted(test), which makes the test's expected calls and
+	// gives the answer it expects. Tools whose results are "cassette"
+	// run their implementations, as when recording.
+	Scripted bool
+	// BindHint says how to bind a tool that has no implementation, in
+	// the words of the caller ("" is the Go way: Options.Tools); NAME in
+	// it is the tool's name. gramc test says --tool NAME=COMMAND.
+	BindHint string
 }
 
 // Result is the outcome of one test.
@@ -132,6 +142,15 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	if o.Scripted {
+		model, err := Scripted(t)
+		if err != nil {
+			r.fail(t.NameRange, "%v", err)
+			return
+		}
+		r.runWith(ctx, model, agent, lib, m, o, nil)
+		return
+	}
 	if o.Mode == cassette.Record {
 		if err := os.MkdirAll(filepath.Dir(r.Cassette), 0o755); err != nil {
 			r.fail(t.NameRange, "%v", err)
@@ -166,6 +185,13 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	r.runWith(ctx, model, agent, lib, m, o, session.Close)
+}
+
+// runWith runs the test's agent on model and holds the run to the test;
+// closeModel (nil for none) ends the model's session after the run.
+func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime.Agent, lib *runtime.ToolLibrary, m *matcher, o Options, closeModel func() error) {
+	t := r.Test
 	// The calls are kept as they end, so that a run cut short (a replay
 	// that diverged because a call was not the expected one) still shows
 	// which call went wrong.
@@ -179,7 +205,10 @@ func (r *Result) run(ctx context.Context, o Options) {
 		runOpts = append(runOpts, runtime.WithToolTimeout(o.ToolTimeout))
 	}
 	resp, runErr := runtime.Run(ctx, model, agent, lib, t.Input, nil, runOpts...)
-	closeErr := session.Close()
+	var closeErr error
+	if closeModel != nil {
+		closeErr = closeModel()
+	}
 	r.Calls = calls
 	if resp != nil {
 		r.Answer, r.Calls = resp.Content, resp.Invocations
@@ -209,18 +238,25 @@ func (r *Result) run(ctx context.Context, o Options) {
 // the transport a recording makes requests with.
 func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.ToolLibrary, http.RoundTripper, error) {
 	lib := runtime.NewToolLibrary()
+	// bound binds the implementations: each tool the test calls needs
+	// one; a tool it does not call is bound to an error (the run fails
+	// with the call the test does not expect, if the model makes it).
 	bound := func(lib *runtime.ToolLibrary) error {
+		called := calledTools(r.Test)
 		var missing []string
 		for _, spec := range agent.Tools {
 			f, ok := o.Tools[spec.Name]
 			if !ok {
-				missing = append(missing, spec.Name)
-				continue
+				if slices.Contains(called, spec.Name) {
+					missing = append(missing, spec.Name)
+					continue
+				}
+				f = unbound(r.Test.Name, spec.Name)
 			}
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		}
 		if len(missing) > 0 {
-			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: bind it with --tool %s=COMMAND", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), missing[0])
+			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: %s", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), bindHint(o.BindHint, missing[0]))
 		}
 		return nil
 	}
@@ -235,7 +271,14 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 		}
 	case check.CassetteResults:
 		// lib answers through the cassette (see run); a recording runs
-		// the implementations behind it.
+		// the implementations behind it, and so does a scripted run,
+		// which has no cassette.
+		if o.Scripted {
+			if err := bound(lib); err != nil {
+				return nil, nil, err
+			}
+			return lib, nil, nil
+		}
 		if o.Mode == cassette.Record {
 			impl := runtime.NewToolLibrary()
 			if err := bound(impl); err != nil {
