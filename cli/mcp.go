@@ -160,7 +160,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
 	// continuing the caller's trace; flushed on every way out.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc mcp")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}

@@ -149,7 +149,7 @@ func runDocCommands(t *testing.T, path string, least int) {
 // servers take any) and OpenTelemetry's exporter settings.
 var docExports = map[string]bool{
 	"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "GEMINI_API_KEY": true,
-	"OTEL_TRACES_EXPORTER": true, "OTEL_METRICS_EXPORTER": true, "OTEL_SERVICE_NAME": true,
+	"OTEL_TRACES_EXPORTER": true, "OTEL_METRICS_EXPORTER": true, "OTEL_SERVICE_NAME": true, "OTEL_EXPORTER_OTLP_ENDPOINT": true,
 }
 
 // readmeTourDir is where the README's commands write their output.

@@ -258,7 +258,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// reports a killed command.
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc run")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
@@ -272,6 +272,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// still open when a tool call starts is ended first, so the two
 	// never share a line on a terminal.
 	out := &answerPrinter{w: e.stdout}
+	tel.beforeConsoleSpan(out.endLine)
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
