@@ -139,8 +139,8 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 			fn = runner.Tool(commands[t.Name])
 		case len(opts.tools) > 0:
 			continue // --tool selects the tools served
-		case builtinTools[t.Name] != nil:
-			fn = builtinTools[t.Name]
+		case e.builtinTool(t.Name) != nil:
+			fn = e.builtinTool(t.Name)
 		default:
 			unbound = append(unbound, t.Name)
 			continue

@@ -146,7 +146,7 @@ func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regex
 	}
 	runner := toolcmd.NewRunner(os.Environ())
 	defer runner.Close()
-	tools, err := testTools(tests, opts.tools, runner)
+	tools, err := testTools(e, tests, opts.tools, runner)
 	if err != nil {
 		return err
 	}
@@ -207,10 +207,13 @@ func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regex
 }
 
 // testTools are the tool implementations tests may run: the --tool
-// commands, and the built-in seed tools.
-func testTools(tests []*check.Test, toolFlags []string, runner *toolcmd.Runner) (map[string]runtime.ToolFunc, error) {
+// commands, the Go tools of DoWithTools and the built-in seed tools.
+func testTools(e *env, tests []*check.Test, toolFlags []string, runner *toolcmd.Runner) (map[string]runtime.ToolFunc, error) {
 	tools := map[string]runtime.ToolFunc{}
 	for name, f := range builtinTools {
+		tools[name] = f
+	}
+	for name, f := range e.goTools {
 		tools[name] = f
 	}
 	var names []string

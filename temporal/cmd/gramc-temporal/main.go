@@ -1,7 +1,8 @@
 // Command gramc-temporal runs gram agents durably on Temporal: a worker
-// that serves the agents of gram packages, and a starter that runs one and
-// prints its answer.
+// that serves the agents of gram packages, a starter that runs one and
+// prints its answer, and a Temporal server for development.
 //
+//	gramc-temporal dev [--port PORT] [--db-filename FILE]
 //	gramc-temporal worker [--address HOST:PORT] [--namespace NS] [--tool NAME=COMMAND]... [paths]
 //	gramc-temporal run --agent NAME [--id ID] "input"
 //
@@ -69,13 +70,16 @@ func (c *connection) flags(cmd *cobra.Command) {
 }
 
 func (c *connection) dial() (client.Client, error) {
-	cl, err := client.Dial(client.Options{HostPort: c.address, Namespace: c.namespace,
-		Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	cl, err := client.Dial(client.Options{HostPort: c.address, Namespace: c.namespace, Logger: quietSDKLogger()})
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach Temporal at %s (namespace %s): %w", c.address, c.namespace, err)
 	}
 	return cl, nil
 }
+
+// quietSDKLogger is the SDK's logger with nothing logged: the command says
+// what matters itself.
+func quietSDKLogger() log.Logger { return log.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
 
 // Main runs the command with args and returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
@@ -85,7 +89,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(workerCmd(stdout, stderr), runCmd(stdout))
+	root.AddCommand(workerCmd(stdout, stderr), runCmd(stdout, stderr), devCmd(stderr))
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -153,7 +157,7 @@ func workerCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func runCmd(stdout io.Writer) *cobra.Command {
+func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	var conn connection
 	var agent, id string
 	var maxIter int
@@ -191,6 +195,11 @@ func runCmd(stdout io.Writer) *cobra.Command {
 					return err
 				}
 			}
+			// A run no worker picks up waits for one; say so, and which
+			// task queue it waits on, rather than wait in silence.
+			watchCtx, stopWatch := context.WithCancel(ctx)
+			defer stopWatch()
+			go warnNoWorker(watchCtx, c, run, conn, stderr)
 			resp, err := durable.Result(ctx, run)
 			if err != nil {
 				return fmt.Errorf("run %s: %w", run.GetID(), err)
@@ -204,6 +213,43 @@ func runCmd(stdout io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&id, "id", "", "the run's workflow ID: a run with this ID under way is attached to, not started again")
 	cmd.Flags().IntVar(&maxIter, "max-iterations", 0, "override the agent's iteration limit")
 	return cmd
+}
+
+// noWorkerAfter is how long a run's workflow task may wait for a worker
+// before gramc-temporal run says that none is polling its task queue.
+var noWorkerAfter = 3 * time.Second
+
+// warnNoWorker says, once, that no worker polls the run's task queue when
+// the run's workflow task is still waiting to be picked up noWorkerAfter
+// after it was scheduled (the run goes on waiting: a worker started later
+// picks it up). The pending task, not the queue's list of pollers, is the
+// test: Temporal lists a worker that died minutes after it stopped.
+func warnNoWorker(ctx context.Context, c client.Client, run client.WorkflowRun, conn connection, stderr io.Writer) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(noWorkerAfter):
+		}
+		d, err := c.DescribeWorkflowExecution(ctx, run.GetID(), "")
+		if err != nil {
+			return
+		}
+		if d.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+			return
+		}
+		task := d.GetPendingWorkflowTask()
+		if task == nil || task.GetState() != enumspb.PENDING_WORKFLOW_TASK_STATE_SCHEDULED || time.Since(task.GetScheduledTime().AsTime()) < noWorkerAfter {
+			continue
+		}
+		queue := d.GetExecutionConfig().GetTaskQueue().GetName()
+		if queue == "" {
+			queue = conn.taskQueue
+		}
+		fmt.Fprintf(stderr, "gramc-temporal: no worker is polling task queue %s at %s (namespace %s); the run waits for one: start gramc-temporal worker --task-queue %s\n",
+			termsafe.Line(queue, 200), termsafe.Line(conn.address, 200), termsafe.Line(conn.namespace, 200), termsafe.Line(queue, 200))
+		return
+	}
 }
 
 // bindAgents loads the packages of paths and binds the agents named (all
