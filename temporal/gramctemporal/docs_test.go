@@ -228,7 +228,7 @@ func shellWords(s string) (words []string, background bool) {
 }
 
 // quote is a word as testscript reads it: in single quotes when it has
-// a space or a quote (” is a quote inside).
+// a space or a quote (a quote inside is written twice).
 func quote(w string) string {
 	if w != "" && !strings.ContainsAny(w, " '\"\t#&") {
 		return w
