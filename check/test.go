@@ -219,7 +219,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		call.Args = c.callArgs(q, tool)
 	}
 	if q := props.get("returns"); q != nil && tool != nil && tool.Result != nil {
-		if v, ok := c.conform(q.Value, tool.Result, diag.CodeInvalidMockResult, "the result of "+tool.Name); ok {
+		if v, ok := c.testValue(q.Value, tool.Result, diag.CodeInvalidMockResult, "the result of "+tool.Name); ok {
 			call.Returns, call.HasReturns = v, true
 		}
 	} else if q == nil && t.Results == MockResults {
@@ -267,7 +267,7 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 			}
 			continue
 		}
-		if v, ok := c.conform(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
+		if v, ok := c.testValue(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
 			out[k] = v
 		}
 	}
