@@ -28,6 +28,7 @@ func init() { register(newTestCmd) }
 
 type testOptions struct {
 	record      bool
+	rerecord    bool
 	scripted    bool
 	run         string
 	format      string
@@ -42,7 +43,7 @@ var testFormats = []string{"text", "json", "junit"}
 func newTestCmd(e *env) *cobra.Command {
 	var opts testOptions
 	cmd := &cobra.Command{
-		Use:   "test [--scripted | --record] [-run REGEXP] [--format text|json|junit] [--tool NAME=COMMAND]... [path ...]",
+		Use:   "test [--scripted | --record | --rerecord] [-run REGEXP] [--format text|json|junit] [--tool NAME=COMMAND]... [path ...]",
 		Short: "Run the :Test declarations of gram packages, offline from their cassettes",
 		Long: `Test runs every :Test of the packages (default: the current directory):
 each runs its agent on its input, talking to the model through the test's
@@ -60,6 +61,10 @@ answers every time, and a request that differs from the recorded one (a
 changed instruction, tool declaration, model or input) fails the test with
 the first difference. --record runs the tests against the real providers
 (their key variables, as gramc run) and rewrites the cassettes.
+--rerecord rewrites them from themselves, with no provider and no key: the
+requests the tests make now, with the answers (and tool results) recorded
+before — for an edit that changes only the requests (an instruction, a
+tool's description, an input).
 
 Tool results come from each call's returns (results: "mock", the default),
 from the tools' implementations (results: "bound": --tool NAME=COMMAND as in
@@ -78,8 +83,11 @@ or the packages have errors, 2 for usage errors.`,
 			if !slices.Contains(testFormats, opts.format) {
 				return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, testFormats, "formats"))
 			}
-			if opts.scripted && opts.record {
-				return usageErrorf("--scripted and --record: a scripted run talks to no provider, so it records nothing")
+			if opts.scripted && (opts.record || opts.rerecord) {
+				return usageErrorf("--scripted and --record or --rerecord: a scripted run talks to no provider, so it records nothing")
+			}
+			if opts.record && opts.rerecord {
+				return usageErrorf("--record and --rerecord: --record asks the providers, --rerecord keeps the recorded answers; give one")
 			}
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
@@ -101,6 +109,7 @@ or the packages have errors, 2 for usage errors.`,
 	f := cmd.Flags()
 	addDisableFlag(cmd, e)
 	f.BoolVar(&opts.scripted, "scripted", false, "run with a scripted model that makes each test's expected calls and gives its expected answer: no provider, no cassette, no key")
+	f.BoolVar(&opts.rerecord, "rerecord", false, "rewrite the cassettes from themselves: the tests' requests now, with the recorded answers (no provider, no key)")
 	f.BoolVar(&opts.record, "record", false, "run against the real providers and rewrite the cassettes (no key is written)")
 	f.StringVar(&opts.run, "run", "", "run only the tests whose name matches `REGEXP` (also -run, as go test)")
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(testFormats, ", "))
@@ -150,7 +159,7 @@ func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regex
 	if err != nil {
 		return err
 	}
-	o := agenttest.Options{Tools: tools, ToolTimeout: opts.toolTimeout, Scripted: opts.scripted, BindHint: "bind it with --tool NAME=COMMAND"}
+	o := agenttest.Options{Tools: tools, ToolTimeout: opts.toolTimeout, Scripted: opts.scripted, Rerecord: opts.rerecord, BindHint: "bind it with --tool NAME=COMMAND"}
 	if opts.record {
 		o.Mode = cassette.Record
 	}

@@ -62,6 +62,11 @@ type Options struct {
 	// gives the answer it expects. Tools whose results are "cassette"
 	// run their implementations, as when recording.
 	Scripted bool
+	// Rerecord re-records each test's cassette from itself: the run's
+	// requests are written with the cassette's recorded answers (and
+	// tool results), with no provider and no key. It is for an edit that
+	// changes only the requests; Mode is ignored.
+	Rerecord bool
 	// BindHint says how to bind a tool that has no implementation, in
 	// the words of the caller ("" is the Go way: Options.Tools); NAME in
 	// it is the tool's name. gramc test says --tool NAME=COMMAND.
@@ -151,6 +156,18 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.runWith(ctx, model, agent, lib, m, o, nil)
 		return
 	}
+	if o.Rerecord {
+		old, err := cassette.Load(r.Cassette)
+		if errors.Is(err, fs.ErrNotExist) {
+			r.fail(t.NameRange, "no cassette %s to re-record from: record it first (gramc test --record)", r.Cassette)
+			return
+		}
+		if err != nil {
+			r.fail(t.NameRange, "%v", err)
+			return
+		}
+		o.Mode, transport = cassette.Record, cassette.NewAnswers(r.Cassette, old)
+	}
 	if o.Mode == cassette.Record {
 		if err := os.MkdirAll(filepath.Dir(r.Cassette), 0o755); err != nil {
 			r.fail(t.NameRange, "%v", err)
@@ -175,7 +192,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 		}
 	}
 	copts := []clientopt.Option{clientopt.WithHTTPClient(session.Client)}
-	if o.Mode == cassette.Replay {
+	if o.Mode == cassette.Replay || o.Rerecord {
 		// No key is needed, and a recorded retry is replayed without its
 		// wait: the recording waited already.
 		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey), clientopt.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
@@ -279,7 +296,7 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 			}
 			return lib, nil, nil
 		}
-		if o.Mode == cassette.Record {
+		if o.Mode == cassette.Record && !o.Rerecord {
 			impl := runtime.NewToolLibrary()
 			if err := bound(impl); err != nil {
 				return nil, nil, err

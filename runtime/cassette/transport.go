@@ -191,24 +191,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if path, rec, g := firstDifference(ex.Request, got); path != "" {
 		return nil, &MismatchError{Cassette: r.name, Index: i + 1, Path: path, Recorded: rec, Got: g}
 	}
-	if ex.Response.StatusCode == connectionErrorStatus {
-		return nil, fmt.Errorf("%s (replayed from %s)", ex.Response.Body, r.name)
-	}
-	h := ex.Response.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	return &http.Response{
-		Status:        strconv.Itoa(ex.Response.StatusCode) + " " + http.StatusText(ex.Response.StatusCode),
-		StatusCode:    ex.Response.StatusCode,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(ex.Response.Body)),
-		ContentLength: int64(len(ex.Response.Body)),
-		Request:       req,
-	}, nil
+	return ex.Response.replay(r.name, req)
 }
 
 // Unused is how many recorded exchanges no request has used: a run that
