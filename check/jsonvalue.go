@@ -9,6 +9,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonpath"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
@@ -152,4 +153,27 @@ func describeJSON(x any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", x)
+}
+
+// ignoreRequests reads a test's `ignoreRequests`: a JSON path, or an
+// array of them, each as the cassette replayer reads it.
+func (c *checker) ignoreRequests(q *ast.Property) []string {
+	vals := []ast.Value{q.Value}
+	if arr, ok := q.Value.(*ast.Array); ok {
+		vals = arr.Elements
+	}
+	var out []string
+	for _, v := range vals {
+		s, ok := stringValue(v)
+		if !ok {
+			c.errorf(diag.CodeInvalidTest, v, "ignoreRequests must be a JSON path or an array of them, not %s", describeValue(v)).WithDetail(`Name the parts of the requests a replay does not compare: ignoreRequests: ["$.temperature", "$.messages[*].name"].`)
+			continue
+		}
+		if _, err := jsonpath.Parse(s); err != nil {
+			c.errorf(diag.CodeInvalidTest, v, "ignoreRequests: %v", err).WithDetail(`A path begins with $ (the request's body) and steps with .key, ["key"], [N] or [*]: "$.messages[*].name".`)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -99,6 +99,9 @@ func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 			}
 		}
 	}
+	if q := props.get("ignoreRequests"); q != nil {
+		t.IgnoreRequests = c.ignoreRequests(q)
+	}
 	for _, e := range sp.Elements {
 		if call := c.expectedCall(e, t); call != nil {
 			t.Calls = append(t.Calls, call)

@@ -185,6 +185,10 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	if err := session.IgnorePaths(t.IgnoreRequests...); err != nil {
+		r.fail(t.NameRange, "ignoreRequests: %v", err)
+		return
+	}
 	if t.Results == check.CassetteResults {
 		// The tools answer through the session: recorded, or replayed.
 		for _, spec := range agent.Tools {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gramc-dev/gramc/internal/jsonpath"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -136,8 +137,9 @@ type Replayer struct {
 	c       *Cassette
 	secrets secrets
 
-	mu   sync.Mutex
-	next int
+	mu     sync.Mutex
+	next   int
+	ignore []jsonpath.Path // see IgnorePaths
 }
 
 // NewReplayer returns a Replayer of c; name (the file) is for errors, and
@@ -188,7 +190,7 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ex := r.c.Exchanges[i]
 	got := Request{Method: req.Method, URL: r.secrets.string(requestURL(req.URL)), Body: r.secrets.bytes(body)}
-	if path, rec, g := firstDifference(ex.Request, got); path != "" {
+	if path, rec, g := r.difference(ex.Request, got); path != "" {
 		return nil, &MismatchError{Cassette: r.name, Index: i + 1, Path: path, Recorded: rec, Got: g}
 	}
 	return ex.Response.replay(r.name, req)
