@@ -18,7 +18,8 @@ func newExplainCmd(e *env) *cobra.Command {
 		Short: "Explain a diagnostic code: what it means, an example and the fix",
 		Long: `Explain prints the documentation of a diagnostic code (the name in
 brackets after a message, such as unknown-type): what it means, an example
-that produces it and how to fix it. The documentation is built into gramc,
+that produces it, the message it produces, and the fix: a corrected
+example that checks clean. The documentation is built into gramc,
 so it works offline, like rustc --explain.`,
 		Example: `  gramc explain unknown-type
   gramc explain target-strict-free-form-object`,
@@ -33,7 +34,7 @@ so it works offline, like rustc --explain.`,
 				return usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
 					args[0], suggest.DidYouMean(suggest.Closest(args[0], codes)))
 			}
-			fmt.Fprint(e.stdout, text)
+			fmt.Fprint(e.stdout, explainExample(diag.Code(args[0]), text).render(text))
 			return nil
 		},
 	}
