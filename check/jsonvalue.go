@@ -11,6 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/jsonpath"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
 // JSONTag is the tag of a test value written as JSON: json`{"tags": ["billing"]}`.
@@ -94,7 +95,7 @@ func conformJSON(x any, t *Type, path string) string {
 	case EnumKind:
 		if t.Enum != nil {
 			for _, e := range t.Enum.Values {
-				if sameJSON(e, x) {
+				if jsonvalue.Equal(e, x) {
 					return ""
 				}
 			}

@@ -2,8 +2,12 @@ package check
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/provider"
 )
 
 func mustLoad(t *testing.T, src string) *Package {
@@ -140,5 +144,73 @@ func TestSignatureText(t *testing.T) {
 	p = mustLoad(t, "[now:Tool {description: \"d\"} | ()==>(::String)]")
 	if tl := p.Tools[0]; tl.Signature != "()==>(::String)" || len(tl.Params) != 0 {
 		t.Errorf("no-param tool = %q %d", tl.Signature, len(tl.Params))
+	}
+}
+
+// TestModelTypedAgent: an agent's signature, output mode and retries, the
+// implicit signature of an agent without one, and a listed agent, as the
+// runtime reads them.
+func TestModelTypedAgent(t *testing.T) {
+	p := mustLoad(t, `
+[Triage:Type | (priority::Priority), (summary::String)]
+[Priority:Enum {values: ["low", "urgent"]}]
+[lookup:Tool {description: "Looks up"} | (email::String)==>(::String)]
+[triage:Agent {description: "Triages", instruction: "Triage", model: "Gemini/gemini-3-pro", outputMode: "tool", outputRetries: 3} |
+  lookup,
+  (ticket::String)==>(::Triage)
+]
+[plain:Agent {description: "Chats", instruction: "Chat", model: "OpenAI/gpt-4o-mini"}]
+[estimate:Agent {instruction: "Estimate", model: "OpenAI/gpt-4o-mini", toolChoice: "triage"} |
+  (title::String)==>(hours::Integer {default: 1})==>(::Integer),
+  triage, plain
+]
+`)
+	triage, plain, estimate := p.Agents[0], p.Agents[1], p.Agents[2]
+	sig := triage.Signature
+	if !triage.HasSignature || sig.Name != "triage" || sig.Description != "Triages" || len(sig.Params) != 1 || sig.Params[0].Name != "ticket" ||
+		sig.Result == nil || sig.Result.Decl != p.Types[0] || sig.Signature != "(ticket::String)==>(::Triage)" {
+		t.Errorf("triage's signature = %+v", sig)
+	}
+	if !triage.Typed() || !triage.MessageInput() || triage.OutputMode != provider.OutputTool || triage.OutputRetries != 3 || len(triage.Tools) != 1 {
+		t.Errorf("triage = typed %v, message %v, mode %q, retries %d, tools %d", triage.Typed(), triage.MessageInput(), triage.OutputMode, triage.OutputRetries, len(triage.Tools))
+	}
+	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != provider.OutputAuto || plain.OutputRetries != DefaultOutputRetries ||
+		plain.Signature.Signature != "(input::String)==>(::String)" || plain.Signature.Params[0].Name != "input" {
+		t.Errorf("plain = %+v, signature %+v", plain, plain.Signature)
+	}
+	if estimate.MessageInput() || !estimate.Typed() || len(estimate.Signature.Params) != 2 || estimate.Signature.Params[1].Required() {
+		t.Errorf("estimate's input = %+v", estimate.Signature.Params)
+	}
+	if !reflect.DeepEqual(estimate.Agents, []*Agent{triage, plain}) || estimate.Agents[0].AsTool() != sig || estimate.ToolChoice != "triage" {
+		t.Errorf("estimate lists %v, toolChoice %q", estimate.Agents, estimate.ToolChoice)
+	}
+}
+
+// TestLongAgentCycle: a circle of many agents is reported once, at the
+// reference that closes it, named by its ends; no recursion. The chain
+// it holds is too deep too, and reported once.
+func TestLongAgentCycle(t *testing.T) {
+	const n = 20000
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = fmt.Appendf(b, "[a%d:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} | a%d]\n", i, (i+1)%n)
+	}
+	_, ds := loadSource("cycle.gram", b)
+	var cycles, nesting int
+	for _, d := range ds {
+		switch d.Code {
+		case diag.CodeAgentCycle:
+			cycles++
+			if want := "cycle of agents: a0 → a1 → a2 → a3 → a4 → a5 → … (19989 more agents) → a19995 → a19996 → a19997 → a19998 → a19999 → a0"; d.Summary != want || d.Range.Start.Line != n {
+				t.Errorf("%s: %s, want %s on line %d", d.Range, d.Summary, want, n)
+			}
+		case diag.CodeAgentNesting:
+			nesting++
+		default:
+			t.Errorf("unexpected: %s", d.Error())
+		}
+	}
+	if cycles != 1 || nesting != 1 {
+		t.Errorf("%d cycles and %d nestings reported, want 1 and 1", cycles, nesting)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/runtime/mcp"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
@@ -27,25 +28,33 @@ const maxListedTools = 100000
 // in the listing as JSON ({"tools": [...]}), named by server, with the
 // JSON pointer of each.
 func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// A signal while the server starts or lists ends the listing and kills
+	// the server's process group at once.
+	sctx, interrupted, stopSignals := stopOnSignal(context.Background(), nil)
+	defer stopSignals()
+	ctx, cancel := context.WithTimeout(sctx, timeout)
 	defer cancel()
 	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
-	t, cmd := mcpTransport(server, logs, time.Second)
+	t, cmd := mcpTransport(sctx, server, logs, time.Second)
 	if cmd != nil {
 		// What the command starts goes when the session does (sh -c 'srv &',
 		// a server that forks), after the SDK's own close.
 		defer toolcmd.KillGroup(cmd)
 	}
 	fail := func(err error) error {
+		if sctx.Err() != nil {
+			return interrupted(err)
+		}
 		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 			err = fmt.Errorf("no tool list within %s (--mcp-timeout)", timeout)
 		}
+		err = mcp.ClientError(t, err)
 		if s := strings.TrimSpace(logs.String()); s != "" {
 			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
 		}
 		return &exitError{code: ExitUsage, err: fmt.Errorf("--against-mcp %s: %w", termsafe.Line(server, 200), err)}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc diff", Version: versionString()}, nil)
+	client := mcp.NewClient("gramc diff", versionString())
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fail(err)

@@ -76,7 +76,7 @@ func explainExample(code diag.Code, text string) explained {
 	if len(fixes) == 0 {
 		return x
 	}
-	fixed := applyEdits([]byte(x.example+"\n"), fixes)
+	fixed := diag.ApplyFixes([]byte(x.example+"\n"), fixes)
 	if bytes.Equal(fixed, []byte(x.example+"\n")) || hasCode(checkExample(string(fixed)), code) {
 		return x
 	}

@@ -73,6 +73,15 @@ const (
 	CodeInvalidTestCall            Code = "invalid-test-call"
 	CodeInvalidMockResult          Code = "invalid-mock-result"
 	CodeInvalidMatcher             Code = "invalid-matcher"
+	CodeDuplicateSignature         Code = "duplicate-signature"
+	CodeInvalidOutputMode          Code = "invalid-output-mode"
+	CodeInvalidOutputRetries       Code = "invalid-output-retries"
+	CodeInvalidTestAnswer          Code = "invalid-test-answer"
+	CodeAgentCycle                 Code = "agent-cycle"
+	CodeAgentNesting               Code = "agent-nesting"
+	CodeAgentNameClash             Code = "agent-name-clash"
+	CodeUnsupportedOutputMode      Code = "unsupported-output-mode"
+	CodeUntypedOutputSetting       Code = "untyped-output-setting"
 	CodeTargetInvalidName          Code = "target-invalid-name"
 	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
 	CodeTargetRecursiveType        Code = "target-recursive-type"
@@ -107,6 +116,8 @@ const (
 	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
 	CodeDiffInvalidIgnore          Code = "diff-invalid-ignore"
 	CodeDiffTargetRejected         Code = "diff-target-rejected"
+	CodeDiffAgentRemoved           Code = "diff-agent-removed"
+	CodeDiffAgentAdded             Code = "diff-agent-added"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -195,6 +206,15 @@ var registry = []CodeInfo{
 	{CodeInvalidTestCall, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidMockResult, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidMatcher, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeDuplicateSignature, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidOutputRetries, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnsupportedOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUntypedOutputSetting, StageCheck, Warning, "docs/diagnostics.md", ""},
+	{CodeInvalidTestAnswer, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentCycle, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentNesting, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentNameClash, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeTargetInvalidName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetInvalidPropertyName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetRecursiveType, StageTarget, Error, "docs/schema.md", ""},
@@ -229,6 +249,8 @@ var registry = []CodeInfo{
 	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentAdded, StageDiff, Warning, "docs/diff.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.
@@ -282,11 +304,12 @@ const (
 
 // tags are the codes an editor renders specially.
 var tags = map[Code]Tag{
-	CodeUnusedIgnore:     Unnecessary, // a gramc:ignore comment that suppresses nothing
-	CodeUnknownProperty:  Unnecessary, // a property gramc ignores
-	CodeUnknownPattern:   Unnecessary, // a top-level pattern gramc ignores
-	CodeLegacyParamName:  Deprecated,  // paramName: the older spelling of a name
-	CodeIdentityConflict: Deprecated,
+	CodeUnusedIgnore:         Unnecessary, // a gramc:ignore comment that suppresses nothing
+	CodeUnknownProperty:      Unnecessary, // a property gramc ignores
+	CodeUnknownPattern:       Unnecessary, // a top-level pattern gramc ignores
+	CodeUntypedOutputSetting: Unnecessary, // outputMode or outputRetries of an agent answering text
+	CodeLegacyParamName:      Deprecated,  // paramName: the older spelling of a name
+	CodeIdentityConflict:     Deprecated,
 }
 
 // TagOf returns how an editor may render diagnostics of code.

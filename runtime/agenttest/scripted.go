@@ -34,7 +34,24 @@ func Scripted(t *check.Test) (runtime.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &scriptedModel{answer: answer}
+	m := &scriptedModel{answer: answer, own: map[string]bool{}}
+	if a := t.Agent; a != nil && a.Typed() {
+		v := placeholder(a.Signature.Result, check.Constraints{})
+		if t.HasAnswer {
+			v = overlay(v, t.Answer)
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("test %s: the scripted answer: %v", t.Name, err)
+		}
+		m.value = data
+		for _, tool := range a.Tools {
+			m.own[tool.Name] = true
+		}
+		for _, l := range a.Agents {
+			m.own[l.Name] = true
+		}
+	}
 	for _, c := range t.Calls {
 		if c.Tool == nil {
 			return nil, fmt.Errorf("test %s: a call names no known tool (gramc check reports why)", t.Name)
@@ -48,10 +65,16 @@ func Scripted(t *check.Test) (runtime.Model, error) {
 	return m, nil
 }
 
-// scriptedModel answers turn by turn: the next call, then the answer.
+// scriptedModel answers turn by turn: the next call, then the answer. A
+// typed agent's answer is value, a value of its output type: the test's
+// answer over the smallest value of the type; in tool mode it is the call
+// of the final-answer tool (the request's one tool not among own, the
+// agent's tools and listed agents).
 type scriptedModel struct {
 	calls  []runtime.ToolCall
 	answer string
+	value  json.RawMessage
+	own    map[string]bool
 	turn   int
 }
 
@@ -67,8 +90,58 @@ func (m *scriptedModel) Complete(ctx context.Context, req *runtime.Request) (*ru
 		return &runtime.Completion{Message: runtime.Message{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{call}},
 			StopReason: runtime.StopToolCalls, ResponseModel: "scripted"}, nil
 	}
+	if m.value != nil {
+		for _, tool := range req.Tools {
+			if m.own[tool.Name] {
+				continue
+			}
+			call := runtime.ToolCall{ID: fmt.Sprintf("call_%d", i+1), Name: tool.Name, Arguments: string(wrapped(m.value, tool.Schema))}
+			return &runtime.Completion{Message: runtime.Message{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{call}},
+				StopReason: runtime.StopToolCalls, ResponseModel: "scripted"}, nil
+		}
+		return &runtime.Completion{Message: runtime.Message{Role: runtime.RoleAssistant, Content: string(m.value)},
+			StopReason: runtime.StopEnd, ResponseModel: "scripted"}, nil
+	}
 	return &runtime.Completion{Message: runtime.Message{Role: runtime.RoleAssistant, Content: m.answer},
 		StopReason: runtime.StopEnd, ResponseModel: "scripted"}, nil
+}
+
+// overlay is the test's answer over a placeholder value: the fields an
+// answer map gives replace the placeholder's (an answer may list some of a
+// record's fields); any other answer is the value itself.
+func overlay(placeholder, answer any) any {
+	p, ok1 := placeholder.(map[string]any)
+	a, ok2 := answer.(map[string]any)
+	if !ok1 || !ok2 {
+		return answer
+	}
+	out := make(map[string]any, len(p)+len(a))
+	for k, v := range p {
+		out[k] = v
+	}
+	for k, v := range a {
+		out[k] = v
+	}
+	return out
+}
+
+// wrapped is a typed answer as the arguments of the final-answer tool
+// whose parameters are schema: the value itself when it is an object the
+// schema does not wrap, else the value under the schema's one property.
+func wrapped(value json.RawMessage, schema json.RawMessage) []byte {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) != 1 || bytes.HasPrefix(bytes.TrimSpace(value), []byte("{")) {
+		return value
+	}
+	for name := range s.Properties {
+		out, err := json.Marshal(map[string]json.RawMessage{name: value})
+		if err == nil {
+			return out
+		}
+	}
+	return value
 }
 
 // scriptedArgs are an expected call's arguments: the test's, and for each

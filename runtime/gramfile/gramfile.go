@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
@@ -88,5 +89,24 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		}
 		out.Tools = append(out.Tools, spec)
 	}
+	if a.HasSignature {
+		sig, err := signatureFromCheck(a)
+		if err != nil {
+			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": its signature", Err: err}
+		}
+		out.Signature = sig
+	}
 	return out, nil
+}
+
+// signatureFromCheck is a typed agent's runtime signature (LANGUAGE.md
+// §2.5), from schema.Signature, as generated Go code has it.
+func signatureFromCheck(a *check.Agent) (*runtime.Signature, error) {
+	s, err := schema.Signature(a)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	retries := s.OutputRetries
+	return &runtime.Signature{Input: s.Input, Message: s.Message, Output: s.Output, OutputStrict: s.OutputStrict,
+		OutputName: s.OutputName, OutputMode: provider.OutputMode(s.OutputMode), OutputRetries: &retries}, nil
 }
