@@ -12,11 +12,11 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
