@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/check/explain"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/docs"
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
@@ -25,7 +25,7 @@ so it works offline, like rustc --explain.`,
   gramc explain target-strict-free-form-object`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			text, ok := docs.Explain(args[0])
+			text, ok := explain.Text(args[0])
 			if !ok {
 				var codes []string
 				for _, c := range diag.Codes() {
@@ -34,7 +34,7 @@ so it works offline, like rustc --explain.`,
 				return usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
 					args[0], suggest.DidYouMean(suggest.Closest(args[0], codes)))
 			}
-			fmt.Fprint(e.stdout, explainExample(diag.Code(args[0]), text).render(text))
+			fmt.Fprint(e.stdout, text)
 			return nil
 		},
 	}

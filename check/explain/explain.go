@@ -1,4 +1,8 @@
-package cli
+// Package explain is what gramc explain prints for a diagnostic code: its
+// documentation (package docs), and after the example the message the
+// example produces and the fix, a corrected example that checks clean.
+// gramc explain and the playground print the same text from here.
+package explain
 
 import (
 	"bytes"
@@ -8,8 +12,19 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/docs"
 	"github.com/gramc-dev/gramc/syntax"
 )
+
+// Text is what gramc explain prints for code, and false when no
+// documentation names the code.
+func Text(code string) (string, bool) {
+	text, ok := docs.Explain(code)
+	if !ok {
+		return "", false
+	}
+	return explainExample(diag.Code(code), text).render(text), true
+}
 
 // gramBlock is a ```gram block of an explanation; fixBlock the one after
 // a line "The fix:", the documented fix of the example.
