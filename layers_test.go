@@ -43,6 +43,7 @@ const rules = `
 	# The compiler.
 	internal/... < ast < diag;
 	diag, syntax/internal/lexical < syntax, syntax/reftree;
+	diag < diag/diagtest;
 	syntax, provider < check < load;
 	check, runtime/toolspec < codegen/schema;
 	codegen/schema < codegen/golang, compat;

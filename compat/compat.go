@@ -230,11 +230,15 @@ func compareAgents(old, new []*check.Package) []Change {
 		na, ok := newAgents[name]
 		if !ok {
 			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange,
-				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name)})
+				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name) + listedBy(name, oldAgents)})
 			continue
 		}
 		c := &comparer{tool: name, agent: true}
 		c.agent2(oa, na)
+		// Its callers see the change as one of a tool of theirs.
+		for i := range c.changes {
+			c.changes[i].Message += listedBy(name, newAgents)
+		}
 		out = append(out, c.changes...)
 	}
 	for _, name := range sortedKeys(newAgents) {
@@ -244,6 +248,27 @@ func compareAgents(old, new []*check.Package) []Change {
 		}
 	}
 	return out
+}
+
+// listedBy says which of agents list the agent named name, to whose
+// models it is a tool: " (a tool of agent desk)", or "".
+func listedBy(name string, agents map[string]*check.Agent) string {
+	var by []string
+	for _, k := range sortedKeys(agents) {
+		for _, b := range agents[k].Agents {
+			if b.Name == name {
+				by = append(by, k)
+				break
+			}
+		}
+	}
+	switch len(by) {
+	case 0:
+		return ""
+	case 1:
+		return " (a tool of agent " + by[0] + ")"
+	}
+	return " (a tool of agents " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + ")"
 }
 
 func agentsOf(pkgs []*check.Package) map[string]*check.Agent {
@@ -547,22 +572,23 @@ func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, 
 // breaks (a program may not know it) and removing one is safe.
 func (c *comparer) enumValues(ov, nv []any, path string, dir direction, oldAt, newAt ast.Range) {
 	removed, added := setDiff(ov, nv), setDiff(nv, ov)
-	if len(removed) > 0 {
-		sev := Breaking
-		msg := fmt.Sprintf("%s no longer allows %s: a call that sends it is refused", path, list(removed))
-		if dir == result {
-			sev, msg = Safe, fmt.Sprintf("%s no longer returns %s", path, list(removed))
+	// report reports values removed or added: the severity and message
+	// for an input; for a result, the other severity and its message.
+	report := func(values []any, code diag.Code, sev Severity, inputMsg, resultMsg string) {
+		if len(values) == 0 {
+			return
 		}
-		c.add(Change{Code: EnumValueRemoved, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
-	}
-	if len(added) > 0 {
-		sev := Safe
-		msg := fmt.Sprintf("%s now also allows %s", path, list(added))
+		msg := fmt.Sprintf(inputMsg, path, list(values))
 		if dir == result {
-			sev, msg = Breaking, fmt.Sprintf("%s may now return %s, which a program written for the old version does not know", path, list(added))
+			sev, msg = Breaking, fmt.Sprintf(resultMsg, path, list(values))
+			if code == EnumValueRemoved {
+				sev = Safe
+			}
 		}
-		c.add(Change{Code: EnumValueAdded, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
+		c.add(Change{Code: code, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
 	}
+	report(removed, EnumValueRemoved, Breaking, "%s no longer allows %s: a call that sends it is refused", "%s no longer returns %s")
+	report(added, EnumValueAdded, Safe, "%s now also allows %s", "%s may now return %s, which a program written for the old version does not know")
 	if len(removed) == 0 && len(added) == 0 && list(ov) != list(nv) {
 		c.add(Change{Code: EnumOrderChanged, Severity: Dangerous, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv),
 			Message: fmt.Sprintf("the order of %s's values changed: a model reads the first as the usual one", path)})

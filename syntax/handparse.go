@@ -25,6 +25,7 @@ type hparser struct {
 	err     *parseError
 	a       *arena
 	src     *ast.Source // the file: every node's span points at it
+	pr      hpathReader // path's
 }
 
 // parseError is a syntax error found by the hand-written parser or the
@@ -221,10 +222,11 @@ func (p *hparser) element() ast.Pattern {
 // over the fine tokens inside a group (hpathReader), iteratively: a long
 // chain does not recurse.
 func (p *hparser) path() ast.Pattern {
-	var nb [8]*ast.NodePattern
-	var ab [8]*ast.Arrow
-	r := hpathReader{p: p, nodes: nb[:0], arrows: ab[:0]}
-	readPath(&r)
+	// The reader is the parser's, reused: a path's nodes and arrows hold
+	// no path, so paths are read one at a time.
+	r := &p.pr
+	*r = hpathReader{p: p, nodes: r.nodes[:0], arrows: r.arrows[:0]}
+	readPath(r)
 	if len(r.arrows) == 0 {
 		return r.nodes[0]
 	}
@@ -409,20 +411,8 @@ func (p *hparser) subject(s *ast.Subject) {
 }
 
 func (p *hparser) identifier() *ast.Identifier {
-	t := &p.tok
 	id := p.a.ids.new()
-	id.Span = p.tokSpan()
-	switch t.Type {
-	case tBTString:
-		id.Kind = ast.QuotedIdentifier
-		id.Name = unquote(t.Value)
-	case tInteger:
-		id.Kind = ast.IntegerIdentifier
-		id.Name = t.Value
-	default:
-		id.Kind = ast.SymbolIdentifier
-		id.Name = t.Value
-	}
+	*id = identifier(&p.tok, p.tokSpan())
 	p.next()
 	return id
 }

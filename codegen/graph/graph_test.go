@@ -38,7 +38,7 @@ func checkText(t testing.TB, src string) *check.Package {
 // TestGolden draws the examples in every format (testdata/<example>.<format>;
 // GRAMC_UPDATE=1 regenerates them): the bytes are stable.
 func TestGolden(t *testing.T) {
-	for _, ex := range []string{"weather", "hello", "hellogoodbye"} {
+	for _, ex := range []string{"weather", "triage", "hello", "hellogoodbye"} {
 		pkgs := loadDir(t, filepath.Join("..", "..", "examples", ex))
 		for _, f := range graph.Formats() {
 			var b bytes.Buffer

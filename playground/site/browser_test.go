@@ -81,6 +81,9 @@ func TestBrowser(t *testing.T) {
 	if browser == "" {
 		skipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
 	}
+	if fi, err := os.Stat(browser); err != nil || fi.IsDir() {
+		skipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
+	}
 	if _, err := exec.LookPath("node"); err != nil {
 		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
 	}

@@ -26,7 +26,7 @@ const WasmFile = "gramc.wasm"
 // Examples are the repository's example packages the page offers, in
 // its menu's order (the first opens by default): directories under the
 // repository root.
-var Examples = []string{"examples/weather", "examples/hello", "examples/hellogoodbye", "examples/testdata/broken"}
+var Examples = []string{"examples/weather", "examples/triage", "examples/hello", "examples/hellogoodbye", "examples/testdata/broken"}
 
 // maxExampleSize bounds an example's files together: the page carries
 // them all.

@@ -16,8 +16,10 @@
 // the exchange; a Replayer answers each request from the cassette without
 // a network, and fails a request that differs from the recorded one with a
 // *MismatchError naming the first difference as a JSON path with both
-// values — never a silent answer from a stale recording. NewModel wraps a
-// provider client built on either.
+// values — never a silent answer from a stale recording. Open starts a
+// Session on a cassette file, in the mode ModeFromEnv reads from
+// GRAMC_RECORD, whose Client a provider client is built with
+// (clientopt.WithHTTPClient).
 package cassette
 
 import (

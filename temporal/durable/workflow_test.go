@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
@@ -159,7 +160,7 @@ func TestWorkflowIterationLimit(t *testing.T) {
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi", MaxIterations: 2})
 	err := e.GetWorkflowError()
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != durable.ErrIterationLimit {
+	if !errors.As(err, &app) || app.Type() != string(durable.ErrIterationLimit) {
 		t.Fatalf("err = %v, want an application error of type %s", err, durable.ErrIterationLimit)
 	}
 	var partial runtime.Response
@@ -178,7 +179,20 @@ func TestWorkflowUnknownAgent(t *testing.T) {
 	if err := e.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), `no agent "nobody"`) {
 		t.Fatalf("err = %v, want one naming the unknown agent", err)
 	}
+	// What Result returns is an error errors.Is finds the type in.
+	_, err := durable.Result(context.Background(), failedRun{err: e.GetWorkflowError()})
+	if !errors.Is(err, durable.ErrUnknownAgent) || errors.Is(err, durable.ErrAPI) {
+		t.Errorf("Result: %v; errors.Is ErrUnknownAgent %v, ErrAPI %v", err, errors.Is(err, durable.ErrUnknownAgent), errors.Is(err, durable.ErrAPI))
+	}
 }
+
+// failedRun is a run that ended with err.
+type failedRun struct {
+	client.WorkflowRun
+	err error
+}
+
+func (r failedRun) Get(context.Context, any) error { return r.err }
 
 // TestModelActivityRetries: a retryable provider error is retried by
 // Temporal's policy; one that retrying cannot fix fails the run at once.
@@ -320,7 +334,7 @@ func TestPayloadLimit(t *testing.T) {
 		t.Fatalf("err = %v, want the payload limit named", err)
 	}
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != durable.ErrPayloadTooLarge {
+	if !errors.As(err, &app) || app.Type() != string(durable.ErrPayloadTooLarge) {
 		t.Errorf("err = %v, want a %s", err, durable.ErrPayloadTooLarge)
 	}
 	if n := len(m.Requests()); n != 1 {
