@@ -170,13 +170,17 @@ func freePort() (int, error) {
 // ready waits until the frontend answers for namespace (bounded by ctx).
 func (d *devServer) ready(ctx context.Context, namespace string) error {
 	for {
-		c, err := client.Dial(client.Options{HostPort: d.address, Namespace: namespace, Logger: quietSDKLogger()})
+		// Each attempt is bounded, so that one made before the server
+		// listens does not hold up the next.
+		actx, cancel := context.WithTimeout(ctx, time.Second)
+		c, err := client.DialContext(actx, client.Options{HostPort: d.address, Namespace: namespace, Logger: quietSDKLogger()})
 		if err == nil {
-			_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+			_, err = c.CheckHealth(actx, &client.CheckHealthRequest{})
 			c.Close()
-			if err == nil {
-				return nil
-			}
+		}
+		cancel()
+		if err == nil {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -213,6 +217,9 @@ Temporal Cloud.`,
 			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
 			err = d.ready(ctx, cfg.namespace)
 			cancel()
+			if cmd.Context().Err() != nil {
+				return nil // interrupted: the server stops cleanly
+			}
 			if err != nil {
 				return err
 			}
