@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -137,12 +138,21 @@ func setupTelemetry(ctx context.Context, stderr io.Writer, prog string) (*teleme
 		res, _ = resource.Merge(res, resource.NewSchemaless(semconv.ServiceName("gramc")))
 	}
 	// One warning per collector that cannot be reached, however often
-	// and for however many signals the export fails.
+	// and for however many signals the export fails, through the error
+	// handler gramc run and gramc mcp set (reportOTLPErrors: the terminal
+	// filter, the keys redacted).
+	var failMu sync.Mutex
+	failedAt := map[string]bool{}
 	failed := func(signal string) func(error) {
 		return func(err error) {
 			endpoint, variable := otlpEndpoint(signal)
-			warn(fmt.Sprintf("cannot export telemetry to %s (%s): %s; the run goes on",
-				termsafe.Line(endpoint, 300), variable, termsafe.Line(rootCause(err).Error(), 300)))
+			failMu.Lock()
+			said := failedAt[endpoint]
+			failedAt[endpoint] = true
+			failMu.Unlock()
+			if !said {
+				otel.Handle(fmt.Errorf("cannot export telemetry to %s (%s): %w; the run goes on", endpoint, variable, rootCause(err)))
+			}
 		}
 	}
 	s := &telemetrySetup{capture: strings.EqualFold(os.Getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")}
@@ -173,28 +183,41 @@ func setupTelemetry(ctx context.Context, stderr io.Writer, prog string) (*teleme
 	s.shutdown = func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Exiting: what could not be sent is lost, and said.
 		if s.tracer != nil {
-			s.tracer.Shutdown(sctx) //nolint:errcheck // a failed export warned already
+			if err := s.tracer.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("traces not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 		if s.meter != nil {
-			s.meter.Shutdown(sctx) //nolint:errcheck // likewise
+			if err := s.meter.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("metrics not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 	}
 	return s, nil
 }
 
-// warningSpanExporter reports a failed export once, through failed, and
-// not to OpenTelemetry's global error handler (which logs every failure).
+// warningSpanExporter reports a failed export once per collector, through
+// failed, rather than each failure.
 type warningSpanExporter struct {
 	sdktrace.SpanExporter
 	failed func(error)
 }
 
 func (w *warningSpanExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
-	if err := w.SpanExporter.ExportSpans(ctx, spans); err != nil {
-		w.failed(err)
+	err := w.SpanExporter.ExportSpans(ctx, spans)
+	if err == nil || exportTimedOut(ctx, err) {
+		return err // a collector too slow before exit: the shutdown says what was not sent
 	}
+	w.failed(err)
 	return nil
+}
+
+// exportTimedOut reports whether an export ran out of time (the export
+// timeout, or the flush's before exit) rather than failed.
+func exportTimedOut(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
 }
 
 // warningMetricExporter is warningSpanExporter's twin for metrics.
@@ -204,9 +227,11 @@ type warningMetricExporter struct {
 }
 
 func (w *warningMetricExporter) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
-	if err := w.Exporter.Export(ctx, rm); err != nil {
-		w.failed(err)
+	err := w.Exporter.Export(ctx, rm)
+	if err == nil || exportTimedOut(ctx, err) {
+		return err
 	}
+	w.failed(err)
 	return nil
 }
 
@@ -226,7 +251,7 @@ func (s *telemetrySetup) options(provider string) []runtime.Option {
 	if s == nil {
 		return nil
 	}
-	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithProviderName(provider)}
+	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithContentRedactor(redactKeys), runtime.WithProviderName(provider)}
 	if s.tracer != nil {
 		opts = append(opts, runtime.WithTracerProvider(s.tracer))
 	}

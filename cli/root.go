@@ -152,7 +152,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 			return exitCode(ExitUsage)
 		},
 	}
-	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default)")
+	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default, other outputs 1000 of a code per file)")
 	root.PersistentFlags().StringVar(&e.color, "color", "auto", "color diagnostics: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		switch e.color {

@@ -121,9 +121,46 @@ func CassettePath(t *check.Test) string {
 func Run(ctx context.Context, t *check.Test, o Options) *Result {
 	start := time.Now()
 	r := &Result{Test: t, Cassette: CassettePath(t)}
-	r.run(ctx, o)
+	if why := outsidePackage(t, r.Cassette); why != "" {
+		r.fail(t.NameRange, "%s", why)
+	} else {
+		r.run(ctx, o)
+	}
 	r.Elapsed = time.Since(start)
 	return r
+}
+
+// outsidePackage says why a test's cassette path is refused ("" when it
+// is not): a cassette is read and written below its test's package
+// directory, never elsewhere (an absolute path, "../", or a directory
+// that is a symbolic link out of it) — a package's tests must not make
+// gramc test --record write, or a replay read, any other file.
+func outsidePackage(t *check.Test, path string) string {
+	pkgDir := filepath.Dir(t.Range.File)
+	rel, err := filepath.Rel(pkgDir, path)
+	if err != nil || filepath.IsAbs(t.Cassette) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("cassette %q is outside the test's package directory: give a path below it (the default is testdata/%s.cassette)", t.Cassette, t.Name)
+	}
+	// The deepest directory on the way that exists must resolve within
+	// the package's.
+	real, err := filepath.EvalSymlinks(pkgDir)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(path)
+	for {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			if rel, err := filepath.Rel(real, r); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Sprintf("cassette %q is in %s, a symbolic link out of the test's package directory", t.Cassette, filepath.Dir(path))
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || len(parent) < len(pkgDir) {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 func (r *Result) fail(rng ast.Range, format string, args ...any) {

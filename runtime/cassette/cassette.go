@@ -40,6 +40,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/internal/redact"
+	"github.com/gramc-dev/gramc/internal/regular"
 )
 
 // Marker replaces a secret in a cassette.
@@ -282,18 +283,12 @@ func parseSection(data []byte) (first string, h http.Header, body []byte, err er
 
 // Load reads and parses the cassette file path.
 func Load(path string) (*Cassette, error) {
-	f, err := os.Open(path)
+	// A FIFO is refused, not waited on.
+	f, st, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
 	if st.Size() > MaxFileBytes {
 		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit of a cassette", path, st.Size(), MaxFileBytes>>20)
 	}

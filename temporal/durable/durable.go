@@ -207,13 +207,17 @@ const (
 	ErrAPI            ErrorType = "gramc.APIError"
 	ErrIterationLimit ErrorType = "gramc.IterationLimit"
 	ErrInvalidInput   ErrorType = "gramc.InvalidInput"
+	// ErrOutput: a typed agent's answer was not a value of its output
+	// type after its repair turns, or the model refused (the details
+	// hold the Response; the message carries the raw answer's error).
+	ErrOutput ErrorType = "gramc.OutputError"
 	// ErrPayloadTooLarge: an activity's result is over
 	// Config.MaxPayloadBytes.
 	ErrPayloadTooLarge ErrorType = "gramc.PayloadTooLarge"
 )
 
 // errorTypes are the ErrorTypes Result recognises.
-var errorTypes = []ErrorType{ErrUnknownAgent, ErrAPI, ErrIterationLimit, ErrInvalidInput, ErrPayloadTooLarge}
+var errorTypes = []ErrorType{ErrUnknownAgent, ErrAPI, ErrIterationLimit, ErrInvalidInput, ErrOutput, ErrPayloadTooLarge}
 
 // typedError is an error of a run whose application error has a known
 // ErrorType: errors.Is finds both.
@@ -295,6 +299,10 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		turn, err := l.Receive(&comp)
 		if err != nil {
+			var oe *runtime.OutputError
+			if errors.As(err, &oe) {
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrOutput), nil, l.Response())
+			}
 			return nil, err
 		}
 		if turn.Done {

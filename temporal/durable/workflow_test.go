@@ -318,6 +318,71 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 	return converter.GetDefaultDataConverter().FromPayloads(can.Input, v)
 }
 
+// typedAgent is a typed agent (LANGUAGE.md §2.5): hello's tool, and a
+// Greeting as its answer.
+var typedAgent = runtime.Agent{
+	Name:        "typed_greeter",
+	Model:       "OpenAI/gpt-4o-mini",
+	Instruction: "Greet, and say how warmly.",
+	Tools:       []runtime.ToolSpecification{helloSpec},
+	Signature: &runtime.Signature{
+		Message:    "input",
+		Output:     json.RawMessage(`{"type":"object","properties":{"greeting":{"type":"string"},"warmth":{"type":"integer","minimum":1,"maximum":5,"default":3}},"required":["greeting"],"additionalProperties":false}`),
+		OutputName: "Greeting",
+	},
+}
+
+func typedScript() []runtimetest.Step {
+	return []runtimetest.Step{
+		runtimetest.CallTools(runtimetest.Call("sayHello", `{"personName":"Alice"}`)),
+		runtimetest.Say(`{"greeting":"Hello, Alice!","warmth":9}`),
+		runtimetest.Say(`{"greeting":"Hello, Alice!"}`),
+	}
+}
+
+// TestWorkflowTyped: the workflow runs a typed agent as Run does, the
+// repair turn included, and returns the typed value; a spent budget is a
+// non-retryable ErrOutput carrying the partial Response.
+func TestWorkflowTyped(t *testing.T) {
+	var runs atomic.Int32
+	b, err := runtime.Bind(typedAgent, runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: greeter(&runs)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := b.Run(context.Background(), runtimetest.NewScriptedModel(typedScript()...), "hi, I am Alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(runtimetest.NewScriptedModel(typedScript()...))})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi, I am Alice"})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got runtime.Response
+	if err := e.GetWorkflowResult(&got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(*want, got, responseCmp); d != "" {
+		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
+	}
+	if string(got.Value) != `{"greeting":"Hello, Alice!","warmth":3}` || got.Repairs != 1 {
+		t.Errorf("value %s after %d repairs", got.Value, got.Repairs)
+	}
+
+	spent := runtimetest.NewScriptedModel(runtimetest.Say(`{}`), runtimetest.Say(`{"warmth":2}`))
+	e = newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(spent)})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi"})
+	var app *temporal.ApplicationError
+	if err := e.GetWorkflowError(); !errors.As(err, &app) || app.Type() != string(durable.ErrOutput) || !app.NonRetryable() ||
+		!strings.Contains(err.Error(), "the answer is not a Greeting after 1 repair turn") {
+		t.Fatalf("spent: %v", err)
+	}
+	var partial runtime.Response
+	if err := app.Details(&partial); err != nil || partial.Repairs != 1 || partial.Iterations != 2 {
+		t.Errorf("partial response %+v (%v)", partial, err)
+	}
+}
+
 // TestPayloadLimit: a model answer over the payload limit fails the run
 // at once, not retried, naming the limit; before, the server refused the
 // activity's result and the model was asked again for ever (issue 35.2).
