@@ -48,6 +48,7 @@ const rules = `
 	check, runtime/toolspec < codegen/schema;
 	codegen/schema < codegen/golang, compat;
 	check < codegen/graph;
+	check, docs < check/explain;
 	codegen/schema, load < config;
 
 	# The runtime, which links none of the compiler.
@@ -63,12 +64,12 @@ const rules = `
 
 	# The playground: the compiler core behind globalThis.gramc, its
 	# WebAssembly shell, the site's builder (docs/playground.md).
-	codegen/golang, codegen/graph, docs < playground/core < playground/wasm;
+	codegen/golang, codegen/graph, check/explain < playground/core < playground/wasm;
 	NONE < playground/site < playground/build;
 
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph < cli;
+	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.

@@ -152,8 +152,8 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 			fn = runner.Tool(commands[t.Name])
 		case len(opts.tools) > 0:
 			continue // --tool selects the tools served
-		case builtinTools[t.Name] != nil:
-			fn = builtinTools[t.Name]
+		case e.builtinTool(t.Name) != nil:
+			fn = e.builtinTool(t.Name)
 		default:
 			unbound = append(unbound, t.Name)
 			continue
@@ -178,7 +178,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
 	// continuing the caller's trace; flushed on every way out.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc mcp")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}

@@ -289,7 +289,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc run")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
@@ -307,6 +307,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		// is printed once, as JSON, on standard output.
 		out.w = e.stderr
 	}
+	tel.beforeConsoleSpan(out.endLine)
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -566,7 +567,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.O
 	// not look hung.
 	notice := func(attempt int, wait time.Duration, err error) {
 		if wait > time.Second {
-			fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
+			fmt.Fprintf(e.stderr, "gramc run: attempt %d failed: %s; retrying in %v\n", attempt, termsafe.Line(retryError(err), 300), wait.Round(100*time.Millisecond))
 		}
 	}
 	copts := []clientopt.Option{clientopt.WithTimeout(opts.requestTimeout), clientopt.WithStreamTimeout(opts.streamTimeout),
@@ -727,4 +728,17 @@ func greeting(word string) runtime.ToolFunc {
 		}
 		return fmt.Sprintf("%s, %s!", word, name), nil
 	}
+}
+
+// retryError is the error of one failed attempt, as the retry notice
+// shows it beside the attempt's number: without the error's own count of
+// the attempts so far, which would count the same attempts twice.
+func retryError(err error) string {
+	var apiErr *runtime.APIError
+	if errors.As(err, &apiErr) {
+		one := *apiErr
+		one.Attempts = 0
+		return one.Error()
+	}
+	return err.Error()
 }

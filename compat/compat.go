@@ -525,10 +525,9 @@ func (c *comparer) param(op, np *check.Param, path string, dir direction) {
 
 func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, newAt ast.Range) {
 	if ot == nil || nt == nil {
-		if (ot == nil) != (nt == nil) {
-			c.add(Change{Code: TypeChanged, Severity: Breaking, Path: path, Old: oldAt, New: newAt,
-				OldText: ot.Name(), NewText: nt.Name(), Message: fmt.Sprintf("the type of %s changed from %s to %s", path, nameOr(ot), nameOr(nt))})
-		}
+		// A type the checker could not resolve (an unknown type, a
+		// missing label) is nil: the checker reported it, and nothing is
+		// known about what it will be, so nothing else is said.
 		return
 	}
 	// Records compare by their fields (a renamed :Type with the same
@@ -566,13 +565,6 @@ func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, 
 			c.enumValues(ot.Enum.Values, nt.Enum.Values, path, dir, oldAt, newAt)
 		}
 	}
-}
-
-func nameOr(t *check.Type) string {
-	if t == nil {
-		return "none"
-	}
-	return t.Name()
 }
 
 // enumValues compares allowed values: for an input, removing one breaks

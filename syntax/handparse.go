@@ -532,7 +532,7 @@ func (p *hparser) array() ast.Value {
 	for p.err == nil {
 		if p.is("{") {
 			p.fail("arrays hold scalars only",
-				"An array may contain numbers, strings, symbols, booleans and ranges, but not maps. To describe structured items, declare a named type ([Item:Type | (name::String), ...]) and refer to it, e.g. {elementType: Item}.")
+				"An array may contain numbers, strings, symbols, booleans and ranges, but not maps. To describe structured items, declare a named type ([Item:Type | (name::String), ...]) and refer to it, e.g. {elementType: Item}; in a test's args or returns, write the whole value as JSON in a tagged string: json`[{\"id\": 1}]`.")
 			break
 		}
 		if p.is("[") {
@@ -586,7 +586,7 @@ func (p *hparser) mapValue() ast.Value {
 			}
 			if p.is("{") || p.is("[") {
 				p.fail("maps hold scalars only",
-					"A map inside a record may only hold scalar values (numbers, strings, symbols, booleans, ranges), not maps or arrays. Promote the inner structure to a node or a named type.")
+					"A map inside a record may only hold scalar values (numbers, strings, symbols, booleans, ranges), not maps or arrays. Promote the inner structure to a node or a named type; in a test's args or returns, write the whole value as JSON in a tagged string: json`{\"tags\": [\"billing\"]}`.")
 				break
 			}
 			e.Value = p.scalar()
