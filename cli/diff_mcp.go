@@ -27,6 +27,21 @@ const maxListedTools = 100000
 // in the listing as JSON ({"tools": [...]}), named by server, with the
 // JSON pointer of each.
 func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
+	data, err := mcpToolList(server, timeout, "--against-mcp")
+	if err != nil {
+		return nil, err
+	}
+	snap, err := compat.ReadSnapshot(server, data)
+	if err != nil {
+		return nil, mcpFailure("--against-mcp", server, err)
+	}
+	return snap, nil
+}
+
+// mcpToolList returns the tools/list of a live MCP server (every page, at
+// most maxListedTools tools) as JSON, {"tools": [...]}, within timeout;
+// flag names the server's flag in errors (--against-mcp, --mcp).
+func mcpToolList(server string, timeout time.Duration, flag string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
@@ -43,9 +58,9 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 		if s := strings.TrimSpace(logs.String()); s != "" {
 			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
 		}
-		return &exitError{code: ExitUsage, err: fmt.Errorf("--against-mcp %s: %w", termsafe.Line(server, 200), err)}
+		return mcpFailure(flag, server, err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc diff", Version: versionString()}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fail(err)
@@ -65,11 +80,11 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 	if err != nil {
 		return nil, fail(err)
 	}
-	snap, err := compat.ReadSnapshot(server, data)
-	if err != nil {
-		return nil, fail(err)
-	}
-	return snap, nil
+	return data, nil
+}
+
+func mcpFailure(flag, server string, err error) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, termsafe.Line(server, 200), err)}
 }
 
 // tailBuffer keeps the last max bytes written to it.
