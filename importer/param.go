@@ -133,7 +133,7 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 				if kind == check.Integer && strings.Contains(n, ".") {
 					continue // the type refuses it already
 				}
-				list = append(list, n)
+				list = append(list, jsonNumber(n))
 			}
 			// any other value is refused by the type already
 		}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -35,10 +36,12 @@ type importer struct {
 	// given: records and enums named by their source ($defs,
 	// components.schemas), whose names come first
 	given map[any]bool
+	// shapes: the definitions read, by name and JSON text
+	shapes map[string]any
 }
 
 func newImporter() *importer {
-	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}}
+	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}}
 }
 
 // warn reports what could not come along, at n.
@@ -504,12 +507,34 @@ func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 		return &typ{kind: check.EnumKind, enum: e}, nil
 	}
 	im.step(s, depth)
+	// The same definition in the schemas of several tools (each carries
+	// its own $defs) is one declaration.
+	shape := ""
+	if s.kind == 'o' {
+		if data, err := json.Marshal(s.value()); err == nil {
+			shape = name + "\x00" + string(data)
+			switch d := im.shapes[shape].(type) {
+			case *record:
+				im.records[s] = d
+				return &typ{kind: check.Record, rec: d}, nil
+			case *enum:
+				im.enums[s] = d
+				return &typ{kind: check.EnumKind, enum: d}, nil
+			}
+		}
+	}
 	if s.kind == 'o' && !s.has("$ref") && im.isRecord(s, 0) {
 		r := im.newRecord(s, name, true)
+		if shape != "" {
+			im.shapes[shape] = r
+		}
 		im.fillRecord(r, s, depth)
 		return &typ{kind: check.Record, rec: r}, nil
 	}
 	if e := im.enumDecl(s, name); e != nil {
+		if shape != "" {
+			im.shapes[shape] = e
+		}
 		return &typ{kind: check.EnumKind, enum: e}, nil
 	}
 	return im.alias(s, s, name, depth-1)
@@ -547,7 +572,7 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 			e.values = append(e.values, im.text(v, v.str))
 		case t == "integer" && v.kind == 'n' && isInteger(v.num):
 			p, _ := plainNumber(v.num)
-			e.values = append(e.values, p)
+			e.values = append(e.values, jsonNumber(p))
 		}
 	}
 	if len(e.values) == 0 {
