@@ -35,7 +35,7 @@ var layers = []struct {
 	{"the parser", []string{"syntax/..."}},
 	{"the checker", []string{"check"}},
 	{"the loader", []string{"load"}},
-	{"emitters, gramc diff's rules, gramc.json", []string{"codegen/...", "compat", "config"}},
+	{"emitters, gramc diff's rules, gramc.json, gramc import's reader", []string{"codegen/...", "compat", "config", "importer"}},
 	{"the runtime", []string{"runtime/..."}},
 	{"agents from .gram files and :Test runs, through the compiler", []string{"runtime/gramfile", "runtime/agenttest"}},
 	{"the language server", []string{"lsp"}},

@@ -62,6 +62,11 @@ func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnosti
 			}
 			if sp.p.drop(sp.key) {
 				dropped = true
+				at := sp.p.propNode(sp.key)
+				if im.refused[at] {
+					continue // a field copied into a tool's parameters
+				}
+				im.refused[at] = true
 				saved := im.s
 				im.s = sp.p.src
 				im.warn(diag.CodeImportInvalidValue, sp.p.propNode(sp.key), fmt.Sprintf("%s of %s is dropped: %s", sp.key, jsonstr.Text(sp.p.name), d.Summary),

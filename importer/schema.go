@@ -38,10 +38,12 @@ type importer struct {
 	given map[any]bool
 	// shapes: the definitions read, by name and JSON text
 	shapes map[string]any
+	// refused: the values the checker refused, reported once each
+	refused map[*node]bool
 }
 
 func newImporter() *importer {
-	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}}
+	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}}
 }
 
 // warn reports what could not come along, at n.
@@ -147,7 +149,13 @@ func (im *importer) report(s *node) {
 // and nil.
 func (im *importer) resolve(ref *node) (*node, string) {
 	if ref.kind != 's' {
-		im.s.fail(ref, "\"$ref\" is a string, not %s", ref.kindName())
+		hint := ""
+		if ref.kind == 'z' && ref.line > 0 {
+			hint = " (in YAML, an unquoted # starts a comment: quote the reference)"
+		}
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref is %s, not a reference%s; the value is Object", ref.kindName(), hint),
+			"A $ref is a string, a URI reference; this one cannot be followed, so the value is declared a free-form Object. Fix the reference.")
+		return nil, ""
 	}
 	frag, ok := strings.CutPrefix(ref.str, "#")
 	if !ok {
