@@ -1,19 +1,12 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 // maxListedTools bounds the tools read from a live server's tools/list
@@ -36,51 +29,6 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 		return nil, mcpFailure("--against-mcp", server, err)
 	}
 	return snap, nil
-}
-
-// mcpToolList returns the tools/list of a live MCP server (every page, at
-// most maxListedTools tools) as JSON, {"tools": [...]}, within timeout;
-// flag names the server's flag in errors (--against-mcp, --mcp).
-func mcpToolList(server string, timeout time.Duration, flag string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
-	t, cmd := mcpTransport(server, logs, time.Second)
-	if cmd != nil {
-		// What the command starts goes when the session does (sh -c 'srv &',
-		// a server that forks), after the SDK's own close.
-		defer toolcmd.KillGroup(cmd)
-	}
-	fail := func(err error) error {
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
-			err = fmt.Errorf("no tool list within %s (--mcp-timeout)", timeout)
-		}
-		if s := strings.TrimSpace(logs.String()); s != "" {
-			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
-		}
-		return mcpFailure(flag, server, err)
-	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
-	session, err := client.Connect(ctx, t, nil)
-	if err != nil {
-		return nil, fail(err)
-	}
-	defer session.Close()
-	var tools []*sdk.Tool
-	for tool, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, fail(fmt.Errorf("tools/list: %w", err))
-		}
-		if len(tools) == maxListedTools {
-			return nil, fail(fmt.Errorf("more than %d tools listed (the limit)", maxListedTools))
-		}
-		tools = append(tools, tool)
-	}
-	data, err := json.MarshalIndent(map[string]any{"tools": tools}, "", "  ")
-	if err != nil {
-		return nil, fail(err)
-	}
-	return data, nil
 }
 
 func mcpFailure(flag, server string, err error) error {

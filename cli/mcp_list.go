@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/runtime/toolcmd"
+)
+
+// maxListingBytes bounds the tools/list results recorded from a server.
+const maxListingBytes = 64 << 20
+
+// mcpToolList returns the tools/list of a live MCP server (every page, at
+// most maxListedTools tools) as JSON, {"tools": [...]}, within timeout;
+// flag names the server's flag in errors (--against-mcp, --mcp). The
+// entries are the server's own JSON, as it wrote them (the SDK's Tool
+// decodes a schema into a map, which loses the order of its properties:
+// the order of a tool's parameters): they are recorded from the
+// connection, stdio's messages or the HTTP bodies.
+func mcpToolList(server string, timeout time.Duration, flag string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
+	t, cmd := mcpTransport(server, logs, time.Second)
+	if cmd != nil {
+		// What the command starts goes when the session does (sh -c 'srv &',
+		// a server that forks), after the SDK's own close.
+		defer toolcmd.KillGroup(cmd)
+	}
+	rec := &listRecorder{results: map[string][]byte{}}
+	switch tt := t.(type) {
+	case *sdk.StreamableClientTransport:
+		tt.HTTPClient = &http.Client{Transport: &recordingRoundTripper{next: http.DefaultTransport, rec: rec}}
+	default:
+		t = &recordingTransport{Transport: t, rec: rec}
+	}
+	fail := func(err error) error {
+		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+			err = fmt.Errorf("no tool list within %s (--mcp-timeout)", timeout)
+		}
+		if s := strings.TrimSpace(logs.String()); s != "" {
+			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
+		}
+		return mcpFailure(flag, server, err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
+	session, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer session.Close()
+	var tools []*sdk.Tool
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fail(fmt.Errorf("tools/list: %w", err))
+		}
+		if len(tools) == maxListedTools {
+			return nil, fail(fmt.Errorf("more than %d tools listed (the limit)", maxListedTools))
+		}
+		tools = append(tools, tool)
+	}
+	if rec.overflow {
+		return nil, fail(fmt.Errorf("a tool list larger than %d bytes (the limit)", maxListingBytes))
+	}
+	if raw := rec.tools(); len(raw) == len(tools) {
+		return json.MarshalIndent(map[string]any{"tools": raw}, "", "  ")
+	}
+	// Not recorded (a transport that speaks otherwise): the SDK's view.
+	data, err := json.MarshalIndent(map[string]any{"tools": tools}, "", "  ")
+	if err != nil {
+		return nil, fail(err)
+	}
+	return data, nil
+}
+
+// listRecorder keeps the raw results of the tools/list requests of a
+// session, in the order of the requests.
+type listRecorder struct {
+	mu       sync.Mutex
+	ids      []string          // the tools/list requests' IDs, in order
+	results  map[string][]byte // by request ID
+	size     int
+	overflow bool
+}
+
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%#v", id.Raw()) }
+
+// message records a JSON-RPC message (or a batch) seen on the wire.
+func (r *listRecorder) message(data []byte) {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(data, &batch) == nil {
+			for _, m := range batch {
+				r.message(m)
+			}
+		}
+		return
+	}
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return
+	}
+	r.decoded(msg)
+}
+
+func (r *listRecorder) decoded(msg jsonrpc.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == "tools/list" && m.ID.IsValid() {
+			r.ids = append(r.ids, idKey(m.ID))
+		}
+	case *jsonrpc.Response:
+		if !m.ID.IsValid() || m.Result == nil {
+			return
+		}
+		key := idKey(m.ID)
+		for _, id := range r.ids {
+			if id == key {
+				if r.size += len(m.Result); r.size > maxListingBytes {
+					r.overflow = true
+					return
+				}
+				r.results[key] = append([]byte(nil), m.Result...)
+			}
+		}
+	}
+}
+
+// tools are the entries of every page recorded, in order, as the server
+// wrote them (nil when a page is missing).
+func (r *listRecorder) tools() []json.RawMessage {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []json.RawMessage
+	for _, id := range r.ids {
+		res, ok := r.results[id]
+		if !ok {
+			return nil
+		}
+		var page struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if json.Unmarshal(res, &page) != nil {
+			return nil
+		}
+		out = append(out, page.Tools...)
+	}
+	return out
+}
+
+// recordingTransport records the messages of a stdio (or other
+// message-level) connection.
+type recordingTransport struct {
+	sdk.Transport
+	rec *listRecorder
+}
+
+func (t *recordingTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Connection: c, rec: t.rec}, nil
+}
+
+type recordingConn struct {
+	sdk.Connection
+	rec *listRecorder
+}
+
+func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.rec.decoded(m)
+	}
+	return m, err
+}
+
+func (c *recordingConn) Write(ctx context.Context, m jsonrpc.Message) error {
+	c.rec.decoded(m)
+	return c.Connection.Write(ctx, m)
+}
+
+// recordingRoundTripper records the messages of streamable HTTP: the
+// requests' bodies, and the responses' (JSON, or the data of an event
+// stream) as the SDK reads them.
+type recordingRoundTripper struct {
+	next http.RoundTripper
+	rec  *listRecorder
+}
+
+func (t *recordingRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body != nil && req.Method == http.MethodPost {
+		body, err := io.ReadAll(io.LimitReader(req.Body, maxListingBytes))
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		t.rec.message(body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	resp.Body = &teeBody{body: resp.Body, sse: sse, rec: t.rec}
+	return resp, nil
+}
+
+// teeBody records the messages of a response body as the SDK reads it,
+// before the SDK sees the bytes that complete one: a JSON body when it
+// ends, each event of an event stream when its blank line arrives.
+type teeBody struct {
+	body     io.ReadCloser
+	sse      bool
+	rec      *listRecorder
+	buf      []byte
+	overflow bool
+}
+
+func (b *teeBody) Read(p []byte) (int, error) {
+	n, err := b.body.Read(p)
+	if !b.overflow {
+		b.buf = append(b.buf, p[:n]...)
+		if len(b.buf) > maxListingBytes {
+			b.overflow, b.buf = true, nil
+		}
+	}
+	if b.sse {
+		b.events(false)
+	}
+	if err == io.EOF {
+		if b.sse {
+			b.events(true)
+		} else if !b.overflow {
+			b.rec.message(b.buf)
+		}
+		b.buf = nil
+	}
+	return n, err
+}
+
+// events records each complete event of the stream read so far (and,
+// at its end, what is left).
+func (b *teeBody) events(end bool) {
+	for {
+		text := string(b.buf)
+		i := strings.Index(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n")
+		if i < 0 && !end || len(text) == 0 {
+			return
+		}
+		event := text
+		if i >= 0 {
+			// the index is in the normalised text: find the same event end
+			// in the raw text
+			norm := strings.ReplaceAll(text, "\r\n", "\n")
+			event = norm[:i]
+			b.buf = []byte(norm[i+2:])
+		} else {
+			b.buf = nil
+		}
+		var data bytes.Buffer
+		for _, line := range strings.Split(event, "\n") {
+			if d, ok := strings.CutPrefix(line, "data:"); ok {
+				data.WriteString(strings.TrimPrefix(d, " "))
+				data.WriteByte('\n')
+			}
+		}
+		if data.Len() > 0 {
+			b.rec.message(data.Bytes())
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
+
+func (b *teeBody) Close() error { return b.body.Close() }
