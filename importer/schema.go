@@ -509,6 +509,10 @@ func (im *importer) quietResolve(ref string) (*node, string) {
 // an array) is written where it is used.
 func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 	if r, ok := im.records[s]; ok {
+		if !im.given[r] {
+			// first met where it is used: the definition names it
+			r.name, im.given[r] = name, true
+		}
 		return &typ{kind: check.Record, rec: r}, nil
 	}
 	if e, ok := im.enums[s]; ok {
@@ -551,6 +555,9 @@ func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 // enumDecl makes an :Enum of a definition that is a string or integer
 // enumeration (null aside), or returns nil.
 func (im *importer) enumDecl(s *node, name string) *enum {
+	if e, ok := im.enums[s]; ok {
+		return e
+	}
 	if s.kind != 'o' || s.has("$ref") || s.has("anyOf") || s.has("oneOf") || s.has("allOf") {
 		return nil
 	}

@@ -12,7 +12,8 @@ import (
 // The kinds of source, as Result.Kinds and messages name them.
 const (
 	kindMCP             = "MCP tools/list"
-	kindGramcSchema     = "gramc schema output"
+	kindMCPEntries      = "MCP tool entries"
+	kindGramcSchema     = "gramc schema --target jsonschema output"
 	kindOpenAIChat      = "OpenAI chat tools"
 	kindOpenAIFunctions = "OpenAI functions"
 	kindOpenAIResponses = "OpenAI Responses tools"
@@ -72,8 +73,11 @@ func (im *importer) entryKind(s *source, list *node) string {
 	case e.has("input_schema"):
 		return kindAnthropic
 	case e.has("inputSchema"):
-		if in := e.get("inputSchema"); in.has("$schema") || e.has("outputSchema") && !s.Server {
+		switch {
+		case e.get("inputSchema").has("$schema"):
 			return kindGramcSchema
+		case list == s.root:
+			return kindMCPEntries // an array: gramc schema --target mcp writes one
 		}
 		return kindMCP
 	case e.has("parameters") && e.get("type") != nil:
@@ -281,6 +285,17 @@ func (im *importer) resultType(s *node, name string) (*typ, string) {
 // by the file's name.
 func (im *importer) jsonSchema(s *source) {
 	root := s.root
+	name := im.str(root, "title")
+	if name == "" {
+		name = fileStem(s.Name)
+	}
+	named := false
+	if im.isRecord(root, 0) && !root.has("$ref") {
+		im.named(root, upperFirst(name), 0)
+		named = true
+	} else if root.has("enum") && im.enumDecl(root, upperFirst(name)) != nil {
+		named = true
+	}
 	for _, k := range []string{"$defs", "definitions"} {
 		defs := root.get(k)
 		if defs == nil {
@@ -291,23 +306,13 @@ func (im *importer) jsonSchema(s *source) {
 		}
 		for _, name := range defs.keys {
 			d := defs.obj[name]
-			if d.kind == 'o' && (im.isRecord(d, 0) && !d.has("$ref") || im.enumDecl(d, name) != nil) {
+			if d.kind == 'o' && !d.has("$ref") && (im.isRecord(d, 0) || d.has("enum")) {
 				im.named(d, name, 0)
 			}
 		}
+		named = true
 	}
-	name := im.str(root, "title")
-	if name == "" {
-		name = fileStem(s.Name)
-	}
-	if im.isRecord(root, 0) && !root.has("$ref") {
-		im.named(root, upperFirst(name), 0)
-		return
-	}
-	if root.has("enum") && im.enumDecl(root, upperFirst(name)) != nil {
-		return
-	}
-	if !root.has("$defs") && !root.has("definitions") {
+	if !named {
 		s.fail(root, "a JSON Schema imports as a :Type (an object schema with properties) or an :Enum, or as the definitions under $defs; this one is %s", describeSchema(root))
 	}
 }

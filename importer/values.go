@@ -61,29 +61,9 @@ func plainNumber(num string) (string, bool) {
 // scalar, an array of scalars or a map of scalars. Whether it fits the
 // type is the checker's to say (see write).
 func (im *importer) value(n *node, what string) (any, bool) {
-	var why string
-	switch n.kind {
-	case 'z':
-		why = "null is not a gram value (gram has no null)"
-	case 'a':
-		if len(n.arr) == 0 {
-			why = "an empty array cannot be written in gram"
-		}
-		for _, e := range n.arr {
-			if e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
-				why = "a gram array holds scalars only"
-			}
-		}
-	case 'o':
-		for _, k := range n.keys {
-			if e := n.obj[k]; e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
-				why = "a gram map holds scalars only"
-			}
-		}
-	}
+	why := unwritable(n, what == "example")
 	if why == "" {
-		v, ok := plainValue(n)
-		if ok {
+		if v, ok := plainValue(n); ok {
 			return v, true
 		}
 		why = "it holds a number too long or a NUL character, which gram cannot write"
@@ -91,6 +71,37 @@ func (im *importer) value(n *node, what string) (any, bool) {
 	im.warn(diag.CodeImportInvalidValue, n, fmt.Sprintf("this %s is dropped: %s", what, why),
 		"The value cannot be written in gram, so the parameter has no "+what+" here. Write one gram can hold, if it matters.")
 	return nil, false
+}
+
+// unwritable says why n cannot be written as a gram value ("" when it
+// can); an element of a list (an example) must be a scalar.
+func unwritable(n *node, element bool) string {
+	switch n.kind {
+	case 'z':
+		return "null is not a gram value (gram has no null)"
+	case 'a', 'o':
+		if element {
+			return "examples are a gram array, which holds scalars only"
+		}
+	}
+	switch n.kind {
+	case 'a':
+		if len(n.arr) == 0 {
+			return "an empty array cannot be written in gram"
+		}
+		for _, e := range n.arr {
+			if e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+				return "a gram array holds scalars only"
+			}
+		}
+	case 'o':
+		for _, k := range n.keys {
+			if e := n.obj[k]; e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+				return "a gram map holds scalars only"
+			}
+		}
+	}
+	return ""
 }
 
 // plainValue is n as a JSON-ready value with numbers written plainly.
