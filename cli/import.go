@@ -105,7 +105,7 @@ func runImport(e *env, opts importOptions, args []string) error {
 	res, err := importer.Import(srcs)
 	var ie *importer.Error
 	if errors.As(err, &ie) {
-		printDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: ie.Msg, Range: ie.At}})
+		printImportDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: ie.Msg, Range: ie.At}}, srcs)
 		return exitCode(ExitProblem)
 	}
 	if err != nil {

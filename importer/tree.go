@@ -204,12 +204,17 @@ func parseYAML(data []byte) (*node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		e := &syntaxError{msg: "invalid YAML: " + msg}
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			l, _ := strconv.Atoi(m[1])
-			c, _ := strconv.Atoi(m[2])
+		e := &syntaxError{line: 1, col: 1}
+		if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
+			l, _ := strconv.Atoi(msg[m[2]:m[3]])
+			c := 1
+			if m[4] >= 0 {
+				c, _ = strconv.Atoi(msg[m[4]:m[5]])
+			}
 			e.line, e.col = int32(l), int32(max(c, 1))
+			msg = strings.TrimPrefix(strings.TrimPrefix(msg[:m[0]]+msg[m[1]:], ":"), " ")
 		}
+		e.msg = "invalid YAML: " + msg
 		return nil, e
 	}
 	y := &yamlReader{seen: map[*yaml.Node]*node{}}
