@@ -748,7 +748,24 @@ func (im *importer) array(s *node, hint string, depth int) *typ {
 		}
 		items = items.arr[0]
 	}
-	elem, _ := im.typ(items, hint+"Item", depth+1)
+	if items.kind == 'o' && !items.has("$ref") && !items.has("anyOf") && !items.has("oneOf") && !items.has("allOf") && !im.isRecord(items, 0) {
+		if e := im.enumDecl(items, hint+"Item"); e != nil {
+			// an enumeration of elements: an :Enum of its own
+			im.given[e] = false
+			im.report(items)
+			return &typ{kind: check.Array, elem: &typ{kind: check.EnumKind, enum: e}}
+		}
+	}
+	elem, chain := im.typ(items, hint+"Item", depth+1)
+	for _, key := range elementKeywords {
+		for _, c := range chain {
+			if v := c.get(key); v != nil {
+				im.warn(diag.CodeImportUnsupportedKeyword, v, fmt.Sprintf("%s on an array's elements is dropped", key),
+					"A gram Array's elementType names a type and takes no constraints: the elements are not restricted. Declare a :Type or an :Enum for them, or check them in the tool.")
+				break
+			}
+		}
+	}
 	if elem.kind == check.Array {
 		im.warn(diag.CodeImportNestedArray, items, "an array of arrays is not a gram type; the elements are Object",
 			"A gram Array's element type cannot itself be an array. Declare a :Type with an Array field and use it as the element type; until then the elements are free-form Objects.")
@@ -756,6 +773,10 @@ func (im *importer) array(s *node, hint string, depth int) *typ {
 	}
 	return &typ{kind: check.Array, elem: elem}
 }
+
+// elementKeywords are the constraints an array's element type cannot
+// carry.
+var elementKeywords = []string{"enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems"}
 
 // allOf combines schemas: one is itself; objects make one record of all
 // their fields.
