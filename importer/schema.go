@@ -1,7 +1,7 @@
 package importer
 
 import (
-	"encoding/json"
+	"crypto/sha256"
 	"fmt"
 	"net/url"
 	"slices"
@@ -40,10 +40,13 @@ type importer struct {
 	shapes map[string]any
 	// refused: the values the checker refused, reported once each
 	refused map[*node]bool
+	// hashes: each value's content hash, computed once (a YAML alias
+	// shares a value: hashing it again would be exponential)
+	hashes map[*node][32]byte
 }
 
 func newImporter() *importer {
-	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}}
+	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}}
 }
 
 // warn reports what could not come along, at n.
@@ -60,6 +63,41 @@ func orRoot(p string) string {
 		return "/"
 	}
 	return p
+}
+
+// hash is the SHA-256 of a value's canonical form (object keys sorted),
+// from its children's hashes.
+func (im *importer) hash(n *node) [32]byte {
+	if h, ok := im.hashes[n]; ok {
+		return h
+	}
+	d := sha256.New()
+	d.Write([]byte{n.kind})
+	switch n.kind {
+	case 'o':
+		keys := slices.Clone(n.keys)
+		slices.Sort(keys)
+		for _, k := range keys {
+			h := im.hash(n.obj[k])
+			fmt.Fprintf(d, "%d:%s", len(k), k)
+			d.Write(h[:])
+		}
+	case 'a':
+		for _, e := range n.arr {
+			h := im.hash(e)
+			d.Write(h[:])
+		}
+	case 's':
+		d.Write([]byte(n.str))
+	case 'n':
+		d.Write([]byte(n.num))
+	case 'b':
+		fmt.Fprint(d, n.b)
+	}
+	var h [32]byte
+	copy(h[:], d.Sum(nil))
+	im.hashes[n] = h
+	return h
 }
 
 // step counts a schema visited and bounds the depth.
@@ -523,8 +561,9 @@ func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 	// its own $defs) is one declaration.
 	shape := ""
 	if s.kind == 'o' {
-		if data, err := json.Marshal(s.value()); err == nil {
-			shape = name + "\x00" + string(data)
+		h := im.hash(s)
+		shape = name + "\x00" + string(h[:])
+		{
 			switch d := im.shapes[shape].(type) {
 			case *record:
 				im.records[s] = d

@@ -35,7 +35,11 @@ func (im *importer) detect(s *source) string {
 	}
 	if v := root.get("openapi"); v != nil {
 		if v.kind != 's' || !(strings.HasPrefix(v.str, "3.0") || strings.HasPrefix(v.str, "3.1")) {
-			s.fail(v, "OpenAPI %s: gramc import reads OpenAPI 3.0 and 3.1", jsonstr.Text(fmt.Sprint(v.value())))
+			version := v.kindName()
+			if v.kind == 's' || v.kind == 'n' {
+				version = jsonstr.Text(v.str + v.num)
+			}
+			s.fail(v, "OpenAPI %s: gramc import reads OpenAPI 3.0 and 3.1", version)
 		}
 		return "OpenAPI " + v.str
 	}
@@ -193,9 +197,11 @@ func (im *importer) strict(def *node) *bool {
 // addTool adds t, with a description gram requires.
 func (im *importer) addTool(t *tool, at *node) {
 	if strings.TrimSpace(t.description) == "" {
-		t.description = t.title
-		if t.description == "" {
-			t.description = t.name
+		t.description = "A tool"
+		for _, d := range []string{t.name, t.title} {
+			if strings.TrimSpace(d) != "" {
+				t.description = d
+			}
 		}
 		im.warn(diag.CodeImportMissingDescription, at, fmt.Sprintf("tool %s has no description; it is described as %s", jsonstr.Text(t.name), jsonstr.Text(t.description)),
 			"A gram tool needs a description: the model chooses tools by it. gramc import wrote its title or name; write what the tool does.")
