@@ -43,10 +43,14 @@ type importer struct {
 	// hashes: each value's content hash, computed once (a YAML alias
 	// shares a value: hashing it again would be exponential)
 	hashes map[*node][32]byte
+	// recordish: isRecord's answers
+	recordish map[*node]bool
+	// filled: the schemas whose fields each record has
+	filled map[*record]map[*node]bool
 }
 
 func newImporter() *importer {
-	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}}
+	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}, recordish: map[*node]bool{}, filled: map[*record]map[*node]bool{}}
 }
 
 // warn reports what could not come along, at n.
@@ -215,7 +219,7 @@ func (im *importer) resolve(ref *node) (*node, string) {
 	n := im.refRoot
 	parts := strings.Split(frag[1:], "/")
 	for _, p := range parts {
-		p = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		p = unescaper.Replace(p)
 		switch n.kind {
 		case 'o':
 			n = n.obj[p]
@@ -239,7 +243,7 @@ func (im *importer) resolve(ref *node) (*node, string) {
 	if len(parts) >= 2 {
 		container := parts[len(parts)-2]
 		if container == "$defs" || container == "definitions" || container == "schemas" && len(parts) == 3 && parts[0] == "components" {
-			name = strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[len(parts)-1])
+			name = unescaper.Replace(parts[len(parts)-1])
 		}
 	}
 	return n, name
@@ -396,6 +400,9 @@ func anys(ss []string) []any {
 	return out
 }
 
+// unescaper undoes a JSON pointer's escapes.
+var unescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
 
 // gramKind names the gram type of a JSON Schema type name.
@@ -488,6 +495,16 @@ func (im *importer) alias(s, target *node, hint string, depth int) (*typ, []*nod
 // isRecord reports whether a schema (its references followed) is an
 // object with fields: a record gram declares as a :Type.
 func (im *importer) isRecord(s *node, depth int) bool {
+	if v, ok := im.recordish[s]; ok {
+		return v // (in progress: false, which ends a cycle)
+	}
+	im.recordish[s] = false
+	v := im.isRecordOnce(s, depth)
+	im.recordish[s] = v
+	return v
+}
+
+func (im *importer) isRecordOnce(s *node, depth int) bool {
 	for i := 0; s != nil && s.kind == 'o' && i < 64; i++ {
 		if ref := s.get("$ref"); ref != nil && ref.kind == 's' {
 			if ref.str == "#" && im.resultRoot != nil {
@@ -534,7 +551,7 @@ func (im *importer) quietResolve(ref string) (*node, string) {
 	}
 	n := im.refRoot
 	for _, p := range strings.Split(frag[1:], "/") {
-		n = n.get(strings.NewReplacer("~1", "/", "~0", "~").Replace(p))
+		n = n.get(unescaper.Replace(p))
 		if n == nil {
 			return nil, ""
 		}
@@ -665,6 +682,14 @@ func (im *importer) newRecord(s *node, name string, given bool) *record {
 // fillRecord reads the fields of an object schema (or of the objects an
 // allOf combines) into r.
 func (im *importer) fillRecord(r *record, s *node, depth int) {
+	// A schema that allOf reaches twice (a diamond) gives its fields once.
+	if im.filled[r] == nil {
+		im.filled[r] = map[*node]bool{}
+	}
+	if im.filled[r][s] {
+		return
+	}
+	im.filled[r][s] = true
 	if r.description == "" {
 		r.description = im.str(s, "description")
 	}

@@ -128,11 +128,16 @@ func parseJSON(data []byte) (*node, error) {
 		return &syntaxError{off: off, msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
 	}
 	count := 0
+	depth := 0
 	var value func(parent *node, key string) (*node, error)
 	value = func(parent *node, key string) (*node, error) {
 		if count++; count > maxNodes {
 			return nil, &syntaxError{off: start(), msg: fmt.Sprintf("more than %d values (importer's limit)", maxNodes)}
 		}
+		if depth++; depth > maxDepth {
+			return nil, &syntaxError{off: start(), msg: fmt.Sprintf("nested deeper than %d levels (importer's limit)", maxDepth)}
+		}
+		defer func() { depth-- }()
 		n := &node{off: start(), parent: parent, key: key}
 		tok, err := dec.Token()
 		if err != nil {
