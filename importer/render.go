@@ -57,7 +57,7 @@ func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnosti
 				warnings = append(warnings, &diag.Diagnostic{Severity: diag.Warning, Code: d.Code, Summary: d.Summary, Detail: d.Detail, Range: sp.p.src.at(sp.p.propNode(sp.key))})
 				continue
 			}
-			if sp == nil || round > 64 {
+			if sp == nil || round > 64 || !sp.p.has(sp.key) {
 				return nil, nil, fmt.Errorf("gramc import wrote gram that does not check (a bug; please report it): %s", d.Error())
 			}
 			if sp.p.drop(sp.key) {
@@ -86,6 +86,15 @@ func (p *param) propNode(key string) *node {
 		return n
 	}
 	return p.at
+}
+
+// has reports whether key is a property drop can remove.
+func (p *param) has(key string) bool {
+	switch key {
+	case "description", "optional", "elementType", "deprecated":
+		return false
+	}
+	return true
 }
 
 // drop removes a property the checker refused; false when it was gone.
