@@ -52,7 +52,7 @@ func openAPI(n int) map[string]any {
 					map[string]any{"name": "X-Request-ID", "in": "header", "schema": map[string]any{"type": "string", "format": "uuid"}},
 				},
 				"requestBody": map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": fmt.Sprintf("#/components/schemas/Thing%d", i%500)}}}},
-				"responses": map[string]any{"200": map[string]any{"description": "The thing", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Result"}}}}},
+				"responses":   map[string]any{"200": map[string]any{"description": "The thing", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Result"}}}}},
 			},
 		}
 	}
