@@ -40,13 +40,26 @@ gramfmt:
 	@out="$$($(GO) run ./cmd/gramc fmt -l ./...)" || exit 1; \
 	  if [ -n "$$out" ]; then echo "gramc fmt would change:"; echo "$$out"; exit 1; fi
 
-test: lint gramfmt
+test: lint gramfmt mcpts
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) run ./cmd/gramc gen --check -o examples/hellomcp --package main examples/hello/hello.gram
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory test-temporal
+
+# mcpts: the official TypeScript MCP SDK's clients that cli's
+# TestTypeScriptSDKClient drives gramc mcp with (npm ci, again only when
+# package-lock.json changes); without npm the test is skipped, saying so.
+MCPTS := cli/testdata/mcpts
+.PHONY: mcpts
+mcpts:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(MCPTS)/node_modules/.package-lock.json; \
+	  else echo "== npm not found: TestTypeScriptSDKClient (the TypeScript MCP SDK's clients) will be skipped"; fi
+
+$(MCPTS)/node_modules/.package-lock.json: $(MCPTS)/package.json $(MCPTS)/package-lock.json
+	@echo "== npm ci in $(MCPTS) (the TypeScript MCP SDK's clients, for cli's tests)"
+	cd $(MCPTS) && npm ci --no-audit --no-fund
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end

@@ -5,118 +5,336 @@ package gramc_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/gramc-dev/gramc"
 
-// layers is gramc's import order, bottom up, written once: a package may
-// import packages of its own layer or of a lower one, never of a higher
-// one. A pattern is a path in the module; "dir/..." is dir and everything
-// below it, and the longest pattern that matches a package places it.
+// rules is gramc's import graph, written once as a partial order in the
+// notation of the Go tree's go/build/deps_test.go:
 //
-// Data flows bytes → syntax → ast → check → codegen / runtime; in imports
-// ast (the tree's types) sits below syntax, which builds it. The
-// commands are on top. runtime/deps_test.go holds a stronger rule this
-// order cannot say: the runtime core and its clients link none of the
-// compiler (ast, diag, syntax, check, load, codegen), so generated code
-// links the runtime alone.
-var layers = []struct {
-	name     string
-	packages []string
-}{
-	{"leaf helpers: they import no other gramc package", []string{"internal/..."}},
-	{"shared data: providers, documentation pages, the tool specification type", []string{"provider", "docs", "runtime/toolspec"}},
-	{"the syntax tree", []string{"ast"}},
-	{"diagnostics", []string{"diag"}},
-	{"the parser", []string{"syntax/..."}},
-	{"the checker", []string{"check"}},
-	{"the loader", []string{"load"}},
-	{"emitters, gramc diff's rules, gramc.json, gramc import's reader", []string{"codegen/...", "compat", "config", "importer"}},
-	{"the runtime", []string{"runtime/..."}},
-	{"agents from .gram files and :Test runs, through the compiler", []string{"runtime/gramfile", "runtime/agenttest"}},
-	{"the language server", []string{"lsp"}},
-	{"the CLI", []string{"cli"}},
-	{"commands, examples, fuzz targets, editor checks, this test", []string{"cmd/...", "examples/...", "fuzz", "editors", "."}},
-}
+//	a, b < c, d;   c and d may import a and b, and all a and b may import
+//	a < b < c;     a chain: b may import a, c may import b (and a)
+//	a !< b;        b must not import a, directly or through others
+//
+// A name is a package path in the module ("." is its root); "dir/..." is
+// dir and every package below it (the longest name that matches a
+// package places it), whose packages may import one another. NONE is
+// the bottom: a name that follows only NONE imports no gramc package.
+// Adding a package is one line naming what it may import; a package no
+// line places fails TestLayers, as does a line that places nothing.
+//
+// Data flows bytes → syntax → ast → check → codegen / compat; the runtime
+// is beside the compiler, not above it: generated code links the runtime
+// alone (runtime/deps_test.go checks the linked closure, dependencies
+// outside the module included), so no compiler package may be below a
+// runtime core package. Only the packages that run .gram files through
+// the compiler (runtime/gramfile, runtime/agenttest) sit on both.
+const rules = `
+	NONE < internal/...;
+	internal/... < provider, docs, runtime/toolspec;
+	internal/... < syntax/internal/lexical, runtime/internal/credhttp, runtime/internal/sse;
 
-// TestLayers runs go list on the module and fails on an import from a
-// lower layer to a higher one, on a package the table does not place and
-// on a table entry that places nothing. Only what a build links counts
-// (a package's imports, not its tests'): a test may drive its package
-// through a higher layer, as syntax's tests compare with the checker's
-// view.
+	# The compiler.
+	internal/... < ast < diag;
+	diag, syntax/internal/lexical < syntax, syntax/reftree;
+	syntax, provider < check < load;
+	check, runtime/toolspec < codegen/schema;
+	codegen/schema < codegen/golang, compat;
+	codegen/schema, load < config;
+	check < importer;
+
+	# The runtime, which links none of the compiler.
+	provider, runtime/toolspec < runtime;
+	runtime, runtime/internal/credhttp, runtime/internal/sse < runtime/internal/apihttp < runtime/clientopt;
+	runtime/clientopt < runtime/openai, runtime/anthropic, runtime/gemini;
+	runtime/openai, runtime/anthropic, runtime/gemini < runtime/clients;
+	runtime < runtime/cassette, runtime/mcp, runtime/toolcmd, runtime/runtimetest/...;
+
+	# .gram files run through the compiler.
+	runtime, load, codegen/schema < runtime/gramfile;
+	runtime/gramfile, runtime/clients, runtime/cassette < runtime/agenttest;
+
+	# The tools.
+	compat, config, codegen/golang, syntax/reftree, docs < lsp;
+	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, importer < cli;
+	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
+
+	# What the order must never come to say.
+	ast, diag, syntax, check, load, codegen/schema, codegen/golang, compat, config, lsp, cli
+	  !< runtime, runtime/internal/apihttp, runtime/clientopt, runtime/openai, runtime/anthropic,
+	     runtime/gemini, runtime/clients, runtime/cassette, runtime/mcp, runtime/toolcmd;
+	runtime/gramfile, runtime/agenttest, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
+	lsp, cli, runtime/agenttest !< runtime/gramfile, codegen/golang;
+	cli !< lsp;
+`
+
+// TestLayers runs go list on the module and fails on an import the rules
+// do not allow, on a package no rule places and on a rule's name that
+// places nothing. Only what a build links counts (a package's imports,
+// not its tests'): a test may drive its package through a higher layer,
+// as syntax's tests compare with the checker's view.
 func TestLayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
+	}
+	g, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
 	}
 	pkgs := listPackages(t)
 	if len(pkgs) < 20 {
 		t.Fatalf("go list found %d packages; the test is broken", len(pkgs))
 	}
-	used := map[string]bool{}
-	layerOf := map[string]int{}
+	imports := map[string][]string{}
 	for _, p := range pkgs {
-		l, pattern := place(p.rel)
-		if l < 0 {
-			t.Errorf("%s is in no layer: add it to the table in layers_test.go", p.rel)
-			continue
-		}
-		used[pattern] = true
-		layerOf[p.rel] = l
-	}
-	for _, l := range layers {
-		for _, pattern := range l.packages {
-			if !used[pattern] {
-				t.Errorf("the table's %q places no package: remove it", pattern)
-			}
-		}
-	}
-	for _, p := range pkgs {
-		from, ok := layerOf[p.rel]
-		if !ok {
-			continue
-		}
 		for _, imp := range p.Imports {
-			rel, ok := relative(imp)
-			if !ok {
-				continue
+			if rel, ok := relative(imp); ok {
+				imports[p.rel] = append(imports[p.rel], rel)
 			}
-			to, ok := layerOf[rel]
-			if !ok {
-				t.Errorf("%s imports %s, which go list did not list", p.rel, rel)
-				continue
-			}
-			if to > from {
-				t.Errorf("%s (layer %d, %s) imports %s (layer %d, %s): an arrow from a lower layer to a higher one",
-					p.rel, from, layers[from].name, rel, to, layers[to].name)
-			}
+		}
+		if _, ok := imports[p.rel]; !ok {
+			imports[p.rel] = nil
+		}
+	}
+	for _, e := range g.check(imports) {
+		t.Error(e)
+	}
+	used := map[string]bool{}
+	for p := range imports {
+		used[g.place(p)] = true
+	}
+	for _, n := range g.names {
+		if !used[n] {
+			t.Errorf("the rules' %q places no package: remove it", n)
 		}
 	}
 }
 
-// TestPlace holds the pattern matching the table relies on.
-func TestPlace(t *testing.T) {
-	for _, tc := range []struct {
-		rel, pattern string
-	}{
-		{".", "."},
-		{"internal/termsafe", "internal/..."},
-		{"runtime", "runtime/..."},
-		{"runtime/internal/sse", "runtime/..."},
-		{"runtime/gramfile", "runtime/gramfile"},
-		{"syntax/internal/lexical", "syntax/..."},
-		{"cmd/internal/parseonly", "cmd/..."},
-		{"lspx", ""},
-		{"runtimex", ""},
+// TestLayersNegativeTrial: the rules reject what they must, on an import
+// graph made up for the test: the module's graph as the rules allow it,
+// plus one import each time that the layering forbids.
+func TestLayersNegativeTrial(t *testing.T) {
+	g, err := parseRules(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := map[string][]string{
+		"internal/jsonstr": nil, "provider": nil, "runtime/toolspec": nil,
+		"ast": {"internal/jsonstr"}, "diag": {"ast"}, "syntax": {"diag"},
+		"check": {"syntax", "provider"}, "runtime": {"provider", "runtime/toolspec"},
+		"runtime/gramfile": {"check", "runtime"},
+	}
+	if errs := g.check(ok); len(errs) > 0 {
+		t.Fatalf("the allowed graph fails: %v", errs)
+	}
+	for _, trial := range []struct{ from, to, want string }{
+		// A trial import of check in runtime/run.go.
+		{"runtime", "check", "runtime imports check, which the rules do not allow"},
+		{"syntax", "check", "syntax imports check, which the rules do not allow"},
+		{"ast", "syntax", "ast imports syntax, which the rules do not allow"},
+		{"check", "runtime/gramfile", "check imports runtime/gramfile, which the rules do not allow"},
+		// A new package without its line.
+		{"cli", "importer", "importer is placed by no rule"},
 	} {
-		if _, got := place(tc.rel); got != tc.pattern {
-			t.Errorf("place(%q) = %q, want %q", tc.rel, got, tc.pattern)
+		graph := map[string][]string{}
+		for k, v := range ok {
+			graph[k] = slices.Clone(v)
+		}
+		graph[trial.from] = append(graph[trial.from], trial.to)
+		if _, ok := graph[trial.to]; !ok {
+			graph[trial.to] = nil
+		}
+		errs := strings.Join(g.check(graph), "\n")
+		if !strings.Contains(errs, trial.want) {
+			t.Errorf("%s importing %s: errors %q, want %q", trial.from, trial.to, errs, trial.want)
 		}
 	}
+	// A rule table whose positive rules allow what a negative rule
+	// forbids is itself rejected.
+	bad := rules + "check < runtime;"
+	if _, err := parseRules(bad); err == nil || !strings.Contains(err.Error(), "yet the rules allow runtime to import") {
+		t.Errorf("a rule letting runtime import check: %v", err)
+	}
+}
+
+// TestRulesNotation holds the notation's parsing and the longest-match
+// placing the rules rely on.
+func TestRulesNotation(t *testing.T) {
+	g, err := parseRules(`NONE < a/...; a/... < b < c; a/... < a/x < d; # comment
+	b !< d;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ rel, node string }{
+		{"a", "a/..."}, {"a/y/z", "a/..."}, {"a/x", "a/x"}, {"c", "c"}, {"ab", ""}, {"NONE", ""},
+	} {
+		if got := g.place(tc.rel); got != tc.node {
+			t.Errorf("place(%q) = %q, want %q", tc.rel, got, tc.node)
+		}
+	}
+	if !g.allowed["c"]["a/..."] || !g.allowed["c"]["b"] || g.allowed["b"]["c"] || g.allowed["d"]["b"] {
+		t.Errorf("closure: %v", g.allowed)
+	}
+	for _, bad := range []string{"a < b", "a << b;", "a !< b < c;", "a, < b;"} {
+		if _, err := parseRules(bad); err == nil {
+			t.Errorf("parseRules(%q) accepted", bad)
+		}
+	}
+}
+
+// depGraph is the rules parsed: for each name, the names it may import
+// (its own included), and the negative rules.
+type depGraph struct {
+	names   []string
+	allowed map[string]map[string]bool
+	never   [][2]string // {a, b}: b must not import a
+}
+
+// parseRules parses the rules notation and checks it: every name used on
+// the left of < is defined on the right of an earlier rule (or is NONE),
+// and no negative rule is contradicted by the closure of the positive
+// ones.
+func parseRules(text string) (*depGraph, error) {
+	g := &depGraph{allowed: map[string]map[string]bool{"NONE": {}}}
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		l, _, _ = strings.Cut(l, "#")
+		lines = append(lines, l)
+	}
+	text = strings.TrimSpace(strings.Join(lines, " "))
+	if !strings.HasSuffix(text, ";") {
+		return nil, fmt.Errorf("the rules must end with ';'")
+	}
+	for _, rule := range strings.Split(strings.TrimSuffix(text, ";"), ";") {
+		if strings.Contains(rule, "!<") {
+			parts := strings.Split(rule, "!<")
+			if len(parts) != 2 || strings.Contains(rule, " < ") {
+				return nil, fmt.Errorf("rule %q: a negative rule is a !< b", strings.TrimSpace(rule))
+			}
+			as, err := names(parts[0])
+			if err != nil {
+				return nil, err
+			}
+			bs, err := names(parts[1])
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range as {
+				for _, b := range bs {
+					g.never = append(g.never, [2]string{a, b})
+				}
+			}
+			continue
+		}
+		parts := strings.Split(rule, "<")
+		if len(parts) < 2 {
+			return nil, fmt.Errorf("rule %q: want a < b", strings.TrimSpace(rule))
+		}
+		var below []string
+		for i, part := range parts {
+			ns, err := names(part)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				for _, n := range ns {
+					if g.allowed[n] == nil {
+						g.allowed[n] = map[string]bool{n: true}
+						g.names = append(g.names, n)
+					}
+					for _, b := range below {
+						for x := range g.allowed[b] {
+							g.allowed[n][x] = true
+						}
+						g.allowed[n][b] = b != "NONE"
+					}
+				}
+			} else {
+				for _, n := range ns {
+					if g.allowed[n] == nil {
+						return nil, fmt.Errorf("rule %q: %s is used before a rule defines it", strings.TrimSpace(rule), n)
+					}
+				}
+			}
+			below = ns
+		}
+	}
+	for _, nv := range g.never {
+		if g.allowed[nv[1]][nv[0]] {
+			return nil, fmt.Errorf("%s !< %s, yet the rules allow %s to import %s", nv[0], nv[1], nv[1], nv[0])
+		}
+	}
+	return g, nil
+}
+
+// names splits a comma-separated list of names.
+func names(list string) ([]string, error) {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" || strings.ContainsAny(n, " \t") {
+			return nil, fmt.Errorf("%q: want a comma-separated list of names", strings.TrimSpace(list))
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// place returns the name that places the package rel, or "": the name
+// itself, else the "dir/..." with the longest dir that holds it.
+func (g *depGraph) place(rel string) string {
+	best, bestLen := "", -1
+	for _, n := range g.names {
+		if n == rel {
+			return n
+		}
+		if dir, ok := strings.CutSuffix(n, "/..."); ok && matches(n, rel) && len(dir) > bestLen {
+			best, bestLen = n, len(dir)
+		}
+	}
+	return best
+}
+
+func matches(pattern, rel string) bool {
+	if dir, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return rel == dir || strings.HasPrefix(rel, dir+"/")
+	}
+	return rel == pattern
+}
+
+// check returns what is wrong with the import graph imports (package →
+// the module's packages it imports) under the rules.
+func (g *depGraph) check(imports map[string][]string) []string {
+	var errs []string
+	pkgs := make([]string, 0, len(imports))
+	for p := range imports {
+		pkgs = append(pkgs, p)
+	}
+	slices.Sort(pkgs)
+	for _, p := range pkgs {
+		if g.place(p) == "" {
+			errs = append(errs, fmt.Sprintf("%s is placed by no rule: add a line to the rules in layers_test.go naming what it may import", p))
+		}
+	}
+	for _, p := range pkgs {
+		from := g.place(p)
+		for _, imp := range imports[p] {
+			to := g.place(imp)
+			if from == "" || to == "" {
+				continue
+			}
+			if !g.allowed[from][to] {
+				errs = append(errs, fmt.Sprintf("%s imports %s, which the rules do not allow (%s may import only what the rules put below %s)", p, imp, from, from))
+			}
+		}
+	}
+	return errs
 }
 
 type pkg struct {
@@ -161,25 +379,4 @@ func relative(path string) (string, bool) {
 	}
 	rel, ok := strings.CutPrefix(path, module+"/")
 	return rel, ok
-}
-
-// place returns the layer of rel and the pattern that placed it, or -1
-// and "".
-func place(rel string) (int, string) {
-	layer, best := -1, ""
-	for i, l := range layers {
-		for _, pattern := range l.packages {
-			if matches(pattern, rel) && len(pattern) > len(best) {
-				layer, best = i, pattern
-			}
-		}
-	}
-	return layer, best
-}
-
-func matches(pattern, rel string) bool {
-	if dir, ok := strings.CutSuffix(pattern, "/..."); ok {
-		return rel == dir || strings.HasPrefix(rel, dir+"/")
-	}
-	return rel == pattern
 }

@@ -43,3 +43,46 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckAgents checks a package of typed agents (a signature, an
+// output mode, three tools each) in which each agent lists the two
+// declared after it, up to the nesting limit: the cost of agent
+// signatures, listed agents and the walk for cycles and nesting.
+// Run: go test ./check -run '^$' -bench BenchmarkCheckAgents
+func BenchmarkCheckAgents(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
+			src := typedAgents(n)
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				pkg, ds := loadSource("agents.gram", src)
+				if len(ds) > 0 {
+					b.Fatalf("%d diagnostics, first: %s", len(ds), ds[0].Error())
+				}
+				if len(pkg.Agents) != n {
+					b.Fatalf("got %d agents, want %d", len(pkg.Agents), n)
+				}
+			}
+		})
+	}
+}
+
+// typedAgents is a package of n typed agents: agent i lists tools and,
+// within each group of MaxAgentNesting agents, the next two agents.
+func typedAgents(n int) []byte {
+	var b []byte
+	b = append(b, "[Triage:Type | (priority::Priority), (minutes::Integer {range: 0..480}), (summary::String)]\n[Priority:Enum {values: [\"low\", \"normal\", \"urgent\"]}]\n"...)
+	for i := 0; i < n; i++ {
+		b = fmt.Appendf(b, "[tool%d:Tool {description: \"Tool %d\"} | (q::String)==>(limit::Integer {default: 5})==>(::String)]\n", i, i)
+	}
+	for i := 0; i < n; i++ {
+		b = fmt.Appendf(b, "[agent%d:Agent {description: \"Agent %d\", instruction: \"Triage\", model: \"OpenAI/gpt-4o-mini\", outputMode: \"native\"} |\n  (ticket::String)==>(::Triage),\n  tool%d, tool%d, tool%d", i, i, i, (i+1)%n, (i+2)%n)
+		for j := i + 1; j <= i+2 && j/MaxAgentNesting == i/MaxAgentNesting && j < n; j++ {
+			b = fmt.Appendf(b, ", agent%d", j)
+		}
+		b = append(b, "\n]\n"...)
+	}
+	return b
+}

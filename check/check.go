@@ -111,9 +111,10 @@ func newChecker(dir string, files []*ast.File, lean bool) *checker {
 
 // declSite is the first declaration of a package-level name.
 type declSite struct {
-	kind string // labelTool, ...
-	rng  ast.Range
-	tool *toolSite // the tool, when kind is labelTool
+	kind  string // labelTool, ...
+	rng   ast.Range
+	tool  *toolSite // the tool, when kind is labelTool
+	agent *Agent    // the agent, when kind is labelAgent
 }
 
 // toolSite is the first declaration of a tool name.
@@ -198,6 +199,8 @@ type checker struct {
 	toolSrc  []pendingTool
 	agentSrc []pendingAgent
 	testSrc  []pendingTest
+
+	agentRefs map[*Agent][]agentRef // the agents each agent lists, where
 }
 
 // rng is the range of n in the current file; a missing node (partial
@@ -305,10 +308,17 @@ func (c *checker) check() {
 	if c.inc != nil {
 		c.inc.finishFile()
 	}
+	// Agents read no declaration a Cache tracks: nothing to record.
+	c.recDeps = false
 	for _, a := range c.agentSrc {
 		c.file = a.file
-		c.lowerAgent(a.sp, a.agent)
+		c.lowerAgentHead(a.sp, a.agent)
 	}
+	for _, a := range c.agentSrc {
+		c.file = a.file
+		c.lowerAgentElements(a.sp, a.agent)
+	}
+	c.agentGraph()
 	for _, t := range c.testSrc {
 		c.file = t.file
 		c.lowerTest(t.sp, t.test)
@@ -485,6 +495,9 @@ func (c *checker) collect(p ast.Pattern) {
 			return
 		}
 		a := &Agent{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		site := c.names[name]
+		site.agent = a
+		c.names[name] = site
 		c.pkg.Agents = append(c.pkg.Agents, a)
 		c.agentSrc = append(c.agentSrc, pendingAgent{pending{c.file, sp}, a})
 		// Inline tools are declared like top-level ones.

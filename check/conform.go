@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"regexp"
 	"strings"
 
@@ -161,7 +162,7 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		var names []string
 		for _, e := range en.Values {
-			if sameJSON(e, x) {
+			if jsonvalue.Equal(e, x) {
 				return x, true
 			}
 			names = append(names, fmt.Sprint(e))

@@ -302,7 +302,14 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	if len(sp.Elements) > 1 {
 		c.errorf(diag.CodeExtraElement, sp.Elements[1], "tool %s has more than one element", t.Name).WithDetail("A tool has exactly one element, its signature: parameters joined by ==> and ending with the return type, e.g. (a::String)==>(b::Integer)==>(::String).")
 	}
-	sig := unwrap(sp.Elements[0])
+	c.lowerSignature(unwrap(sp.Elements[0]), t, "tool")
+	return t
+}
+
+// lowerSignature lowers a signature, a tool's (owner "tool") or an
+// agent's ("agent"), into t's Signature, Params, Result and
+// ResultDescription.
+func (c *checker) lowerSignature(sig ast.Pattern, t *Tool, owner string) {
 	// The checker's buffers: the nodes do not outlive this call.
 	nodes, arrows := appendPath(sig, c.nodeBuf[:0], c.arrowBuf[:0])
 	if len(nodes) == 0 {
@@ -317,7 +324,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 			what = "the bare identifier " + ref.Identifier.Name
 		}
 		c.errorf(diag.CodeInvalidSignature, sig, "the signature of %s must be a path of nodes, not %s", t.Name, what).WithDetail(detail)
-		return t
+		return
 	}
 	for _, a := range arrows {
 		if a == nil {
@@ -337,7 +344,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	}
 	seen := map[string]*Param{}
 	for _, n := range params {
-		if p := c.lowerParam(n, roleParam); c.firstOfName(seen, p, n, "parameter", "tool", t.Name) {
+		if p := c.lowerParam(n, roleParam); c.firstOfName(seen, p, n, "parameter", owner, t.Name) {
 			t.Params = append(t.Params, p)
 		}
 	}
@@ -357,11 +364,12 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 	c.lowerProps(rp, rprops, roleResult, "return type")
 	c.unknownProps(res.Record, "return type", paramProps, nil)
 	t.ResultDescription = rp.Description
-	return t
 }
 
-// lowerAgent lowers an `:Agent` declaration.
-func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
+// lowerAgentHead lowers an `:Agent` declaration's properties and its
+// signature: what an agent listing it reads, so every agent's head is
+// lowered before any agent's elements (lowerAgentElements).
+func (c *checker) lowerAgentHead(sp *ast.SubjectPattern, a *Agent) {
 	props := c.props(sp.Record)
 	c.unknownProps(sp.Record, "agent", agentProps, agentHints)
 	if q := props.get("description"); q != nil {
@@ -406,36 +414,70 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			a.MaxIterations = int(i)
 		}
 	}
+	c.outputProps(props, a)
+	c.agentSignature(sp, a)
+}
+
+// lowerAgentElements lowers an agent's elements, the tools and agents it
+// lists, and its toolChoice, which names one of them.
+func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
+	// (Duplicates were reported with the head.)
+	props := propSet{}
+	if sp.Record != nil {
+		props.ps = sp.Record.Properties
+	}
 	// A tool's site remembers where this agent listed it; other names
-	// (not entered as tools) go in a map.
-	var listed map[string]ast.Node
-	add := func(name string, n ast.Node, site *toolSite) {
-		var prev ast.Node
+	// (agents, and names not entered as tools) go in a map.
+	type listing struct {
+		at    ast.Node
+		agent bool // a listed agent, not an inline tool of its name
+	}
+	var listed map[string]listing
+	add := func(name string, n ast.Node, site *toolSite, agent *Agent) {
+		var prev listing
 		if site != nil {
 			if site.listedBy == a {
-				prev = site.listedAt
+				prev.at = site.listedAt
 			} else {
 				site.listedBy, site.listedAt = a, n
 			}
 		} else {
 			if listed == nil {
-				listed = map[string]ast.Node{}
+				listed = map[string]listing{}
 			}
-			if prev = listed[name]; prev == nil {
-				listed[name] = n
+			if prev = listed[name]; prev.at == nil {
+				listed[name] = listing{n, agent != nil}
 			}
 		}
-		if prev != nil {
-			d := c.errorf(diag.CodeDuplicateAgentTool, n, "tool %s is listed twice in agent %s", name, a.Name).WithDetail("List each tool once.")
-			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
+		if prev.at != nil {
+			if prev.agent != (agent != nil) {
+				// An inline tool named like a listed agent (also a
+				// duplicate-declaration): the model would see two tools
+				// of one name.
+				at, other := n, prev.at
+				if prev.agent {
+					at, other = prev.at, n
+				}
+				d := c.errorf(diag.CodeAgentNameClash, at, "agent %s has the name of a tool of agent %s", name, a.Name).WithDetail(fmt.Sprintf("A listed agent is a tool named like the agent, and the model of %s would see two tools named %s; rename the tool or the agent.", a.Name, name))
+				d.Related = []diag.Related{{Range: c.rng(other), Message: "the tool " + name}}
+				return
+			}
+			what := "tool"
+			if agent != nil {
+				what = "agent"
+			}
+			d := c.errorf(diag.CodeDuplicateAgentTool, n, "%s %s is listed twice in agent %s", what, name, a.Name).WithDetail("List each " + what + " once.")
+			d.Related = []diag.Related{{Range: c.rng(prev.at), Message: "first listed here"}}
 			return
 		}
-		if site != nil {
-			t := site.tool
+		switch {
+		case site != nil:
 			if a.Tools == nil {
 				a.Tools = make([]*Tool, 0, len(sp.Elements))
 			}
-			a.Tools = append(a.Tools, t)
+			a.Tools = append(a.Tools, site.tool)
+		case agent != nil:
+			c.listAgent(a, agent, n)
 		}
 	}
 	for _, e := range sp.Elements {
@@ -444,11 +486,15 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			name := n.Identifier.Name
 			prev, ok := c.names[name]
 			if ok && prev.tool != nil {
-				add(name, n, prev.tool)
+				add(name, n, prev.tool, nil)
+				continue
+			}
+			if ok && prev.agent != nil {
+				add(name, n, nil, prev.agent)
 				continue
 			}
 			if ok {
-				d := c.errorf(diag.CodeNotATool, n, "%s is not a tool", name).WithDetail("An agent's elements are tools; " + name + " is declared as " + withArticle(strings.ToLower(prev.kind)) + ".")
+				d := c.errorf(diag.CodeNotATool, n, "%s is not a tool", name).WithDetail("An agent's elements are tools and agents; " + name + " is declared as " + withArticle(strings.ToLower(prev.kind)) + ".")
 				d.Related = []diag.Related{{Range: prev.rng, Message: "declared here"}}
 				continue
 			}
@@ -467,28 +513,36 @@ func (c *checker) lowerAgent(sp *ast.SubjectPattern, a *Agent) {
 			switch {
 			case len(kinds) == 1 && kinds[0].Name == labelTool && n.Identifier != nil:
 				name := n.Identifier.Name
-				add(name, n.Identifier, c.names[name].tool)
+				add(name, n.Identifier, c.names[name].tool, nil)
 			case len(kinds) == 1 && kinds[0].Name == labelTool:
 				c.errorf(diag.CodeMissingName, n, "Tool declaration has no name").WithDetail("Name it right after the opening bracket: [myTool:Tool ...].")
 			case len(kinds) > 1:
 				c.errorf(diag.CodeMalformedDecl, kinds[1], "declaration has both :%s and :%s", kinds[0].Name, kinds[1].Name).WithDetail(twoKindsDetail)
 			case len(kinds) == 1:
-				c.errorf(diag.CodeInvalidAgentElement, n, "an agent cannot contain a :%s declaration", kinds[0].Name).WithDetail(fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name))
+				detail := fmt.Sprintf("Declare :%s patterns at the top level of a file; an agent's elements are tools.", kinds[0].Name)
+				if kinds[0].Name == labelAgent {
+					detail = "Declare the agent at the top level of a file and list it by name: [helper:Agent {...} | researcher]."
+				}
+				c.errorf(diag.CodeInvalidAgentElement, n, "an agent cannot contain a :%s declaration", kinds[0].Name).WithDetail(detail)
 			default:
 				c.errorf(diag.CodeInvalidAgentElement, n, "agent element is not a tool").WithDetail("An inline tool needs the :Tool label: [name:Tool {description: \"...\"} | ...].")
 			}
-		case *ast.RelationshipPattern:
-			c.errorf(diag.CodeInvalidAgentElement, n, "agent element is a bare signature, not a tool").WithDetail("A signature must be wrapped in a tool: [myTool:Tool {description: \"...\"} | (x::String)==>(::String)].")
+		case *ast.RelationshipPattern, *ast.NodePattern:
+			// The signature: lowered with the head.
 		default:
-			c.errorf(diag.CodeInvalidAgentElement, e, "agent element is not a tool").WithDetail("An agent's elements are tool names or inline [name:Tool ...] patterns.")
+			c.errorf(diag.CodeInvalidAgentElement, e, "agent element is not a tool").WithDetail("An agent's elements are its signature, tool and agent names, and inline [name:Tool ...] patterns.")
 		}
 	}
+	c.outputCapability(props, a)
 	if q := props.get("toolChoice"); q != nil {
 		if s, ok := c.stringProp(q, "agent"); ok {
 			choices := []string{"auto", "none", "required"}
 			var names []string
 			for _, t := range a.Tools {
 				names = append(names, t.Name)
+			}
+			for _, b := range a.Agents {
+				names = append(names, b.Name)
 			}
 			if contains(choices, s) || contains(names, s) {
 				a.ToolChoice = s

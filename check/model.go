@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 
 	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // Package is a checked gram package: a directory of .gram files (or the
@@ -189,10 +190,63 @@ type Agent struct {
 	MaxIterations int
 	ToolChoice    string
 	// Tools are the agent's tools, inline or referenced, in listed order.
-	Tools     []*Tool
-	Range     ast.Range
-	NameRange ast.Range
+	Tools []*Tool
+	// Agents are the agents it lists (docs/language.md §2.7), in listed
+	// order: to its model each is the tool AsTool returns.
+	Agents []*Agent
+	// Signature is the agent's signature (docs/language.md §2.6) as a tool named and
+	// described as the agent: its Params are the agent's input, its
+	// Result the agent's output. codegen/schema's Parameters and Output
+	// give their JSON Schemas, and an agent listing this one sees it as
+	// this tool. Without a signature element it is the implicit
+	// (input::String)==>(::String) and HasSignature is false. Never nil
+	// in a checked package.
+	Signature    *Tool
+	HasSignature bool
+	// OutputMode is how the model is held to a typed output:
+	// provider.OutputAuto when not given (the runtime picks the mode from the provider's
+	// capabilities).
+	OutputMode OutputMode
+	// OutputRetries is how many repair turns an invalid answer gets (1
+	// when not given).
+	OutputRetries int
+	Range         ast.Range
+	NameRange     ast.Range
 }
+
+// AsTool is the tool an agent listing a is given: a's Signature, named
+// and described as a.
+func (a *Agent) AsTool() *Tool { return a.Signature }
+
+// Typed reports whether the agent's output is typed: a return type other
+// than String, whose answer is a JSON value of that type.
+func (a *Agent) Typed() bool {
+	return a.Signature != nil && a.Signature.Result != nil && a.Signature.Result.Kind != String
+}
+
+// MessageInput reports whether the agent's input is the user's message
+// itself: exactly one String parameter. Otherwise the message is the
+// validated arguments as one JSON object.
+func (a *Agent) MessageInput() bool {
+	if a.Signature == nil {
+		return true
+	}
+	ps := a.Signature.Params
+	return len(ps) == 1 && ps[0].Type != nil && ps[0].Type.Kind == String
+}
+
+// OutputMode says how a typed agent's model is held to its output type
+// (docs/language.md §2.6): provider.OutputMode, whose constants and table of what each
+// provider honours are the one source.
+type OutputMode = provider.OutputMode
+
+// DefaultOutputRetries is an agent's outputRetries when not given.
+const DefaultOutputRetries = 1
+
+// MaxAgentNesting is how deep agents may list agents: an agent that
+// lists none is one level, one that lists such an agent two, and so on.
+// Deeper is agent-nesting; the runtime bounds a run's nesting by it too.
+const MaxAgentNesting = 5
 
 // Test is a `:Test` declaration: one run of an agent on one input and
 // what the run must do (docs/language.md §2.5). gramc test runs it.
@@ -201,7 +255,21 @@ type Test struct {
 	Description string
 	// Agent is the agent under test (nil when the name is unknown).
 	Agent *Agent
+	// Input is the user's message, when input is a string (for an agent
+	// whose input is not one String parameter, the arguments as one JSON
+	// object).
 	Input string
+	// Arguments is the input given as a map: the agent's arguments,
+	// JSON-ready and checked against its parameters; nil when input is a
+	// string. The message is then the one String argument of an agent
+	// whose input is that (MessageInput), else the arguments as a JSON
+	// object.
+	Arguments map[string]any
+	// Answer is the typed result the run must give, when HasAnswer: a
+	// JSON-ready scalar or array it must equal, or a map[string]any whose
+	// keys it must have, each equal as JSON (others may have any value).
+	Answer    any
+	HasAnswer bool
 	// AnswerContains are texts the answer must contain, each.
 	AnswerContains []string
 	// AnswerMatches is a regular expression (RE2) the answer must match;
@@ -238,6 +306,8 @@ const (
 // ExpectedCall is a `(::Call {tool: ..., args: {...}, returns: ...})`
 // element of a test.
 type ExpectedCall struct {
+	// Tool is the tool called; for an agent the test's agent lists, that
+	// agent's Signature (Agent.AsTool).
 	Tool *Tool
 	// Args is the subset of the arguments the call must have (JSON-ready
 	// values, compared as JSON).

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/gramc-dev/gramc/provider"
 )
 
 func mustLoad(t *testing.T, src string) *Package {
@@ -140,5 +142,44 @@ func TestSignatureText(t *testing.T) {
 	p = mustLoad(t, "[now:Tool {description: \"d\"} | ()==>(::String)]")
 	if tl := p.Tools[0]; tl.Signature != "()==>(::String)" || len(tl.Params) != 0 {
 		t.Errorf("no-param tool = %q %d", tl.Signature, len(tl.Params))
+	}
+}
+
+// TestModelTypedAgent: an agent's signature, output mode and retries, the
+// implicit signature of an agent without one, and a listed agent, as the
+// runtime reads them.
+func TestModelTypedAgent(t *testing.T) {
+	p := mustLoad(t, `
+[Triage:Type | (priority::Priority), (summary::String)]
+[Priority:Enum {values: ["low", "urgent"]}]
+[lookup:Tool {description: "Looks up"} | (email::String)==>(::String)]
+[triage:Agent {description: "Triages", instruction: "Triage", model: "Gemini/gemini-3-pro", outputMode: "tool", outputRetries: 3} |
+  lookup,
+  (ticket::String)==>(::Triage)
+]
+[plain:Agent {description: "Chats", instruction: "Chat", model: "OpenAI/gpt-4o-mini"}]
+[estimate:Agent {instruction: "Estimate", model: "OpenAI/gpt-4o-mini", toolChoice: "triage"} |
+  (title::String)==>(hours::Integer {default: 1})==>(::Integer),
+  triage, plain
+]
+`)
+	triage, plain, estimate := p.Agents[0], p.Agents[1], p.Agents[2]
+	sig := triage.Signature
+	if !triage.HasSignature || sig.Name != "triage" || sig.Description != "Triages" || len(sig.Params) != 1 || sig.Params[0].Name != "ticket" ||
+		sig.Result == nil || sig.Result.Decl != p.Types[0] || sig.Signature != "(ticket::String)==>(::Triage)" {
+		t.Errorf("triage's signature = %+v", sig)
+	}
+	if !triage.Typed() || !triage.MessageInput() || triage.OutputMode != provider.OutputTool || triage.OutputRetries != 3 || len(triage.Tools) != 1 {
+		t.Errorf("triage = typed %v, message %v, mode %q, retries %d, tools %d", triage.Typed(), triage.MessageInput(), triage.OutputMode, triage.OutputRetries, len(triage.Tools))
+	}
+	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != provider.OutputAuto || plain.OutputRetries != DefaultOutputRetries ||
+		plain.Signature.Signature != "(input::String)==>(::String)" || plain.Signature.Params[0].Name != "input" {
+		t.Errorf("plain = %+v, signature %+v", plain, plain.Signature)
+	}
+	if estimate.MessageInput() || !estimate.Typed() || len(estimate.Signature.Params) != 2 || estimate.Signature.Params[1].Required() {
+		t.Errorf("estimate's input = %+v", estimate.Signature.Params)
+	}
+	if !reflect.DeepEqual(estimate.Agents, []*Agent{triage, plain}) || estimate.Agents[0].AsTool() != sig || estimate.ToolChoice != "triage" {
+		t.Errorf("estimate lists %v, toolChoice %q", estimate.Agents, estimate.ToolChoice)
 	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -387,7 +388,7 @@ func (c *checker) contradictions(props propSet, cons *Constraints) {
 		if a == nil || b == nil {
 			return
 		}
-		cmp := cmpNumbers(*a, *b)
+		cmp := jsonvalue.CompareNumbers(*a, *b)
 		if cmp > 0 || (strict && cmp == 0) {
 			if n := at(keys...); n != nil {
 				rel := "is above"
@@ -474,7 +475,7 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 	if len(cons.Enum) > 0 {
 		found := false
 		for _, e := range cons.Enum {
-			if sameJSON(e, v) {
+			if jsonvalue.Equal(e, v) {
 				found = true
 				break
 			}
@@ -485,16 +486,16 @@ func (c *checker) satisfies(n ast.Node, v any, t *Type, cons *Constraints, re *r
 	}
 	switch v := v.(type) {
 	case json.Number:
-		if cons.Minimum != nil && cmpNumbers(v, *cons.Minimum) < 0 {
+		if cons.Minimum != nil && jsonvalue.CompareNumbers(v, *cons.Minimum) < 0 {
 			return fail("Choose a value inside the bounds or change them.", "%s is %s, below the minimum %s", what, v, *cons.Minimum)
 		}
-		if cons.Maximum != nil && cmpNumbers(v, *cons.Maximum) > 0 {
+		if cons.Maximum != nil && jsonvalue.CompareNumbers(v, *cons.Maximum) > 0 {
 			return fail("Choose a value inside the bounds or change them.", "%s is %s, above the maximum %s", what, v, *cons.Maximum)
 		}
-		if cons.ExclusiveMinimum != nil && cmpNumbers(v, *cons.ExclusiveMinimum) <= 0 {
+		if cons.ExclusiveMinimum != nil && jsonvalue.CompareNumbers(v, *cons.ExclusiveMinimum) <= 0 {
 			return fail("Choose a value inside the bounds or change them.", "%s is %s, not above the exclusive minimum %s", what, v, *cons.ExclusiveMinimum)
 		}
-		if cons.ExclusiveMaximum != nil && cmpNumbers(v, *cons.ExclusiveMaximum) >= 0 {
+		if cons.ExclusiveMaximum != nil && jsonvalue.CompareNumbers(v, *cons.ExclusiveMaximum) >= 0 {
 			return fail("Choose a value inside the bounds or change them.", "%s is %s, not below the exclusive maximum %s", what, v, *cons.ExclusiveMaximum)
 		}
 	case string:

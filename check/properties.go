@@ -73,9 +73,12 @@ var properties = []PropertyInfo{
 	{"temperature", OnAgent, nil, "Sampling temperature, 0 to 2."},
 	{"maxIterations", OnAgent, nil, "The most model turns one run may take (a positive integer; the runtime's default is 10)."},
 	{"toolChoice", OnAgent, nil, "\"auto\", \"none\", \"required\" or the name of one of the agent's tools."},
+	{"outputMode", OnAgent, nil, "How a typed agent's model is held to its output type: \"auto\" (the default: the best mode its provider and model support with its tools), \"native\" (the provider's structured output), \"tool\" (a final-answer tool) or \"prompted\" (the schema in the instructions)."},
+	{"outputRetries", OnAgent, nil, "How many times an answer that is not a value of the output type is sent back with the validation error (a non-negative integer; the default is 1)."},
 
 	{"agent", OnTest, nil, "Required. The name of the agent under test (a string)."},
-	{"input", OnTest, nil, "Required. The user's message the agent runs on."},
+	{"input", OnTest, nil, "Required. The user's message the agent runs on, or a map of the agent's arguments (for an agent whose input is not one String parameter, the arguments: as a map, or as one JSON object in a string)."},
+	{"answer", OnTest, nil, "The typed result of a typed agent: a scalar it must equal, or a map whose keys it must have, each equal (as JSON)."},
 	{"description", OnTest, nil, "What the test shows."},
 	{"answerContains", OnTest, nil, "Text the answer must contain: a string, or an array of strings that must each appear."},
 	{"answerMatches", OnTest, nil, "A regular expression (RE2, Go's syntax) the answer must match, e.g. \"(?i)hello, alice\"."},

@@ -1,12 +1,14 @@
 package check
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -21,7 +23,7 @@ var (
 
 var testHints = map[string]string{
 	"expect":  "A test's expected tool calls are its elements: [t:Test {...} | (::Call {tool: \"getWeather\", args: {city: \"Paris\"}})].",
-	"answer":  "Say what the answer must hold with answerContains (text) or answerMatches (a regular expression).",
+	"answers": "Say what the answer must hold with answer (the typed result), answerContains (text) or answerMatches (a regular expression).",
 	"mock":    "Mocked results are the returns property of each expected call: (::Call {tool: \"x\", returns: \"...\"}).",
 	"message": "The user's message is the test's input property.",
 	"prompt":  "The user's message is the test's input property.",
@@ -51,11 +53,18 @@ func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 	c.testAgent(sp, props, t)
 	if q := props.get("input"); q == nil {
 		c.errorf(diag.CodeInvalidTest, sp.Identifier, "test %s has no input", t.Name).WithDetail(`Add the user's message the agent runs on: input: "What is the weather in Paris?".`)
+	} else if m, ok := q.Value.(*ast.Map); ok {
+		t.Arguments = c.testArguments(m, t)
 	} else if s, ok := c.proseProp(q, "test"); ok {
 		if strings.TrimSpace(s) == "" {
 			c.errorf(diag.CodeInvalidTest, q.Value, "test %s has an empty input", t.Name).WithDetail("Write the user's message the agent runs on.")
+		} else if a := t.Agent; a != nil && !a.MessageInput() && !isJSONObject(s) {
+			c.errorf(diag.CodeInvalidTest, q.Value, "agent %s takes arguments, not a message: give test %s's input as a map", a.Name, t.Name).WithDetail(fmt.Sprintf("The input of %s is %s; write input: {%s} (or the arguments as one JSON object in a string).", a.Name, a.Signature.Signature, argsExample(a.Signature.Params)))
 		}
 		t.Input = s
+	}
+	if q := props.get("answer"); q != nil {
+		t.Answer, t.HasAnswer = c.testAnswer(q.Value, t)
 	}
 	if q := props.get("answerContains"); q != nil {
 		t.AnswerContains = c.containsList(q)
@@ -195,6 +204,15 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		return nil
 	}
 	site, declared := c.names[name]
+	if declared && site.agent != nil && t.Agent != nil {
+		// A listed agent is mocked like any tool (docs/language.md §2.5).
+		if !agentListsAgent(t.Agent, site.agent) {
+			d := c.errorf(diag.CodeInvalidTestCall, q.Value, "agent %s does not list agent %s", t.Agent.Name, name).WithDetail("The model can call only the agent's tools and the agents it lists; list " + name + " in " + t.Agent.Name + ", or expect another call.")
+			d.Related = []diag.Related{{Range: t.Agent.NameRange, Message: "the agent"}}
+			return nil
+		}
+		return c.callOf(n, props, call, site.agent.Signature, t)
+	}
 	if !declared || site.tool == nil {
 		d := c.errorf(diag.CodeUnknownTool, q.Value, "unknown tool %q", name).WithDetail("A test expects calls of its agent's tools.")
 		var names []string
@@ -214,6 +232,11 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		d.Related = []diag.Related{{Range: t.Agent.NameRange, Message: "the agent"}}
 		return nil
 	}
+	return c.callOf(n, props, call, tool, t)
+}
+
+// callOf reads an expected call's args and returns, of tool.
+func (c *checker) callOf(n *ast.NodePattern, props propSet, call *ExpectedCall, tool *Tool, t *Test) *ExpectedCall {
 	call.Tool = tool
 	if q := props.get("args"); q != nil {
 		call.Args = c.callArgs(q, tool)
@@ -226,6 +249,15 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		c.errorf(diag.CodeInvalidMockResult, n, "the call of %s has no returns, and test %s mocks every tool's result", tool.Name, t.Name).WithDetail(`Give the result the tool returns in this test: returns: ...; or run the tools themselves with results: "bound".`)
 	}
 	return call
+}
+
+func agentListsAgent(a, b *Agent) bool {
+	for _, x := range a.Agents {
+		if x == b {
+			return true
+		}
+	}
+	return false
 }
 
 func agentHasTool(a *Agent, t *Tool) bool {
@@ -272,4 +304,144 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 		}
 	}
 	return out
+}
+
+// isJSONObject reports whether s is one JSON object.
+func isJSONObject(s string) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal([]byte(s), &m) == nil && m != nil
+}
+
+// argsExample is a map of params with a placeholder each, for messages:
+// `ticket: "...", limit: 1`.
+func argsExample(params []*Param) string {
+	parts := make([]string, 0, len(params))
+	for _, p := range params {
+		v := `"..."`
+		if p.Type != nil {
+			switch p.Type.Kind {
+			case Integer, Number:
+				v = "1"
+			case Boolean:
+				v = "true"
+			}
+		}
+		parts = append(parts, syntax.QuoteName(p.Name)+": "+v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// testArguments reads a test's input given as a map: the arguments of
+// its agent, each checked against its parameter, the required ones all
+// given (docs/language.md §2.5).
+func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
+	a := t.Agent
+	if a == nil || a.Signature == nil {
+		v, _ := c.jsonValue(m, "input of test "+t.Name)
+		out, _ := v.(map[string]any)
+		return out
+	}
+	params := a.Signature.Params
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
+	out := make(map[string]any, len(m.Entries))
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		k := keyName(&e.Key)
+		var p *Param
+		for _, x := range params {
+			if x.Name == k {
+				p = x
+			}
+		}
+		if p == nil {
+			d := c.errorf(diag.CodeInvalidTest, e.Key, "agent %s has no parameter %s", a.Name, k).WithDetail(fmt.Sprintf("The input of %s is %s: its parameters are %s.", a.Name, a.Signature.Signature, strings.Join(names, ", ")))
+			if s := c.suggest(k, names); s != "" {
+				d.Summary += suggest.DidYouMean(s)
+				d.Suggestion = s
+			}
+			continue
+		}
+		what := "argument " + k + " of " + a.Name
+		if v, ok := c.conform(e.Value, p.Type, diag.CodeInvalidTest, what); ok {
+			if c.satisfies(e.Value, v, p.Type, p.Constraints, nil, diag.CodeInvalidTest, what) {
+				out[k] = v
+			}
+		}
+	}
+	var missing []string
+	for _, p := range params {
+		if _, given := out[p.Name]; !given && p.Required() && !hasKey(m, p.Name) {
+			missing = append(missing, p.Name)
+		}
+	}
+	if len(missing) > 0 {
+		c.errorf(diag.CodeInvalidTest, m, "the input of test %s lacks %s of agent %s: %s", t.Name, english.Plural(len(missing), "required argument"), a.Name, strings.Join(missing, ", ")).WithDetail(fmt.Sprintf("The input of %s is %s; give every parameter without a default or optional: true.", a.Name, a.Signature.Signature))
+	}
+	return out
+}
+
+func hasKey(m *ast.Map, k string) bool {
+	for i := range m.Entries {
+		if keyName(&m.Entries[i].Key) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// testAnswer reads a test's answer, checked against its agent's output
+// type: a scalar (or array) the result must equal, or a map of fields the
+// result must have, each equal (docs/language.md §2.5).
+func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
+	a := t.Agent
+	what := "the answer of test " + t.Name
+	if a == nil || a.Signature == nil || a.Signature.Result == nil {
+		return c.jsonValue(v, what)
+	}
+	out := a.Signature.Result
+	m, isMap := v.(*ast.Map)
+	if !isMap || out.Kind != Record || out.Decl == nil {
+		if isMap && out.Kind != Object {
+			c.errorf(diag.CodeInvalidTestAnswer, v, "%s is a map, but agent %s answers %s", what, a.Name, articleType(out)).WithDetail(fmt.Sprintf("The answer is a value of the agent's output type, %s; a map is for a record.", out.Name()))
+			return nil, false
+		}
+		return c.conform(v, out, diag.CodeInvalidTestAnswer, what)
+	}
+	c.ensureLowered(out.Decl)
+	fields := out.Decl.Fields
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = f.Name
+	}
+	res := make(map[string]any, len(m.Entries))
+	good := true
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		k := keyName(&e.Key)
+		var f *Param
+		for _, x := range fields {
+			if x.Name == k {
+				f = x
+			}
+		}
+		if f == nil {
+			d := c.errorf(diag.CodeInvalidTestAnswer, e.Key, "%s has no field %s", out.Decl.Name, k).WithDetail(fmt.Sprintf("The answer's keys are fields of %s, the output type of %s: %s.", out.Decl.Name, a.Name, strings.Join(names, ", ")))
+			if s := c.suggest(k, names); s != "" {
+				d.Summary += suggest.DidYouMean(s)
+				d.Suggestion = s
+			}
+			good = false
+			continue
+		}
+		x, ok := c.conform(e.Value, f.Type, diag.CodeInvalidTestAnswer, "field "+k+" of "+what)
+		if !ok {
+			good = false
+			continue
+		}
+		res[k] = x
+	}
+	return res, good
 }

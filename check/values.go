@@ -11,7 +11,6 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/limits"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -188,27 +187,6 @@ func fitsInt64(n json.Number) bool {
 	}
 	r, ok := new(big.Rat).SetString(string(n))
 	return ok && r.IsInt() && r.Num().IsInt64()
-}
-
-// cmpNumbers compares two json.Numbers exactly (-1, 0, 1).
-func cmpNumbers(a, b json.Number) int {
-	if x, err := strconv.ParseInt(string(a), 10, 64); err == nil {
-		if y, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
-		}
-	}
-	ra, ok1 := new(big.Rat).SetString(string(a))
-	rb, ok2 := new(big.Rat).SetString(string(b))
-	if !ok1 || !ok2 {
-		return 0
-	}
-	return ra.Cmp(rb)
 }
 
 // describeValue names a value's kind for messages ("the symbol world").
@@ -421,21 +399,4 @@ func signatureText(nodes []*ast.NodePattern) string {
 		writeNode(&b, n, false)
 	}
 	return b.String()
-}
-
-// sameJSON reports whether two JSON-ready scalars are equal (numbers by
-// value).
-func sameJSON(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && (x == y || cmpNumbers(x, y) == 0)
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	}
-	return jsonstr.Text(a) == jsonstr.Text(b)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,7 +79,8 @@ off. Text output ends with a count: "1 error, 3 warnings".
 
 --fix applies the fixes the editor offers as quick fixes, to the files in
 place (as gofmt -w writes: mode, owner and links kept), then reports what
-is left: only exact ones (the gram form of an old notation, a quoted bare
+is left (a file saved meanwhile is left as it is, and said: exit status
+2): only exact ones (the gram form of an old notation, a quoted bare
 word); --fix=all also applies guesses (a did-you-mean among several
 names). -d prints the fixes as a unified diff instead of writing them.
 docs/diagnostics.md ("Fixes") says which codes' fixes are exact.
@@ -155,8 +157,11 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
+	var fixErr error // fixes left unwritten: said after the diagnostics
 	if opts.fix != "" {
-		if pkgs, diags, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); err != nil {
+		if pkgs, diags, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); errors.Is(err, errFixesLeft) {
+			fixErr = err
+		} else if err != nil {
 			return &exitError{code: ExitUsage, err: err}
 		}
 	}
@@ -178,6 +183,9 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	diags.Sort()
 	if err := writeDiagnostics(e, diags, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
+	}
+	if fixErr != nil {
+		return &exitError{code: ExitUsage, err: fixErr}
 	}
 	if diags.HasErrors() || (opts.werror && len(diags) > 0) {
 		return exitCode(ExitProblem)
@@ -238,6 +246,7 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 	if len(overlay) == 0 {
 		return load.Packages(args, nil)
 	}
+	left := false // a file changed since it was read: not written
 	names := make([]string, 0, len(overlay))
 	for name := range overlay {
 		names = append(names, name)
@@ -252,17 +261,31 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 			e.stdout.Write(fmtUnifiedDiff(name+".orig", name, orig[name], overlay[name]))
 			continue
 		}
-		if err := fmtWriteFile(name, orig[name], overlay[name]); err != nil {
+		if err := fmtWriteFile(name, orig[name], overlay[name]); errors.Is(err, errChangedSinceRead) {
+			// Saved meanwhile (an editor): its fixes are not written over
+			// what was saved; the others are.
+			fmt.Fprintf(e.stderr, "gramc check: %v\n", err)
+			left = true
+			continue
+		} else if err != nil {
 			return nil, nil, err
 		}
 		fmt.Fprintf(e.stderr, "gramc check: fixed %s\n", name)
 	}
-	if diff {
-		// Nothing was written: what is left is what the files hold.
-		return load.Packages(args, nil)
+	if diff || left {
+		// What is left is what the files hold.
+		pkgs, ds, err := load.Packages(args, nil)
+		if err == nil && left {
+			err = errFixesLeft
+		}
+		return pkgs, ds, err
 	}
 	return pkgs, ds, nil
 }
+
+// errFixesLeft: a file changed while gramc check --fix ran, and its fixes
+// were not written (said for each file).
+var errFixesLeft = errors.New("a file changed while it was being fixed; its fixes were not written (run gramc check --fix again)")
 
 // applyEdits applies fixes to src, each fix (one diagnostic's edits) whole
 // or not at all: a fix that overlaps one already taken is left for a later

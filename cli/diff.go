@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,6 +147,7 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	}
 	var oldPkgs []*check.Package
 	var oldSnap *compat.Snapshot
+	oldFrom := &version{}
 	if opts.againstMCP != "" {
 		snap, err := listMCP(e, opts.againstMCP, opts.mcpTimeout)
 		if err != nil {
@@ -153,18 +155,18 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 		}
 		oldPkgs, oldSnap = snap.Packages, snap
 	} else {
-		pkgs, snap, cleanup, err := loadVersion(e, oldArg)
+		pkgs, snap, v, err := loadVersion(e, oldArg)
 		if err != nil {
 			return err
 		}
-		defer cleanup()
-		oldPkgs, oldSnap = pkgs, snap
+		defer v.cleanup()
+		oldPkgs, oldSnap, oldFrom = pkgs, snap, v
 	}
-	newPkgs, newSnap, cleanup2, err := loadVersion(e, newArg)
+	newPkgs, newSnap, newFrom, err := loadVersion(e, newArg)
 	if err != nil {
 		return err
 	}
-	defer cleanup2()
+	defer newFrom.cleanup()
 	live := opts.againstMCP != ""
 	pointer := func(r ast.Range) (ptr string, lines bool) {
 		for i, s := range []*compat.Snapshot{oldSnap, newSnap} {
@@ -199,6 +201,21 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 		}
 	}
 	printDiagnostics(e, bad)
+	// A file read from git is shown as git names it (REV:PATH), not
+	// by the temporary copy; the changes in file and position order.
+	fileName := func(file string) string { return newFrom.name(oldFrom.name(file)) }
+	for i := range changes {
+		for _, r := range []*ast.Range{&changes[i].Old, &changes[i].New} {
+			r.File = fileName(r.File)
+		}
+	}
+	sort.SliceStable(changes, func(i, j int) bool {
+		a, b := changeAt(changes[i]), changeAt(changes[j])
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Start.Offset < b.Start.Offset
+	})
 	if err := writeChanges(e.stdout, e.stderr, changes, opts.format, pointer); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
@@ -215,11 +232,43 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	return nil
 }
 
+// A version is where a version's files came from: for REV:PATH, the
+// temporary directory git's files were written to and the REV:PATH it
+// stands for.
+type version struct {
+	tmp, rev, treePath string
+}
+
+// cleanup removes the temporary directory.
+func (v *version) cleanup() {
+	if v.tmp != "" {
+		os.RemoveAll(v.tmp)
+	}
+}
+
+// name is how a file is shown: REV:PATH for one of the temporary
+// directory's, else itself.
+func (v *version) name(file string) string {
+	if v.tmp == "" || !strings.HasPrefix(file, v.tmp+string(filepath.Separator)) {
+		return file
+	}
+	rel := filepath.ToSlash(strings.TrimPrefix(file, v.tmp+string(filepath.Separator)))
+	dir := strings.TrimSuffix(strings.TrimSuffix(v.treePath, "..."), "/")
+	if strings.HasSuffix(dir, ".gram") { // the path named a file
+		return v.rev + ":" + dir
+	}
+	if dir != "" {
+		rel = dir + "/" + rel
+	}
+	return v.rev + ":" + rel
+}
+
 // loadVersion loads the packages of arg: a path, REV:PATH read from git
-// into a temporary directory (cleanup removes it), or a JSON snapshot
-// file (snap is then set).
-func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, cleanup func(), err error) {
-	noop := func() {}
+// into a temporary directory (the version's cleanup removes it), or a
+// JSON snapshot file (snap is then set).
+func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, v *version, err error) {
+	v = &version{}
+	noop := v
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) && strings.HasSuffix(strings.ToLower(path), ".json") {
 		if _, err := os.Stat(arg); err != nil { // not a file named so: REV:PATH
 			snap, err := gitSnapshot(arg, rev, path)
@@ -246,11 +295,19 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 	}
 	patterns := []string{arg}
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
-		dir, err := load.GitExport("", rev, path)
+		repo, err := load.OpenRepo(context.Background(), "")
+		if err != nil {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: %v", termsafe.Line(arg, 200), err)}
+		}
+		treePath, err := repo.TreePath("", path)
+		if err != nil {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: %v", termsafe.Line(arg, 200), err)}
+		}
+		dir, err := repo.Export(context.Background(), rev, treePath)
 		if err != nil {
 			return nil, nil, noop, &exitError{code: ExitUsage, err: err}
 		}
-		noop = func() { os.RemoveAll(dir) }
+		v.tmp, v.rev, v.treePath = dir, rev, treePath
 		patterns = []string{filepath.Join(dir, "...")}
 	}
 	pkgs, diags, err := load.Packages(patterns, nil)
@@ -264,13 +321,11 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 	return pkgs, nil, noop, nil
 }
 
-// gitSnapshot reads the snapshot at path (relative to the current
-// directory) at revision rev of the current repository, bounded as a file
-// is (compat.MaxSnapshotBytes).
+// gitSnapshot reads the snapshot at path at revision rev of the current
+// repository, bounded as a file is (compat.MaxSnapshotBytes). path is
+// git's: from the root of the tree, or from the current directory when it
+// begins with "./" or "../".
 func gitSnapshot(arg, rev, path string) (*compat.Snapshot, error) {
-	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "./") {
-		path = "./" + path // git's notation for a path relative to the current directory
-	}
 	data, err := load.GitReadFile("", rev, path, compat.MaxSnapshotBytes)
 	switch {
 	case errors.Is(err, load.ErrTooLarge):
@@ -306,6 +361,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 			Code     string `json:"code"`
 			Severity string `json:"severity"`
 			Tool     string `json:"tool"`
+			Agent    bool   `json:"agent,omitempty"`
 			Path     string `json:"path,omitempty"`
 			Message  string `json:"message"`
 			File     string `json:"file"`
@@ -321,7 +377,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 		out := make([]jsonChange, 0, len(changes))
 		for _, c := range changes {
 			f, l, col, ptr, _ := changeAt(c)
-			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
+			out = append(out, jsonChange{string(c.Code), c.Severity.String(), c.Tool, c.Agent, c.Path, c.Message, f, l, col, ptr, c.Target, c.OldText, c.NewText, c.Accepted, c.Reason})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

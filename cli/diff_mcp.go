@@ -20,7 +20,7 @@ const maxListedTools = 100000
 // in the listing as JSON ({"tools": [...]}), named by server, with the
 // JSON pointer of each.
 func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
-	data, err := mcpToolList(server, timeout, "--against-mcp")
+	data, err := mcpToolList(server, timeout, "--against-mcp", "gramc diff")
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +31,7 @@ func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, er
 	return snap, nil
 }
 
+// mcpFailure is the error of listing server's tools, given with flag.
 func mcpFailure(flag, server string, err error) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, termsafe.Line(server, 200), err)}
 }

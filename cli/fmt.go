@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -42,8 +43,10 @@ By default the formatted text is printed to standard output. The flags,
 as in gofmt:
 
   -l  list the files whose formatting differs from gramc fmt's
-  -w  write the result back to the file in place, as gofmt -w does (mode,
-      owner and hard links kept; a read-only file is refused)
+  -w  write the result back to the file, as gofmt -w does (mode, owner
+      and hard links kept; a read-only file is refused), whole or not at
+      all, and only if it is unchanged since it was read: a file saved
+      meanwhile is left as it is, and said (exit status 2)
   -d  print a unified diff instead of the formatted text
 
 and, for CI, --check: list the files that differ, as -l does, and exit 1
@@ -242,13 +245,31 @@ func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 	}
 }
 
-// fmtWriteFile rewrites the file at name in place, as gofmt -w does: the
-// file keeps its inode, so its mode, owner, hard links and the target of
-// a symbolic link to it are unchanged, and a file gramc may not write
-// (read-only) is refused with the system's error rather than replaced. The
-// original contents go to a backup file next to it first; if writing
-// fails half-way, the original is written back, and the backup is removed
-// once the file is whole again.
+// errChangedSinceRead is a file that changed between gramc reading it and
+// writing it back (an editor saved it meanwhile): it is left as it is.
+var errChangedSinceRead = errors.New("changed since gramc read it; left as it is (run again)")
+
+// fmtBeforeCommit, when set (by tests), runs just before a rewrite of name
+// becomes visible: another program's write then is the one the check for
+// a change since reading must catch.
+var fmtBeforeCommit func(name string)
+
+// fmtWriteFile writes data over the file at name, whose contents gramc
+// read as orig — only if it still holds orig (else errChangedSinceRead,
+// and the file is left alone), and whole or not at all:
+//
+//   - a file with no other hard link, owned by this user and group, is
+//     replaced by renaming a new file over it (the target of a symbolic
+//     link to it, with its mode), so an interruption at any moment leaves
+//     either the original or the new text;
+//   - any other file is rewritten in place, as gofmt -w does, so that it
+//     keeps its inode (hard links, owner): its original is first copied
+//     to NAME.gramc-backup-* next to it, written back if writing fails,
+//     and removed once the file is whole — an interrupted write leaves
+//     that backup.
+//
+// A file gramc may not write (read-only) is refused with the system's
+// error rather than replaced.
 func fmtWriteFile(name string, orig, data []byte) error {
 	fi, err := os.Stat(name)
 	if err != nil {
@@ -257,9 +278,74 @@ func fmtWriteFile(name string, orig, data []byte) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("writing %s: not a regular file", name)
 	}
+	// May this user write it? (A rename would replace a read-only file.)
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	if fileReplaceable(fi) {
+		return fmtReplace(name, orig, data, fi.Mode().Perm())
+	}
+	return fmtInPlace(name, orig, data, fi)
+}
+
+// fmtUnchanged is errChangedSinceRead (with the name) unless the file at
+// name still holds orig.
+func fmtUnchanged(name string, orig []byte) error {
+	if fmtBeforeCommit != nil {
+		fmtBeforeCommit(name)
+	}
+	now, err := load.ReadFile(name, load.DefaultMaxFileSize)
+	if err != nil || !bytes.Equal(now, orig) {
+		return fmt.Errorf("%s: %w", name, errChangedSinceRead)
+	}
+	return nil
+}
+
+// fmtReplace writes data to a new file beside the target of name (a
+// symbolic link is followed) and renames it over the target.
+func fmtReplace(name string, orig, data []byte, perm fs.FileMode) error {
+	target, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".gramc-tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	defer os.Remove(tmp.Name()) // gone once renamed
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := fmtUnchanged(name, orig); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// fmtInPlace rewrites the file at name in place behind a backup.
+func fmtInPlace(name string, orig, data []byte, fi fs.FileInfo) error {
 	bak, err := fmtBackup(name, orig, fi.Mode().Perm())
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := fmtUnchanged(name, orig); err != nil {
+		os.Remove(bak)
+		return err
 	}
 	f, err := os.OpenFile(name, os.O_WRONLY, 0)
 	if err != nil {
@@ -291,14 +377,17 @@ func fmtWriteFile(name string, orig, data []byte) error {
 	return fmt.Errorf("writing %s: %w (the original is restored)", name, err)
 }
 
-// fmtBackup writes data to a new file next to name (name.<random>) with
-// perm and returns its name.
+// fmtBackup writes data to a new file next to name
+// (name.gramc-backup-<random>) with perm and returns its name.
 func fmtBackup(name string, data []byte, perm fs.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".")
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".gramc-backup-*")
 	if err != nil {
 		return "", err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -124,3 +124,79 @@ func TestFmtWriteFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteChangedSinceRead: gramc fmt -w and gramc check --fix write a
+// file back only if it still holds what they read (issue 35.2): a file
+// saved meanwhile (here by the hook, between reading and writing) keeps
+// what was saved, the command says so and exits 2, and no temporary or
+// backup file is left.
+func TestWriteChangedSinceRead(t *testing.T) {
+	const saved = "(b)\n"
+	for _, tc := range []struct {
+		name, src string
+		args      []string
+		say       string
+	}{
+		{"fmt", "(   a   )\n", []string{"fmt", "-w"}, "gramc fmt: "},
+		{"check", "[weather:Tool {description: Sunny} |\n  (city::String)==>(::String)\n]\n", []string{"check", "--fix"}, "gramc check: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "a.gram")
+			if err := os.WriteFile(name, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fmtBeforeCommit = func(string) { os.WriteFile(name, []byte(saved), 0o644) }
+			defer func() { fmtBeforeCommit = nil }()
+			var stdout, stderr strings.Builder
+			code := Do(append(tc.args, name), strings.NewReader(""), &stdout, &stderr)
+			if got, _ := os.ReadFile(name); string(got) != saved {
+				t.Errorf("the file saved meanwhile was overwritten: %q", got)
+			}
+			if code != ExitUsage || !strings.Contains(stderr.String(), tc.say+name+": changed since gramc read it; left as it is") {
+				t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}
+
+// TestWriteInterrupted: until a rewrite is committed, the file holds its
+// original text (issue 35.3): a file with one link is replaced by a
+// rename, and a hard-linked one, rewritten in place, has its original in
+// a backup beside it.
+func TestWriteInterrupted(t *testing.T) {
+	for _, linked := range []bool{false, true} {
+		dir := t.TempDir()
+		name := filepath.Join(dir, "a.gram")
+		os.WriteFile(name, []byte("(   a   )\n"), 0o644)
+		if linked {
+			if err := os.Link(name, filepath.Join(dir, "b.gram")); err != nil {
+				t.Skip("no hard links here:", err)
+			}
+		}
+		var during []byte
+		var backups []string
+		fmtBeforeCommit = func(string) {
+			during, _ = os.ReadFile(name)
+			backups, _ = filepath.Glob(name + ".gramc-backup-*")
+		}
+		var stdout, stderr strings.Builder
+		code := Do([]string{"fmt", "-w", name}, strings.NewReader(""), &stdout, &stderr)
+		fmtBeforeCommit = nil
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		if string(during) != "(   a   )\n" {
+			t.Errorf("linked=%v: before the commit the file held %q, not its original", linked, during)
+		}
+		if linked != (len(backups) == 1) {
+			t.Errorf("linked=%v: backups %v", linked, backups)
+		}
+		if got, _ := os.ReadFile(name); string(got) != "(a)\n" {
+			t.Errorf("linked=%v: after: %q", linked, got)
+		}
+	}
+}

@@ -96,7 +96,7 @@ func runImport(e *env, opts importOptions, args []string) error {
 		srcs = append(srcs, importer.Source{Name: name, Data: data})
 	}
 	for _, server := range opts.mcp {
-		data, err := mcpToolList(server, opts.mcpTimeout, "--mcp")
+		data, err := mcpToolList(server, opts.mcpTimeout, "--mcp", "gramc import")
 		if err != nil {
 			return err
 		}

@@ -206,7 +206,7 @@ func httpToken(opts mcpOptions) (string, error) {
 		if !isTokenText(tok) {
 			return "", usageErrorf("%s: want one token of printable ASCII, without spaces", mcpTokenEnv)
 		}
-		return tok, nil
+		return tok, checkTokenLength(tok, mcpTokenEnv)
 	}
 	f, err := os.Open(opts.tokenFile)
 	if err != nil {
@@ -224,7 +224,20 @@ func httpToken(opts mcpOptions) (string, error) {
 	if tok == "" || !isTokenText(tok) {
 		return "", usageErrorf("--http-token-file %s: want one token on one line, of printable ASCII", termsafe.Line(opts.tokenFile, 200))
 	}
-	return tok, nil
+	return tok, checkTokenLength(tok, "--http-token-file "+termsafe.Line(opts.tokenFile, 200))
+}
+
+// minTokenBytes is the shortest bearer token gramc mcp --http takes: a
+// shorter one can be guessed.
+const minTokenBytes = 16
+
+// checkTokenLength refuses a token shorter than minTokenBytes; where says
+// where it came from.
+func checkTokenLength(tok, where string) error {
+	if tok != "" && len(tok) < minTokenBytes {
+		return usageErrorf("%s: the token is %d bytes; want at least %d (a short token can be guessed: openssl rand -hex 32 makes one)", where, len(tok), minTokenBytes)
+	}
+	return nil
 }
 
 // isTokenText reports whether tok is printable ASCII without spaces.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/runtime/mcp"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
@@ -29,33 +31,41 @@ const maxListingBytes = 64 << 20
 // decodes a schema into a map, which loses the order of its properties:
 // the order of a tool's parameters): they are recorded from the
 // connection, stdio's messages or the HTTP bodies.
-func mcpToolList(server string, timeout time.Duration, flag string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+func mcpToolList(server string, timeout time.Duration, flag, clientName string) ([]byte, error) {
+	// A signal while the server starts or lists ends the listing and kills
+	// the server's process group at once.
+	sctx, interrupted, stopSignals := stopOnSignal(context.Background(), nil)
+	defer stopSignals()
+	ctx, cancel := context.WithTimeout(sctx, timeout)
 	defer cancel()
 	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
-	t, cmd := mcpTransport(server, logs, time.Second)
-	if cmd != nil {
+	rec := &listRecorder{results: map[string][]byte{}}
+	var t sdk.Transport
+	if strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://") {
+		// mcpTransport's, recording below its bounds.
+		t = mcp.NewHTTPClientTransportVia(server, &recordingRoundTripper{next: http.DefaultTransport, rec: rec})
+	} else {
+		var cmd *exec.Cmd
+		t, cmd = mcpTransport(sctx, server, logs, time.Second)
 		// What the command starts goes when the session does (sh -c 'srv &',
 		// a server that forks), after the SDK's own close.
 		defer toolcmd.KillGroup(cmd)
-	}
-	rec := &listRecorder{results: map[string][]byte{}}
-	switch tt := t.(type) {
-	case *sdk.StreamableClientTransport:
-		tt.HTTPClient = &http.Client{Transport: &recordingRoundTripper{next: http.DefaultTransport, rec: rec}}
-	default:
 		t = &recordingTransport{Transport: t, rec: rec}
 	}
 	fail := func(err error) error {
+		if sctx.Err() != nil {
+			return interrupted(err)
+		}
 		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
 			err = fmt.Errorf("no tool list within %s (--mcp-timeout)", timeout)
 		}
+		err = mcp.ClientError(t, err)
 		if s := strings.TrimSpace(logs.String()); s != "" {
 			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
 		}
 		return mcpFailure(flag, server, err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "gramc", Version: versionString()}, nil)
+	client := mcp.NewClient(clientName, versionString())
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fail(err)

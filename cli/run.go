@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -48,7 +51,8 @@ type runOptions struct {
 	streamTimeout  time.Duration
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
-	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
+	mcpTimeout     time.Duration
+	record, replay string // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -104,8 +108,8 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
 			}
-			if opts.maxToolCalls <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
-				return usageErrorf("--max-tool-calls, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
+			if opts.maxToolCalls <= 0 || opts.mcpTimeout <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
+				return usageErrorf("--max-tool-calls, --mcp-timeout, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
 			}
 			if opts.record != "" && opts.replay != "" {
 				return usageErrorf("--record and --replay exclude each other: record once, then replay")
@@ -122,6 +126,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
+	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for each server to start and list its tools")
 	f.StringVar(&opts.record, "record", "", "write every exchange with the provider to the cassette `FILE` (rewritten; no key is written)")
 	f.StringVar(&opts.replay, "replay", "", "answer every request from the cassette `FILE`: no network, no key; a request that differs from the recorded one fails the run")
 	f.StringVar(&opts.baseURL, "base-url", "", "base URL of the provider's API (default: the provider's, or $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL / $GEMINI_BASE_URL)")
@@ -221,13 +226,28 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if err != nil {
 		return &exitError{code: ExitProblem, err: err}
 	}
+	// A typed agent's input is checked before anything starts: a bad one
+	// names its parameter, and nothing is sent (LANGUAGE.md §2.5).
+	for _, m := range messages {
+		if _, err := runtime.AgentMessage(agent, m); err != nil {
+			return usageErrorf("%s", termsafe.Line(err.Error(), 2000))
+		}
+	}
+	typed := agent.Signature.Typed()
 	// Every tool command runs through one Runner, so that a signal can
 	// kill them all (and wait for them) before gramc exits.
 	tools := toolcmd.NewRunner(os.Environ())
 	defer tools.Close()
-	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp)
+	// SIGINT, SIGTERM and SIGHUP stop the run, from here (an MCP server
+	// still starting included): the model request and the tool calls are
+	// cancelled, every tool's process group and every MCP server command's
+	// is killed and waited for, and gramc exits 128+signal (130 for
+	// Ctrl-C), as a shell reports a killed command.
+	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
+	defer stopSignals()
+	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout)
 	if err != nil {
-		return err
+		return interrupted(err)
 	}
 	defer closeMCP()
 	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
@@ -252,10 +272,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return &exitError{code: ExitUsage, err: err}
 	}
 
-	// SIGINT, SIGTERM and SIGHUP stop the run: the model request and the
-	// tool calls are cancelled, every tool's process group is killed and
-	// waited for, and gramc exits 128+signal (130 for Ctrl-C), as a shell
-	// reports a killed command.
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
 	tel, err := setupTelemetry(ctx)
@@ -265,13 +281,16 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if tel != nil {
 		defer tel.shutdown()
 	}
-	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
-	defer stopSignals()
 	// The answer is printed as it arrives. Text of the model's goes to
 	// standard output, the tool trace to standard error; a line of text
 	// still open when a tool call starts is ended first, so the two
 	// never share a line on a terminal.
 	out := &answerPrinter{w: e.stdout}
+	if typed {
+		// A typed agent's text is progress, on standard error; its value
+		// is printed once, as JSON, on standard output.
+		out.w = e.stderr
+	}
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -285,6 +304,9 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			case runtime.EventToolCall:
 				out.endLine()
 				fmt.Fprintf(e.stderr, "→ %s %s\n", termsafe.Line(ev.Call.Name, 100), oneLine(ev.Call.Arguments))
+			case runtime.EventRepair:
+				out.endLine()
+				fmt.Fprintf(e.stderr, "gramc run: the answer is not a valid %s (%s); asking again\n", termsafe.Line(agent.Signature.OutputName, 100), oneLine(ev.Text))
 			case runtime.EventToolResult:
 				inv := ev.Invocation
 				if inv.Err != nil {
@@ -313,7 +335,23 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			if errors.As(err, &ie) {
 				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)})
 			}
+			var ve *runtime.ValidationError
+			if errors.As(err, &ve) {
+				return interrupted(usageErrorf("%s", termsafe.Line(err.Error(), 2000)))
+			}
+			var oe *runtime.OutputError
+			if errors.As(err, &oe) {
+				// The model's text is untrusted: one safe line of it.
+				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%s\nthe model's last answer: %s", termsafe.Line(oe.Error(), 2000), oneLine(oe.Raw))})
+			}
 			return interrupted(&exitError{code: ExitProblem, err: err})
+		}
+		if typed {
+			if resp.Lenient != "" {
+				fmt.Fprintf(e.stderr, "gramc run: %s (prompted output)\n", resp.Lenient)
+			}
+			fmt.Fprintln(e.stdout, safeJSON(resp.Value))
+			return nil
 		}
 		if !out.answered {
 			// An empty answer is still an answer: one line.
@@ -366,6 +404,30 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			fmt.Fprint(e.stderr, "> ")
 		}
 	}
+}
+
+// safeJSON is a typed agent's value as indented JSON whose control and
+// format characters (inside its strings, the only place they can be) are
+// escaped as \uXXXX: the same value, safe on a terminal.
+func safeJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return termsafe.Line(string(raw), 0)
+	}
+	var out strings.Builder
+	for _, r := range b.String() {
+		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
+				continue
+			}
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
 }
 
 // answerPrinter prints a model's text as it arrives. The text keeps its
@@ -504,13 +566,12 @@ func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.O
 	m, err := clients.New(model, append(copts, extra...)...)
 	var ce *runtime.ConfigurationError
 	if errors.As(err, &ce) && ce.Err == nil {
-		switch ce.Setting {
-		case "OPENAI_API_KEY":
-			return nil, usageErrorf("OPENAI_API_KEY is not set: export OPENAI_API_KEY=<your OpenAI API key>, or pass --base-url for an OpenAI-compatible server")
-		case "ANTHROPIC_API_KEY":
-			return nil, usageErrorf("ANTHROPIC_API_KEY is not set: export ANTHROPIC_API_KEY=<your Anthropic API key>")
-		case "GEMINI_API_KEY":
-			return nil, usageErrorf("GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key> (or GOOGLE_API_KEY)")
+		switch p := clients.Row(model); ce.Setting {
+		case p.KeySetting():
+			if p.Client == provider.OpenAI {
+				return nil, usageErrorf("%s, or pass --base-url for an OpenAI-compatible server", p.MissingKey())
+			}
+			return nil, usageErrorf("%s", p.MissingKey())
 		case "base URL":
 			return nil, usageErrorf("agent %s: %v (--base-url)", agent.Name, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/openai"
@@ -20,11 +21,12 @@ func TestRunModelKeepsTheAgentsProvider(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "k")
 	t.Setenv("ANTHROPIC_API_KEY", "k")
 	e := &env{stdout: io.Discard, stderr: io.Discard}
+	ollama, _ := provider.Lookup("Ollama")
 	m, err := runModel(e, runtime.Agent{Name: "a", Model: "Ollama/llama3.1"}, runOptions{model: "llama3.2"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := m.(*openai.Client); !ok || c.BaseURL() != openai.OllamaBaseURL {
+	if c, ok := m.(*openai.Client); !ok || c.BaseURL() != ollama.BaseURL {
 		t.Errorf("Ollama agent with --model llama3.2: %T %v, want the OpenAI client at Ollama's address", m, m)
 	}
 	m, err = runModel(e, runtime.Agent{Name: "a", Model: "Ollama/llama3.1"}, runOptions{model: "Anthropic/claude-sonnet-4-5"})

@@ -17,10 +17,11 @@ import (
 func init() { register(newSchemaCmd) }
 
 type schemaOptions struct {
-	target []string // repeated or comma-separated: they add up
-	tools  []string
-	agent  string
-	out    string
+	target  []string // repeated or comma-separated: they add up
+	tools   []string
+	agent   string
+	out     string
+	request bool
 }
 
 func newSchemaCmd(e *env) *cobra.Command {
@@ -36,16 +37,30 @@ Targets: ` + targetList() + `; a comma-separated
 list, or "all", prints an object with each target's array, in this order.
 
 --tool selects tools by name (repeatable); --agent selects the tools an
-agent lists. With -o DIR, each tool is written to DIR/<tool>.<target>.json
+agent lists. --agent NAME --request prints instead the request the agent's
+first turn sends, without the conversation (its instruction, tools, tool
+choice and structured-output format), as the agent's provider's client
+encodes it, or as the --target named does (openai, openai-responses,
+anthropic, gemini). With -o DIR, each tool is written to DIR/<tool>.<target>.json
 as a single entry instead (for every target named). A tool the target's provider would reject is
 reported as a positioned error (exit 1); run 'gramc check --target T' to
 also see the keywords moved into descriptions.`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runSchema(e, opts, args) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.request {
+				target := ""
+				if cmd.Flags().Changed("target") {
+					target = strings.Join(opts.target, ",")
+				}
+				return runSchemaRequest(e, opts, target, args)
+			}
+			return runSchema(e, opts, args)
+		},
 	}
 	cmd.Flags().StringSliceVarP(&opts.target, "target", "t", []string{string(schema.JSONSchema)}, "output format: "+targetList()+"; repeatable, a comma list, or all")
 	cmd.Flags().StringSliceVar(&opts.tools, "tool", nil, "select tools by name (repeatable or comma-separated)")
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
+	cmd.Flags().BoolVar(&opts.request, "request", false, "with --agent: print the agent's first request, without the conversation")
 	addDisableFlag(cmd, e)
 	return cmd
 }

@@ -15,7 +15,7 @@ import (
 // is killed with its process group and waited for, and interrupted turns
 // the command's outcome into exit status 128+signal (130 for Ctrl-C, 143
 // for SIGTERM), as a shell reports a killed command; without a signal it
-// returns err unchanged. stop releases the signals.
+// returns err unchanged. stop releases the signals. tools may be nil.
 func stopOnSignal(ctx context.Context, tools *toolcmd.Runner) (_ context.Context, interrupted func(error) error, stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	sigs := make(chan os.Signal, 1)
@@ -26,7 +26,9 @@ func stopOnSignal(ctx context.Context, tools *toolcmd.Runner) (_ context.Context
 		case sig := <-sigs:
 			caught.Store(sig)
 			cancel()
-			tools.Close()
+			if tools != nil {
+				tools.Close()
+			}
 		case <-ctx.Done():
 		}
 	}()
@@ -35,7 +37,9 @@ func stopOnSignal(ctx context.Context, tools *toolcmd.Runner) (_ context.Context
 		if !ok {
 			return err
 		}
-		tools.Close()
+		if tools != nil {
+			tools.Close()
+		}
 		return &exitError{code: 128 + signalNumber(sig), err: fmt.Errorf("stopped by %v", sig)}
 	}
 	return ctx, interrupted, func() { signal.Stop(sigs); cancel() }

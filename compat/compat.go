@@ -16,7 +16,7 @@ package compat
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"slices"
 	"sort"
 	"strings"
@@ -78,6 +78,9 @@ type Change struct {
 	// Target, when set, is the provider target whose payload alone shows
 	// the change (CompareTargets).
 	Target string
+	// Agent: Tool names an agent, and the change is to the agent or its
+	// signature, which is the tool an agent listing it sees.
+	Agent bool
 }
 
 // The rules: their codes, registered in diag with stage "diff".
@@ -101,6 +104,8 @@ const (
 	ResultFieldAdded     = diag.CodeDiffResultFieldAdded
 	EnumOrderChanged     = diag.CodeDiffEnumOrderChanged
 	ResultNowOptionalFld = diag.CodeDiffResultFieldNowOptional
+	AgentRemoved         = diag.CodeDiffAgentRemoved
+	AgentAdded           = diag.CodeDiffAgentAdded
 )
 
 // direction: where a type is used. An input (a parameter, a field of a
@@ -144,6 +149,9 @@ func Compare(old, new []*check.Package) []Change {
 		}
 	}
 	renames(out, oldTools, newTools)
+	if fromGram(old) && fromGram(new) {
+		out = append(out, compareAgents(old, new)...)
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Tool != out[j].Tool {
 			return out[i].Tool < out[j].Tool
@@ -200,6 +208,81 @@ func typeShape(t *check.Type) string {
 	return t.Kind.String()
 }
 
+// fromGram reports whether a version is gram files (a snapshot of tool
+// listings has no agents to compare).
+func fromGram(pkgs []*check.Package) bool {
+	for _, p := range pkgs {
+		if p != nil && p.Files != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// compareAgents judges the agents' signatures as tools' (an agent's
+// signature is the tool an agent listing it sees, and what a program
+// running it sends and reads): an input may widen, an output may narrow.
+func compareAgents(old, new []*check.Package) []Change {
+	oldAgents, newAgents := agentsOf(old), agentsOf(new)
+	var out []Change
+	for _, name := range sortedKeys(oldAgents) {
+		oa := oldAgents[name]
+		na, ok := newAgents[name]
+		if !ok {
+			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange,
+				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name)})
+			continue
+		}
+		c := &comparer{tool: name, agent: true}
+		c.agent2(oa, na)
+		out = append(out, c.changes...)
+	}
+	for _, name := range sortedKeys(newAgents) {
+		if _, ok := oldAgents[name]; !ok {
+			out = append(out, Change{Code: AgentAdded, Severity: Safe, Tool: name, Agent: true, New: newAgents[name].NameRange,
+				Message: fmt.Sprintf("agent %s was added", name)})
+		}
+	}
+	return out
+}
+
+func agentsOf(pkgs []*check.Package) map[string]*check.Agent {
+	m := map[string]*check.Agent{}
+	for _, p := range pkgs {
+		if p == nil {
+			continue
+		}
+		for _, a := range p.Agents {
+			if a.Signature != nil {
+				m[a.Name] = a
+			}
+		}
+	}
+	return m
+}
+
+// agent2 compares two versions of an agent: its description (what the
+// model of an agent listing it reads) and its signature. An input that
+// is the user's message in both (one String parameter) is compared as
+// that string, whatever the parameter's name.
+func (c *comparer) agent2(oa, na *check.Agent) {
+	if oa.Description != na.Description {
+		c.add(Change{Code: DescriptionChanged, Severity: Dangerous, Old: oa.NameRange, New: na.NameRange,
+			OldText: oa.Description, NewText: na.Description,
+			Message: fmt.Sprintf("agent %s's description changed: the model of an agent listing it chooses it by it", c.tool)})
+	}
+	ot, nt := oa.Signature, na.Signature
+	if oa.MessageInput() && na.MessageInput() {
+		op, np := ot.Params[0], nt.Params[0]
+		c.param(op, np, np.Name, input)
+	} else {
+		c.params(ot.Params, nt.Params, "", input, ot.Range, nt.Range)
+	}
+	if ot.Result != nil || nt.Result != nil {
+		c.types(ot.Result, nt.Result, "result", result, rangeOf(ot.Result, ot.Range), rangeOf(nt.Result, nt.Range))
+	}
+}
+
 func toolsOf(pkgs []*check.Package) map[string]*check.Tool {
 	m := map[string]*check.Tool{}
 	for _, p := range pkgs {
@@ -223,7 +306,8 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 type comparer struct {
-	tool string
+	tool  string
+	agent bool // tool names an agent: its changes say so
 	// deprecationUnknown: one version is a snapshot that cannot say a
 	// tool is deprecated
 	deprecationUnknown bool
@@ -234,6 +318,12 @@ type comparer struct {
 
 func (c *comparer) add(ch Change) {
 	ch.Tool = c.tool
+	if c.agent {
+		ch.Agent = true
+		if !strings.HasPrefix(ch.Message, "agent ") {
+			ch.Message = "agent " + c.tool + ": " + ch.Message
+		}
+	}
 	c.changes = append(c.changes, ch)
 }
 
@@ -397,7 +487,7 @@ func (c *comparer) param(op, np *check.Param, path string, dir direction) {
 	// A default that changes while the parameter stays optional changes
 	// what leaving it out means (a required one that gains a default, or
 	// an optional one that becomes required, is reported above instead).
-	defaultChanged := op.HasDefault && np.HasDefault && !sameJSON(op.Default, np.Default) ||
+	defaultChanged := op.HasDefault && np.HasDefault && !jsonvalue.Equal(op.Default, np.Default) ||
 		op.HasDefault != np.HasDefault && !op.Required() && !np.Required()
 	if dir == input && defaultChanged {
 		c.add(Change{Code: DefaultChanged, Severity: Dangerous, Path: path, Old: op.NameRange, New: np.NameRange,
@@ -490,7 +580,7 @@ func (c *comparer) enumValues(ov, nv []any, path string, dir direction, oldAt, n
 func setDiff(a, b []any) []any {
 	var out []any
 	for _, x := range a {
-		if !slices.ContainsFunc(b, func(y any) bool { return sameJSON(x, y) }) {
+		if !slices.ContainsFunc(b, func(y any) bool { return jsonvalue.Equal(x, y) }) {
 			out = append(out, x)
 		}
 	}
@@ -503,12 +593,6 @@ func list(vs []any) string {
 		parts[i] = jsonText(v, true)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func sameJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }
 
 func jsonText(v any, has bool) string {
@@ -544,8 +628,8 @@ func (c *comparer) constraints(oc, nc check.Constraints, path string, dir direct
 			report(true, what, "(none)", n.String())
 		case o != nil && n == nil:
 			report(false, what, o.String(), "(none)")
-		case o != nil && n != nil && cmpNum(*o, *n) != 0:
-			raised := cmpNum(*n, *o) > 0
+		case o != nil && n != nil && jsonvalue.CompareNumbers(*o, *n) != 0:
+			raised := jsonvalue.CompareNumbers(*n, *o) > 0
 			report(raised != upper, what, o.String(), n.String())
 		}
 	}
@@ -599,13 +683,4 @@ func num(p *int64) *json.Number {
 	}
 	n := json.Number(fmt.Sprint(*p))
 	return &n
-}
-
-func cmpNum(a, b json.Number) int {
-	x, ok1 := new(big.Float).SetString(a.String())
-	y, ok2 := new(big.Float).SetString(b.String())
-	if !ok1 || !ok2 {
-		return strings.Compare(a.String(), b.String())
-	}
-	return x.Cmp(y)
 }

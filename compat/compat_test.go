@@ -205,3 +205,62 @@ func TestRenameHints(t *testing.T) {
 		}
 	}
 }
+
+// agent wraps a signature in a typed agent named a (and optional declarations).
+func agent(decls, sig string) string {
+	return decls + "\n[a:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} |\n  " + sig + "\n]\n"
+}
+
+// TestAgentSignatures: an agent's signature is judged as a tool's, in the
+// same directions, and each change names the agent.
+func TestAgentSignatures(t *testing.T) {
+	const triage = "[T:Type | (priority::P), (minutes::Integer), (summary::String)]\n[P:Enum {values: [\"low\", \"urgent\"]}]"
+	const narrower = "[T:Type | (priority::P), (summary::String)]\n[P:Enum {values: [\"low\", \"urgent\"]}]"
+	const wider = "[T:Type | (priority::P), (minutes::Integer), (summary::String)]\n[P:Enum {values: [\"low\", \"urgent\", \"critical\"]}]"
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		code     diag.Code
+		sev      compat.Severity
+		path     string
+	}{
+		{"output field removed", agent(triage, "(ticket::String)==>(::T)"), agent(narrower, "(ticket::String)==>(::T)"), compat.ResultFieldRemoved, compat.Breaking, "result.minutes"},
+		{"output enum widened", agent(triage, "(ticket::String)==>(::T)"), agent(wider, "(ticket::String)==>(::T)"), compat.EnumValueAdded, compat.Breaking, "result.priority"},
+		{"required input added", agent(triage, "(ticket::String)==>(::T)"), agent(triage, "(ticket::String)==>(customer::String)==>(::T)"), compat.ParamAddedRequired, compat.Breaking, "customer"},
+		{"optional input added", agent(triage, "(ticket::String)==>(::T)"), agent(triage, "(ticket::String)==>(customer::String {optional: true})==>(::T)"), compat.ParamAddedOptional, compat.Safe, "customer"},
+		{"output becomes typed", agent("", "(ticket::String)==>(::String)"), agent(triage, "(ticket::String)==>(::T)"), compat.TypeChanged, compat.Breaking, "result"},
+		{"message narrowed", agent("", "(ticket::String)==>(::String)"), agent("", "(ticket::String {minLength: 10})==>(::String)"), compat.ConstraintNarrowed, compat.Breaking, "ticket"},
+		{"implicit signature to arguments", "[a:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"}]", agent("", "(title::String)==>(hours::Integer)==>(::String)"), compat.ParamRemoved, compat.Breaking, "input"},
+		{"description", agent("", "(q::String)==>(::String)"), strings.Replace(agent("", "(q::String)==>(::String)"), `description: "A"`, `description: "B"`, 1), compat.DescriptionChanged, compat.Dangerous, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			changes := compat.Compare(pkgs(t, tc.old), pkgs(t, tc.new))
+			found := false
+			for _, c := range changes {
+				if !c.Agent || c.Tool != "a" || !strings.HasPrefix(c.Message, "agent a") {
+					t.Errorf("a change of agent a that does not say so: %+v", c)
+				}
+				if c.Code == tc.code && c.Path == tc.path {
+					found = true
+					if c.Severity != tc.sev {
+						t.Errorf("%s at %s is %s, want %s", c.Code, c.Path, c.Severity, tc.sev)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("no %s at %q in %v", tc.code, tc.path, summary(changes))
+			}
+		})
+	}
+	// A message input is that string, whatever its parameter's name; the
+	// implicit signature is (input::String)==>(::String).
+	same := []struct{ old, new string }{
+		{agent("", "(ticket::String)==>(::String)"), agent("", "(text::String)==>(::String)")},
+		{"[a:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"}]", agent("", "(question::String)==>(::String)")},
+	}
+	for _, tc := range same {
+		if changes := compat.Compare(pkgs(t, tc.old), pkgs(t, tc.new)); len(changes) > 0 {
+			t.Errorf("%s -> %s: %v", tc.old, tc.new, summary(changes))
+		}
+	}
+}

@@ -1,14 +1,13 @@
 package compat
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"net/url"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -36,7 +35,9 @@ const MaxSnapshotBytes = 64 << 20
 type Snapshot struct {
 	File     string
 	Packages []*check.Package
-	pointers map[int32]string // a value's byte offset -> its JSON pointer
+	// nodes holds the values its places point at, by byte offset: a
+	// pointer is built only for a place that is reported (Pointer).
+	nodes map[int32]*jsonvalue.Node
 }
 
 // Pointer returns the JSON pointer of the value at r, when r is a place
@@ -45,8 +46,11 @@ func (s *Snapshot) Pointer(r ast.Range) (string, bool) {
 	if s == nil || r.File != s.File {
 		return "", false
 	}
-	p, ok := s.pointers[r.Start.Offset]
-	return p, ok
+	n, ok := s.nodes[r.Start.Offset]
+	if !ok {
+		return "", false
+	}
+	return pointerOr(n.Pointer()), true
 }
 
 // deprecationUnlisted names a snapshot's package whose entries cannot
@@ -98,23 +102,15 @@ func readSnapshot(file string, data []byte, payload bool) (*Snapshot, error) {
 	if !payload {
 		src = ast.NewSource(string(data))
 	}
-	var root *jnode
-	var err error
-	if payload {
-		// gramc's own output, whose places are not shown: decoded whole,
-		// without the offsets and pointers (several times faster).
-		root, err = decodeJSON(data)
-	} else {
-		root, err = parseJSON(data)
-	}
+	root, err := jsonvalue.Read(data)
 	if err != nil {
-		var se *jsonSyntaxError
+		var se *jsonvalue.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SnapshotError{At: rangeAt(src, file, se.off), Msg: se.msg}
+			return nil, &SnapshotError{At: rangeAt(src, file, se.Off), Msg: se.Msg}
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	r := &snapReader{file: file, src: src, payload: payload, snap: &Snapshot{File: file, pointers: map[int32]string{}}}
+	r := &snapReader{file: file, src: src, payload: payload, snap: &Snapshot{File: file, nodes: map[int32]*jsonvalue.Node{}}}
 	tools, err := r.toolList(root)
 	if err != nil {
 		return nil, err
@@ -140,18 +136,18 @@ type snapReader struct {
 	meta    bool
 	// per schema: its $defs, the records and enums made of them, and the
 	// record "#" refers to
-	defs, oldDefs *jnode
-	decls         map[*jnode]*check.TypeDecl
-	enums         map[*jnode]*check.Enum
-	root          *jnode
+	defs, oldDefs *jsonvalue.Node
+	decls         map[*jsonvalue.Node]*check.TypeDecl
+	enums         map[*jsonvalue.Node]*check.Enum
+	root          *jsonvalue.Node
 }
 
-func (r *snapReader) at(n *jnode) ast.Range {
+func (r *snapReader) at(n *jsonvalue.Node) ast.Range {
 	if r.payload {
 		return ast.Range{File: r.file} // placed at the declarations (locate)
 	}
-	r.snap.pointers[n.off] = pointerOr(n.ptr)
-	return rangeAt(r.src, r.file, n.off)
+	r.snap.nodes[n.Off] = n
+	return rangeAt(r.src, r.file, n.Off)
 }
 
 func pointerOr(p string) string {
@@ -161,27 +157,27 @@ func pointerOr(p string) string {
 	return p
 }
 
-func (r *snapReader) errorf(n *jnode, format string, args ...any) error {
-	return &SnapshotError{At: rangeAt(r.src, r.file, n.off), Pointer: pointerOr(n.ptr), Msg: fmt.Sprintf(format, args...)}
+func (r *snapReader) errorf(n *jsonvalue.Node, format string, args ...any) error {
+	return &SnapshotError{At: rangeAt(r.src, r.file, n.Off), Pointer: pointerOr(n.Pointer()), Msg: fmt.Sprintf(format, args...)}
 }
 
-func (r *snapReader) toolList(n *jnode) ([]*check.Tool, error) {
+func (r *snapReader) toolList(n *jsonvalue.Node) ([]*check.Tool, error) {
 	list := n
-	if n.kind == 'o' {
+	if n.Kind == jsonvalue.Object {
 		// An MCP tools/list result, or gramc schema's output for several
 		// targets ({"target": [entries], ...}): its mcp or jsonschema list.
 		for _, k := range []string{"tools", "mcp", "jsonschema"} {
-			if t := n.get(k); t != nil && list == n {
+			if t := n.Get(k); t != nil && list == n {
 				list = t
 			}
 		}
 	}
-	if list.kind != 'a' {
+	if list.Kind != jsonvalue.Array {
 		return nil, r.errorf(n, "not a tool list: want the JSON array gramc schema --target mcp or --target jsonschema writes (or its output for several targets with one of them), or an MCP tools/list result {\"tools\": [...]}")
 	}
 	var tools []*check.Tool
 	seen := map[string]bool{}
-	for _, e := range list.arr {
+	for _, e := range list.Arr {
 		t, err := r.tool(e)
 		if err != nil {
 			return nil, err
@@ -195,46 +191,46 @@ func (r *snapReader) toolList(n *jnode) ([]*check.Tool, error) {
 	return tools, nil
 }
 
-func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
-	if n.kind != 'o' {
+func (r *snapReader) tool(n *jsonvalue.Node) (*check.Tool, error) {
+	if n.Kind != jsonvalue.Object {
 		return nil, r.errorf(n, "a tool entry is an object {name, description, inputSchema, ...}")
 	}
 	inKey := "inputSchema"
 	if r.payload {
-		if f := n.get("function"); f != nil {
+		if f := n.Get("function"); f != nil {
 			n = f // openai, openai-strict: {"type": "function", "function": {...}}
 		}
 		for _, k := range []string{"parameters", "input_schema"} {
-			if n.get(k) != nil {
+			if n.Get(k) != nil {
 				inKey = k
 			}
 		}
-	} else if n.get("function") != nil || n.get("input_schema") != nil || n.get("parameters") != nil {
+	} else if n.Get("function") != nil || n.Get("input_schema") != nil || n.Get("parameters") != nil {
 		return nil, r.errorf(n, "this entry is another target's (openai, anthropic or gemini): gramc diff reads the mcp and jsonschema targets' snapshots")
 	}
 	name, err := r.str(n, "name", true)
 	if err != nil {
 		return nil, err
 	}
-	t := &check.Tool{Name: name, Range: r.at(n), NameRange: r.at(n.get("name"))}
+	t := &check.Tool{Name: name, Range: r.at(n), NameRange: r.at(n.Get("name"))}
 	if t.Description, err = r.str(n, "description", false); err != nil {
 		return nil, err
 	}
 	if t.Title, err = r.str(n, "title", false); err != nil {
 		return nil, err
 	}
-	if meta := n.get("_meta"); meta != nil && meta.kind == 'o' {
+	if meta := n.Get("_meta"); meta != nil && meta.Kind == jsonvalue.Object {
 		r.meta = true
-		if d := meta.get("deprecated"); d != nil && d.kind == 'b' {
-			t.Deprecated = d.b
+		if d := meta.Get("deprecated"); d != nil && d.Kind == jsonvalue.Bool {
+			t.Deprecated = d.Bool
 		}
 	}
-	in := n.get(inKey)
-	if in.get("$schema") != nil {
+	in := n.Get(inKey)
+	if in.Get("$schema") != nil {
 		r.schemas++
 	}
 	if in == nil && r.payload {
-		in = &jnode{kind: 'o', off: n.off, ptr: n.ptr, obj: map[string]*jnode{}} // gemini: no parameters
+		in = n.EmptyObject() // gemini: no parameters
 	}
 	if in == nil {
 		return nil, r.errorf(n, "tool %q has no inputSchema", name)
@@ -245,23 +241,23 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 		return nil, err
 	}
 	t.Params = fields
-	out := n.get("outputSchema")
+	out := n.Get("outputSchema")
 	if out == nil {
 		t.Result = unknownResult
 		return t, nil
 	}
 	r.begin(out)
-	if out.kind != 'o' {
+	if out.Kind != jsonvalue.Object {
 		return nil, r.errorf(out, "a schema is a JSON object")
 	}
 	switch {
-	case out.get("properties") != nil:
+	case out.Get("properties") != nil:
 		d, err := r.record(out, "")
 		if err != nil {
 			return nil, err
 		}
 		t.Result = &check.Type{Kind: check.Record, Decl: d, Range: r.at(out)}
-	case out.get("type") == nil && out.get("$ref") == nil:
+	case out.Get("type") == nil && out.Get("$ref") == nil:
 		// {} (with $schema): no result
 	default:
 		if t.Result, err = r.typ(out); err != nil {
@@ -272,61 +268,61 @@ func (r *snapReader) tool(n *jnode) (*check.Tool, error) {
 }
 
 // begin starts a schema: its $defs and the record "#" names.
-func (r *snapReader) begin(s *jnode) {
+func (r *snapReader) begin(s *jsonvalue.Node) {
 	r.defs, r.oldDefs = nil, nil
-	if s.kind == 'o' {
-		r.defs = s.get("$defs")
-		r.oldDefs = s.get("definitions") // draft-07's, as other servers write them
+	if s.Kind == jsonvalue.Object {
+		r.defs = s.Get("$defs")
+		r.oldDefs = s.Get("definitions") // draft-07's, as other servers write them
 	}
-	r.decls = map[*jnode]*check.TypeDecl{}
-	r.enums = map[*jnode]*check.Enum{}
+	r.decls = map[*jsonvalue.Node]*check.TypeDecl{}
+	r.enums = map[*jsonvalue.Node]*check.Enum{}
 	r.root = s
 }
 
-func (r *snapReader) str(n *jnode, key string, required bool) (string, error) {
-	v := n.get(key)
+func (r *snapReader) str(n *jsonvalue.Node, key string, required bool) (string, error) {
+	v := n.Get(key)
 	if v == nil {
 		if required {
 			return "", r.errorf(n, "no %q", key)
 		}
 		return "", nil
 	}
-	if v.kind != 's' {
+	if v.Kind != jsonvalue.String {
 		return "", r.errorf(v, "%q is a string", key)
 	}
-	return v.str, nil
+	return v.Str, nil
 }
 
 // object reads an object schema's properties as parameters or fields.
-func (r *snapReader) object(s *jnode) ([]*check.Param, error) {
-	if s.kind != 'o' {
+func (r *snapReader) object(s *jsonvalue.Node) ([]*check.Param, error) {
+	if s.Kind != jsonvalue.Object {
 		return nil, r.errorf(s, "a schema is a JSON object")
 	}
-	if ty := s.get("type"); ty != nil && (ty.kind != 's' || ty.str != "object") {
+	if ty := s.Get("type"); ty != nil && (ty.Kind != jsonvalue.String || ty.Str != "object") {
 		return nil, r.errorf(ty, "an arguments or record schema has type \"object\"")
 	}
 	required := map[string]bool{}
-	if req := s.get("required"); req != nil {
-		if req.kind != 'a' {
+	if req := s.Get("required"); req != nil {
+		if req.Kind != jsonvalue.Array {
 			return nil, r.errorf(req, "\"required\" is an array of names")
 		}
-		for _, e := range req.arr {
-			if e.kind != 's' {
+		for _, e := range req.Arr {
+			if e.Kind != jsonvalue.String {
 				return nil, r.errorf(e, "\"required\" is an array of names")
 			}
-			required[e.str] = true
+			required[e.Str] = true
 		}
 	}
-	props := s.get("properties")
+	props := s.Get("properties")
 	if props == nil {
 		return nil, nil
 	}
-	if props.kind != 'o' {
+	if props.Kind != jsonvalue.Object {
 		return nil, r.errorf(props, "\"properties\" is an object")
 	}
 	var out []*check.Param
-	for _, k := range props.keys {
-		p, err := r.param(k, props.obj[k], required[k])
+	for _, k := range props.Keys {
+		p, err := r.param(k, props.Obj[k], required[k])
 		if err != nil {
 			return nil, err
 		}
@@ -335,8 +331,8 @@ func (r *snapReader) object(s *jnode) ([]*check.Param, error) {
 	return out, nil
 }
 
-func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, error) {
-	if s.kind != 'o' {
+func (r *snapReader) param(name string, s *jsonvalue.Node, required bool) (*check.Param, error) {
+	if s.Kind != jsonvalue.Object {
 		return nil, r.errorf(s, "the schema of %q is a JSON object", name)
 	}
 	p := &check.Param{Name: name, Range: r.at(s), NameRange: r.at(s)}
@@ -344,15 +340,15 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 	if p.Description, err = r.str(s, "description", false); err != nil {
 		return nil, err
 	}
-	if d := s.get("default"); d != nil {
-		p.Default, p.HasDefault = d.value(), true
+	if d := s.Get("default"); d != nil {
+		p.Default, p.HasDefault = d.Value(), true
 	}
-	if d := s.get("deprecated"); d != nil && d.kind == 'b' {
-		p.Deprecated = d.b
+	if d := s.Get("deprecated"); d != nil && d.Kind == jsonvalue.Bool {
+		p.Deprecated = d.Bool
 	}
-	if ex := s.get("examples"); ex != nil && ex.kind == 'a' {
-		for _, e := range ex.arr {
-			p.Examples = append(p.Examples, e.value())
+	if ex := s.Get("examples"); ex != nil && ex.Kind == jsonvalue.Array {
+		for _, e := range ex.Arr {
+			p.Examples = append(p.Examples, e.Value())
 		}
 	}
 	p.Optional = !required && !p.HasDefault
@@ -360,14 +356,14 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 		return nil, err
 	}
 	c := &check.Constraints{}
-	if e := s.get("enum"); e != nil {
-		if e.kind != 'a' {
+	if e := s.Get("enum"); e != nil {
+		if e.Kind != jsonvalue.Array {
 			return nil, r.errorf(e, "\"enum\" is an array")
 		}
 		c.Enum = []any{}
-		for _, v := range e.arr {
-			if v.kind != 'z' { // a nullable enum's null (openai-strict)
-				c.Enum = append(c.Enum, v.value())
+		for _, v := range e.Arr {
+			if v.Kind != jsonvalue.Null { // a nullable enum's null (openai-strict)
+				c.Enum = append(c.Enum, v.Value())
 			}
 		}
 	}
@@ -376,11 +372,11 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 		to  **json.Number
 	}{{"minimum", &c.Minimum}, {"maximum", &c.Maximum}, {"exclusiveMinimum", &c.ExclusiveMinimum}, {"exclusiveMaximum", &c.ExclusiveMaximum}}
 	for _, k := range nums {
-		if v := s.get(k.key); v != nil {
-			if v.kind != 'n' {
+		if v := s.Get(k.key); v != nil {
+			if v.Kind != jsonvalue.Number {
 				return nil, r.errorf(v, "%q is a number", k.key)
 			}
-			n := v.num
+			n := v.Num
 			*k.to = &n
 		}
 	}
@@ -389,9 +385,9 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 		to  **int64
 	}{{"minLength", &c.MinLength}, {"maxLength", &c.MaxLength}, {"minItems", &c.MinItems}, {"maxItems", &c.MaxItems}}
 	for _, k := range counts {
-		if v := s.get(k.key); v != nil {
-			n, err := strconv.ParseInt(string(v.num), 10, 64)
-			if v.kind != 'n' || err != nil || n < 0 {
+		if v := s.Get(k.key); v != nil {
+			n, err := strconv.ParseInt(string(v.Num), 10, 64)
+			if v.Kind != jsonvalue.Number || err != nil || n < 0 {
 				return nil, r.errorf(v, "%q is a count (a non-negative integer)", k.key)
 			}
 			*k.to = &n
@@ -403,8 +399,8 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 	if c.Format, err = r.str(s, "format", false); err != nil {
 		return nil, err
 	}
-	if u := s.get("uniqueItems"); u != nil && u.kind == 'b' {
-		c.UniqueItems = u.b
+	if u := s.Get("uniqueItems"); u != nil && u.Kind == jsonvalue.Bool {
+		c.UniqueItems = u.Bool
 	}
 	if !reflect.ValueOf(*c).IsZero() {
 		p.Constraints = c // as the checker: none when there are none
@@ -414,13 +410,13 @@ func (r *snapReader) param(name string, s *jnode, required bool) (*check.Param, 
 
 // nonNull returns the one alternative of a list that is not null (a
 // "null" type name or a {"type": "null"} schema), or nil.
-func nonNull(list *jnode) *jnode {
-	if list == nil || list.kind != 'a' {
+func nonNull(list *jsonvalue.Node) *jsonvalue.Node {
+	if list == nil || list.Kind != jsonvalue.Array {
 		return nil
 	}
-	var out *jnode
-	for _, e := range list.arr {
-		if e.kind == 's' && e.str == "null" || e.kind == 'o' && len(e.keys) == 1 && e.get("type") != nil && e.get("type").str == "null" {
+	var out *jsonvalue.Node
+	for _, e := range list.Arr {
+		if e.Kind == jsonvalue.String && e.Str == "null" || e.Kind == jsonvalue.Object && len(e.Keys) == 1 && e.Get("type") != nil && e.Get("type").Str == "null" {
 			continue
 		}
 		if out != nil {
@@ -434,29 +430,29 @@ func nonNull(list *jnode) *jnode {
 var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
 
 // typ reads the type a schema describes.
-func (r *snapReader) typ(s *jnode) (*check.Type, error) {
-	if ref := s.get("$ref"); ref != nil {
+func (r *snapReader) typ(s *jsonvalue.Node) (*check.Type, error) {
+	if ref := s.Get("$ref"); ref != nil {
 		return r.ref(ref)
 	}
-	if alt := nonNull(s.get("anyOf")); alt != nil {
+	if alt := nonNull(s.Get("anyOf")); alt != nil {
 		return r.typ(alt) // a nullable type: [T, {"type": "null"}]
 	}
-	ty := s.get("type")
-	if ty != nil && ty.kind == 'a' {
+	ty := s.Get("type")
+	if ty != nil && ty.Kind == jsonvalue.Array {
 		ty = nonNull(ty) // a nullable type: [T, "null"]
 	}
 	if ty == nil {
 		return nil, r.errorf(s, "a schema without \"type\" or \"$ref\": gramc diff reads the schemas gramc schema writes")
 	}
-	if ty.kind != 's' {
+	if ty.Kind != jsonvalue.String {
 		return nil, r.errorf(ty, "\"type\" names one type here (or one and \"null\")")
 	}
-	if k, ok := scalarKinds[ty.str]; ok {
+	if k, ok := scalarKinds[ty.Str]; ok {
 		return &check.Type{Kind: k, Range: r.at(s)}, nil
 	}
-	switch ty.str {
+	switch ty.Str {
 	case "object":
-		if s.get("properties") == nil {
+		if s.Get("properties") == nil {
 			return &check.Type{Kind: check.Object, Range: r.at(s)}, nil
 		}
 		d, err := r.record(s, "")
@@ -466,8 +462,8 @@ func (r *snapReader) typ(s *jnode) (*check.Type, error) {
 		return &check.Type{Kind: check.Record, Decl: d, Range: r.at(s)}, nil
 	case "array":
 		t := &check.Type{Kind: check.Array, Range: r.at(s)}
-		if items := s.get("items"); items != nil {
-			if items.kind != 'o' {
+		if items := s.Get("items"); items != nil {
+			if items.Kind != jsonvalue.Object {
 				return nil, r.errorf(items, "\"items\" is a schema (a JSON object)")
 			}
 			elem, err := r.typ(items)
@@ -478,16 +474,16 @@ func (r *snapReader) typ(s *jnode) (*check.Type, error) {
 		}
 		return t, nil
 	}
-	return nil, r.errorf(ty, "unknown type %q", ty.str)
+	return nil, r.errorf(ty, "unknown type %q", ty.Str)
 }
 
 // ref reads a $ref: "#" (the output schema's root record) or
 // "#/$defs/NAME" (a :Type or an :Enum).
-func (r *snapReader) ref(ref *jnode) (*check.Type, error) {
-	if ref.kind != 's' {
+func (r *snapReader) ref(ref *jsonvalue.Node) (*check.Type, error) {
+	if ref.Kind != jsonvalue.String {
 		return nil, r.errorf(ref, "\"$ref\" is a string")
 	}
-	if ref.str == "#" {
+	if ref.Str == "#" {
 		d, err := r.record(r.root, "")
 		if err != nil {
 			return nil, err
@@ -495,22 +491,22 @@ func (r *snapReader) ref(ref *jnode) (*check.Type, error) {
 		return &check.Type{Kind: check.Record, Decl: d, Range: r.at(ref)}, nil
 	}
 	defs := r.defs
-	frag, ok := strings.CutPrefix(ref.str, "#/$defs/")
+	frag, ok := strings.CutPrefix(ref.Str, "#/$defs/")
 	if !ok {
 		defs = r.oldDefs
-		frag, ok = strings.CutPrefix(ref.str, "#/definitions/")
+		frag, ok = strings.CutPrefix(ref.Str, "#/definitions/")
 	}
 	if ok {
 		frag, ok = unescapeRef(frag)
 	}
-	var def *jnode
+	var def *jsonvalue.Node
 	if ok && defs != nil {
-		def = defs.get(frag)
+		def = defs.Get(frag)
 	}
-	if def == nil || def.kind != 'o' {
-		return nil, r.errorf(ref, "$ref %q names no definition of this schema's $defs", ref.str)
+	if def == nil || def.Kind != jsonvalue.Object {
+		return nil, r.errorf(ref, "$ref %q names no definition of this schema's $defs", ref.Str)
 	}
-	if def.get("enum") != nil {
+	if def.Get("enum") != nil {
 		e, err := r.enum(def, frag)
 		if err != nil {
 			return nil, err
@@ -534,7 +530,7 @@ func unescapeRef(frag string) (string, bool) {
 
 // record reads an object schema as a :Type; a schema read twice (a
 // recursive type) is the same declaration.
-func (r *snapReader) record(s *jnode, name string) (*check.TypeDecl, error) {
+func (r *snapReader) record(s *jsonvalue.Node, name string) (*check.TypeDecl, error) {
 	if d, ok := r.decls[s]; ok {
 		return d, nil
 	}
@@ -550,13 +546,13 @@ func (r *snapReader) record(s *jnode, name string) (*check.TypeDecl, error) {
 	return d, nil
 }
 
-func (r *snapReader) enum(s *jnode, name string) (*check.Enum, error) {
+func (r *snapReader) enum(s *jsonvalue.Node, name string) (*check.Enum, error) {
 	if e, ok := r.enums[s]; ok {
 		return e, nil
 	}
 	e := &check.Enum{Name: name, Range: r.at(s), NameRange: r.at(s), ValueKind: check.String}
-	if ty := s.get("type"); ty != nil && ty.kind == 's' {
-		if k, ok := scalarKinds[ty.str]; ok {
+	if ty := s.Get("type"); ty != nil && ty.Kind == jsonvalue.String {
+		if k, ok := scalarKinds[ty.Str]; ok {
 			e.ValueKind = k
 		}
 	}
@@ -564,192 +560,16 @@ func (r *snapReader) enum(s *jnode, name string) (*check.Enum, error) {
 	if e.Description, err = r.str(s, "description", false); err != nil {
 		return nil, err
 	}
-	vals := s.get("enum")
-	if vals.kind != 'a' {
+	vals := s.Get("enum")
+	if vals.Kind != jsonvalue.Array {
 		return nil, r.errorf(vals, "\"enum\" is an array")
 	}
 	e.Values = []any{}
-	for _, v := range vals.arr {
-		e.Values = append(e.Values, v.value())
+	for _, v := range vals.Arr {
+		e.Values = append(e.Values, v.Value())
 	}
 	r.enums[s] = e
 	return e, nil
-}
-
-// jnode is a JSON value with its byte offset and JSON pointer.
-type jnode struct {
-	off  int32
-	ptr  string
-	kind byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' boolean, 'z' null
-	keys []string
-	obj  map[string]*jnode
-	arr  []*jnode
-	str  string
-	num  json.Number
-	b    bool
-}
-
-func (n *jnode) get(key string) *jnode {
-	if n == nil || n.kind != 'o' {
-		return nil
-	}
-	return n.obj[key]
-}
-
-// value is n as encoding/json decodes it with UseNumber.
-func (n *jnode) value() any {
-	switch n.kind {
-	case 'o':
-		m := make(map[string]any, len(n.keys))
-		for _, k := range n.keys {
-			m[k] = n.obj[k].value()
-		}
-		return m
-	case 'a':
-		out := make([]any, len(n.arr))
-		for i, e := range n.arr {
-			out[i] = e.value()
-		}
-		return out
-	case 's':
-		return n.str
-	case 'n':
-		return n.num
-	case 'b':
-		return n.b
-	}
-	return nil
-}
-
-// decodeJSON is parseJSON without offsets and pointers.
-func decodeJSON(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return nodeOf(v), nil
-}
-
-func nodeOf(v any) *jnode {
-	switch v := v.(type) {
-	case map[string]any:
-		n := &jnode{kind: 'o', obj: make(map[string]*jnode, len(v))}
-		for k, e := range v {
-			n.keys = append(n.keys, k)
-			n.obj[k] = nodeOf(e)
-		}
-		sort.Strings(n.keys)
-		return n
-	case []any:
-		n := &jnode{kind: 'a', arr: make([]*jnode, len(v))}
-		for i, e := range v {
-			n.arr[i] = nodeOf(e)
-		}
-		return n
-	case string:
-		return &jnode{kind: 's', str: v}
-	case json.Number:
-		return &jnode{kind: 'n', num: v}
-	case bool:
-		return &jnode{kind: 'b', b: v}
-	}
-	return &jnode{kind: 'z'}
-}
-
-type jsonSyntaxError struct {
-	off int32
-	msg string
-}
-
-func (e *jsonSyntaxError) Error() string { return e.msg }
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// parseJSON reads one JSON value (encoding/json's tokenizer, which bounds
-// nesting), keeping each value's offset and pointer.
-func parseJSON(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	start := func() int32 {
-		off := int(dec.InputOffset())
-		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-			off++
-		}
-		return int32(off)
-	}
-	fail := func(err error) error {
-		off := int32(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int32(se.Offset)
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return &jsonSyntaxError{off: int32(len(data)), msg: "unexpected end of JSON"}
-		}
-		return &jsonSyntaxError{off: off, msg: "invalid JSON: " + err.Error()}
-	}
-	var value func(ptr string) (*jnode, error)
-	value = func(ptr string) (*jnode, error) {
-		n := &jnode{off: start(), ptr: ptr}
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fail(err)
-		}
-		switch tok := tok.(type) {
-		case json.Delim:
-			if tok == '{' {
-				n.kind, n.obj = 'o', map[string]*jnode{}
-				for dec.More() {
-					keyOff := start()
-					k, err := dec.Token()
-					if err != nil {
-						return nil, fail(err)
-					}
-					key := k.(string)
-					if _, dup := n.obj[key]; dup {
-						return nil, &jsonSyntaxError{off: keyOff, msg: fmt.Sprintf("key %q appears twice", key)}
-					}
-					v, err := value(ptr + "/" + pointerEscaper.Replace(key))
-					if err != nil {
-						return nil, err
-					}
-					n.keys = append(n.keys, key)
-					n.obj[key] = v
-				}
-			} else {
-				n.kind = 'a'
-				for dec.More() {
-					v, err := value(ptr + "/" + strconv.Itoa(len(n.arr)))
-					if err != nil {
-						return nil, err
-					}
-					n.arr = append(n.arr, v)
-				}
-			}
-			if _, err := dec.Token(); err != nil { // the closing delimiter
-				return nil, fail(err)
-			}
-		case string:
-			n.kind, n.str = 's', tok
-		case json.Number:
-			n.kind, n.num = 'n', tok
-		case bool:
-			n.kind, n.b = 'b', tok
-		default:
-			n.kind = 'z'
-		}
-		return n, nil
-	}
-	root, err := value("")
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &jsonSyntaxError{off: start(), msg: "more than one JSON value"}
-	}
-	return root, nil
 }
 
 // rangeAt is offset off of the snapshot as a place: its line and column

@@ -166,6 +166,24 @@ func TestSnapshotErrors(t *testing.T) {
 	}
 }
 
+// TestSnapshotDeep: a 117 KB snapshot nested 60,000 deep ran out of
+// memory (issue 35: a pointer built for every value, no depth limit); it
+// is refused at the 257th level, in linear time, naming the limit.
+func TestSnapshotDeep(t *testing.T) {
+	data := `[{"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"default": ` +
+		strings.Repeat("[", 60000) + strings.Repeat("]", 60000) + `}}}}]`
+	_, err := compat.ReadSnapshot("f.json", []byte(data))
+	if err == nil || !strings.Contains(err.Error(), "f.json:1:333: JSON nested more than 256 levels deep") {
+		t.Errorf("%.200v", err)
+	}
+	// 256 levels are read.
+	data = `[{"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"type": "array", "default": ` +
+		strings.Repeat("[", 251) + strings.Repeat("]", 251) + `}}}}]`
+	if _, err := compat.ReadSnapshot("f.json", []byte(data)); err != nil {
+		t.Errorf("256 levels: %.200v", err)
+	}
+}
+
 // TestSnapshotToolsList: an MCP tools/list result reads as the array.
 func TestSnapshotToolsList(t *testing.T) {
 	s, err := compat.ReadSnapshot("l.json", []byte(`{"tools": [{"name": "a", "description": "A", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}]}`))

@@ -24,10 +24,9 @@
 package config
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"os"
 	"path/filepath"
@@ -120,17 +119,27 @@ func Load(path string) (*Config, diag.Diagnostics) {
 	return Parse(path, data)
 }
 
-// Parse reads a configuration's text; path names it in diagnostics.
+// Parse reads a configuration's text; path names it in diagnostics. The
+// text is read by jsonvalue.Read, which keeps each value's place, as
+// gramc diff reads a snapshot.
 func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 	c := &Config{Path: path, Severity: map[diag.Code]diag.Severity{}}
 	var ds diag.Diagnostics
-	report := func(off int64, format string, args ...any) {
-		ds = append(ds, problem(path, off, data, format, args...))
+	report := func(off int32, format string, args ...any) {
+		ds = append(ds, problem(path, int64(off), data, format, args...))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		report(dec.InputOffset(), "%s must hold one JSON object", FileName)
+	root, err := jsonvalue.Read(data)
+	if err != nil {
+		var se *jsonvalue.SyntaxError
+		if errors.As(err, &se) {
+			report(se.Off, "not valid JSON: %s", strings.TrimPrefix(se.Msg, "invalid JSON: "))
+		} else {
+			report(0, "not valid JSON: %v", err)
+		}
+		return c, ds
+	}
+	if root.Kind != jsonvalue.Object {
+		report(root.Off, "%s must hold one JSON object", FileName)
 		return c, ds
 	}
 	known := map[diag.Code]diag.CodeInfo{}
@@ -139,7 +148,7 @@ func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 		known[ci.Code] = ci
 		codeNames = append(codeNames, string(ci.Code))
 	}
-	code := func(off int64, s string) (diag.CodeInfo, bool) {
+	code := func(off int32, s string) (diag.CodeInfo, bool) {
 		ci, ok := known[diag.Code(s)]
 		if !ok {
 			report(off, "unknown diagnostic code %q%s", s, suggest.DidYouMean(suggest.Closest(s, codeNames)))
@@ -147,136 +156,85 @@ func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 		return ci, ok
 	}
 	keys := []string{"targets", "disable", "severity", "baseline"}
-	for dec.More() {
-		keyOff := dec.InputOffset()
-		t, err := dec.Token()
-		if err != nil {
-			report(dec.InputOffset(), "not valid JSON: %v", err)
-			return c, ds
-		}
-		key, _ := t.(string)
-		keyOff = skipTo(data, keyOff)
+	for i, key := range root.Keys {
+		keyOff, v := root.KeyOffs[i], root.Obj[key]
 		switch key {
 		case "targets", "disable":
-			list, offs, err := stringList(dec, data)
-			if err != nil {
+			if !stringList(v) {
 				report(keyOff, "%s must be a list of strings", key)
-				if errors.Is(err, errSyntax) {
-					return c, ds
-				}
 				continue
 			}
-			for i, s := range list {
+			for _, e := range v.Arr {
+				s := e.Str
 				if key == "targets" {
 					ts, err := schema.ParseTargets(s)
 					if err != nil {
-						report(offs[i], "%v", err)
+						report(e.Off, "%v", err)
 						continue
 					}
 					c.Targets = append(c.Targets, ts...)
 					continue
 				}
-				ci, ok := code(offs[i], s)
+				ci, ok := code(e.Off, s)
 				if !ok {
 					continue
 				}
 				if ci.Severity == diag.Error {
-					report(offs[i], "%s is an error and cannot be disabled (a later stage would fail on it)", s)
+					report(e.Off, "%s is an error and cannot be disabled (a later stage would fail on it)", s)
 					continue
 				}
 				c.Disable = append(c.Disable, ci.Code)
 			}
 		case "baseline":
-			var rev string
-			if err := dec.Decode(&rev); err != nil {
-				var se *json.SyntaxError
-				if errors.As(err, &se) {
-					report(dec.InputOffset(), "not valid JSON: %v", err)
-					return c, ds
-				}
+			if v.Kind != jsonvalue.String {
 				report(keyOff, "baseline must be a string: a git revision such as \"main\"")
 				continue
 			}
-			if why := load.ValidRevision(rev); why != "" {
-				report(keyOff, "baseline %q: %s", rev, why)
+			if why := load.ValidRevision(v.Str); why != "" {
+				report(keyOff, "baseline %q: %s", v.Str, why)
 				continue
 			}
-			c.Baseline = rev
+			c.Baseline = v.Str
 		case "severity":
-			if err := severities(dec, data, c, code, report); err != nil {
+			if v.Kind != jsonvalue.Object {
 				report(keyOff, "severity must be an object of code: \"error\" or \"warning\"")
-				if errors.Is(err, errSyntax) {
-					return c, ds
-				}
+				continue
 			}
+			severities(v, c, code, report)
 		default:
 			report(keyOff, "unknown key %q%s (the keys are %s)", key, suggest.DidYouMean(suggest.Closest(key, keys)), strings.Join(keys, ", "))
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				report(dec.InputOffset(), "not valid JSON: %v", err)
-				return c, ds
-			}
 		}
-	}
-	if _, err := dec.Token(); err != nil {
-		report(dec.InputOffset(), "not valid JSON: %v", err)
 	}
 	slices.Sort(c.Disable)
 	c.Disable = slices.Compact(c.Disable)
 	return c, ds
 }
 
-var errSyntax = errors.New("syntax")
-
-// stringList reads a JSON array of strings with each string's offset.
-func stringList(dec *json.Decoder, data []byte) ([]string, []int64, error) {
-	var raw json.RawMessage
-	start := skipTo(data, dec.InputOffset())
-	if err := dec.Decode(&raw); err != nil {
-		return nil, nil, errSyntax
+// stringList reports whether v is an array of strings.
+func stringList(v *jsonvalue.Node) bool {
+	if v.Kind != jsonvalue.Array {
+		return false
 	}
-	var list []string
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, nil, err
+	for _, e := range v.Arr {
+		if e.Kind != jsonvalue.String {
+			return false
+		}
 	}
-	// Each string's place: a second pass over the array's tokens.
-	inner := json.NewDecoder(bytes.NewReader(raw))
-	inner.Token()
-	var offs []int64
-	for inner.More() {
-		offs = append(offs, start+skipTo(raw, inner.InputOffset()))
-		var s string
-		inner.Decode(&s)
-	}
-	return list, offs, nil
+	return true
 }
 
-func severities(dec *json.Decoder, data []byte, c *Config, code func(int64, string) (diag.CodeInfo, bool), report func(int64, string, ...any)) error {
-	start := skipTo(data, dec.InputOffset())
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return errSyntax
-	}
-	inner := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := inner.Token(); err != nil || t != json.Delim('{') {
-		return errors.New("not an object")
-	}
-	for inner.More() {
-		off := start + skipTo(raw, inner.InputOffset())
-		t, _ := inner.Token()
-		name, _ := t.(string)
-		var v any
-		if err := inner.Decode(&v); err != nil {
-			return errSyntax
-		}
+// severities reads the severity object v into c.
+func severities(v *jsonvalue.Node, c *Config, code func(int32, string) (diag.CodeInfo, bool), report func(int32, string, ...any)) {
+	for i, name := range v.Keys {
+		off, sev := v.KeyOffs[i], v.Obj[name]
 		ci, ok := code(off, name)
 		if !ok {
 			continue
 		}
-		switch v {
-		case "error":
+		switch {
+		case sev.Kind == jsonvalue.String && sev.Str == "error":
 			c.Severity[ci.Code] = diag.Error
-		case "warning":
+		case sev.Kind == jsonvalue.String && sev.Str == "warning":
 			if ci.Severity == diag.Error {
 				report(off, "%s is an error and cannot be made a warning", name)
 				continue
@@ -286,16 +244,6 @@ func severities(dec *json.Decoder, data []byte, c *Config, code func(int64, stri
 			report(off, "the severity of %s must be \"error\" or \"warning\"", name)
 		}
 	}
-	return nil
-}
-
-// skipTo is off moved past white space, commas and colons to the next
-// token (a decoder's offset is the end of the previous one).
-func skipTo(data []byte, off int64) int64 {
-	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-		off++
-	}
-	return off
 }
 
 // problem is an invalid-config diagnostic at byte off of data (the whole

@@ -73,6 +73,14 @@ const (
 	CodeInvalidTestCall            Code = "invalid-test-call"
 	CodeInvalidMockResult          Code = "invalid-mock-result"
 	CodeInvalidMatcher             Code = "invalid-matcher"
+	CodeDuplicateSignature         Code = "duplicate-signature"
+	CodeInvalidOutputMode          Code = "invalid-output-mode"
+	CodeInvalidOutputRetries       Code = "invalid-output-retries"
+	CodeInvalidTestAnswer          Code = "invalid-test-answer"
+	CodeAgentCycle                 Code = "agent-cycle"
+	CodeAgentNesting               Code = "agent-nesting"
+	CodeAgentNameClash             Code = "agent-name-clash"
+	CodeUnsupportedOutputMode      Code = "unsupported-output-mode"
 	CodeTargetInvalidName          Code = "target-invalid-name"
 	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
 	CodeTargetRecursiveType        Code = "target-recursive-type"
@@ -107,6 +115,8 @@ const (
 	CodeDiffResultFieldNowOptional Code = "diff-result-field-now-optional"
 	CodeDiffInvalidIgnore          Code = "diff-invalid-ignore"
 	CodeDiffTargetRejected         Code = "diff-target-rejected"
+	CodeDiffAgentRemoved           Code = "diff-agent-removed"
+	CodeDiffAgentAdded             Code = "diff-agent-added"
 	CodeImportRenamed              Code = "import-renamed"
 	CodeImportMissingDescription   Code = "import-missing-description"
 	CodeImportMadeOptional         Code = "import-made-optional"
@@ -218,6 +228,14 @@ var registry = []CodeInfo{
 	{CodeInvalidTestCall, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidMockResult, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidMatcher, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeDuplicateSignature, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidOutputRetries, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUnsupportedOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidTestAnswer, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentCycle, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentNesting, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeAgentNameClash, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeTargetInvalidName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetInvalidPropertyName, StageTarget, Error, "docs/schema.md", ""},
 	{CodeTargetRecursiveType, StageTarget, Error, "docs/schema.md", ""},
@@ -252,6 +270,8 @@ var registry = []CodeInfo{
 	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentRemoved, StageDiff, Error, "docs/diff.md", ""},
+	{CodeDiffAgentAdded, StageDiff, Warning, "docs/diff.md", ""},
 	{CodeImportRenamed, StageImport, Warning, "docs/import.md", ""},
 	{CodeImportMissingDescription, StageImport, Warning, "docs/import.md", ""},
 	{CodeImportMadeOptional, StageImport, Warning, "docs/import.md", ""},

@@ -31,7 +31,13 @@ func readJSON(t *testing.T, path string, v any) {
 // that starts it.
 func TestManifest(t *testing.T) {
 	var pkg struct {
-		Main             string   `json:"main"`
+		Main         string `json:"main"`
+		Capabilities struct {
+			UntrustedWorkspaces struct {
+				Supported                string   `json:"supported"`
+				RestrictedConfigurations []string `json:"restrictedConfigurations"`
+			} `json:"untrustedWorkspaces"`
+		} `json:"capabilities"`
 		ActivationEvents []string `json:"activationEvents"`
 		Dependencies     map[string]string
 		Contributes      struct {
@@ -82,6 +88,12 @@ func TestManifest(t *testing.T) {
 			t.Errorf("setting %s missing", k)
 		}
 	}
+	// In an untrusted workspace (issue 35.1) the workspace chooses no
+	// command (gramc.path) and no git revision (gramc.baseline), and the
+	// server is told to read no git history.
+	if u := pkg.Capabilities.UntrustedWorkspaces; u.Supported != "limited" || !slices.Contains(u.RestrictedConfigurations, "gramc.path") || !slices.Contains(u.RestrictedConfigurations, "gramc.baseline") {
+		t.Errorf("untrustedWorkspaces: %+v", u)
+	}
 	if !slices.Contains(pkg.ActivationEvents, "onLanguage:gram") || pkg.Dependencies["vscode-languageclient"] == "" {
 		t.Errorf("activation %v, dependencies %v", pkg.ActivationEvents, pkg.Dependencies)
 	}
@@ -89,7 +101,7 @@ func TestManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"args: ['lsp']", "initializationOptions: { targets:", "configurationSection: 'gramc'", "'**/*.gram'"} {
+	for _, want := range []string{"args: ['lsp']", "initializationOptions: { targets:", "untrustedWorkspace: !vscode.workspace.isTrusted", "onDidGrantWorkspaceTrust", "configurationSection: 'gramc'", "'**/*.gram'"} {
 		if !strings.Contains(string(js), want) {
 			t.Errorf("extension.js does not contain %q", want)
 		}

@@ -1,17 +1,45 @@
 package load
 
 import (
-	"bytes"
+	"bufio"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gramc-dev/gramc/internal/capped"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 )
+
+// How gramc runs git. gramc reads older versions of a package (gramc
+// diff's REV:PATH, the language server's baseline) and nothing else; the
+// repository it reads is often one the user has just cloned, and nothing
+// in it may choose what git executes. So:
+//
+//   - the repository is found once, by gramc, as the nearest directory
+//     from the user's path (or the editor's workspace) up that holds a
+//     .git entry; git never discovers one itself, so a directory of the
+//     work tree laid out as a bare repository (HEAD, config, objects/,
+//     refs/ are files anyone can commit) is never taken for one, and git
+//     is told so as well (safe.bareRepository=explicit);
+//   - git may not fetch: a partial clone's promisor remote would run its
+//     configured upload-pack command to fetch a missing object lazily.
+//     GIT_NO_LAZY_FETCH (git 2.44 and later) turns that off, and
+//     GIT_ALLOW_PROTOCOL with no real protocol listed refuses every
+//     transport on any git, overriding any protocol.*.allow of the
+//     repository's configuration;
+//   - only plumbing that reads objects runs (rev-parse, ls-tree,
+//     cat-file), with the file-system monitor off and no pager;
+//   - every run is bounded in time (its context) and in output.
+//
+// Errors are said in git's words, through the terminal filter.
 
 // ValidRevision reports why rev cannot name a git revision safely ("" when
 // it can): it is given to git as an argument, so it must not read as an
@@ -28,48 +56,299 @@ func ValidRevision(rev string) string {
 	return ""
 }
 
-// GitExport writes the .gram files under path at revision rev of the git
-// repository holding dir ("" for the current directory; path is relative
-// to dir) into a new temporary directory, keeping their relative paths,
-// and returns it: the caller removes it. gramc diff's REV:PATH and the
-// language server's baseline read older versions through it. Each file is
-// bounded by DefaultMaxFileSize, as files on disk are.
-func GitExport(dir, rev, path string) (string, error) {
-	return gitExport(dir, rev, path, DefaultMaxFileSize)
+// GitTimeout bounds one git command gramc runs, unless the caller's
+// context ends it sooner.
+const GitTimeout = 30 * time.Second
+
+// A Repo is a git repository found from a directory of its work tree.
+type Repo struct {
+	// Top is the root of its work tree, absolute; GitDir its git
+	// directory, as git reports it.
+	Top, GitDir string
 }
 
-// gitExport is GitExport with each file bounded by maxFile bytes.
-func gitExport(dir, rev, path string, maxFile int) (string, error) {
-	if why := ValidRevision(rev); why != "" {
-		return "", fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), path, why)
+// OpenRepo finds the repository whose work tree holds dir ("" for the
+// current directory): the nearest of dir and its parents that holds a
+// .git entry, confirmed by git (which applies its own ownership checks)
+// to be a repository with a work tree whose root is that directory. A
+// bare repository, or a .git that git resolves elsewhere, is refused.
+func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
+	if dir == "" {
+		dir = "."
 	}
-	path = strings.TrimPrefix(filepath.ToSlash(path), "./")
-	if path == "" {
-		path = "."
-	}
-	git := func(args ...string) *exec.Cmd {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		return cmd
-	}
-	prefix, err := git("rev-parse", "--show-prefix").Output()
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("%s:%s: not in a git repository (git rev-parse: %v)", rev, path, err)
+		return nil, err
 	}
-	treePath := filepath.ToSlash(filepath.Clean(filepath.Join(strings.TrimSpace(string(prefix)), path)))
-	if treePath == "." {
-		treePath = ""
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
 	}
-	lsArgs := []string{"ls-tree", "-r", "--name-only", "--full-tree", rev}
+	top := ""
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			top = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if top == "" {
+		return nil, fmt.Errorf("%s is not in a git repository (no .git in it or above it)", termsafe.Line(abs, 300))
+	}
+	r := &Repo{Top: top}
+	out, err := r.output(ctx, "rev-parse", "--is-bare-repository", "--show-toplevel", "--absolute-git-dir")
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a usable git repository: %v", termsafe.Line(top, 300), err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("%s: git rev-parse answered %q", termsafe.Line(top, 300), termsafe.Line(string(out), 300))
+	}
+	if lines[0] != "false" {
+		return nil, fmt.Errorf("%s: a bare repository; gramc reads only a repository with a work tree", termsafe.Line(top, 300))
+	}
+	gitTop := lines[1]
+	if real, err := filepath.EvalSymlinks(gitTop); err == nil {
+		gitTop = real
+	}
+	if gitTop != top {
+		return nil, fmt.Errorf("%s: git places its work tree at %s, not where its .git is; gramc does not read it", termsafe.Line(top, 300), termsafe.Line(lines[1], 300))
+	}
+	r.GitDir = lines[2]
+	return r, nil
+}
+
+// lazyFetchFlag is git's --no-lazy-fetch where git has it (2.44 and
+// later), asked once.
+var lazyFetchFlag = sync.OnceValue(func() []string {
+	cmd := exec.Command("git", "--no-lazy-fetch", "version")
+	cmd.Env = gitEnv()
+	if cmd.Run() == nil {
+		return []string{"--no-lazy-fetch"}
+	}
+	return nil
+})
+
+// gitEnv is the environment of every git command gramc runs: the user's,
+// without the variables that would point git at another repository, and
+// with fetching and prompting off.
+func gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+			"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+			"GIT_NO_LAZY_FETCH", "GIT_ALLOW_PROTOCOL", "GIT_PROTOCOL_FROM_USER", "GIT_TERMINAL_PROMPT", "GIT_PAGER":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"GIT_NO_LAZY_FETCH=1",
+		// A list of protocols allows only those, whatever the
+		// configuration says; no transport is named "gramc-none".
+		"GIT_ALLOW_PROTOCOL=gramc-none",
+		"GIT_PROTOCOL_FROM_USER=0",
+		"GIT_TERMINAL_PROMPT=0",
+		"GIT_OPTIONAL_LOCKS=0",
+		"GIT_PAGER=cat",
+	)
+}
+
+// command is git with args, run in the work tree's root with gramc's
+// safeguards.
+func (r *Repo) command(ctx context.Context, args ...string) *exec.Cmd {
+	full := append([]string{"--no-pager"}, lazyFetchFlag()...)
+	full = append(full, "-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c", "protocol.allow=never")
+	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
+	cmd.Dir = r.Top
+	cmd.Env = gitEnv()
+	cmd.WaitDelay = time.Second
+	return cmd
+}
+
+// output runs git and returns its standard output (at most 1 MiB),
+// or an error in git's words.
+func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
+	return r.outputLimit(ctx, 1<<20, args...)
+}
+
+// outputLimit is output with at most limit bytes of output.
+func (r *Repo) outputLimit(ctx context.Context, limit int, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
+	defer cancel()
+	cmd := r.command(ctx, args...)
+	out := &capped.Buffer{Limit: limit, Fail: true}
+	stderr := &capped.Buffer{Limit: 4 << 10}
+	cmd.Stdout, cmd.Stderr = out, stderr
+	err := cmd.Run()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return nil, fmt.Errorf("git %s: no answer within %s (load.GitTimeout)", args[0], GitTimeout)
+	case out.Over:
+		return nil, fmt.Errorf("git %s: %w: more than %d bytes of output", args[0], ErrTooLarge, limit)
+	case err != nil:
+		return nil, gitError(args[0], err, stderr)
+	}
+	return out.Bytes(), nil
+}
+
+func gitError(verb string, err error, stderr *capped.Buffer) error {
+	msg := strings.TrimSpace(stderr.String())
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Errorf("git %s: %s", verb, termsafe.Line(msg, 300))
+}
+
+// relDir is dir relative to the work tree's root, with slashes ("" for
+// the root itself).
+func (r *Repo) relDir(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(r.Top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the repository at %s", termsafe.Line(dir, 300), termsafe.Line(r.Top, 300))
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// GitExport writes the .gram files of path at revision rev of the git
+// repository holding dir ("" for the current directory) into a new
+// temporary directory, keeping their paths relative to path, and returns
+// it: the caller removes it. path is read as git show reads REV:PATH
+// (TreePath): from the root of the tree, or from dir when it begins with
+// "./" or "../". A directory is the package of its own .gram files; a
+// path ending in "/..." walks every directory below it, as a pattern
+// does; a .gram file is itself. Each file is bounded by
+// DefaultMaxFileSize, as files on disk are.
+func GitExport(dir, rev, path string) (string, error) {
+	return gitExport(context.Background(), dir, rev, path, DefaultMaxFileSize)
+}
+
+// gitExport is GitExport with a context and each file bounded by maxFile
+// bytes.
+func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (string, error) {
+	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(path, 300)
+	if why := ValidRevision(rev); why != "" {
+		return "", fmt.Errorf("%s: %s", where, why)
+	}
+	r, err := OpenRepo(ctx, dir)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", where, err)
+	}
+	treePath, err := r.TreePath(dir, path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", where, err)
+	}
+	return r.export(ctx, rev, treePath, where, maxFile)
+}
+
+// TreePath is path, the PATH of REV:PATH, as a path from the root of the
+// tree, resolved exactly as git show resolves it: a path beginning with
+// "./" or "../" is relative to dir (a directory of the work tree), any
+// other from the root ("" is the root). "." is dir, as "./" is (git
+// itself refuses REV:.). A trailing "/..." is kept.
+func (r *Repo) TreePath(dir, path string) (string, error) {
+	path = filepath.ToSlash(path)
+	walk := path == "..." || strings.HasSuffix(path, "/...")
+	if walk {
+		path = strings.TrimSuffix(strings.TrimSuffix(path, "..."), "/")
+	}
+	if path == "." || path == "./" || strings.HasPrefix(path, "./") || strings.HasPrefix(path, "../") || path == ".." {
+		prefix, err := r.relDir(dir)
+		if err != nil {
+			return "", err
+		}
+		path = prefix + "/" + path
+	}
+	tp := strings.TrimPrefix(filepath.ToSlash(filepath.Clean("/"+path)), "/")
+	if strings.HasPrefix(filepath.ToSlash(filepath.Clean(path)), "../") || filepath.Clean(path) == ".." {
+		return "", fmt.Errorf("%s is outside the repository", termsafe.Line(path, 300))
+	}
+	if walk {
+		if tp == "" {
+			return "...", nil
+		}
+		return tp + "/...", nil
+	}
+	return tp, nil
+}
+
+// Export writes the .gram files of treePath (a path from the root of the
+// tree, as TreePath gives; "" is the root, a trailing "/..." walks) at
+// revision rev into a new temporary directory, as GitExport does.
+func (r *Repo) Export(ctx context.Context, rev, treePath string) (string, error) {
+	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)
+	if why := ValidRevision(rev); why != "" {
+		return "", fmt.Errorf("%s: %s", where, why)
+	}
+	return r.export(ctx, rev, treePath, where, DefaultMaxFileSize)
+}
+
+// PackagePath is dir, a directory of the work tree, as a tree path: the
+// package of its own files.
+func (r *Repo) PackagePath(dir string) (string, error) { return r.relDir(dir) }
+
+// lsTreeLimit bounds the listing of a tree: some 200,000 entries.
+const lsTreeLimit = 16 << 20
+
+// export lists the tree under treePath at rev with names NUL-separated
+// (so that a name git would quote arrives as it is), then reads every
+// .gram blob it keeps through one git cat-file --batch.
+func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile int) (string, error) {
+	walk := treePath == "..." || strings.HasSuffix(treePath, "/...")
+	if walk {
+		treePath = strings.TrimSuffix(strings.TrimSuffix(treePath, "..."), "/")
+	}
+	lsArgs := []string{"ls-tree", "-r", "-z", "--full-tree", rev}
 	if treePath != "" {
 		lsArgs = append(lsArgs, "--", treePath)
 	}
-	var stderr bytes.Buffer
-	cmd := git(lsArgs...)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := r.outputLimit(ctx, lsTreeLimit, lsArgs...)
 	if err != nil {
-		return "", fmt.Errorf("%s:%s: git ls-tree: %s", rev, path, termsafe.Line(strings.TrimSpace(stderr.String()), 300))
+		return "", fmt.Errorf("%s: %v", where, err)
+	}
+	type blob struct{ oid, name, rel string }
+	var blobs []blob
+	for _, entry := range strings.Split(string(out), "\x00") {
+		// <mode> SP <type> SP <object> TAB <file>
+		meta, name, ok := strings.Cut(entry, "\t")
+		fields := strings.Fields(meta)
+		if !ok || len(fields) != 3 || fields[1] != "blob" || !strings.HasSuffix(name, ".gram") {
+			continue
+		}
+		var rel string
+		switch {
+		case name == treePath: // the path names a file
+			rel = filepath.Base(name)
+		case treePath == "":
+			rel = name
+		default:
+			rel = strings.TrimPrefix(name, treePath+"/")
+		}
+		if !walk && strings.Contains(rel, "/") {
+			continue // a directory below: another package
+		}
+		blobs = append(blobs, blob{fields[2], name, rel})
+	}
+	if len(blobs) == 0 {
+		return "", fmt.Errorf("%s: no .gram files at that revision", where)
 	}
 	tmp, err := os.MkdirTemp("", "gramc-rev-")
 	if err != nil {
@@ -79,37 +358,109 @@ func gitExport(dir, rev, path string, maxFile int) (string, error) {
 		os.RemoveAll(tmp)
 		return "", err
 	}
-	n := 0
-	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if !strings.HasSuffix(name, ".gram") {
-			continue
-		}
-		data, err := GitReadFile(dir, rev, name, maxFile)
+	oids := make([]string, len(blobs))
+	for i, b := range blobs {
+		oids[i] = b.oid
+	}
+	i := 0
+	err = r.catBatch(ctx, oids, maxFile, func(data []byte, err error) error {
+		b := blobs[i]
+		i++
+		name := termsafe.Line(b.name, 300)
 		if errors.Is(err, ErrTooLarge) {
-			return fail(fmt.Errorf("%s:%s: larger than %d bytes", rev, name, maxFile))
+			return fmt.Errorf("%s:%s: larger than %d bytes", termsafe.Line(rev, 100), name, maxFile)
 		} else if err != nil {
-			return fail(fmt.Errorf("%s:%s: %v", rev, name, err))
+			return fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), name, err)
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(name, treePath), "/")
-		if rel == "" {
-			rel = filepath.Base(name)
-		}
-		dst := filepath.Join(tmp, filepath.FromSlash(rel))
+		dst := filepath.Join(tmp, filepath.FromSlash(b.rel))
 		if !strings.HasPrefix(dst, tmp+string(filepath.Separator)) {
-			return fail(fmt.Errorf("%s:%s: a path outside the package", rev, name))
+			return fmt.Errorf("%s:%s: a path outside the package", termsafe.Line(rev, 100), name)
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fail(err)
+			return err
 		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return fail(err)
-		}
-		n++
-	}
-	if n == 0 {
-		return fail(fmt.Errorf("%s:%s: no .gram files at that revision", rev, path))
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return fail(err)
 	}
 	return tmp, nil
+}
+
+// catBatch reads the blobs oids through one git cat-file --batch, calling
+// each with its content (at most max bytes: past them the error wraps
+// ErrTooLarge and the content is skipped, not read into memory) or its
+// error, in order. An error from each stops the reading.
+func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([]byte, error) error) error {
+	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
+	defer cancel()
+	cmd := r.command(ctx, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(strings.Join(oids, "\n") + "\n")
+	stderr := &capped.Buffer{Limit: 4 << 10}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git cat-file: %v", err)
+	}
+	stop := func(err error) error {
+		cancel()
+		cmd.Wait()
+		if ctx.Err() == context.DeadlineExceeded {
+			return fmt.Errorf("git cat-file: no answer within %s (load.GitTimeout)", GitTimeout)
+		}
+		return err
+	}
+	br := bufio.NewReader(stdout)
+	for range oids {
+		header, err := br.ReadString('\n')
+		if err != nil {
+			return stop(gitError("cat-file", err, stderr))
+		}
+		// <oid> SP <type> SP <size> LF, or <object> SP missing LF
+		fields := strings.Fields(header)
+		if len(fields) == 2 && fields[1] == "missing" {
+			if err := each(nil, errors.New("the object is not in the local repository (gramc never fetches: a partial clone must fetch it first)")); err != nil {
+				return stop(err)
+			}
+			continue
+		}
+		if len(fields) != 3 {
+			return stop(fmt.Errorf("git cat-file: unexpected answer %q", termsafe.Line(header, 200)))
+		}
+		if fields[1] != "blob" {
+			return stop(fmt.Errorf("git cat-file: a %s, not a file", termsafe.Line(fields[1], 20)))
+		}
+		size, err := strconv.ParseInt(fields[2], 10, 64)
+		if err != nil || size < 0 {
+			return stop(fmt.Errorf("git cat-file: unexpected size %q", termsafe.Line(fields[2], 50)))
+		}
+		if size > int64(max) {
+			if err := each(nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, max)); err != nil {
+				return stop(err)
+			}
+			if _, err := io.CopyN(io.Discard, br, size+1); err != nil {
+				return stop(gitError("cat-file", err, stderr))
+			}
+			continue
+		}
+		data := make([]byte, size+1) // and the LF after the content
+		if _, err := io.ReadFull(br, data); err != nil {
+			return stop(gitError("cat-file", err, stderr))
+		}
+		if err := each(data[:size], nil); err != nil {
+			return stop(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return fmt.Errorf("git cat-file: no answer within %s (load.GitTimeout)", GitTimeout)
+		}
+		return gitError("cat-file", err, stderr)
+	}
+	return nil
 }
 
 // GitReadFile reads the file at path at revision rev of the git
@@ -118,20 +469,29 @@ func gitExport(dir, rev, path string, maxFile int) (string, error) {
 // the top of the tree, or relative to dir when it begins with "./". A
 // failure of git is said in git's words.
 func GitReadFile(dir, rev, path string, max int) ([]byte, error) {
+	return gitReadFile(context.Background(), dir, rev, path, max)
+}
+
+func gitReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, error) {
 	if why := ValidRevision(rev); why != "" {
 		return nil, errors.New(why)
 	}
-	cmd := exec.Command("git", "cat-file", "blob", rev+":"+path)
-	cmd.Dir = dir
-	out := &capped.Buffer{Limit: max, Fail: true}
-	stderr := &capped.Buffer{Limit: 4 << 10}
-	cmd.Stdout, cmd.Stderr = out, stderr
-	err := cmd.Run()
-	switch {
-	case out.Over:
-		return nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, max)
-	case err != nil:
-		return nil, fmt.Errorf("git cat-file: %s", termsafe.Line(strings.TrimSpace(stderr.String()), 300))
+	r, err := OpenRepo(ctx, dir)
+	if err != nil {
+		return nil, err
 	}
-	return out.Bytes(), nil
+	treePath, err := r.TreePath(dir, path)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	err = r.catBatch(ctx, []string{rev + ":" + treePath}, max, func(b []byte, err error) error {
+		data = b
+		return err
+	})
+	if err != nil && strings.Contains(err.Error(), "not in the local repository") {
+		// cat-file --batch says "missing" for a name it cannot resolve too.
+		return nil, fmt.Errorf("git cat-file: %s:%s does not exist or is not in the local repository", termsafe.Line(rev, 100), termsafe.Line(treePath, 300))
+	}
+	return data, err
 }

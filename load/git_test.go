@@ -1,6 +1,7 @@
 package load
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -41,10 +42,10 @@ func gitRepo(t *testing.T, files map[string]string) string {
 func TestGitBoundsEachFile(t *testing.T) {
 	big := "// " + strings.Repeat("x", 5000) + "\n"
 	dir := gitRepo(t, map[string]string{"tools/a.gram": "// small\n", "tools/big.gram": big})
-	if _, err := gitExport(dir, "HEAD", "tools", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:tools/big.gram: larger than 1000 bytes") {
+	if _, err := gitExport(context.Background(), dir, "HEAD", "tools", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:tools/big.gram: larger than 1000 bytes") {
 		t.Errorf("export with a file over the limit: %v", err)
 	}
-	out, err := gitExport(dir, "HEAD", "tools", 10000)
+	out, err := gitExport(context.Background(), dir, "HEAD", "tools", 10000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +60,98 @@ func TestGitBoundsEachFile(t *testing.T) {
 	if data, err := GitReadFile(dir, "HEAD", "./tools/a.gram", 1000); err != nil || string(data) != "// small\n" {
 		t.Errorf("GitReadFile relative to dir: %q, %v", data, err)
 	}
-	if _, err := GitReadFile(dir, "HEAD", "nothere.gram", 1000); err == nil || !strings.HasPrefix(err.Error(), "git cat-file: fatal: ") {
+	if _, err := GitReadFile(dir, "HEAD", "nothere.gram", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:nothere.gram does not exist") {
 		t.Errorf("GitReadFile of a missing file: %v", err)
 	}
 	if _, err := GitReadFile(dir, "--output=x", "a.gram", 1000); err == nil || !strings.Contains(err.Error(), "cannot begin with -") {
 		t.Errorf("GitReadFile of an option: %v", err)
+	}
+}
+
+// plantedCommand is a shell command that, run by git, leaves a file
+// behind: the test fails if it ever exists.
+func plantedCommand(t *testing.T) (command, marker string) {
+	marker = filepath.Join(t.TempDir(), "ran")
+	return "touch " + marker + "; false", marker
+}
+
+// TestGitRunsNothingAClonedRepositoryPlants builds issue 35.1's
+// repository: a package directory committed laid out as a bare git
+// repository whose config declares a partial clone with a promisor remote
+// whose upload-pack is any command, the package's HEAD naming a commit
+// that is not there. Reading a revision from inside it must neither take
+// it for a repository nor run its command; gramc reads the repository
+// whose .git holds it.
+func TestGitRunsNothingAClonedRepositoryPlants(t *testing.T) {
+	command, marker := plantedCommand(t)
+	dir := gitRepo(t, map[string]string{
+		"tools/a.gram":            "[a:Tool {description: \"x\"} | (::String)]\n",
+		"tools/HEAD":              "ref: refs/heads/main\n",
+		"tools/refs/heads/main":   "0123456789012345678901234567890123456789\n",
+		"tools/objects/info/keep": "",
+		"tools/gramc.json":        `{"baseline": "HEAD"}` + "\n",
+		"tools/config":            "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tpartialClone = origin\n[remote \"origin\"]\n\turl = /nowhere\n\tpromisor = true\n\tuploadpack = " + command + "\n",
+	})
+	tools := filepath.Join(dir, "tools")
+	r, err := OpenRepo(context.Background(), tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, _ := filepath.EvalSymlinks(dir); r.Top != real {
+		t.Errorf("the repository of tools/ is at %s, want the clone's root %s", r.Top, real)
+	}
+	out, err := gitExport(context.Background(), tools, "HEAD", ".", DefaultMaxFileSize)
+	if err != nil {
+		t.Fatalf("export of HEAD:. from tools/: %v", err)
+	}
+	defer os.RemoveAll(out)
+	if _, err := os.Stat(filepath.Join(out, "a.gram")); err != nil {
+		t.Errorf("the export lacks tools/a.gram: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git ran the command the repository planted")
+	}
+}
+
+// TestGitNeverFetches: a repository that is itself a partial clone with a
+// promisor remote (a .git that came in an archive, say) asked for an
+// object it lacks fails, saying so, without running the remote's
+// upload-pack.
+func TestGitNeverFetches(t *testing.T) {
+	command, marker := plantedCommand(t)
+	dir := gitRepo(t, map[string]string{"a.gram": "[a:Tool {description: \"x\"} | (::String)]\n"})
+	for _, kv := range [][2]string{
+		{"core.repositoryformatversion", "1"}, {"extensions.partialClone", "origin"},
+		{"remote.origin.url", "/nowhere"}, {"remote.origin.promisor", "true"},
+		{"remote.origin.uploadpack", command}, {"protocol.file.allow", "always"},
+	} {
+		if out, err := exec.Command("git", "-C", dir, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v\n%s", err, out)
+		}
+	}
+	ghost := filepath.Join(dir, ".git", "refs", "heads", "ghost")
+	if err := os.WriteFile(ghost, []byte("0123456789012345678901234567890123456789\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gitExport(context.Background(), dir, "ghost", ".", DefaultMaxFileSize); err == nil {
+		t.Error("export of a missing commit succeeded")
+	}
+	if _, err := GitReadFile(dir, "ghost", "a.gram", 1000); err == nil {
+		t.Error("reading from a missing commit succeeded")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git ran the promisor remote's upload-pack")
+	}
+}
+
+// TestGitRefusesBareRepositories: a .git that is a bare repository is
+// not read.
+func TestGitRefusesBareRepositories(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.gram": "// a\n"})
+	if out, err := exec.Command("git", "-C", dir, "config", "core.bare", "true").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v\n%s", err, out)
+	}
+	if _, err := OpenRepo(context.Background(), dir); err == nil {
+		t.Error("a bare repository was opened")
 	}
 }

@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
@@ -14,14 +18,24 @@ import (
 )
 
 // A baselineVersion is a package as it was at the baseline revision: what
-// gramc diff REV:DIR DIR would compare the edited package with.
+// gramc diff REV:DIR DIR would compare the edited package with. It is read
+// off the request path: until the read ends (ready), the package is shown
+// without a baseline.
 type baselineVersion struct {
-	pkgs []*check.Package
+	ready bool
+	pkgs  []*check.Package
 }
 
-// baselineOf reads the package in dir at revision rev once (until the
-// configuration changes). A package that has no version there (new since,
-// or not in a repository) has no baseline: the failure is logged once.
+// baselineTimeout bounds the read of one package at a baseline revision.
+const baselineTimeout = 20 * time.Second
+
+// baselineOf returns the package in dir at revision rev, starting its read
+// the first time it is asked for (until the configuration changes). The
+// repository is the one whose work tree holds the workspace folder of dir
+// (load.OpenRepo: never one git would discover inside the work tree),
+// found once per folder. A package that has no version there (new since,
+// or not in a repository) has no baseline: the failure is logged once. A
+// change of configuration cancels the reads in flight (dropBaselines).
 func (w *workspace) baselineOf(dir, rev string) *baselineVersion {
 	key := dir + "\x00" + rev
 	if b, ok := w.baselines[key]; ok {
@@ -29,22 +43,80 @@ func (w *workspace) baselineOf(dir, rev string) *baselineVersion {
 	}
 	b := &baselineVersion{}
 	w.baselines[key] = b
-	tmp, err := load.GitExport(dir, rev, ".")
+	if w.baselineCtx == nil {
+		w.baselineCtx, w.baselineStop = context.WithCancel(context.Background())
+	}
+	ctx, root, done := w.baselineCtx, w.folderOf(dir), w.baselineDone
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, baselineTimeout)
+		defer cancel()
+		pkgs, err := readBaseline(ctx, root, dir, rev)
+		if ctx.Err() == context.Canceled {
+			return // superseded
+		}
+		apply := func() {
+			if w.baselines[key] != b {
+				return // superseded
+			}
+			if err != nil {
+				w.log("baseline %s of %s: %s", rev, dir, err)
+			}
+			b.pkgs, b.ready = pkgs, true
+		}
+		if done != nil {
+			done(dir, apply)
+		}
+	}()
+	return b
+}
+
+// readBaseline reads the package in dir at rev from the repository holding
+// root.
+func readBaseline(ctx context.Context, root, dir, rev string) ([]*check.Package, error) {
+	repo, err := load.OpenRepo(ctx, root)
 	if err != nil {
-		w.log("baseline %s of %s: %s", rev, dir, err)
-		return b
+		return nil, err
+	}
+	treePath, err := repo.PackagePath(dir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := repo.Export(ctx, rev, treePath)
+	if err != nil {
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	pkgs, ds, err := load.Packages([]string{tmp}, nil)
 	switch {
 	case err != nil:
-		w.log("baseline %s of %s: %s", rev, dir, err)
+		return nil, err
 	case ds.HasErrors():
-		w.log("baseline %s of %s: the package has errors at that revision; no comparison", rev, dir)
-	default:
-		b.pkgs = pkgs
+		return nil, errors.New("the package has errors at that revision; no comparison")
 	}
-	return b
+	return pkgs, nil
+}
+
+// dropBaselines forgets every baseline and cancels the reads in flight.
+func (w *workspace) dropBaselines() {
+	if w.baselineStop != nil {
+		w.baselineStop()
+		w.baselineCtx, w.baselineStop = nil, nil
+	}
+	clear(w.baselines)
+}
+
+// folderOf is the workspace folder that holds dir, or dir itself.
+func (w *workspace) folderOf(dir string) string {
+	best := ""
+	for _, f := range w.folders {
+		if (dir == f || strings.HasPrefix(dir, f+string(filepath.Separator))) && len(f) > len(best) {
+			best = f
+		}
+	}
+	if best == "" {
+		return dir
+	}
+	return best
 }
 
 func (w *workspace) log(format string, args ...any) {
@@ -58,7 +130,7 @@ func (w *workspace) log(format string, args ...any) {
 // removed, at the start of the file that held it).
 func (w *workspace) baselineChanges(dir, rev string, cp *check.Package) diag.Diagnostics {
 	b := w.baselineOf(dir, rev)
-	if b.pkgs == nil {
+	if !b.ready || b.pkgs == nil {
 		return nil
 	}
 	// A change accepted by a `// gramc:ignore CODE -- reason` comment is

@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -124,5 +126,109 @@ func TestBaselineAccepted(t *testing.T) {
 	}
 	if shown != 1 {
 		t.Errorf("%d diff-param-now-required shown, want city's only", shown)
+	}
+}
+
+// commitAll makes dir a repository with its files committed.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "v1"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestBaselineRunsNothingAClonedRepositoryPlants (issue 35.1): opening
+// tools/a.gram of a repository whose tools/ is committed laid out as a
+// bare repository (a partial clone whose promisor remote's upload-pack is
+// a command), with {"baseline": "main"} in its gramc.json, must not run
+// that command; the baseline is read from the repository whose .git holds
+// the workspace.
+func TestBaselineRunsNothingAClonedRepositoryPlants(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeFiles(t, dir, map[string]string{
+		"tools/a.gram":            "[a:Tool {description: \"Says a\"} | (x::String)==>(::String)]\n[gone:Tool {description: \"Gone\"} | (::String)]\n",
+		"tools/gramc.json":        `{"baseline": "main"}`,
+		"tools/HEAD":              "ref: refs/heads/main\n",
+		"tools/refs/heads/main":   "0123456789012345678901234567890123456789\n",
+		"tools/objects/info/keep": "",
+		"tools/config":            "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tpartialClone = origin\n[remote \"origin\"]\n\turl = /nowhere\n\tpromisor = true\n\tuploadpack = touch " + marker + "; false\n",
+	})
+	commitAll(t, dir)
+	writeFiles(t, dir, map[string]string{"tools/a.gram": "[a:Tool {description: \"Says a\"} | (x::String)==>(::String)]\n"})
+	for _, folder := range []string{dir, filepath.Join(dir, "tools")} {
+		c := newTestClient(t, folder, clientOptions{})
+		name := strings.TrimPrefix(filepath.Join(dir, "tools", "a.gram"), folder+string(filepath.Separator))
+		c.open(name)
+		c.waitFor(name, hasCode("diff-tool-removed"))
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("workspace %s: git ran the command the repository planted", folder)
+		}
+	}
+}
+
+// TestBaselineOffTheRequestPath (issue 35.2): the baseline is read off the
+// request path, so a hover is answered while git has not answered yet;
+// when it does, the baseline's changes are published.
+func TestBaselineOffTheRequestPath(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools.gram": "[w:Tool {description: \"Weather\"} | (city::String)==>(::String)]\n[gone:Tool {description: \"Gone\"} | (::String)]\n",
+		"gramc.json": `{"baseline": "HEAD"}`,
+	})
+	commitAll(t, dir)
+	writeFiles(t, dir, map[string]string{"tools.gram": "[w:Tool {description: \"Weather\"} | (city::String)==>(::String)]\n"})
+	// A git that waits until the test lets it go.
+	bin, release := t.TempDir(), filepath.Join(t.TempDir(), "go")
+	script := "#!/bin/sh\nwhile [ ! -e " + release + " ]; do sleep 0.05; done\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c := newTestClient(t, dir, clientOptions{})
+	c.open("tools.gram")
+	h, err := c.server.Hover(c.ctx(), &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("tools.gram")}, Position: protocol.Position{Line: 0, Character: 2}}})
+	if err != nil || h == nil {
+		t.Fatalf("hover while git is busy: %v, %v", h, err)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("tools.gram", hasCode("diff-tool-removed"))
+}
+
+// TestBaselineUntrusted: an editor that does not trust the workspace
+// (VS Code's restricted mode) says so in initializationOptions, and the
+// server then reads no baseline, whatever gramc.json says: git never runs.
+func TestBaselineUntrusted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools.gram": "[w:Tool {description: \"Weather\"} | (city::String)==>(::String)]\n",
+		"gramc.json": `{"baseline": "HEAD"}`,
+	})
+	commitAll(t, dir)
+	c := newTestClient(t, dir, clientOptions{initOptions: `{"untrustedWorkspace": true}`})
+	c.open("tools.gram", "[w:Tool {description: \"Weather\"} | (city::Strin)==>(::String)]\n")
+	c.waitFor("tools.gram", hasCode("unknown-type"))
+	c.srv.mu.Lock()
+	n := len(c.srv.ws.baselines)
+	c.srv.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d baselines read in an untrusted workspace", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // A frame is an unclosed bracket before the cursor.
@@ -179,15 +180,32 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 		head := src[top.pos:ws]
 		if bar := strings.Index(head, "|"); bar >= 0 && declLabelRE.MatchString(head[:bar]) {
 			if m := declLabelRE.FindStringSubmatch(head[:bar]); m[1] == "Agent" {
+				self := "" // the agent itself, which may not list itself
+				if colon := strings.IndexByte(head, ':'); colon > 0 {
+					self = strings.Trim(strings.TrimSpace(head[1:colon]), "`")
+				}
 				for _, sym := range r.index().syms {
-					if sym.kind == symTool {
+					if sym.kind == symAgent && sym.name == self {
+						continue
+					}
+					switch sym.kind {
+					case symTool:
 						doc := ""
 						if sym.tool() != nil {
 							doc = sym.tool().Description
 						}
 						items = append(items, edit(sym.name, protocol.CompletionItemKindFunction, detail(sym), doc, ""))
+					case symAgent:
+						// Another agent, listed as a tool (docs/language.md §2.7).
+						doc := ""
+						if a := sym.agent(); a != nil {
+							doc = a.Description
+						}
+						items = append(items, edit(sym.name, protocol.CompletionItemKindClass, detail(sym), doc, ""))
 					}
 				}
+				// The agent's signature, first by convention.
+				items = append(items, edit(implicitSignature, protocol.CompletionItemKindSnippet, "signature", "The agent's input and output (docs/language.md §2.6): parameters joined by ==>, ending with the type it answers with.", ""))
 				return items
 			}
 		}
@@ -301,6 +319,10 @@ func (s *server) valueItems(r *result, owner check.Owner, key, label string, edi
 		for _, v := range []string{"auto", "none", "required"} {
 			items = append(items, edit(`"`+v+`"`, protocol.CompletionItemKindValue, "toolChoice", "", ""))
 		}
+	case key == "outputMode" && owner == check.OnAgent:
+		for _, m := range provider.AllOutputModes {
+			items = append(items, edit(`"`+string(m)+`"`, protocol.CompletionItemKindValue, "outputMode", "", ""))
+		}
 	case key == "strict" || key == "deprecated" || key == "optional" || key == "uniqueItems":
 		boolean()
 	}
@@ -413,9 +435,16 @@ func (s *server) completeInString(f *file, r *result, c cursorContext, off int) 
 			add(v, "toolChoice", protocol.CompletionItemKindValue)
 		}
 		for _, sym := range r.index().syms {
-			if sym.kind == symTool {
+			switch sym.kind {
+			case symTool:
 				add(sym.name, "tool", protocol.CompletionItemKindFunction)
+			case symAgent:
+				add(sym.name, "agent", protocol.CompletionItemKindClass)
 			}
+		}
+	case key == "outputMode" && owner == check.OnAgent:
+		for _, m := range provider.AllOutputModes {
+			add(string(m), "outputMode", protocol.CompletionItemKindValue)
 		}
 	case key == "format":
 		for _, fm := range check.Formats() {

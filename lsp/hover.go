@@ -130,24 +130,57 @@ func (s *server) hoverSymbol(sym *symbol) string {
 		fmt.Fprintf(&b, "Values: %s\n", jsonstr.List(e.Values))
 	case sym.agent() != nil:
 		a := sym.agent()
-		fmt.Fprintf(&b, "```gram\n[%s:Agent]\n```\n\n", a.Name)
+		sig := implicitSignature
+		if a.Signature != nil {
+			sig = a.Signature.Signature
+		}
+		fmt.Fprintf(&b, "```gram\n[%s:Agent | %s]\n```\n\n", a.Name, sig)
 		if a.Description != "" {
 			b.WriteString(a.Description + "\n\n")
 		}
 		fmt.Fprintf(&b, "Model: `%s`", a.Model)
-		if len(a.Tools) > 0 {
-			names := make([]string, len(a.Tools))
-			for i, t := range a.Tools {
-				names[i] = "`" + t.Name + "`"
+		if len(a.Tools)+len(a.Agents) > 0 {
+			names := make([]string, 0, len(a.Tools)+len(a.Agents))
+			for _, t := range a.Tools {
+				names = append(names, "`"+t.Name+"`")
+			}
+			for _, l := range a.Agents {
+				names = append(names, "`"+l.Name+"` (agent)")
 			}
 			fmt.Fprintf(&b, " · tools: %s", strings.Join(names, ", "))
 		}
 		b.WriteString("\n")
+		if t := a.Signature; t != nil {
+			b.WriteString("\n")
+			if a.MessageInput() {
+				fmt.Fprintf(&b, "Input: the user's message (`%s`).\n", t.Params[0].Name)
+			} else {
+				b.WriteString("Input: the arguments, as one JSON object:\n")
+				for _, q := range t.Params {
+					fmt.Fprintf(&b, "- `%s` %s — %s\n", q.Name, typeName(q.Type), paramSummary(q))
+				}
+			}
+			if a.Typed() {
+				fmt.Fprintf(&b, "\nAnswers a %s (typed; outputMode `%s`, outputRetries %d).\n", typeName(t.Result), a.OutputMode, a.OutputRetries)
+			} else {
+				b.WriteString("\nAnswers text.\n")
+			}
+			if !a.MessageInput() {
+				b.WriteString(s.hoverSchema(t))
+			}
+			if a.Typed() {
+				raw, err := schema.Output(t)
+				b.WriteString(hoverJSON("output (JSON Schema)", raw, err))
+			}
+		}
 	default:
 		fmt.Fprintf(&b, "%s `%s`", sym.kind, sym.name)
 	}
 	return b.String()
 }
+
+// implicitSignature is the signature of an agent without one (docs/language.md §2.6).
+const implicitSignature = "(input::String)==>(::String)"
 
 // typeName is a type's name in a hover; "?" for a type the checker could
 // not resolve (an undefined name, which the diagnostics already report).
@@ -229,6 +262,11 @@ func (s *server) hoverSchema(t *check.Tool) string {
 	} else {
 		raw, err = schema.Parameters(t)
 	}
+	return hoverJSON(label, raw, err)
+}
+
+// hoverJSON shows a schema under its label, indented and bounded.
+func hoverJSON(label string, raw []byte, err error) string {
 	if err != nil {
 		return fmt.Sprintf("\n%s: %v\n", label, err)
 	}

@@ -213,7 +213,7 @@ func (x *index) file(name string) *fileIndex {
 		fi.occ = append(fi.occ, occurrence{start: int32(s.name0), end: int32(s.name1), sym: s, decl: true, quoted: s.quoted})
 	}
 	for sp, s := range fi.inDecl {
-		if s.kind == symTool || s.kind == symType {
+		if s.kind == symTool || s.kind == symType || s.kind == symAgent {
 			w.declareParams(s, sp)
 		}
 	}
@@ -372,6 +372,8 @@ func (w *walker) declareParams(owner *symbol, sp *ast.SubjectPattern) {
 		params = owner.tool().Params
 	case owner.decl() != nil:
 		params = owner.decl().Fields
+	case owner.agent() != nil && owner.agent().HasSignature:
+		params = owner.agent().Signature.Params // (its signature element's)
 	}
 	byStart := make(map[int]*check.Param, len(params))
 	for _, q := range params {
@@ -506,6 +508,14 @@ func (w *walker) refs(p ast.Pattern) {
 					}
 				case *ast.SubjectPattern:
 					w.refs(e)
+				case *ast.NodePattern, *ast.RelationshipPattern:
+					// The agent's signature, as a tool's.
+					sig := []ast.Pattern{e}
+					nodes := w.nodes(sig)
+					for i, n := range nodes {
+						w.node(n, s, i == len(nodes)-1)
+					}
+					w.arrows(sig)
 				}
 			}
 		default:
@@ -549,15 +559,15 @@ func (w *walker) arrows(elems []ast.Pattern) {
 	}
 }
 
-// quotedRef records a string value that names a declaration of kind
+// quotedRef records a string value that names a declaration of one of kinds
 // ("toolChoice": "getWeather").
-func (w *walker) quotedRef(val ast.Value, kind symKind) {
+func (w *walker) quotedRef(val ast.Value, kinds ...symKind) {
 	v, ok := val.(*ast.String)
 	if !ok || v == nil || v.Kind == ast.Fenced {
 		return
 	}
 	for c := w.x.byName[v.Value]; c != nil; c = c.next {
-		if c.kind == kind {
+		if slices.Contains(kinds, c.kind) {
 			s, e := v.Offsets()
 			w.fi.occ = append(w.fi.occ, occurrence{start: int32(s + 1), end: int32(e - 1), sym: c, quoted: true})
 			return
@@ -565,19 +575,20 @@ func (w *walker) quotedRef(val ast.Value, kind symKind) {
 	}
 }
 
-// toolRef records a reference to a tool by name (an agent's element).
+// toolRef records a reference to a tool, or to an agent listed as one,
+// by name (an agent's element).
 func (w *walker) toolRef(id *ast.Identifier) {
 	s, e := id.Offsets()
 	var target *symbol
 	for c := w.x.byName[id.Name]; c != nil; c = c.next {
-		if c.kind == symTool {
+		if c.kind == symTool || c.kind == symAgent {
 			target = c
 			break
 		}
 	}
 	if target != nil {
 		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), sym: target})
-		w.tok(s, e, tokFunction, deprecatedMod(target.deprecated))
+		w.tok(s, e, declTokenType(target.kind), deprecatedMod(target.deprecated))
 	} else {
 		w.tok(s, e, tokFunction, 0)
 	}
@@ -684,7 +695,7 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 		case pr.Key.Name == "agent" && owner == symTest:
 			w.quotedRef(pr.Value, symAgent) // the agent a test runs
 		case (pr.Key.Name == "tool" && owner == symCall) || (pr.Key.Name == "toolChoice" && owner == symAgent):
-			w.quotedRef(pr.Value, symTool) // a test's expected call, an agent's toolChoice
+			w.quotedRef(pr.Value, symTool, symAgent) // a test's expected call, an agent's toolChoice: a tool or a listed agent
 		case pr.Key.Name == "values" && owner == symEnum:
 			if a, ok := pr.Value.(*ast.Array); ok && a != nil {
 				for _, v := range a.Elements {

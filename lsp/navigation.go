@@ -104,7 +104,7 @@ func (s *server) PrepareRename(ctx context.Context, params *protocol.PrepareRena
 		if err != nil {
 			return nil, err
 		}
-		if !ok || o.sym == nil || o.sym.kind == symAgent {
+		if !ok || o.sym == nil {
 			return nil, jsonrpcError(errNotRenamable)
 		}
 		rg := f.m.rng(int(o.start), int(o.end))
@@ -112,7 +112,7 @@ func (s *server) PrepareRename(ctx context.Context, params *protocol.PrepareRena
 	})
 }
 
-var errNotRenamable = errors.New("only a tool, type, enum, parameter or field can be renamed here")
+var errNotRenamable = errors.New("only a declared name (a tool, agent, type, enum, test, parameter or field) can be renamed here")
 
 func (s *server) Rename(ctx context.Context, params *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
 	return withDoc(ctx, s, params.TextDocument.URI, func(f *file, p *pkg, r *result) (*protocol.WorkspaceEdit, error) {
@@ -120,7 +120,7 @@ func (s *server) Rename(ctx context.Context, params *protocol.RenameParams) (*pr
 		if err != nil {
 			return nil, err
 		}
-		if !ok || o.sym == nil || o.sym.kind == symAgent {
+		if !ok || o.sym == nil {
 			return nil, jsonrpcError(errNotRenamable)
 		}
 		name := params.NewName

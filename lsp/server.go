@@ -116,6 +116,18 @@ func newServer(opts Options) *server {
 	}
 	s.idle = sync.NewCond(&s.mu)
 	s.ws.logf = s.logger.Printf
+	s.ws.baselineDone = func(dir string, apply func()) {
+		s.mu.Lock()
+		apply()
+		for k, p := range s.ws.pkgs {
+			if p.dir == dir {
+				p.result = nil
+				s.pending[k] = true
+			}
+		}
+		s.mu.Unlock()
+		s.kick()
+	}
 	return s
 }
 
@@ -340,6 +352,13 @@ func (s *server) Initialize(ctx context.Context, params *protocol.InitializePara
 		if err := s.applySettings(params.InitializationOptions); err != nil {
 			return nil, invalidParams(fmt.Errorf("initializationOptions: %w", err))
 		}
+		// An editor that does not trust the workspace says so once, here:
+		// then no baseline is read, whatever gramc.json or the settings say.
+		var trust struct {
+			Untrusted bool `json:"untrustedWorkspace"`
+		}
+		_ = json.Unmarshal(params.InitializationOptions, &trust)
+		s.ws.untrusted = trust.Untrusted
 	}
 	var folders []string
 	if fs, ok := params.WorkspaceFolders.Get(); ok {
@@ -420,7 +439,7 @@ func (s *server) applySettings(raw []byte) error {
 	s.settings = st
 	s.ws.targets = targets
 	s.ws.baseline = st.Baseline
-	clear(s.ws.baselines)
+	s.ws.dropBaselines()
 	for _, p := range s.ws.pkgs {
 		p.result = nil
 		s.pending[p.key] = true

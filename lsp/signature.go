@@ -11,7 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// SignatureHelp shows, while the cursor is in a tool's signature, the
+// SignatureHelp shows, while the cursor is in a tool's or an agent's signature, the
 // whole curried signature with the node under the cursor active: a
 // parameter's type, whether it is required and its description, or for
 // the last node what the tool returns. The label is the signature as the
@@ -59,7 +59,7 @@ func (s *server) SignatureHelp(ctx context.Context, params *protocol.SignatureHe
 	})
 }
 
-// signatureAt is the tool of file whose signature holds offset off, and
+// signatureAt is the tool (or an agent's Signature) of file whose signature holds offset off, and
 // the index of the node there: a parameter's, the next one's between two
 // nodes, the return node's after the last parameter. The header of a tool
 // (its name and properties) is not its signature; a tool without
@@ -72,7 +72,10 @@ func signatureAt(x *index, file string, off int) (*check.Tool, int) {
 	}
 	for _, sym := range fi.decls {
 		t := sym.tool()
-		if sym.kind != symTool || t == nil || len(t.Params) == 0 || t.Result == nil {
+		if a := sym.agent(); a != nil && a.HasSignature {
+			t = a.Signature // its Range is the signature element's
+		}
+		if t == nil || len(t.Params) == 0 || t.Result == nil {
 			continue
 		}
 		start, end := int(t.Params[0].Range.Start.Offset), int(t.Range.End.Offset)

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -128,6 +129,16 @@ type workspace struct {
 	// revision, dropped with the configurations.
 	baseline  string
 	baselines map[string]*baselineVersion
+	// baselineCtx is the context of the baseline reads of the current
+	// configuration, baselineStop its cancel; baselineDone runs apply
+	// under the server's lock when a read ends, and has the packages of
+	// dir checked again.
+	baselineCtx  context.Context
+	baselineStop context.CancelFunc
+	baselineDone func(dir string, apply func())
+	// untrusted is the editor's word that it does not trust the
+	// workspace: no baseline is read (git is never run).
+	untrusted bool
 	// logf reports what the editor cannot show (a bad gramc.json).
 	logf func(format string, args ...any)
 }
@@ -156,7 +167,7 @@ func (w *workspace) configOf(dir string) *config.Config {
 // package for checking again.
 func (w *workspace) configChanged() []*pkg {
 	clear(w.configs)
-	clear(w.baselines)
+	w.dropBaselines()
 	var out []*pkg
 	for _, p := range w.pkgs {
 		p.result = nil
@@ -474,7 +485,7 @@ func (w *workspace) check(p *pkg) *result {
 	if rev == "" && cfg != nil {
 		rev = cfg.Baseline
 	}
-	if rev != "" {
+	if rev != "" && !w.untrusted {
 		ds = append(ds, w.baselineChanges(p.dir, rev, cp)...)
 		ds.Sort()
 	}

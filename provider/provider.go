@@ -14,6 +14,7 @@ package provider
 
 import (
 	"os"
+	"path"
 	"strings"
 )
 
@@ -27,6 +28,20 @@ const (
 	Gemini    Client = "gemini"    // runtime/gemini: generateContent
 )
 
+// API names the API a client speaks, as its docs write it ("OpenAI" in
+// "an OpenAI-compatible API").
+func (c Client) API() string {
+	switch c {
+	case OpenAI:
+		return "OpenAI"
+	case Anthropic:
+		return "Anthropic"
+	case Gemini:
+		return "Gemini"
+	}
+	return string(c)
+}
+
 // Info is one provider.
 type Info struct {
 	// Name is how a model names it: "OpenAI" in "OpenAI/gpt-4o-mini".
@@ -36,21 +51,155 @@ type Info struct {
 	// KeyEnv are the environment variables of its API key, the first
 	// that is set winning; none for a provider that needs no key.
 	KeyEnv []string
+	// KeyHeader is the HTTP header that carries the key: "Authorization"
+	// sends "Bearer <key>", any other the key itself.
+	KeyHeader string
 	// BaseURLEnv is the variable of its base URL ("" for none), and
-	// BaseURL its default address.
+	// BaseURL its default address ("" for none: a base URL must be
+	// given). A request to BaseURL's host needs a key.
 	BaseURLEnv, BaseURL string
 	// Client speaks its API.
 	Client Client
 	// Telemetry is its gen_ai.provider.name.
 	Telemetry string
+	// Output is how its API holds an answer to a JSON Schema, per family
+	// of models: the first entry whose pattern matches a model wins
+	// (LANGUAGE.md §2.5's "one table of provider capabilities").
+	Output []OutputSupport
+}
+
+// OutputMode is how a typed agent's model is held to its output type
+// (LANGUAGE.md §2.5, an agent's outputMode).
+type OutputMode string
+
+// The output modes.
+const (
+	// OutputAuto takes the best mode the provider and model support
+	// together with the agent's tools (AutoOutputMode).
+	OutputAuto OutputMode = "auto"
+	// OutputNative uses the provider's structured-output request field.
+	OutputNative OutputMode = "native"
+	// OutputTool gives the model a final-answer tool whose parameters are
+	// the output type; the run ends when it is called.
+	OutputTool OutputMode = "tool"
+	// OutputPrompted puts the schema in the instructions and decodes the
+	// answer leniently.
+	OutputPrompted OutputMode = "prompted"
+)
+
+// AllOutputModes are the modes an agent's outputMode may name, auto first.
+var AllOutputModes = []OutputMode{OutputAuto, OutputNative, OutputTool, OutputPrompted}
+
+// OutputSupport is what a provider's API offers a family of its models
+// for structured output. Every client speaks function calling, so tool
+// mode is always there, and prompted mode needs nothing of the API.
+type OutputSupport struct {
+	// Models are path.Match patterns of the model names covered
+	// ("gemini-2.*"); none covers every model.
+	Models []string
+	// Native: the API's structured-output request field is honoured.
+	Native bool
+	// NativeWithTools: it is honoured beside function tools too.
+	NativeWithTools bool
+	// Why says, for a diagnostic, why a mode is missing ("" when nothing
+	// is): a sentence naming the documented limit.
+	Why string
+}
+
+// matches reports whether the entry covers the model name.
+func (o OutputSupport) matches(model string) bool {
+	if len(o.Models) == 0 {
+		return true
+	}
+	for _, pattern := range o.Models {
+		if ok, _ := path.Match(pattern, model); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// OutputSupportFor is the entry of the row's Output that covers model:
+// its name after the provider prefix ("gemini-2.5-flash"; a prefix naming
+// this provider, "Gemini/gemini-2.5-flash", is cut). A row without an
+// entry for the model supports no native structured output.
+func (p Info) OutputSupportFor(model string) OutputSupport {
+	if prefix, name, found := strings.Cut(model, "/"); found {
+		if q, ok := Lookup(prefix); ok && q.Name == p.Name {
+			model = name
+		}
+	}
+	for _, o := range p.Output {
+		if o.matches(model) {
+			return o
+		}
+	}
+	return OutputSupport{Why: p.Name + " documents no structured-output field for " + model}
+}
+
+// OutputModes are the modes the provider honours for model, with or
+// without the agent's function tools, best first: native when the API
+// holds the answer to the schema, then tool, then prompted. Never empty,
+// never OutputAuto.
+func (p Info) OutputModes(model string, withTools bool) []OutputMode {
+	o := p.OutputSupportFor(model)
+	var modes []OutputMode
+	if o.Native && (!withTools || o.NativeWithTools) {
+		modes = append(modes, OutputNative)
+	}
+	return append(modes, OutputTool, OutputPrompted)
+}
+
+// AutoOutputMode is the mode auto stands for: the best of OutputModes.
+func (p Info) AutoOutputMode(model string, withTools bool) OutputMode {
+	return p.OutputModes(model, withTools)[0]
+}
+
+// Honours reports whether the provider honours mode for model (auto is
+// always honoured: it resolves to a mode that is).
+func (p Info) Honours(mode OutputMode, model string, withTools bool) bool {
+	if mode == OutputAuto {
+		return true
+	}
+	for _, m := range p.OutputModes(model, withTools) {
+		if m == mode {
+			return true
+		}
+	}
+	return false
 }
 
 // Table lists the providers, in the order the docs show them.
 var Table = []Info{
-	{Name: "OpenAI", KeyEnv: []string{"OPENAI_API_KEY"}, BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Client: OpenAI, Telemetry: "openai"},
-	{Name: "Anthropic", KeyEnv: []string{"ANTHROPIC_API_KEY"}, BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", Client: Anthropic, Telemetry: "anthropic"},
-	{Name: "Gemini", Aliases: []string{"Google"}, KeyEnv: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, BaseURLEnv: "GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/v1beta", Client: Gemini, Telemetry: "gcp.gemini"},
-	{Name: "Ollama", BaseURL: "http://localhost:11434/v1", Client: OpenAI, Telemetry: "ollama"},
+	{Name: "OpenAI", KeyEnv: []string{"OPENAI_API_KEY"}, BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", KeyHeader: "Authorization", Client: OpenAI, Telemetry: "openai",
+		// Structured Outputs (response_format / text.format json_schema,
+		// strict) came with gpt-4o-2024-08-06; it works beside tools.
+		Output: []OutputSupport{
+			{Models: []string{"gpt-3.5*", "gpt-4", "gpt-4-*", "gpt-4o-2024-05-13"}, Why: "OpenAI's Structured Outputs (response_format json_schema) need gpt-4o-2024-08-06 or a later model"},
+			{Native: true, NativeWithTools: true},
+		}},
+	{Name: "Anthropic", KeyEnv: []string{"ANTHROPIC_API_KEY"}, BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", KeyHeader: "X-Api-Key", Client: Anthropic, Telemetry: "anthropic",
+		// output_config.format json_schema, usable with tools; Claude 3.x
+		// and the first Claude 4 models predate it.
+		Output: []OutputSupport{
+			{Models: []string{"claude-2*", "claude-instant*", "claude-3*", "claude-sonnet-4-0", "claude-sonnet-4-2025*", "claude-opus-4-0", "claude-opus-4-2025*"}, Why: "Anthropic's structured outputs (output_config.format) need Claude Sonnet 4.5, Opus 4.1, Haiku 4.5 or a later model"},
+			{Native: true, NativeWithTools: true},
+		}},
+	{Name: "Gemini", Aliases: []string{"Google"}, KeyEnv: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, BaseURLEnv: "GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/v1beta", KeyHeader: "X-Goog-Api-Key", Client: Gemini, Telemetry: "gcp.gemini",
+		// responseMimeType application/json with responseJsonSchema:
+		// Gemini 2.5 and later; beside function declarations only from
+		// Gemini 3 (2.x answers 400 to the combination).
+		Output: []OutputSupport{
+			{Models: []string{"gemini-1.*", "gemini-2.0*"}, Why: "Gemini's responseJsonSchema needs Gemini 2.5 or a later model"},
+			{Models: []string{"gemini-2.*"}, Native: true, Why: "Gemini 2.x models answer 400 to responseJsonSchema beside function declarations; Gemini 3 models accept it"},
+			{Native: true, NativeWithTools: true},
+		}},
+	{Name: "Ollama", BaseURL: "http://localhost:11434/v1", KeyHeader: "Authorization", Client: OpenAI, Telemetry: "ollama",
+		// response_format json_schema constrains decoding (Ollama 0.5+),
+		// but with it a model emits no tool calls.
+		Output: []OutputSupport{
+			{Native: true, Why: "Ollama's response_format json_schema constrains the whole answer, so a model given it calls no tools"},
+		}},
 }
 
 // Lookup finds the provider a model's prefix names (any case, aliases
@@ -102,6 +251,30 @@ func KeyValues() []string {
 		}
 	}
 	return out
+}
+
+// KeySetting is the key variable a missing key is reported under: the
+// last of KeyEnv (the one the provider's docs name), "" for none.
+func (p Info) KeySetting() string {
+	if len(p.KeyEnv) == 0 {
+		return ""
+	}
+	return p.KeyEnv[len(p.KeyEnv)-1]
+}
+
+// MissingKey says that the key is not set and how to set it:
+// "GEMINI_API_KEY is not set: export GEMINI_API_KEY=<your Gemini API key>
+// (or GOOGLE_API_KEY)".
+func (p Info) MissingKey() string {
+	if len(p.KeyEnv) == 0 {
+		return p.Name + " needs no key"
+	}
+	v := p.KeySetting()
+	msg := v + " is not set: export " + v + "=<your " + p.Name + " API key>"
+	if others := p.KeyEnv[:len(p.KeyEnv)-1]; len(others) > 0 {
+		msg += " (or " + strings.Join(others, ", ") + ")"
+	}
+	return msg
 }
 
 // Of returns the provider of a model written "Provider/model-name", and

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"os"
+	"path"
 	"strings"
 	"testing"
 )
@@ -50,4 +51,100 @@ func TestLookup(t *testing.T) {
 	if p, ok := Of("gpt-4o"); !ok || p.Name != "OpenAI" {
 		t.Errorf("a model without a provider: %v", p)
 	}
+}
+
+// TestOutputModes holds the structured-output facts of each row: which
+// modes a model honours with and without function tools, and what auto
+// picks (LANGUAGE.md §2.5).
+func TestOutputModes(t *testing.T) {
+	for _, c := range []struct {
+		model     string // as an agent writes it
+		withTools bool
+		want      []OutputMode
+	}{
+		{"OpenAI/gpt-4o-mini", false, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"OpenAI/gpt-4o-mini", true, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"gpt-4.1", true, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"OpenAI/gpt-4-turbo", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"OpenAI/gpt-4", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"OpenAI/gpt-3.5-turbo", true, []OutputMode{OutputTool, OutputPrompted}},
+		{"OpenAI/gpt-4o-2024-05-13", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"Anthropic/claude-sonnet-4-5", true, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"Anthropic/claude-3-5-haiku-latest", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"Anthropic/claude-sonnet-4-20250514", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"Gemini/gemini-2.5-flash", false, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"Gemini/gemini-2.5-flash", true, []OutputMode{OutputTool, OutputPrompted}},
+		{"Google/gemini-2.0-flash", false, []OutputMode{OutputTool, OutputPrompted}},
+		{"Gemini/gemini-3-pro-preview", true, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"Ollama/llama3.2", false, []OutputMode{OutputNative, OutputTool, OutputPrompted}},
+		{"Ollama/llama3.2", true, []OutputMode{OutputTool, OutputPrompted}},
+	} {
+		p, ok := Of(c.model)
+		if !ok {
+			t.Fatalf("no provider for %s", c.model)
+		}
+		got := p.OutputModes(c.model, c.withTools)
+		if strings.Join(modeStrings(got), ",") != strings.Join(modeStrings(c.want), ",") {
+			t.Errorf("%s (tools %v): modes %v, want %v", c.model, c.withTools, got, c.want)
+		}
+		if auto := p.AutoOutputMode(c.model, c.withTools); auto != c.want[0] {
+			t.Errorf("%s (tools %v): auto is %s, want %s", c.model, c.withTools, auto, c.want[0])
+		}
+		if !p.Honours(OutputAuto, c.model, c.withTools) || !p.Honours(OutputPrompted, c.model, c.withTools) {
+			t.Errorf("%s: auto and prompted are always honoured", c.model)
+		}
+		native := p.Honours(OutputNative, c.model, c.withTools)
+		if native != (c.want[0] == OutputNative) {
+			t.Errorf("%s (tools %v): Honours(native) = %v", c.model, c.withTools, native)
+		}
+		if !native && p.OutputSupportFor(c.model).Why == "" {
+			t.Errorf("%s (tools %v): native is missing and no reason is given", c.model, c.withTools)
+		}
+	}
+}
+
+// TestOutputModesBareName: the model name without its prefix gives the
+// same answer, and a prefix naming another provider is not cut.
+func TestOutputModesBareName(t *testing.T) {
+	g, _ := Lookup("Gemini")
+	if g.AutoOutputMode("gemini-2.5-pro", true) != OutputTool {
+		t.Error("gemini-2.5-pro with tools should take the final-answer tool")
+	}
+	if g.AutoOutputMode("Google/gemini-2.5-pro", true) != OutputTool {
+		t.Error("an alias prefix should be cut")
+	}
+	// An unknown model of a row whose entries all name patterns has no
+	// native mode, and says why.
+	row := Info{Name: "Test", Output: []OutputSupport{{Models: []string{"x-*"}, Native: true}}}
+	if row.AutoOutputMode("y-1", false) != OutputTool || row.OutputSupportFor("y-1").Why == "" {
+		t.Error("a model no entry covers should fall back to the tool mode, with a reason")
+	}
+	if row.AutoOutputMode("x-1", false) != OutputNative {
+		t.Error("a pattern should match")
+	}
+}
+
+// TestEveryRowSaysWhy: an entry that lacks a native mode (with or without
+// tools) carries the reason a diagnostic shows.
+func TestEveryRowSaysWhy(t *testing.T) {
+	for _, p := range Table {
+		for i, o := range p.Output {
+			if (!o.Native || !o.NativeWithTools) && o.Why == "" {
+				t.Errorf("%s's output entry %d lacks a mode but gives no reason", p.Name, i)
+			}
+			for _, pattern := range o.Models {
+				if _, err := path.Match(pattern, ""); err != nil {
+					t.Errorf("%s: bad pattern %q: %v", p.Name, pattern, err)
+				}
+			}
+		}
+	}
+}
+
+func modeStrings(modes []OutputMode) []string {
+	var out []string
+	for _, m := range modes {
+		out = append(out, string(m))
+	}
+	return out
 }

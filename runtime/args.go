@@ -403,6 +403,27 @@ func deepCopy(v any) any {
 	return v
 }
 
+// OutputJSON is the JSON value a tool's result text stands for under
+// spec's OutputSchema, read as ValidateOutput reads it: the text as a JSON
+// string when it matches the schema as a string (a String tool's result),
+// else the text itself, which is JSON. It is nil without an output schema.
+func OutputJSON(spec ToolSpecification, result string) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(spec.OutputSchema)) == 0 {
+		return nil, nil
+	}
+	as, err := compileArgSchema(spec.OutputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: output schema: %w", spec.Name, err)
+	}
+	if as.compiled.Validate(result) == nil {
+		return json.Marshal(result)
+	}
+	if !json.Valid([]byte(result)) {
+		return nil, fmt.Errorf("the result of tool %s is not JSON", spec.Name)
+	}
+	return json.RawMessage(result), nil
+}
+
 // ValidateOutput checks a tool's result text against spec's OutputSchema
 // (its declared return type) with the validator that checks arguments;
 // there is nothing to check without an output schema. The result matches

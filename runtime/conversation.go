@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // Role is who wrote a message.
@@ -159,8 +161,21 @@ func (inv *Invocation) UnmarshalJSON(data []byte) error {
 
 // Response is the outcome of Run.
 type Response struct {
-	// Content is the model's final text answer.
+	// Content is the model's final text answer; a typed agent's is its
+	// Value's JSON text.
 	Content string
+	// Value is a typed agent's result (LANGUAGE.md §2.5): a value of its
+	// output type, validated, defaults applied, unwrapped; nil for an
+	// agent that answers text.
+	Value json.RawMessage `json:",omitempty"`
+	// OutputMode is how a typed agent's answer was held to its type.
+	OutputMode provider.OutputMode `json:",omitempty"`
+	// Repairs counts the repair turns: answers sent back because they
+	// were not a value of the output type.
+	Repairs int `json:",omitempty"`
+	// Lenient says how a prompted answer's value was found when it was
+	// not the whole text ("the value was found in a fenced code block").
+	Lenient string `json:",omitempty"`
 	// Invocations are every tool call of the run, in call order.
 	Invocations []Invocation
 	// Conversation is the whole history including this run's messages;

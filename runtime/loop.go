@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gramc-dev/gramc/provider"
 )
 
 // Loop is the agent loop's decisions and nothing else: what to send the
@@ -33,6 +35,9 @@ type Loop struct {
 	resp         *Response
 	// pending is the turn Receive returned whose results Record awaits.
 	pending *Turn
+	// out holds a typed agent's answer to its output type; nil for an
+	// agent that answers text.
+	out *outputCheck
 }
 
 // Turn is the loop's decision on one completion.
@@ -45,19 +50,47 @@ type Turn struct {
 	// Run are the tool calls to run, in call order, each with a unique ID
 	// in the conversation.
 	Run []ToolCall
-	// Refused are the calls beyond the per-response limit, already
-	// answered with a *ToolCallError of kind TooManyCalls; they follow Run
-	// in call order (the first has index len(Run)).
+	// Refused are the calls the loop answered itself, not to be run:
+	// those beyond the per-response limit (a *ToolCallError of kind
+	// TooManyCalls) and a final-answer call that is not a value of the
+	// output type (kind InvalidArguments); they follow Run in call order
+	// (the first has index len(Run)).
 	Refused []Invocation
+	// Repair is a repair turn's reason: the model's answer was not a value
+	// of the agent's output type, and the next request sends it back with
+	// this validation error ("" for any other turn). A repair turn of a
+	// text answer has nothing to run: Record(nil) continues it.
+	Repair string
 }
 
 // NewLoop starts a run of agent on input after conv (nil for a new
 // conversation; conv is not modified). o supplies MaxIterations and
 // MaxToolCalls; zero values take the agent's and the package's defaults.
+// A typed agent's input is validated first (AgentMessage): a bad input is
+// a *ValidationError and nothing is sent.
 func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop, error) {
 	if strings.TrimSpace(input) == "" {
 		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
 	}
+	message, err := AgentMessage(agent, input)
+	if err != nil {
+		return nil, err
+	}
+	l, err := newLoop(agent, o)
+	if err != nil {
+		return nil, err
+	}
+	c := conv.Clone()
+	if c == nil {
+		c = &Conversation{}
+	}
+	c.Append(Message{Role: RoleUser, Content: message})
+	l.resp.Conversation = c
+	return l, nil
+}
+
+// newLoop is a Loop for agent before its conversation is set.
+func newLoop(agent Agent, o RunOptions) (*Loop, error) {
 	limit := o.MaxIterations
 	if limit <= 0 {
 		limit = agent.MaxIterations
@@ -69,14 +102,14 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 	if maxCalls <= 0 {
 		maxCalls = DefaultMaxToolCalls
 	}
-	c := conv.Clone()
-	if c == nil {
-		c = &Conversation{}
+	out, err := newOutputCheck(agent)
+	if err != nil {
+		return nil, err
 	}
-	c.Append(Message{Role: RoleUser, Content: input})
-	return &Loop{
+	l := &Loop{
 		limit:        limit,
 		maxToolCalls: maxCalls,
+		out:          out,
 		req: Request{
 			Model:       agent.Model,
 			Instruction: agent.Instruction,
@@ -84,8 +117,27 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 			Temperature: agent.Temperature,
 			ToolChoice:  agent.ToolChoice,
 		},
-		resp: &Response{Conversation: c},
-	}, nil
+		resp: &Response{},
+	}
+	if out != nil {
+		l.resp.OutputMode = out.mode
+		switch out.mode {
+		case provider.OutputNative:
+			l.req.Output = &out.format
+		case provider.OutputTool:
+			// The final-answer tool joins the agent's; the model must
+			// call a tool each turn, and without tools of its own that
+			// one.
+			l.req.Tools = append(agent.Tools[:len(agent.Tools):len(agent.Tools)], out.finalToolSpec())
+			l.req.ToolChoice = "required"
+			if len(agent.Tools) == 0 {
+				l.req.ToolChoice = out.tool
+			}
+		case provider.OutputPrompted:
+			l.req.Instruction += out.promptedInstruction()
+		}
+	}
+	return l, nil
 }
 
 // ResumeLoop continues a run from resp, the Response of a Loop between
@@ -96,7 +148,7 @@ func ResumeLoop(agent Agent, resp *Response, o RunOptions) (*Loop, error) {
 	if resp == nil || resp.Conversation == nil || len(resp.Conversation.Messages) == 0 {
 		return nil, &ValidationError{Field: "response", Message: "there is no conversation to resume"}
 	}
-	l, err := NewLoop(agent, "resume", nil, o)
+	l, err := newLoop(agent, o)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +194,9 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 	}
 	msg := comp.Message
 	msg.Role = RoleAssistant
+	if msg.Content == "" && len(msg.ToolCalls) == 0 && comp.StopReason == StopRefusal && l.out != nil {
+		return Turn{}, &OutputError{Type: l.out.typ, Message: "(no text)", Refused: true, Repairs: l.resp.Repairs, Response: l.resp}
+	}
 	if msg.Content == "" && len(msg.ToolCalls) == 0 {
 		// The provider is the Model's, which the agent's model name may
 		// not be (gramc run --model): name none rather than a wrong one.
@@ -153,12 +208,20 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 	ensureCallIDs(c.Messages, msg.ToolCalls, l.resp.Iterations)
 	c.Append(msg)
 	t := Turn{Iteration: l.resp.Iterations}
+	if l.out != nil {
+		return l.receiveTyped(t, msg, comp.StopReason)
+	}
 	if len(msg.ToolCalls) == 0 {
 		l.resp.Content = msg.Content
 		t.Done = true
 		return t, nil
 	}
-	calls := msg.ToolCalls
+	return l.runCalls(t, msg.ToolCalls, nil), nil
+}
+
+// runCalls is a turn that runs calls (those beyond the per-response limit
+// refused) after the invocations the loop already answered.
+func (l *Loop) runCalls(t Turn, calls []ToolCall, answered []Invocation) Turn {
 	t.Run = calls
 	if len(calls) > l.maxToolCalls {
 		t.Run = calls[:l.maxToolCalls]
@@ -168,8 +231,9 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 					"tool %s was not run: the response asked for %d tool calls and at most %d run per response; call it again in a later response", call.Name, len(calls), l.maxToolCalls)}})
 		}
 	}
+	t.Refused = append(t.Refused, answered...)
 	l.pending = &t
-	return t, nil
+	return t
 }
 
 // Record takes the invocations of the pending turn's Run calls, in call
@@ -200,4 +264,121 @@ func (l *Loop) Record(invs []Invocation) error {
 	}
 	l.resp.Invocations = append(l.resp.Invocations, all...)
 	return nil
+}
+
+// receiveTyped decides a typed agent's turn (LANGUAGE.md §2.5): a text
+// answer (native, prompted) or a final-answer call (tool mode) that is a
+// value of the output type ends the run with it; one that is not is sent
+// back with the validation error while repair turns remain, and is an
+// *OutputError when they are spent; a refusal is an *OutputError at once.
+func (l *Loop) receiveTyped(t Turn, msg Message, stop StopReason) (Turn, error) {
+	out := l.out
+	if len(msg.ToolCalls) == 0 && stop == StopRefusal {
+		return t, &OutputError{Type: out.typ, Raw: msg.Content, Message: msg.Content, Refused: true, Repairs: l.resp.Repairs, Response: l.resp}
+	}
+	if out.mode == provider.OutputTool {
+		return l.receiveFinalCall(t, msg)
+	}
+	if len(msg.ToolCalls) > 0 {
+		return l.runCalls(t, msg.ToolCalls, nil), nil
+	}
+	a := out.check(msg.Content, out.mode == provider.OutputPrompted)
+	if a.err == nil {
+		l.finish(a)
+		t.Done = true
+		return t, nil
+	}
+	if err := l.spend(msg.Content, a.err); err != nil {
+		return t, err
+	}
+	t.Repair = a.err.Error()
+	l.resp.Conversation.Append(Message{Role: RoleUser, Content: fmt.Sprintf(
+		"Your answer is not a valid %s: %s. Answer again with only the JSON value, nothing else.", out.typ, a.err)})
+	l.pending = &t
+	return t, nil
+}
+
+// receiveFinalCall decides a tool-mode turn: the final-answer call, when
+// its arguments are a value of the output type, ends the run (the other
+// calls of the response are answered as not run, so the conversation
+// stays well formed); an invalid one is answered with the validation
+// error beside the other calls, which run.
+func (l *Loop) receiveFinalCall(t Turn, msg Message) (Turn, error) {
+	out := l.out
+	if len(msg.ToolCalls) == 0 {
+		err := fmt.Errorf("the answer must be given by calling the tool %s, not as text", out.tool)
+		if serr := l.spend(msg.Content, err); serr != nil {
+			return t, serr
+		}
+		t.Repair = err.Error()
+		l.resp.Conversation.Append(Message{Role: RoleUser, Content: fmt.Sprintf(
+			"Give your final answer by calling the tool %s with a %s as its arguments.", out.tool, out.typ)})
+		l.pending = &t
+		return t, nil
+	}
+	var others []ToolCall
+	var final *ToolCall
+	for i, call := range msg.ToolCalls {
+		if call.Name == out.tool && final == nil {
+			final = &msg.ToolCalls[i]
+			continue
+		}
+		others = append(others, call)
+	}
+	if final == nil {
+		return l.runCalls(t, others, nil), nil
+	}
+	a := out.check(final.Arguments, false)
+	if a.err == nil {
+		l.finish(a)
+		c := l.resp.Conversation
+		for _, call := range msg.ToolCalls {
+			content := "not run: the final answer ended the run"
+			if call.ID == final.ID {
+				content = "accepted"
+			}
+			c.Append(Message{Role: RoleTool, ToolCallID: call.ID, Name: call.Name, Content: content})
+		}
+		t.Done = true
+		return t, nil
+	}
+	if err := l.spend(final.Arguments, a.err); err != nil {
+		return t, err
+	}
+	t.Repair = a.err.Error()
+	answered := Invocation{CallID: final.ID, Tool: final.Name, Args: rawArgs(final.Arguments),
+		Err: &ToolCallError{Tool: final.Name, Kind: InvalidArguments, Message: fmt.Sprintf(
+			"invalid final answer: %v; call %s again with a valid %s", a.err, out.tool, out.typ)}}
+	return l.runCalls(t, others, []Invocation{answered}), nil
+}
+
+// spend counts a repair turn, or, when none is left, is the run's
+// *OutputError carrying the raw answer.
+func (l *Loop) spend(raw string, cause error) error {
+	if l.resp.Repairs >= l.out.retries {
+		return &OutputError{Type: l.out.typ, Raw: raw, Message: cause.Error(), Repairs: l.resp.Repairs, Response: l.resp}
+	}
+	l.resp.Repairs++
+	return nil
+}
+
+// finish records a typed run's value.
+func (l *Loop) finish(a answer) {
+	l.resp.Value = a.value
+	l.resp.Content = string(a.value)
+	l.resp.Lenient = a.lenient
+}
+
+// FirstRequest is the request the first turn of a run of agent sends,
+// without its conversation (Messages is nil): the model, the instruction
+// (with a prompted output's schema), the tools (with a final-answer
+// tool), the tool choice and the structured-output format. gramc schema
+// --agent --request prints it as each provider's client encodes it.
+func FirstRequest(agent Agent) (*Request, error) {
+	l, err := newLoop(agent, RunOptions{})
+	if err != nil {
+		return nil, err
+	}
+	req := l.req
+	return &req, nil
 }

@@ -23,6 +23,9 @@ type Request struct {
 	Temperature *float64
 	// ToolChoice is "", "auto", "none", "required" or a tool name.
 	ToolChoice string
+	// Output asks for a structured answer of this format (a typed agent
+	// in native mode); nil for none.
+	Output *OutputFormat
 }
 
 // Completion is a Model's answer.

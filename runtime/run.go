@@ -160,6 +160,10 @@ func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptio
 			return resp, err
 		}
 		ev.emit(Event{Kind: EventUsage, Iteration: turn.Iteration, Usage: comp.Usage})
+		if turn.Repair != "" {
+			tel.repair(ctx, turn)
+			ev.emit(Event{Kind: EventRepair, Iteration: turn.Iteration, Text: turn.Repair})
+		}
 		if turn.Done {
 			ev.emit(Event{Kind: EventDone, Iteration: turn.Iteration, Response: resp})
 			return resp, nil

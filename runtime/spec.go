@@ -47,6 +47,9 @@ type Agent struct {
 	// MaxIterations bounds the tool-calling loop; 0 means DefaultMaxIterations.
 	MaxIterations int    `json:"maxIterations,omitempty"`
 	ToolChoice    string `json:"toolChoice,omitempty"`
+	// Signature is a typed agent's input and output (LANGUAGE.md §2.5);
+	// nil for an agent that takes a message and answers text.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // DefaultMaxIterations is the loop bound when an agent does not set one.

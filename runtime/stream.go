@@ -29,6 +29,10 @@ const (
 	EventToolResult
 	// EventDone: Response is the run's final response.
 	EventDone
+	// EventRepair: a typed agent's answer was not a value of its output
+	// type and is sent back; Text is the validation error (a repair turn,
+	// LANGUAGE.md §2.5).
+	EventRepair
 )
 
 // String returns the kind's name, e.g. "text".
@@ -46,6 +50,8 @@ func (k EventKind) String() string {
 		return "tool result"
 	case EventDone:
 		return "done"
+	case EventRepair:
+		return "repair"
 	}
 	return "unknown event"
 }

@@ -76,13 +76,19 @@ type telemetry struct {
 	duration metric.Float64Histogram
 	capture  bool
 	provider string
+	// output is the chat span's gen_ai.output.type: "json" for a typed
+	// agent, "text" otherwise.
+	output string
 }
 
 func newTelemetry(o *RunOptions, agent Agent) *telemetry {
 	if o.TracerProvider == nil && o.MeterProvider == nil {
 		return nil
 	}
-	t := &telemetry{capture: o.CaptureContent, provider: o.ProviderName}
+	t := &telemetry{capture: o.CaptureContent, provider: o.ProviderName, output: "text"}
+	if agent.Signature.Typed() {
+		t.output = "json"
+	}
 	if t.provider == "" {
 		t.provider = ProviderName(agent.Model)
 	}
@@ -148,6 +154,7 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 	var span trace.Span = trace.SpanFromContext(context.Background())
 	if t.tracer != nil {
 		attrs := append([]attribute.KeyValue(nil), common...)
+		attrs = append(attrs, attribute.String("gen_ai.output.type", t.output))
 		if req.Temperature != nil {
 			attrs = append(attrs, semconv.GenAIRequestTemperature(*req.Temperature))
 		}
@@ -207,6 +214,17 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 		}
 	}
 	return ctx, done, first
+}
+
+// repair records a repair turn as an event of the run's span (ctx's):
+// the validation error the model is sent back.
+func (t *telemetry) repair(ctx context.Context, turn Turn) {
+	if t == nil || t.tracer == nil {
+		return
+	}
+	trace.SpanFromContext(ctx).AddEvent("gramc.output.repair", trace.WithAttributes(
+		attribute.Int("gramc.output.repair.iteration", turn.Iteration),
+		attribute.String("gramc.validation.error", turn.Repair)))
 }
 
 // tool starts a tool call's execute_tool span; done ends it with the

@@ -100,3 +100,21 @@ func encodeTypedResult(v any) (any, error) {
 	}
 	return json.RawMessage(data), nil
 }
+
+// RunTyped runs a typed agent (LANGUAGE.md §2.5) as Run does and decodes
+// its result, Response.Value, into T. An agent that answers text is a
+// *ConfigurationError: its result is Response.Content.
+func RunTyped[T any](ctx context.Context, model Model, agent Agent, lib *ToolLibrary, input string, conv *Conversation, opts ...Option) (T, *Response, error) {
+	var v T
+	if !agent.Signature.Typed() {
+		return v, nil, &ConfigurationError{Setting: "output", Message: fmt.Sprintf("agent %s answers text, not a typed value: use Run", agent.Name)}
+	}
+	resp, err := Run(ctx, model, agent, lib, input, conv, opts...)
+	if err != nil {
+		return v, resp, err
+	}
+	if err := decodeArgs(resp.Value, &v); err != nil {
+		return v, resp, fmt.Errorf("agent %s: decoding its %s into %T: %w", agent.Name, agent.Signature.OutputName, v, err)
+	}
+	return v, resp, nil
+}

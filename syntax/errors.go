@@ -46,7 +46,7 @@ func syntaxError(filename string, src *ast.Source, text string, base int, err er
 	t := tokenAt(filename, src, text, base, pe.Position().Offset)
 	explain(d, &t, pe)
 	end := t.Pos.Offset + len(t.Value)
-	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tRun {
+	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup {
 		end = t.Pos.Offset + 1 // point at the bracket, not the whole group
 	}
 	d.Range = rangeOf(t.Pos.Offset, end)
@@ -146,7 +146,7 @@ func describe(t *lexer.Token) string {
 		return "tagged string " + abbreviate(t.Value)
 	case tInteger, tDecimal, tHex, tOctal, tMeasurement:
 		return fmt.Sprintf("number %s", t.Value)
-	case tParenGroup, tBracketGroup, tBraceGroup, tRun:
+	case tParenGroup, tBracketGroup, tBraceGroup:
 		return fmt.Sprintf("%q", t.Value[:1])
 	}
 	return fmt.Sprintf("%q", t.Value)

@@ -53,6 +53,10 @@ const MaxLineWidth = 100
 //     nodes (a tool signature with two or more parameters), breaks after
 //     each arrow; the following node starts a new line at the same
 //     indentation. Every other path prints on one line.
+//   - An agent's signature (the first of its elements that is a path or
+//     a node) is printed as its first element, the others following in
+//     their order; when a comment sits among the elements they keep
+//     their order instead, since comments stay at their place.
 //   - Property annotations `@key(value)` each go on their own line before
 //     the pattern they annotate; identified annotations `@@id:Label` stay
 //     on the pattern's line, followed by one space.
@@ -253,19 +257,7 @@ func (p *printer) fitsBraces(n ast.Node) bool {
 }
 
 // hasComments reports whether a comment starts inside n.
-func (p *printer) hasComments(n ast.Node) bool {
-	start, end := startOf(n), endOf(n)
-	for i := p.next; i < len(p.comments); i++ {
-		off := startOf(p.comments[i])
-		if off >= end {
-			return false
-		}
-		if off >= start {
-			return true
-		}
-	}
-	return false
-}
+func (p *printer) hasComments(n ast.Node) bool { return p.commentsBetween(startOf(n), endOf(n)) }
 
 // flush prints the comments that start before offset off.
 func (p *printer) flush(off int) {
@@ -384,7 +376,7 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.opened(sp)
 	start := len(p.out)
 	p.subject(&sp.Subject, false)
-	els := sp.Elements
+	els := p.signatureFirst(sp)
 	if len(els) == 0 {
 		p.flush(endOf(sp))
 		p.text("]")
@@ -424,6 +416,51 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 	p.breakLine()
 	p.text("]")
 	p.done(sp)
+}
+
+// signatureFirst returns sp's elements, an agent's with its signature
+// (its first path or node element) moved first, unless a comment sits
+// among them: comments print in source order, each before what follows
+// it, so the elements then keep their order.
+func (p *printer) signatureFirst(sp *ast.SubjectPattern) []ast.Pattern {
+	els := sp.Elements
+	agent := false
+	for _, l := range sp.Labels {
+		agent = agent || l.Name == "Agent"
+	}
+	if !agent || len(els) < 2 {
+		return els
+	}
+	for i, e := range els {
+		switch e.(type) {
+		case *ast.RelationshipPattern, *ast.NodePattern:
+		default:
+			continue
+		}
+		if i == 0 || p.commentsBetween(startOf(sp), endOf(els[len(els)-1])) {
+			return els
+		}
+		out := make([]ast.Pattern, 0, len(els))
+		out = append(out, els[i])
+		out = append(out, els[:i]...)
+		return append(out, els[i+1:]...)
+	}
+	return els
+}
+
+// commentsBetween reports whether a comment not yet printed starts in
+// [start, end).
+func (p *printer) commentsBetween(start, end int) bool {
+	for i := p.next; i < len(p.comments); i++ {
+		off := startOf(p.comments[i])
+		if off >= end {
+			return false
+		}
+		if off >= start {
+			return true
+		}
+	}
+	return false
 }
 
 // inlineElements reports whether sp's elements stay on the line of its

@@ -216,35 +216,100 @@ func (p *hparser) element() ast.Pattern {
 	return nil
 }
 
-// path parses a node or a chain node arrow node ... iteratively (a long
-// chain must not recurse) and builds the right-recursive tree. It is the
-// shape of a path inside brackets, over fine tokens; at the top level,
-// over coarse tokens, the shape is readPath (pathshape.go). The two are
-// held to the same trees by TestReferenceGrammarAgrees and
-// FuzzReferenceAgrees.
+// path parses a node or a chain node arrow node ... and builds the
+// right-recursive tree. Its shape is readPath's (pathshape.go), read here
+// over the fine tokens inside a group (hpathReader), iteratively: a long
+// chain does not recurse.
 func (p *hparser) path() ast.Pattern {
-	first := p.nodePattern()
-	if !p.isArrowOpen() {
-		return first
+	var nb [8]*ast.NodePattern
+	var ab [8]*ast.Arrow
+	r := hpathReader{p: p, nodes: nb[:0], arrows: ab[:0]}
+	readPath(&r)
+	if len(r.arrows) == 0 {
+		return r.nodes[0]
 	}
-	nodes := []*ast.NodePattern{first}
-	var arrows []*ast.Arrow
-	for p.err == nil && p.isArrowOpen() {
-		if len(arrows) == MaxNesting {
-			p.fail("path too long", pathTooLong)
-			break
-		}
-		arrows = append(arrows, p.arrow())
-		if !p.is("(") {
-			if p.tok.Type == tSymbol {
-				p.fail("expected a node after the arrow, found "+describe(&p.tok), nodeAfterArrow)
-			}
-			p.unexpected(`a node "(" after the arrow`)
-			break
-		}
-		nodes = append(nodes, p.nodePattern())
+	return buildPath(p.a, p.src, r.nodes, r.arrows)
+}
+
+// hpathReader reads a path for hparser.path, building its nodes and
+// arrows as it reads them and reporting each problem as the group
+// parser does, at the first error of the group.
+type hpathReader struct {
+	p      *hparser
+	nodes  []*ast.NodePattern
+	arrows []*ast.Arrow
+	start  int    // where the arrow being read starts
+	open   string // its opening piece
+	// where its closing piece is
+	closeStart, closeEnd int
+}
+
+func (r *hpathReader) node() bool {
+	if r.p.err != nil || !r.p.is("(") {
+		return false
 	}
-	return buildPath(p.a, p.src, nodes, arrows)
+	r.nodes = append(r.nodes, r.p.nodePattern())
+	return true
+}
+
+func (r *hpathReader) arrowOpen() (string, bool) {
+	p := r.p
+	if p.err != nil || !p.isArrowOpen() {
+		return "", false
+	}
+	a := p.a.arrows.new()
+	r.arrows = append(r.arrows, a)
+	r.start, r.open = p.start(), p.tok.Value
+	p.next()
+	return r.open, true
+}
+
+func (r *hpathReader) arrowSubject() bool {
+	p := r.p
+	if p.is("[") {
+		a := r.arrows[len(r.arrows)-1]
+		a.Subject = p.arrowSubject()
+		if p.err != nil {
+			a.Span = p.span(r.start)
+			return false
+		}
+	}
+	return true
+}
+
+func (r *hpathReader) arrowClose() (string, bool) {
+	p := r.p
+	if p.tok.Type != tPunct || !isArrowClose(p.tok.Value) {
+		return "", false
+	}
+	c := p.tok.Value
+	r.closeStart, r.closeEnd = p.tok.Pos.Offset, p.tokEnd
+	p.next()
+	a := r.arrows[len(r.arrows)-1]
+	setArrowKind(a, r.open, c)
+	a.Span = p.span(r.start)
+	return c, true
+}
+
+func (r *hpathReader) fail(problem pathProblem, open string) {
+	p := r.p
+	switch problem {
+	case problemTooLong:
+		// Reported at the arrow's opening piece, which is not part of
+		// the path.
+		r.arrows = r.arrows[:len(r.arrows)-1]
+		p.failAt(r.start, r.start+len(open), "path too long", pathTooLong)
+	case problemArrowCut:
+		p.unexpected(fmt.Sprintf("the rest of the arrow (%q, %q, ...)", open[len(open)-1:], open[len(open)-1:]+">"))
+		r.arrows[len(r.arrows)-1].Span = p.span(r.start)
+	case problemArrowMixed:
+		p.failAt(r.closeStart, r.closeEnd, "arrow mixes line styles", arrowMixed)
+	case problemNodeMissing:
+		if p.tok.Type == tSymbol {
+			p.fail("expected a node after the arrow, found "+describe(&p.tok), nodeAfterArrow)
+		}
+		p.unexpected(`a node "(" after the arrow`)
+	}
 }
 
 // nodeAfterArrow explains the most common mistake after an arrow: the
@@ -301,36 +366,8 @@ func (p *hparser) arrowSubject() *ast.Subject {
 	return s
 }
 
-// arrow parses one of the twelve arrows with an optional [subject].
-func (p *hparser) arrow() *ast.Arrow {
-	a := p.a.arrows.new()
-	start := p.start()
-	open := p.tok.Value
-	p.next()
-	if p.is("[") {
-		a.Subject = p.arrowSubject()
-		if p.err != nil {
-			a.Span = p.span(start)
-			return a
-		}
-	}
-	closeTok, closeEnd := p.tok, p.tokEnd
-	switch {
-	case p.tok.Type == tPunct && (p.tok.Value == "-" || p.tok.Value == "->" || p.tok.Value == "=" || p.tok.Value == "=>" || p.tok.Value == "~" || p.tok.Value == "~>"):
-		p.next()
-	default:
-		p.unexpected(fmt.Sprintf("the rest of the arrow (%q, %q, ...)", open[len(open)-1:], open[len(open)-1:]+">"))
-		a.Span = p.span(start)
-		return a
-	}
-	setArrowKind(a, open, closeTok.Value)
-	if closeTok.Value[0] != open[len(open)-1] {
-		p.failAt(closeTok.Pos.Offset, closeEnd, "arrow mixes line styles",
-			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides.")
-	}
-	a.Span = p.span(start)
-	return a
-}
+// arrowMixed explains an arrow whose pieces use different lines.
+const arrowMixed = "An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides."
 
 // setArrowKind sets a's kind and style from its opening and closing
 // pieces ("<-" and "->", ...).

@@ -46,8 +46,13 @@ func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 const MaxSyntaxErrors = 100
 
 // minWindow is the smallest window of a file parseRecovering parses after
-// a syntax error (see there).
-const minWindow = 64
+// a syntax error, maxWindow the largest it grows to while the file parses
+// cleanly (see there): participle holds every token of a window at once,
+// so a bounded window bounds that memory however large the file.
+const (
+	minWindow = 64
+	maxWindow = 256 << 10
+)
 
 // parseRecovering parses text and, after a syntax error, carries on at the
 // next top-level pattern, as go/parser advances past bad code: every
@@ -72,39 +77,40 @@ const minWindow = 64
 // distance between errors, so each byte is scanned a small constant number
 // of times.
 func parseRecovering(filename string, src *ast.Source, text string) (*ast.File, diag.Diagnostics) {
-	w := parseWindow(filename, src, text, 0, true, true)
 	f := &ast.File{Name: filename, Span: src.Span(0, len(text))}
-	if w.stop < 0 {
-		f.Header, f.Patterns, f.Comments = w.header, w.patterns, comments(src, w.comments)
-		return f, w.diags
-	}
-	r := recovery{work: []byte(text), seen: map[string]bool{}}
-	settled, size := 0, minWindow // text[:settled] is final
-	for first := true; ; first = false {
-		limit := len(r.work)
-		if !first {
-			// The first window was the whole text.
+	r := recovery{size: len(text), seen: map[string]bool{}}
+	settled, size := 0, maxWindow // text[:settled] is final
+	for {
+		var limit int
+		if r.work == nil {
+			limit = cutLine(text, settled+size)
+		} else {
 			limit = cutLine(r.work, settled+size)
-			seg := text[settled:limit] // the file's text, shared
-			if settled < r.blankedTo {
-				// The window holds a blanked region: a copy, which
-				// the tree's strings keep (only this window's).
-				seg = string(r.work[settled:limit])
-			}
-			w = parseWindow(filename, src, seg, settled, r.header == nil && len(r.patterns) == 0, true)
-			if limit < len(r.work) && w.cut(limit) {
-				size *= 2
-				continue
-			}
+		}
+		seg := text[settled:limit] // the file's text, shared
+		if settled < r.blankedTo {
+			// The window holds a blanked region: a copy, which the
+			// tree's strings keep (only this window's).
+			seg = string(r.work[settled:limit])
+		}
+		w := parseWindow(filename, src, seg, settled, r.header == nil && len(r.patterns) == 0, true)
+		if limit < len(text) && w.cut(limit) {
+			size *= 2
+			continue
 		}
 		r.add(w.diags)
 		if w.stop < 0 {
 			r.take(&w, limit)
-			if limit == len(r.work) {
+			if limit == len(text) {
 				break
 			}
-			settled, size = limit, size*2
+			settled, size = limit, min(size*2, maxWindow)
 			continue
+		}
+		if r.work == nil {
+			// The first error: from here on the broken regions are
+			// blanked in a copy of the text.
+			r.work = []byte(text)
 		}
 		r.stops++
 		if r.stops == MaxSyntaxErrors {
@@ -121,7 +127,7 @@ func parseRecovering(filename string, src *ast.Source, text string) (*ast.File, 
 		if !ok {
 			// Nothing left to blank (not reached: the error is at a
 			// token, which a region holds): keep what parsed.
-			r.take(&w, len(r.work))
+			r.take(&w, len(text))
 			r.add(w.prefixDiags)
 			break
 		}
@@ -184,7 +190,8 @@ func parseRecovering(filename string, src *ast.Source, text string) (*ast.File, 
 
 // recovery is what parseRecovering has made final.
 type recovery struct {
-	work      []byte // the file's text, broken regions blanked
+	work      []byte // the file's text, broken regions blanked (from the first error)
+	size      int    // the file's size
 	header    *ast.Record
 	headerEnd int
 	patterns  []ast.Pattern
@@ -227,7 +234,7 @@ func (r *recovery) take(w *window, upTo int) {
 		r.patterns = append(r.patterns, p)
 		r.ends = append(r.ends, w.ends[i])
 	}
-	if w.stop < 0 || upTo == len(r.work) {
+	if w.stop < 0 || upTo == r.size {
 		r.comments = append(r.comments, w.comments...)
 	}
 }
@@ -261,7 +268,7 @@ func brokenRegion(text []byte, stop int) (from, to int, ok bool) {
 // cutLine is where a window that should reach at least to off ends: the
 // start of the first line at or after off that starts with '(' or '[', or
 // the end of text.
-func cutLine(text []byte, off int) int {
+func cutLine[T ~string | ~[]byte](text T, off int) int {
 	for i := max(off, 1); i < len(text); i++ {
 		if text[i-1] == '\n' && (text[i] == '(' || text[i] == '[') {
 			return i
@@ -455,7 +462,7 @@ func parseWindow(filename string, src *ast.Source, text string, base int, header
 	}
 	if g != nil {
 		f := &ast.File{}
-		l := topLowerer{src: src, peek: peek, runToks: sc.runToks, runPatterns: sc.runPatterns}
+		l := topLowerer{src: src, peek: peek}
 		l.file(g, f)
 		w.header, w.patterns, w.ends = f.Header, f.Patterns, l.ends
 		if g.Header != nil {

@@ -2,29 +2,27 @@ package syntax
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The shape of a path at the coarse level, written once:
+// The shape of a path, written once:
 //
 //	path  = node { arrow node }
 //	arrow = open [ "[" subject "]" ] close     (open "-" "<-" "=" "<=" "~" "<~",
 //	                                            close of the same line: "-" "->" ...)
 //
-// The coarse scanner follows it to gather a run of well-formed patterns
-// (runReader: it only needs to know whether the shape holds), the document
-// grammar to delimit one pattern and say what is wrong with it
-// (tokenReader), and the lowering to split a run into its patterns
-// (runTokReader, topgrammar.go). The group parser (handparse.go,
-// hparser.path) follows the same shape inside brackets while it builds the
-// tree of each group, and the reference grammar (reference_grammar_test.go,
-// gPath and gArrow) writes it declaratively; TestReferenceGrammarAgrees and
-// FuzzReferenceAgrees hold them to the same trees.
+// readPath is the one function in production that reads it. It reads from
+// one of two token sources: the document's coarse tokens, where a node and
+// an arrow's subject are whole groups (tokenReader: the document grammar
+// delimits a top-level path and records its parts, which the lowering
+// builds), and the fine tokens inside a group, where the hand-written
+// parser builds the tree as it reads (hpathReader, handparse.go). The
+// reference grammar (reference_grammar_test.go, gPath and gArrow) writes
+// the shape declaratively; TestReferenceGrammarAgrees and
+// FuzzReferenceAgrees hold the parser to the same trees.
 
-// pathReader reads the parts of a path from one of the two coarse token
-// sources.
+// pathReader reads the parts of a path from a token source.
 type pathReader interface {
 	// node consumes a (node) group, reporting whether one was next.
 	node() bool
@@ -99,45 +97,73 @@ func isArrowClose(v string) bool {
 	return false
 }
 
-// tokenReader reads a path from the document grammar's tokens, reporting
-// each problem at the token where it is.
+// pathParts is a top-level path as readPath read it from coarse tokens:
+// the index, among the pattern's tokens, of each node group and of each
+// arrow's pieces, for the lowering to build (topLowerer.path).
+type pathParts struct {
+	nodes  []int32
+	arrows []arrowPieces
+}
+
+// arrowPieces are the indexes of an arrow's pieces; subject and close are
+// -1 when absent (close: the arrow was cut short).
+type arrowPieces struct{ open, subject, close int32 }
+
+// tokenReader reads a path from the document grammar's tokens, recording
+// its parts and reporting each problem at the token where it is.
 type tokenReader struct {
-	lex  *lexer.PeekingLexer
-	errs *[]*parseError
-	last *lexer.Token // the piece consumed last
-	open bool         // the path was cut short within or after an arrow
+	lex   *lexer.PeekingLexer
+	first lexer.RawCursor // where the pattern's tokens start
+	errs  *[]*parseError
+	parts pathParts
+	last  *lexer.Token // the piece consumed last
+	open  bool         // the path was cut short within or after an arrow
 }
 
-func (r *tokenReader) take(ok bool) bool {
-	if ok {
-		r.last = r.lex.Peek()
-		r.lex.Next()
+// take consumes the next token when ok, returning its index among the
+// pattern's tokens (or -1).
+func (r *tokenReader) take(ok bool) int32 {
+	if !ok {
+		return -1
 	}
-	return ok
+	i := int32(r.lex.RawCursor() - r.first)
+	r.last = r.lex.Peek()
+	r.lex.Next()
+	return i
 }
 
-func (r *tokenReader) node() bool { return r.take(r.lex.Peek().Type == tParenGroup) }
+func (r *tokenReader) node() bool {
+	i := r.take(r.lex.Peek().Type == tParenGroup)
+	if i >= 0 {
+		r.parts.nodes = append(r.parts.nodes, i)
+	}
+	return i >= 0
+}
 
 func (r *tokenReader) arrowOpen() (string, bool) {
 	t := r.lex.Peek()
-	if !r.take(t.Type == tPunct && isArrowOpen(t.Value)) {
+	i := r.take(t.Type == tPunct && isArrowOpen(t.Value))
+	if i < 0 {
 		return "", false
 	}
+	r.parts.arrows = append(r.parts.arrows, arrowPieces{open: i, subject: -1, close: -1})
 	return r.last.Value, true
 }
 
 func (r *tokenReader) arrowSubject() bool {
-	if r.lex.Peek().Type == tBracketGroup {
-		r.lex.Next()
+	if i := r.take(r.lex.Peek().Type == tBracketGroup); i >= 0 {
+		r.parts.arrows[len(r.parts.arrows)-1].subject = i
 	}
 	return true
 }
 
 func (r *tokenReader) arrowClose() (string, bool) {
 	t := r.lex.Peek()
-	if !r.take(t.Type == tPunct && isArrowClose(t.Value)) {
+	i := r.take(t.Type == tPunct && isArrowClose(t.Value))
+	if i < 0 {
 		return "", false
 	}
+	r.parts.arrows[len(r.parts.arrows)-1].close = i
 	return r.last.Value, true
 }
 
@@ -151,8 +177,7 @@ func (r *tokenReader) fail(p pathProblem, open string) {
 	case problemArrowCut:
 		summary, detail = "unexpected "+describe(t), fmt.Sprintf("Expected the rest of the arrow (%q or %q) here.", open[len(open)-1:], open[len(open)-1:]+">")
 	case problemArrowMixed:
-		t, summary, detail = r.last, "arrow mixes line styles",
-			"An arrow is drawn with one kind of line: -->, ==> or ~~> (and -[r]->, =[r]=>, ~[r]~>). Use the same character on both sides."
+		t, summary, detail = r.last, "arrow mixes line styles", arrowMixed
 	case problemNodeMissing:
 		if t.Type == tSymbol {
 			summary, detail = "expected a node after the arrow, found "+describe(t), nodeAfterArrow
@@ -162,54 +187,3 @@ func (r *tokenReader) fail(p pathProblem, open string) {
 	}
 	*r.errs = append(*r.errs, &parseError{start: t.Pos.Offset, end: t.Pos.Offset + len(t.Value), summary: summary, detail: detail})
 }
-
-// runReader reads a path from the coarse scanner's text for a run,
-// recording its groups and pieces; it reports no errors (a path that does
-// not hold ends the run, and the grammar then reports it).
-type runReader struct{ s *scanner }
-
-func (r runReader) node() bool {
-	s := r.s
-	if s.skipSpace(); s.err != nil || s.off >= len(s.src) || s.src[s.off] != '(' {
-		return false
-	}
-	return s.runGroup(tParenGroup)
-}
-
-func (r runReader) arrowOpen() (string, bool) {
-	s := r.s
-	end := s.save()
-	if s.skipSpace(); s.err != nil {
-		return "", false
-	}
-	if s.off >= len(s.src) || !strings.ContainsRune("-<=~", rune(s.src[s.off])) {
-		s.restore(end)
-		return "", false
-	}
-	open, err := s.fine()
-	if err != nil || open.Type != tPunct || !isArrowOpen(open.Value) {
-		s.restore(end)
-		return "", false
-	}
-	s.runPiece(&open)
-	return open.Value, true
-}
-
-func (r runReader) arrowSubject() bool {
-	s := r.s
-	if s.skipSpace(); s.err != nil {
-		return false
-	}
-	return s.off >= len(s.src) || s.src[s.off] != '[' || s.runGroup(tBracketGroup)
-}
-
-func (r runReader) arrowClose() (string, bool) {
-	c, err := r.s.fine()
-	if err != nil || c.Type != tPunct || !isArrowClose(c.Value) {
-		return "", false
-	}
-	r.s.runPiece(&c)
-	return c.Value, true
-}
-
-func (r runReader) fail(pathProblem, string) {}

@@ -41,10 +41,6 @@ const (
 	tParenGroup   // (...)
 	tBracketGroup // [...]
 	tBraceGroup   // {...}
-	// tRun is a run of complete, well-formed top-level subject patterns
-	// and paths (see scanner.run): one token for what is most of a large
-	// document.
-	tRun
 )
 
 // tokenNames returns participle's names of the token types.
@@ -66,7 +62,6 @@ func tokenNames() map[string]lexer.TokenType {
 		"ParenGroup":   tParenGroup,
 		"BracketGroup": tBracketGroup,
 		"BraceGroup":   tBraceGroup,
-		"Run":          tRun,
 	}
 }
 
@@ -110,18 +105,6 @@ type scanner struct {
 	comments []comment
 	err      *scanError
 
-	// Coarse scanners of a whole file: whether a run may start at the
-	// next group (it may after a complete pattern, not inside a path or
-	// an annotation), and what the last tokens were, to tell.
-	noRun   bool // inverted so that the zero value allows a run
-	afterAt bool // the last token was "@"
-	annKey  bool // the last token was the key of "@key(value)"
-	// The tokens of every run, in order: groups and arrow pieces, so that
-	// the lowering need not scan a run again (12 bytes a token against
-	// participle's 64); and how many patterns the runs hold.
-	runToks     []runTok
-	runPatterns int
-
 	// fineRun counts the coarse scanner's tokens since the last group: no
 	// gram construct needs MaxTokensWithoutGroup of them in a row, so the
 	// scanner stops there (truncated is where) instead of handing
@@ -142,12 +125,6 @@ type scanner struct {
 // [...] or {...} group that a file may hold: paths, annotations and
 // labels always reach a group long before.
 const MaxTokensWithoutGroup = 1 << 16
-
-// runTok is a token inside a tRun token: src[start:end], of type typ.
-type runTok struct {
-	start, end int32
-	typ        uint8 // a lexer.TokenType
-}
 
 // newScanner returns a scanner of a whole file yielding fine tokens.
 func newScanner(filename, src string) *scanner {
@@ -222,31 +199,18 @@ func (s *scanner) Next() (lexer.Token, error) {
 	}
 	t, err := s.coarseNext()
 	if err == nil {
-		s.note(&t)
+		s.count(&t)
 	}
 	return t, err
 }
 
-// note records what the coarse token t means for the next run.
-func (s *scanner) note(t *lexer.Token) {
-	if t.Type == tRun || t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tParenGroup {
+// count counts the coarse token t against MaxTokensWithoutGroup.
+func (s *scanner) count(t *lexer.Token) {
+	if t.Type == tBracketGroup || t.Type == tBraceGroup || t.Type == tParenGroup {
 		s.fineRun = 0
 	} else {
 		s.fineRun++
 	}
-	switch t.Type {
-	case tRun, tBracketGroup, tBraceGroup:
-		s.noRun, s.annKey = false, false
-	case tParenGroup:
-		// The (value) of @key(value) is not a pattern, and the pattern
-		// after it belongs to the annotation.
-		s.noRun, s.annKey = s.annKey, false
-	case tSymbol:
-		s.noRun, s.annKey = true, s.afterAt
-	default:
-		s.noRun, s.annKey = true, false
-	}
-	s.afterAt = t.Type == tPunct && t.Value == "@"
 }
 
 func (s *scanner) coarseNext() (lexer.Token, error) {
@@ -281,82 +245,7 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 	default:
 		return s.fine()
 	}
-	if typ != tBraceGroup && !s.noRun && !s.inner {
-		if t, ok := s.run(); ok {
-			return t, nil
-		}
-	}
 	return s.group(typ)
-}
-
-// scanState is what run saves to go back to.
-type scanState struct {
-	off, depth, opens, comments, runToks int
-}
-
-func (s *scanner) save() scanState {
-	return scanState{s.off, s.depth, len(s.opens), len(s.comments), len(s.runToks)}
-}
-
-// restore goes back to st, forgetting any error since (run saves only
-// while there is none).
-func (s *scanner) restore(st scanState) {
-	s.off, s.depth = st.off, st.depth
-	s.opens, s.comments = s.opens[:st.opens], s.comments[:st.comments]
-	s.runToks = s.runToks[:st.runToks]
-	s.err = nil
-}
-
-// runGroup scans a group of a run and records it.
-func (s *scanner) runGroup(typ lexer.TokenType) bool {
-	t, err := s.group(typ)
-	if err != nil {
-		return false
-	}
-	s.runToks = append(s.runToks, runTok{int32(t.Pos.Offset), int32(t.Pos.Offset + len(t.Value)), uint8(typ)})
-	return true
-}
-
-// runPiece records the arrow piece t of a run.
-func (s *scanner) runPiece(t *lexer.Token) {
-	s.runToks = append(s.runToks, runTok{int32(t.Pos.Offset), int32(t.Pos.Offset + len(t.Value)), uint8(tPunct)})
-}
-
-// run scans, at a group where a top-level pattern may start, as many
-// complete top-level subject patterns and paths as follow one another, and
-// returns them as one tRun token; ok is false when not even the first one
-// is complete and well-formed. Anything else (an annotation, an arrow that
-// mixes line styles, a path cut short, a lexical error) ends the run before
-// the pattern it is in, and the scanner yields that pattern token by token
-// as usual, so that the grammar reports it exactly as before. A run is
-// what makes the token stream of a large document short: participle's
-// PeekingLexer holds every token of the file at once.
-func (s *scanner) run() (t lexer.Token, ok bool) {
-	start, pos := s.save(), s.pos()
-	boundary := start
-	for s.off < len(s.src) {
-		switch s.src[s.off] {
-		case '[':
-			ok = s.runGroup(tBracketGroup)
-		case '(':
-			ok = readPath(runReader{s})
-		default:
-			ok = false
-		}
-		if !ok {
-			break
-		}
-		s.runPatterns++
-		boundary = s.save()
-		if s.skipSpace(); s.err != nil {
-			break
-		}
-	}
-	s.restore(boundary)
-	if boundary.off == start.off {
-		return lexer.Token{}, false
-	}
-	return lexer.Token{Type: tRun, Value: s.src[start.off:boundary.off], Pos: pos}, true
 }
 
 // group scans a balanced group starting at s.off and returns it as one

@@ -50,17 +50,18 @@ type docBody struct {
 type docPatterns struct {
 	list      []docTop
 	annotated []*docAnnotated
+	paths     []pathParts   // the parts of the un-annotated paths
 	errs      []*parseError // how the tokens of the paths fit together
 	err       error         // the annotated pattern that failed to parse, if any
 }
 
-// docTop is one top-level pattern, or a run of them: the annotated pattern
-// annotated[ann], or (ann < 0) the tokens [first, end) of the token stream:
-// one subject pattern or path, or one tRun token (ann is annOpen for a
-// path cut short after an arrow, else -1). It is three integers because a
+// docTop is one top-level pattern: the annotated pattern annotated[ann],
+// or (ann < 0) the tokens [first, end) of the token stream: one subject
+// pattern, or a path whose parts are paths[path] (ann is annOpen for a path
+// cut short after an arrow, else -1). It is four integers because a
 // document may have tens of thousands of them.
 type docTop struct {
-	first, end, ann int32
+	first, end, ann, path int32
 }
 
 // annOpen is docTop.ann for a path cut short.
@@ -68,12 +69,7 @@ const annOpen = -2
 
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
-		if t := lex.Peek(); t.Type == tRun {
-			first := lex.RawCursor()
-			lex.Next()
-			g.list = append(g.list, docTop{first: int32(first), end: int32(first) + 1, ann: -1})
-			continue
-		} else if t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
+		if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
 			ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err != nil {
 				// Keep the patterns parsed so far (a partial file) and
@@ -81,19 +77,23 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 				g.err = err
 				break
 			}
-			g.list = append(g.list, docTop{ann: int32(len(g.annotated))})
+			g.list = append(g.list, docTop{ann: int32(len(g.annotated)), path: -1})
 			g.annotated = append(g.annotated, ann)
 			continue
 		}
-		first, end, ok, open := delimitPattern(lex, &g.errs)
+		first, end, ok, open, parts := delimitPattern(lex, &g.errs)
 		if !ok {
 			break
 		}
-		ann := int32(-1)
+		ann, path := int32(-1), int32(-1)
 		if open {
 			ann = annOpen
 		}
-		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: ann})
+		if parts.nodes != nil {
+			path = int32(len(g.paths))
+			g.paths = append(g.paths, parts)
+		}
+		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: ann, path: path})
 	}
 	if len(g.list) == 0 && g.err == nil {
 		return participle.NextMatch
@@ -188,13 +188,15 @@ func parseGroup(lex *lexer.PeekingLexer, typ lexer.TokenType, g *groupToken) err
 // further (...) groups. Errors in how the tokens fit together are recorded
 // here; the lowering (topLowerer.pattern) parses the groups.
 type patternGroup struct {
-	toks []lexer.Token // the pattern's tokens (a window of the token stream)
-	errs []*parseError
-	open bool // a path cut short after an arrow
+	toks  []lexer.Token // the pattern's tokens (a window of the token stream)
+	parts pathParts     // a path's parts
+	errs  []*parseError
+	open  bool // a path cut short after an arrow
 }
 
 func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
-	first, end, ok, open := delimitPattern(lex, &g.errs)
+	first, end, ok, open, parts := delimitPattern(lex, &g.errs)
+	g.parts = parts
 	g.open = open
 	if !ok {
 		return participle.NextMatch
@@ -204,23 +206,24 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // delimitPattern consumes the tokens of a subject pattern or path at the
-// head of lex and returns where they are in the token stream; errors in
-// how they fit together go to errs. It reports false, consuming nothing,
-// when no pattern starts there; open is true for a path cut short after
-// an arrow (parseRecovering parses it again when what follows is blanked).
-func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end lexer.RawCursor, ok, open bool) {
+// head of lex and returns where they are in the token stream; a path's
+// parts go to parts, errors in how they fit together to errs. It reports
+// false, consuming nothing, when no pattern starts there; open is true for
+// a path cut short after an arrow (parseRecovering parses it again when
+// what follows is blanked).
+func delimitPattern(lex *lexer.PeekingLexer, errs *[]*parseError) (first, end lexer.RawCursor, ok, open bool, parts pathParts) {
 	t := lex.Peek()
 	if t.Type != tBracketGroup && t.Type != tParenGroup {
-		return 0, 0, false, false
+		return 0, 0, false, false, parts
 	}
 	first = lex.RawCursor()
 	if t.Type == tBracketGroup {
 		lex.Next()
-		return first, lex.RawCursor(), true, false
+		return first, lex.RawCursor(), true, false, parts
 	}
-	r := tokenReader{lex: lex, errs: errs}
-	readPath(&r)
-	return first, lex.RawCursor(), true, r.open
+	r := &tokenReader{lex: lex, first: first, errs: errs}
+	readPath(r)
+	return first, lex.RawCursor(), true, r.open, r.parts
 }
 
 // recordGroup is a {...} group parsed as a record.
@@ -284,11 +287,6 @@ type topLowerer struct {
 	errs []*parseError
 	p    hparser // reused for every group: groups are parsed one at a time
 
-	runToks     []runTok      // the tokens of the runs, from the scanner
-	runPatterns int           // how many patterns the runs hold
-	runNext     int           // the next of runToks to lower
-	toks        []lexer.Token // the tokens of one pattern of a run
-
 	// ends holds, for each pattern lowered, where its tokens end (for
 	// parseRecovering).
 	ends []patEnd
@@ -341,7 +339,7 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 		return
 	}
 	l.errs = append(l.errs, g.Patterns.errs...)
-	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list)+l.runPatterns)
+	f.Patterns = make([]ast.Pattern, 0, len(g.Patterns.list))
 	l.ends = make([]patEnd, 0, cap(f.Patterns))
 	for _, t := range g.Patterns.list {
 		var pat ast.Pattern
@@ -351,10 +349,13 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 			a := g.Patterns.annotated[t.ann]
 			pat, toks = l.annotated(a), a.Tokens
 			open = a.Pattern != nil && a.Pattern.open
-		} else if toks = l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end)); len(toks) == 1 && toks[0].Type == tRun {
-			f.Patterns = l.run(&toks[0], f.Patterns)
 		} else {
-			pat = l.pattern(toks)
+			toks = l.peek.Range(lexer.RawCursor(t.first), lexer.RawCursor(t.end))
+			var parts *pathParts
+			if t.path >= 0 {
+				parts = &g.Patterns.paths[t.path]
+			}
+			pat = l.pattern(toks, parts)
 		}
 		if pat != nil {
 			f.Patterns = append(f.Patterns, pat)
@@ -363,134 +364,41 @@ func (l *topLowerer) file(g *docFile, f *ast.File) {
 	}
 }
 
-// run appends to out the patterns of the tRun token t, which the scanner
-// has checked are complete and well-formed subject patterns and paths and
-// whose tokens it recorded (runToks, consumed in order from runNext).
-func (l *topLowerer) run(t *lexer.Token, out []ast.Pattern) []ast.Pattern {
-	start := int32(t.Pos.Offset)
-	for l.runNext < len(l.runToks) && l.runToks[l.runNext].start < start {
-		l.runNext++ // not reached: each run's tokens are all lowered
-	}
-	r := runTokReader{l: l, text: l.src.Text(), end: start + int32(len(t.Value)), toks: l.toks}
-	r.advance()
-	for r.tok.Type == tBracketGroup || r.tok.Type == tParenGroup {
-		r.toks = r.toks[:0]
-		if r.tok.Type == tBracketGroup {
-			r.take()
-		} else {
-			readPath(&r)
-		}
-		if p := l.pattern(r.toks); p != nil {
-			out = append(out, p)
-			l.ends = append(l.ends, patEndOf(r.toks, false))
-		}
-	}
-	l.toks = r.toks
-	return out
-}
-
-// runTokReader reads a path of a run from the tokens the scanner recorded
-// (pathshape.go's third reader), gathering them for topLowerer.pattern.
-// The scanner's runReader has checked the path's shape, so it never fails.
-type runTokReader struct {
-	l    *topLowerer
-	text string
-	end  int32         // where the run ends
-	tok  lexer.Token   // the next token (EOF at the run's end)
-	toks []lexer.Token // the tokens of the pattern read
-}
-
-// advance reads the run's next token into tok.
-func (r *runTokReader) advance() {
-	l := r.l
-	if l.runNext == len(l.runToks) || l.runToks[l.runNext].start >= r.end {
-		r.tok = lexer.Token{Type: lexer.EOF}
-		return
-	}
-	rt := l.runToks[l.runNext]
-	l.runNext++
-	r.tok = lexer.Token{Type: lexer.TokenType(rt.typ), Value: r.text[rt.start:rt.end], Pos: lexer.Position{Offset: int(rt.start)}}
-}
-
-// take gathers tok and advances.
-func (r *runTokReader) take() {
-	r.toks = append(r.toks, r.tok)
-	r.advance()
-}
-
-func (r *runTokReader) piece(ok func(string) bool) (string, bool) {
-	if r.tok.Type != tPunct || !ok(r.tok.Value) {
-		return "", false
-	}
-	v := r.tok.Value
-	r.take()
-	return v, true
-}
-
-func (r *runTokReader) node() bool {
-	if r.tok.Type != tParenGroup {
-		return false
-	}
-	r.take()
-	return true
-}
-
-func (r *runTokReader) arrowOpen() (string, bool)  { return r.piece(isArrowOpen) }
-func (r *runTokReader) arrowClose() (string, bool) { return r.piece(isArrowClose) }
-
-func (r *runTokReader) arrowSubject() bool {
-	if r.tok.Type == tBracketGroup {
-		r.take()
-	}
-	return true
-}
-
-func (r *runTokReader) fail(pathProblem, string) {}
-
 // pattern builds the subject pattern or path of the tokens toks, which
-// delimitPattern delimited.
-func (l *topLowerer) pattern(toks []lexer.Token) ast.Pattern {
+// delimitPattern delimited; parts are a path's, as readPath read them.
+func (l *topLowerer) pattern(toks []lexer.Token, parts *pathParts) ast.Pattern {
 	if len(toks) == 0 {
 		return nil
 	}
-	var pat ast.Pattern
 	if toks[0].Type == tBracketGroup {
-		pat = l.open(&toks[0]).subjectPattern()
+		pat := l.open(&toks[0]).subjectPattern()
 		l.close()
 		return pat
 	}
 	var nb [8]*ast.NodePattern
 	var ab [8]*ast.Arrow
-	nodes, arrows := append(nb[:0], l.node(&toks[0])), ab[:0]
-	// delimitPattern has checked the tokens: arrow pieces and node groups
-	// alternate, up to where it found an error.
-	for i := 1; i < len(toks); {
-		t := &toks[i]
+	nodes, arrows := nb[:0], ab[:0]
+	for k, ap := range parts.arrows {
+		nodes = append(nodes, l.node(&toks[parts.nodes[k]]))
 		arrow := l.a.arrows.new()
 		arrows = append(arrows, arrow)
-		open, start := t.Value, t.Pos.Offset
-		arrow.Span = tokSpan(l.src, t)
-		if i++; i < len(toks) && toks[i].Type == tBracketGroup {
-			arrow.Subject = l.open(&toks[i]).arrowSubject()
+		open := &toks[ap.open]
+		start, end := open.Pos.Offset, open.Pos.Offset+len(open.Value)
+		if ap.subject >= 0 {
+			sub := &toks[ap.subject]
+			arrow.Subject = l.open(sub).arrowSubject()
 			l.close()
-			i++
+			end = sub.Pos.Offset + len(sub.Value)
 		}
-		if i == len(toks) {
-			_, end := arrow.Offsets()
-			if arrow.Subject != nil {
-				end = toks[i-1].Pos.Offset + len(toks[i-1].Value)
-			}
-			arrow.Span = l.src.Span(start, end)
-			break
+		if ap.close >= 0 {
+			c := &toks[ap.close]
+			end = c.Pos.Offset + len(c.Value)
+			setArrowKind(arrow, open.Value, c.Value)
 		}
-		c := &toks[i]
-		arrow.Span = l.src.Span(start, c.Pos.Offset+len(c.Value))
-		setArrowKind(arrow, open, c.Value)
-		if i++; i == len(toks) {
-			break
-		}
-		nodes = append(nodes, l.node(&toks[i]))
-		i++
+		arrow.Span = l.src.Span(start, end)
+	}
+	if len(parts.nodes) > len(parts.arrows) {
+		nodes = append(nodes, l.node(&toks[parts.nodes[len(parts.nodes)-1]]))
 	}
 	return buildPath(l.a, l.src, nodes, arrows)
 }
@@ -509,7 +417,7 @@ func (l *topLowerer) annotated(g *docAnnotated) ast.Pattern {
 	var inner ast.Pattern
 	if g.Pattern != nil {
 		l.errs = append(l.errs, g.Pattern.errs...)
-		inner = l.pattern(g.Pattern.toks)
+		inner = l.pattern(g.Pattern.toks, &g.Pattern.parts)
 	}
 	ap := &ast.AnnotatedPattern{Pattern: inner, Span: span(l.src, g.Tokens)}
 	if g.Ident != nil {

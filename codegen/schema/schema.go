@@ -253,6 +253,19 @@ func Output(t *check.Tool) (json.RawMessage, error) {
 	return marshal(newBuilder(standard, dialectOf(JSONSchema)).output(t))
 }
 
+// OutputStrict returns t's result schema in OpenAI's strict subset (the
+// openai-strict target's transform: every object closed, every property
+// required, optional ones nullable): what a typed agent's structured
+// output sends OpenAI. It is an error when the type cannot be said there.
+func OutputStrict(t *check.Tool) (json.RawMessage, error) {
+	b := newBuilder(openAIStrict, dialectOf(OpenAI))
+	s := b.output(t)
+	if b.issues.HasErrors() {
+		return nil, &Error{Tool: t.Name, Target: OpenAIStrict, Diagnostics: b.issues}
+	}
+	return marshal(s)
+}
+
 // Entry returns t's compact payload for target.
 func Entry(t *check.Tool, target Target) (json.RawMessage, error) {
 	e, issues, err := entry(t, target)

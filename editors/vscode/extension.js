@@ -23,7 +23,9 @@ function activate(context) {
     ],
     // The server reads its settings from initializationOptions and asks
     // for the "gramc" section again when it changes.
-    initializationOptions: { targets: config.get('targets', []) },
+    // In a workspace VS Code does not trust (package.json's
+    // untrustedWorkspaces), the server reads no git history at all.
+    initializationOptions: { targets: config.get('targets', []), untrustedWorkspace: !vscode.workspace.isTrusted },
     synchronize: {
       configurationSection: 'gramc',
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.gram'),
@@ -37,6 +39,8 @@ function activate(context) {
       }
     }),
   );
+  // Trust granted: start again, now reading the baseline.
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => client.restart()));
   return client.start();
 }
 

@@ -45,12 +45,23 @@ func NewSecret(value string) Secret {
 // token — not inside a longer word — with Marker. A short dummy key such
 // as "o" therefore never mangles ordinary text ("connection refused"),
 // while "Bearer o" or `"key":"o"` are redacted.
+//
+// In JSON text the secret is also found as a JSON reader sees it: in a
+// string written with escapes ("\u0073k-..."), and split across the
+// strings of successive JSON values (a streamed answer's events): see
+// Pieces.
 func (s Secret) String(text string) string {
 	for _, f := range s.forms {
 		text = replaceTokens(text, f)
 	}
+	if len(s.forms) > 0 && strings.IndexByte(text, '"') >= 0 {
+		text = string(Pieces([]byte(text), s.match))
+	}
 	return text
 }
+
+// match is where the secret stands as a whole token in text.
+func (s Secret) match(text string) [][2]int { return tokenMatches(text, s.forms[0]) }
 
 // Bytes is String for a byte slice; it returns data itself when the secret
 // does not occur.
@@ -59,6 +70,9 @@ func (s Secret) Bytes(data []byte) []byte {
 		if strings.Contains(string(data), f) {
 			return []byte(s.String(string(data)))
 		}
+	}
+	if len(s.forms) > 0 {
+		return Pieces(data, s.match)
 	}
 	return data
 }

@@ -71,3 +71,37 @@ func FuzzSecret(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretAsJSONReadsIt: a key the model echoes with JSON escapes, or
+// split across a streamed answer's events, is found as the client that
+// decodes and joins them would see it (issue 35.2, 35.3: the \u-escaped
+// key in --debug and in a cassette).
+func TestSecretAsJSONReadsIt(t *testing.T) {
+	const key = "sk-live-0123456789"
+	for _, tc := range []struct{ name, in, want string }{
+		{"escaped", `{"text":"the key is \u0073k-live-0123456789."}`, `{"text":"the key is [REDACTED]."}`},
+		{"all escaped", `{"t":"\u0073\u006b\u002dlive-0123456789"}`, `{"t":"[REDACTED]"}`},
+		{"in arguments", `{"arguments":"{\"q\":\"\\u0073k-live-0123456789\"}"}`, `{"arguments":"{\"q\":\"[REDACTED]\"}"}`},
+		{"pieces",
+			"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"key: sk-li\"}}]}\n\n" +
+				"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"ve-01234\"}}]}\n\n" +
+				"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"56789 ok\"}}]}\n\n",
+			"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"key: [REDACTED]\"}}]}\n\n" +
+				"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\"\"}}]}\n\n" +
+				"data: {\"id\":\"c1\",\"choices\":[{\"delta\":{\"content\":\" ok\"}}]}\n\n"},
+		{"pieces escaped", `{"d":"sk-\u006c"}` + "\n" + `{"d":"ive-0123456789"}`, `{"d":"[REDACTED]"}` + "\n" + `{"d":""}`},
+		{"other places", `{"a":"sk-live-"}` + "\n" + `{"b":"0123456789"}`, `{"a":"sk-live-"}` + "\n" + `{"b":"0123456789"}`},
+		{"not json", `say "sk-li" and "ve-0123456789"`, `say "sk-li" and "ve-0123456789"`},
+	} {
+		if got := NewSecret(key).String(tc.in); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+		if got := string(NewSecret(key).Bytes([]byte(tc.in))); got != tc.want {
+			t.Errorf("%s (Bytes):\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+	// The short dummy key of tests still leaves ordinary words alone.
+	if got := NewSecret("o").String(`{"a":"hell"}` + "\n" + `{"a":"oh"}`); got != `{"a":"hell"}`+"\n"+`{"a":"oh"}` {
+		t.Errorf("dummy key: %s", got)
+	}
+}

@@ -16,9 +16,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"io/fs"
-	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -31,6 +31,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/cassette"
@@ -65,8 +66,11 @@ type Result struct {
 	Cassette string
 	// Failures are what the run did wrong; none means the test passed.
 	Failures []Failure
-	// Answer is the agent's final answer ("" when the run failed).
+	// Answer is the agent's final answer ("" when the run failed): a
+	// typed agent's is its value's JSON text.
 	Answer string
+	// Value is a typed agent's result (nil for one that answers text).
+	Value json.RawMessage
 	// Calls are the tool calls the run made, in order.
 	Calls   []runtime.Invocation
 	Elapsed time.Duration
@@ -178,11 +182,16 @@ func (r *Result) run(ctx context.Context, o Options) {
 	if o.ToolTimeout > 0 {
 		runOpts = append(runOpts, runtime.WithToolTimeout(o.ToolTimeout))
 	}
-	resp, runErr := runtime.Run(ctx, model, agent, lib, t.Input, nil, runOpts...)
+	input, err := testInput(t, agent)
+	if err != nil {
+		r.fail(t.NameRange, "%v", err)
+		return
+	}
+	resp, runErr := runtime.Run(ctx, model, agent, lib, input, nil, runOpts...)
 	closeErr := session.Close()
 	r.Calls = calls
 	if resp != nil {
-		r.Answer, r.Calls = resp.Content, resp.Invocations
+		r.Answer, r.Calls, r.Value = resp.Content, resp.Invocations, resp.Value
 	}
 	callFailures := m.compare(r.Calls)
 	if runErr != nil {
@@ -247,9 +256,34 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 	return lib, nil, nil
 }
 
-// checkAnswer holds the answer to answerContains and answerMatches.
+// testInput is the message a test sends (LANGUAGE.md §2.6): input as a
+// string, or as a map of the arguments, which is the one String
+// argument's value for an agent whose input is that, else the arguments
+// as one JSON object.
+func testInput(t *check.Test, agent runtime.Agent) (string, error) {
+	if t.Arguments == nil {
+		return t.Input, nil
+	}
+	if sig := agent.Signature; sig != nil && sig.Message != "" {
+		if s, ok := t.Arguments[sig.Message].(string); ok {
+			return s, nil
+		}
+	}
+	data, err := json.Marshal(t.Arguments)
+	if err != nil {
+		return "", fmt.Errorf("test %s: its input cannot be encoded: %v", t.Name, err)
+	}
+	return string(data), nil
+}
+
+// checkAnswer holds a typed result to answer (§2.6: a scalar or array it
+// must equal, a map whose keys it must have with equal values), and the
+// answer's text to answerContains and answerMatches.
 func (r *Result) checkAnswer() {
 	t := r.Test
+	if t.HasAnswer {
+		r.checkValue()
+	}
 	for _, s := range t.AnswerContains {
 		if !strings.Contains(r.Answer, s) {
 			r.fail(t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
@@ -263,6 +297,69 @@ func (r *Result) checkAnswer() {
 			r.fail(t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
 		}
 	}
+}
+
+// checkValue holds the run's typed value to the test's answer.
+func (r *Result) checkValue() {
+	t := r.Test
+	if r.Value == nil {
+		r.fail(t.NameRange, "the test gives an answer, but agent %s answered text, not a typed value: %s", t.Agent.Name, jsonstr.Text(r.Answer))
+		return
+	}
+	got, err := jsonReady(r.Value)
+	if err != nil {
+		r.fail(t.NameRange, "the answer is not JSON: %v", err)
+		return
+	}
+	data, _ := json.Marshal(t.Answer)
+	want, err := jsonReady(data)
+	if err != nil {
+		r.fail(t.NameRange, "the test's answer cannot be encoded: %v", err)
+		return
+	}
+	wm, isMap := want.(map[string]any)
+	if !isMap {
+		if !jsonvalue.Equal(want, got) {
+			r.fail(t.NameRange, "the answer is %s, want %s", showJSON(r.Value), showJSON(data))
+		}
+		return
+	}
+	gm, ok := got.(map[string]any)
+	if !ok {
+		r.fail(t.NameRange, "the answer is %s, want an object with %s", showJSON(r.Value), showJSON(data))
+		return
+	}
+	keys := make([]string, 0, len(wm))
+	for k := range wm {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		g, present := gm[k]
+		if !present {
+			r.fail(t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
+			continue
+		}
+		if !jsonvalue.Equal(wm[k], g) {
+			gt, _ := json.Marshal(g)
+			wt, _ := json.Marshal(wm[k])
+			r.fail(t.NameRange, "the answer's %s is %s, want %s", k, showJSON(gt), showJSON(wt))
+		}
+	}
+}
+
+// showJSON is a JSON value for a message: its text on one line, made
+// safe for a terminal (the model's strings are untrusted).
+func showJSON(data []byte) string { return termsafe.Line(string(data), 400) }
+
+// jsonReady decodes JSON with its numbers as json.Number, as sameJSON
+// compares them.
+func jsonReady(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }
 
 // matcher pairs the calls a run makes with a test's expected calls.
@@ -390,49 +487,11 @@ func matches(c *check.ExpectedCall, inv runtime.Invocation) bool {
 	}
 	for k, want := range c.Args {
 		v, ok := got[k]
-		if !ok || !sameJSON(want, v) {
+		if !ok || !jsonvalue.Equal(want, v) {
 			return false
 		}
 	}
 	return true
-}
-
-// sameJSON compares JSON-ready values; numbers by value (1 and 1.0 are
-// the same number).
-func sameJSON(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		bn, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, ok1 := new(big.Float).SetString(a.String())
-		y, ok2 := new(big.Float).SetString(bn.String())
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case []any:
-		bs, ok := b.([]any)
-		if !ok || len(a) != len(bs) {
-			return false
-		}
-		for i := range a {
-			if !sameJSON(a[i], bs[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		bm, ok := b.(map[string]any)
-		if !ok || len(a) != len(bm) {
-			return false
-		}
-		for k, v := range a {
-			if w, ok := bm[k]; !ok || !sameJSON(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // describeExpected is an expected call as the messages show it:

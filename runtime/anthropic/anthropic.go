@@ -27,10 +27,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
-// DefaultBaseURL is the Anthropic API's root; requests go to
-// <base>/v1/messages.
-const DefaultBaseURL = "https://api.anthropic.com"
-
 // APIVersion is the anthropic-version header sent with every request.
 const APIVersion = "2023-06-01"
 
@@ -38,7 +34,8 @@ const APIVersion = "2023-06-01"
 // API requires one).
 const DefaultMaxTokens = 4096
 
-// info is Anthropic's row of the provider table: its variables.
+// info is Anthropic's row of the provider table: its variables, address
+// (requests go to <base>/v1/messages) and key header.
 var info, _ = provider.Lookup("Anthropic")
 
 // Client is a runtime.Model for the Messages API. It is configured one
@@ -57,23 +54,20 @@ type Option = clientopt.Option
 // WithMaxTokens sets max_tokens (default DefaultMaxTokens).
 func WithMaxTokens(n int) Option { return clientopt.Own(func(c *Client) { c.maxTokens = n }) }
 
-// New returns a client configured from ANTHROPIC_API_KEY and
-// ANTHROPIC_BASE_URL, then opts. Without a key it is a
-// *runtime.ConfigurationError when the base URL is Anthropic's own.
-func New(opts ...Option) (*Client, error) {
+// New returns a client for Anthropic's row of the provider table
+// (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), then opts. Without a key it is
+// a *runtime.ConfigurationError when the base URL is Anthropic's own.
+func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
+
+// NewFor returns a client for a provider that speaks the Messages API,
+// configured from its row of the provider table, then opts.
+func NewFor(p provider.Info, opts ...Option) (*Client, error) {
 	c := &Client{}
-	s := clientopt.FromEnvironment(info, "X-Api-Key")
-	if err := clientopt.Apply(&s, c, opts); err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	var err error
-	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
-		BaseSetting: "ANTHROPIC_BASE_URL", KeySetting: "ANTHROPIC_API_KEY", OfficialHost: "api.anthropic.com",
-		MissingKey: "ANTHROPIC_API_KEY is not set: set it to your Anthropic API key"})
+	s, err := clientopt.Setup(p, c, opts)
 	if err != nil {
 		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	if c.maxTokens <= 0 {
 		c.maxTokens = DefaultMaxTokens
 	}
@@ -177,6 +171,18 @@ type messagesRequest struct {
 	ToolChoice  *toolChoice       `json:"tool_choice,omitempty"`
 	Temperature *float64          `json:"temperature,omitempty"`
 	Stream      bool              `json:"stream,omitempty"`
+	// OutputConfig asks for structured outputs (a typed agent in native
+	// mode): output_config.format of type json_schema.
+	OutputConfig *outputConfig `json:"output_config,omitempty"`
+}
+
+type outputConfig struct {
+	Format outputFormat `json:"format"`
+}
+
+type outputFormat struct {
+	Type   string          `json:"type"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 type toolChoice struct {
@@ -260,6 +266,13 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		default:
 			mr.ToolChoice = &toolChoice{Type: "tool", Name: req.ToolChoice}
 		}
+	}
+	if req.Output != nil {
+		schema, err := outputSchema(req.Output.Schema)
+		if err != nil {
+			return nil, &runtime.ConfigurationError{Setting: "output", Message: "cannot encode the request", Err: err}
+		}
+		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: schema}}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -449,4 +462,67 @@ func stopReason(r string) runtime.StopReason {
 		return runtime.StopRefusal
 	}
 	return runtime.StopOther
+}
+
+// unsupportedOutputKeywords are the JSON Schema keywords Anthropic's
+// structured outputs answer 400 to ("For 'integer' type, property
+// 'minimum' is not supported"): its constrained decoding compiles a
+// narrower subset. They are left out of output_config.format.schema; the
+// runtime still validates the answer against the whole type.
+var unsupportedOutputKeywords = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	"multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "minProperties", "maxProperties"}
+
+// outputSchema is a typed agent's output schema in the subset Anthropic's
+// structured outputs accept: the unsupported keywords removed at every
+// level (minItems above 1 too), every object closed.
+func outputSchema(schema json.RawMessage) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("the output schema: %w", err)
+	}
+	var walk func(v any, isSchema bool)
+	walk = func(v any, isSchema bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			if isSchema {
+				for _, k := range unsupportedOutputKeywords {
+					delete(x, k)
+				}
+				if n, ok := x["minItems"].(json.Number); ok && n.String() != "0" && n.String() != "1" {
+					delete(x, "minItems")
+				}
+				if _, ok := x["properties"]; ok || x["type"] == "object" {
+					x["additionalProperties"] = false
+				}
+				for k, e := range x {
+					switch k {
+					case "properties", "$defs", "definitions":
+						if m, ok := e.(map[string]any); ok {
+							for _, sub := range m {
+								walk(sub, true)
+							}
+						}
+					case "items", "not", "additionalProperties":
+						walk(e, true)
+					case "anyOf", "allOf", "oneOf", "prefixItems":
+						if list, ok := e.([]any); ok {
+							for _, sub := range list {
+								walk(sub, true)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	walk(doc, true)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

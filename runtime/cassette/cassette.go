@@ -36,6 +36,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gramc-dev/gramc/internal/redact"
 )
 
 // Marker replaces a secret in a cassette.
@@ -312,15 +314,32 @@ func (c *Cassette) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	// The temporary file is created anew (never one planted there, nor
+	// through a symbolic link), and renamed over path.
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	defer os.Remove(tmp.Name()) // gone once renamed
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
-// secrets is the set of forms a secret may take in a request or response.
-type secrets []string
+// secrets are the secrets of a recording: the values, and the forms they
+// may take in a request or response.
+type secrets struct {
+	values []string
+	forms  []string
+}
 
 func newSecrets(values []string) secrets {
 	var s secrets
@@ -328,17 +347,18 @@ func newSecrets(values []string) secrets {
 		if f == "" {
 			return
 		}
-		for _, x := range s {
+		for _, x := range s.forms {
 			if x == f {
 				return
 			}
 		}
-		s = append(s, f)
+		s.forms = append(s.forms, f)
 	}
 	for _, v := range values {
 		if v == "" {
 			continue
 		}
+		s.values = append(s.values, v)
 		add(v)
 		// JSON-escaped, and escaped again (a tool's JSON result quoted in
 		// a streamed event's JSON), with and without HTML escapes.
@@ -351,7 +371,7 @@ func newSecrets(values []string) secrets {
 		add(url.PathEscape(v))
 	}
 	// Longest first, so a form is replaced before a shorter one inside it.
-	sort.Slice(s, func(i, j int) bool { return len(s[i]) > len(s[j]) })
+	sort.Slice(s.forms, func(i, j int) bool { return len(s.forms[i]) > len(s.forms[j]) })
 	return s
 }
 
@@ -364,13 +384,35 @@ func jsonEscape(v string, html bool) string {
 	return q[1 : len(q)-1]
 }
 
+// bytes replaces every form of each secret in b, and then each secret as
+// a client reads it from JSON (redact.Pieces): written with escapes, or in
+// pieces across a streamed answer's events.
 func (s secrets) bytes(b []byte) []byte {
-	for _, f := range s {
+	for _, f := range s.forms {
 		if bytes.Contains(b, []byte(f)) {
 			b = bytes.ReplaceAll(b, []byte(f), []byte(Marker))
 		}
 	}
+	if len(s.values) > 0 {
+		b = redact.Pieces(b, s.match)
+	}
 	return b
+}
+
+// match is every occurrence of a secret's value in text.
+func (s secrets) match(text string) [][2]int {
+	var out [][2]int
+	for _, v := range s.values {
+		for from := 0; ; {
+			i := strings.Index(text[from:], v)
+			if i < 0 {
+				break
+			}
+			out = append(out, [2]int{from + i, from + i + len(v)})
+			from += i + 1
+		}
+	}
+	return out
 }
 
 func (s secrets) string(v string) string { return string(s.bytes([]byte(v))) }

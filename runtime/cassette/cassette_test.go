@@ -325,3 +325,28 @@ func TestRetriesRecorded(t *testing.T) {
 		}
 	})
 }
+
+// TestSaveNotThroughPlantedLink: a NAME.cassette.tmp symbolic link planted
+// beside the cassette is not written through (issue 35.3): Save creates
+// its temporary file exclusively.
+func TestSaveNotThroughPlantedLink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim.txt")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "a.cassette")
+	if err := os.Symlink(victim, path+".tmp"); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	c := &cassette.Cassette{}
+	if err := c.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(victim); string(got) != "keep\n" {
+		t.Errorf("written through the planted link: %q", got)
+	}
+	if _, err := cassette.Load(path); err != nil {
+		t.Error(err)
+	}
+}

@@ -34,6 +34,10 @@ func FuzzCassette(f *testing.F) {
 			}
 			f.Add(uint8(i), stream, data, []byte(nil))
 			f.Add(uint8(i), stream, data, []byte("data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0}]}}]}\n\n"))
+			// The probe of issue 35: a key echoed in pieces across a
+			// stream's events, and \u-escaped.
+			f.Add(uint8(i), stream, data, []byte("data: {\"choices\":[{\"delta\":{\"content\":\"key: sk-li\"}}]}\n\n"+
+				"data: {\"choices\":[{\"delta\":{\"content\":\"ve-0123 and \\u0073k-live-0123\"}}]}\n\ndata: [DONE]\n\n"))
 		}
 	}
 	f.Add(uint8(0), false, []byte("-- 001 request --\nPOST /v1/chat/completions\n\n{}\n-- 001 response --\n999 Nope\n\n"), []byte(nil))

@@ -15,11 +15,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"reflect"
 	"time"
 
 	"github.com/gramc-dev/gramc/provider"
+	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
@@ -128,10 +130,9 @@ func Apply[C any](s *Settings, c *C, opts []Option) error {
 // FromEnvironment starts a client's settings from its provider's row of
 // package provider's table: the key from the first of its key variables
 // that is set (hints name the last when none is), the base URL from its
-// base-URL variable. header carries the key ("Authorization" sends
-// "Bearer <key>").
-func FromEnvironment(p provider.Info, header string) Settings {
-	s := Settings{HTTP: apihttp.Config{Provider: string(p.Client), KeyHeader: header}}
+// base-URL variable, the key's header from the row.
+func FromEnvironment(p provider.Info) Settings {
+	s := Settings{HTTP: apihttp.Config{Provider: string(p.Client), KeyHeader: p.KeyHeader}}
 	if p.BaseURLEnv != "" {
 		s.BaseURL = os.Getenv(p.BaseURLEnv)
 	}
@@ -145,4 +146,36 @@ func FromEnvironment(p provider.Info, header string) Settings {
 		}
 	}
 	return s
+}
+
+// Setup is every client's New up to its own defaults: the settings from
+// the provider's row (FromEnvironment), then opts (Apply), then the
+// endpoint checked against the row: the base URL (the row's default
+// when none is given; a row without one needs one), and the key, which
+// a request to the row's own host needs. Its errors are
+// *runtime.ConfigurationError, except an option of another client's.
+func Setup[C any](p provider.Info, c *C, opts []Option) (Settings, error) {
+	s := FromEnvironment(p)
+	if err := Apply(&s, c, opts); err != nil {
+		return s, err
+	}
+	if s.BaseURL == "" && p.BaseURL == "" {
+		msg := fmt.Sprintf("provider %s has no built-in endpoint: give the base URL of its %s-compatible API", p.Name, p.Client.API())
+		if v := p.KeySetting(); v != "" {
+			msg += " (and its key in " + v + ")"
+		}
+		return s, &runtime.ConfigurationError{Setting: "base URL", Message: msg}
+	}
+	official := ""
+	if u, err := url.Parse(p.BaseURL); err == nil && len(p.KeyEnv) > 0 {
+		official = u.Hostname()
+	}
+	baseSetting := p.BaseURLEnv
+	if baseSetting == "" {
+		baseSetting = "base URL"
+	}
+	base, err := s.HTTP.Check(apihttp.Endpoint{BaseURL: s.BaseURL, Default: p.BaseURL,
+		BaseSetting: baseSetting, KeySetting: p.KeySetting(), OfficialHost: official, MissingKey: p.MissingKey()})
+	s.BaseURL = base
+	return s, err
 }

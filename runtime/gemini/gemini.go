@@ -29,10 +29,6 @@ import (
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
-// DefaultBaseURL is the Gemini API's root; requests go to
-// <base>/models/<model>:generateContent.
-const DefaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
-
 // Client is a runtime.Model for the Gemini API. It is configured one way,
 // with the options of New, and is safe for concurrent use.
 type Client struct {
@@ -46,27 +42,26 @@ type Client struct {
 type Option = clientopt.Option
 
 // info is Gemini's row of the provider table: its key variables, in
-// order of precedence (as Google's SDKs read them), and base-URL
-// variable.
+// order of precedence (as Google's SDKs read them), base-URL variable,
+// address (requests go to <base>/models/<model>:generateContent) and key
+// header.
 var info, _ = provider.Lookup("Gemini")
 
-// New returns a client configured from GOOGLE_API_KEY or GEMINI_API_KEY
-// and GEMINI_BASE_URL, then opts. Without a key it is a
-// *runtime.ConfigurationError when the base URL is Google's own.
-func New(opts ...Option) (*Client, error) {
+// New returns a client for Gemini's row of the provider table
+// (GOOGLE_API_KEY or GEMINI_API_KEY, GEMINI_BASE_URL), then opts. Without
+// a key it is a *runtime.ConfigurationError when the base URL is Google's
+// own.
+func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
+
+// NewFor returns a client for a provider that speaks the Gemini API,
+// configured from its row of the provider table, then opts.
+func NewFor(p provider.Info, opts ...Option) (*Client, error) {
 	c := &Client{}
-	s := clientopt.FromEnvironment(info, "X-Goog-Api-Key")
-	if err := clientopt.Apply(&s, c, opts); err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	var err error
-	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
-		BaseSetting: "GEMINI_BASE_URL", KeySetting: "GEMINI_API_KEY", OfficialHost: "generativelanguage.googleapis.com",
-		MissingKey: "GEMINI_API_KEY is not set: set it (or GOOGLE_API_KEY) to your Gemini API key"})
+	s, err := clientopt.Setup(p, c, opts)
 	if err != nil {
 		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	return c, nil
 }
 
@@ -201,6 +196,10 @@ type toolConfig struct {
 
 type generationConfig struct {
 	Temperature *float64 `json:"temperature,omitempty"`
+	// ResponseMimeType "application/json" with ResponseJSONSchema asks
+	// for structured output (a typed agent in native mode).
+	ResponseMimeType   string          `json:"responseMimeType,omitempty"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
 type content struct {
@@ -299,8 +298,12 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 			gr.ToolConfig = tc
 		}
 	}
-	if req.Temperature != nil {
+	if req.Temperature != nil || req.Output != nil {
 		gr.GenerationConfig = &generationConfig{Temperature: req.Temperature}
+	}
+	if req.Output != nil {
+		gr.GenerationConfig.ResponseMimeType = "application/json"
+		gr.GenerationConfig.ResponseJSONSchema = req.Output.Schema
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

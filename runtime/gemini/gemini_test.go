@@ -31,7 +31,7 @@ func TestNewConfiguration(t *testing.T) {
 	if c.http.APIKey != "google-key" || c.http.KeyEnv != "GOOGLE_API_KEY" {
 		t.Errorf("key %q from %s", c.http.APIKey, c.http.KeyEnv)
 	}
-	if got := c.endpoint("models/gemini-2.5-flash", true); got != DefaultBaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
+	if got := c.endpoint("models/gemini-2.5-flash", true); got != info.BaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
 		t.Errorf("endpoint %q", got)
 	}
 	// GEMINI_BASE_URL, as OPENAI_BASE_URL and ANTHROPIC_BASE_URL; the

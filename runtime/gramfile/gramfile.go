@@ -88,5 +88,36 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		}
 		out.Tools = append(out.Tools, spec)
 	}
+	if a.HasSignature {
+		sig, err := signatureFromCheck(a)
+		if err != nil {
+			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": its signature", Err: err}
+		}
+		out.Signature = sig
+	}
 	return out, nil
+}
+
+// signatureFromCheck is a typed agent's runtime signature (LANGUAGE.md
+// §2.5): the input's standard schema (defaults as data), the output's,
+// and the output's strict form where OpenAI's strict subset can say it.
+func signatureFromCheck(a *check.Agent) (*runtime.Signature, error) {
+	spec, err := schema.Spec(a.Signature, schema.OpenAI)
+	if err != nil {
+		return nil, err
+	}
+	retries := a.OutputRetries
+	sig := &runtime.Signature{Input: spec.StandardSchema(), OutputMode: a.OutputMode, OutputRetries: &retries}
+	if a.MessageInput() {
+		sig.Message = a.Signature.Params[0].Name
+	}
+	if a.Typed() {
+		if sig.Output, err = schema.Output(a.Signature); err != nil {
+			return nil, err
+		}
+		// A type OpenAI's strict subset cannot say is sent without strict.
+		sig.OutputStrict, _ = schema.OutputStrict(a.Signature)
+		sig.OutputName = a.Signature.Result.Name()
+	}
+	return sig, nil
 }

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -48,6 +51,9 @@ func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, err
 					text.WriteString(tc.Text)
 				}
 			}
+			if why := inputRequired(res); why != "" {
+				return nil, errors.New(why)
+			}
 			if res.IsError {
 				return nil, errors.New(text.String())
 			}
@@ -58,4 +64,62 @@ func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, err
 		}})
 	}
 	return tools, nil
+}
+
+// NewClient returns the MCP client gramc connects to servers with: it
+// declares no capability to answer a server's requests (elicitation,
+// sampling), and does not try to answer a server's input_required result
+// itself, which Tools reports as the tool's error instead.
+func NewClient(name, version string) *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: name, Version: version},
+		&sdk.ClientOptions{MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true}})
+}
+
+// maxAskedText bounds what inputRequired quotes of each request.
+const maxAskedText = 200
+
+// inputRequired says what an input_required result asks for ("" for any
+// other result).
+func inputRequired(res *sdk.CallToolResult) string {
+	if !res.NeedsInput() && len(res.InputRequests) == 0 && res.RequestState == "" {
+		return ""
+	}
+	ids := make([]string, 0, len(res.InputRequests))
+	for id := range res.InputRequests {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var asked []string
+	for _, id := range ids {
+		var what string
+		switch p := res.InputRequests[id].(type) {
+		case *sdk.ElicitParams:
+			what = "elicitation/create"
+			if p.Message != "" {
+				what += " " + strconv.Quote(cut(p.Message, maxAskedText))
+			}
+		case *sdk.CreateMessageParams, *sdk.CreateMessageWithToolsParams:
+			what = "sampling/createMessage"
+		case *sdk.ListRootsParams:
+			what = "roots/list"
+		default:
+			what = fmt.Sprintf("a request gramc does not know (%T)", p)
+		}
+		asked = append(asked, strconv.Quote(cut(id, maxAskedText))+": "+what)
+	}
+	if len(asked) == 0 {
+		asked = append(asked, "nothing named (only a request state to send back)")
+	}
+	return "the MCP server asked for input gramc does not give (input_required): " + strings.Join(asked, "; ")
+}
+
+// cut shortens s to at most n bytes, at a character boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

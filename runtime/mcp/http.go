@@ -6,11 +6,15 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,7 +37,21 @@ type HTTPOptions struct {
 	// specification requires (a request with no Origin, from a program
 	// rather than a page, is not a cross-origin one).
 	AllowedOrigins []string
+	// SessionTimeout is how long a session may stay idle (no request)
+	// before it is closed and its id answered 404, as for a session that
+	// never was (0: DefaultSessionTimeout).
+	SessionTimeout time.Duration
+	// BodyTimeout bounds the reading of one request's body, and each wait
+	// for its next bytes to BodyTimeout/4: a client that sends a body
+	// slowly, or stops half-way, is cut off (0: DefaultBodyTimeout).
+	BodyTimeout time.Duration
 }
+
+// Defaults of HTTPOptions.
+const (
+	DefaultSessionTimeout = 30 * time.Minute
+	DefaultBodyTimeout    = 30 * time.Second
+)
 
 // NewHTTPHandler serves srv as MCP's streamable HTTP transport, behind the
 // checks opts asks for (token, Origin) and the SDK's own DNS-rebinding
@@ -41,8 +59,14 @@ type HTTPOptions struct {
 // whose client goes away (its connection closed) is cancelled, and with it
 // the tool's context (gramc mcp's tool commands are killed).
 func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
+	if opts.SessionTimeout <= 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes})
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes, SessionTimeout: opts.SessionTimeout})
 	var want [32]byte
 	if opts.Token != "" {
 		want = sha256.Sum256([]byte(opts.Token))
@@ -70,6 +94,10 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 				return
 			}
 		}
+		if err := readBody(w, r, opts.BodyTimeout); err != nil {
+			http.Error(w, "Request Timeout: "+err.Error(), http.StatusRequestTimeout)
+			return
+		}
 		id := callID(r)
 		h.ServeHTTP(w, r)
 		if id != nil && r.Context().Err() != nil {
@@ -79,6 +107,44 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 			cancelCall(h, r, id)
 		}
 	})
+}
+
+// readBody reads r's body (at most MaxRequestBodyBytes and one byte) into
+// memory within timeout, each wait for more bytes within timeout/4, and
+// puts it back; the connection's read deadline is cleared after, so that
+// an event stream answered on it is not cut.
+func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) error {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	rc := http.NewResponseController(w)
+	defer rc.SetReadDeadline(time.Time{}) //nolint:errcheck // not every connection has deadlines
+	end := time.Now().Add(timeout)
+	var buf bytes.Buffer
+	lr := io.LimitReader(r.Body, MaxRequestBodyBytes+1)
+	chunk := make([]byte, 32<<10)
+	for {
+		next := time.Now().Add(timeout / 4)
+		if next.After(end) {
+			next = end
+		}
+		rc.SetReadDeadline(next) //nolint:errcheck // as above
+		n, err := lr.Read(chunk)
+		buf.Write(chunk[:n])
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			r.Body.Close()
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return fmt.Errorf("the request's body did not arrive within %s (or stalled for %s)", timeout, timeout/4)
+			}
+			return err
+		}
+	}
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
+	return nil
 }
 
 // callID is the id of a POSTed JSON-RPC request (nil for anything else);

@@ -1,9 +1,12 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -259,4 +262,63 @@ func TestTraceThroughMCP(t *testing.T) {
 			t.Errorf("server span lacks %s", k)
 		}
 	}
+}
+
+// TestHTTPSlowBodyCut: a request whose body stalls is answered 408 and
+// its connection freed (issue 35.3: a slow body held it for ever).
+func TestHTTPSlowBodyCut(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{BodyTimeout: 400 * time.Millisecond}))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":", srv.Listener.Addr())
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled body: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(string(body), "did not arrive within 400ms") {
+		t.Errorf("%d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPSessionExpires: a session idle past SessionTimeout is closed:
+// its id is answered 404 (issue 35.3: sessions lived for ever).
+func TestHTTPSessionExpires(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{SessionTimeout: 200 * time.Millisecond}))
+	defer srv.Close()
+	post := func(session, body string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if session == "" {
+		t.Fatalf("no session: %d", resp.StatusCode)
+	}
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for range 100 {
+		time.Sleep(100 * time.Millisecond)
+		if r := post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); r.StatusCode == http.StatusNotFound {
+			return
+		}
+		time.Sleep(300 * time.Millisecond) // idle past the timeout
+	}
+	t.Fatal("the idle session never expired")
 }

@@ -163,7 +163,11 @@ func TestNotJSONRPCLines(t *testing.T) {
 func FuzzMCPLines(f *testing.F) {
 	for _, l := range []string{`[]`, `null`, `42`, `{"jsonrpc":"2.0","id":{},"method":"tools/list"}`, `{"jsonrpc":"1.0","id":1,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, "not json"} {
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`, "not json",
+		// The probe of issue 35: ids the SDK cannot carry exactly.
+		`{"jsonrpc":"2.0","id":2.5,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":"gramc-id-1","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2.5}}`} {
 		f.Add(l)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -226,4 +230,21 @@ func TestMessageAtTheLimit(t *testing.T) {
 		t.Errorf("a message of %d bytes: %+v, want -32600 %q", mcp.MaxMessageSize+1, a.Error, want)
 	}
 	s.alive(100, "the messages at the limit")
+}
+
+// TestIDsRoundTrip: every id is answered exactly as the client wrote it
+// (issue 35.3): the SDK reads a number id as an integer, so 2.5 was
+// answered as 2, and an integer past 2^53 as another. A client's string id
+// that looks like gramc's own stand-in is answered as itself too, and a
+// cancellation names the request by the same exact id.
+func TestIDsRoundTrip(t *testing.T) {
+	s := newLineSession(t)
+	for _, id := range []string{`2.5`, `-0.5`, `1e3`, `9007199254740993`, `12345678901234567890`, `"gramc-id-1"`, `7`, `"x"`} {
+		s.write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`, id))
+		if a := s.answer(id); a.Error != nil || !strings.Contains(string(a.Result), "hi") {
+			t.Errorf("id %s: answered %s %+v", id, a.Result, a.Error)
+		}
+	}
+	s.write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3.5}}`)
+	s.alive(100, "the ids")
 }

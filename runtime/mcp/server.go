@@ -6,10 +6,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,8 +22,9 @@ import (
 // bound to its implementation in lib (runtime.Bind's rules: a missing or
 // differing tool is a *runtime.ToolBindingError). A tool's inputSchema is
 // its specification's Schema — the `inputSchema` of `gramc schema --target
-// mcp` — and its outputSchema the specification's OutputSchema when that
-// describes an object (MCP requires one).
+// mcp` — and its outputSchema the specification's OutputSchema: any JSON
+// Schema for a client of MCP 2026-07-28 or later (SEP-2106), one that
+// describes an object for an earlier client, which requires that.
 //
 // A call's arguments are validated against the schema and given their
 // defaults by the runtime's own validator before the implementation runs
@@ -29,15 +32,24 @@ import (
 // a panic, a timeout (opts: runtime.WithToolTimeout) or a result that is
 // not of the tool's declared return type (runtime.ValidateOutput) is a
 // result with isError set and the message the runtime gives a model. A
-// tool with an object output schema returns its JSON result as
-// structuredContent too. A title is carried; a deprecated tool has
+// tool with an output schema returns its result's JSON value as
+// structuredContent too (to an earlier client, only an object). The tool
+// list carries a ttlMs of ToolListTTL; a client of 2026-07-28 or later is
+// not offered the deprecated logging capability. A title is carried; a deprecated tool has
 // "deprecated": true in its _meta, as `gramc schema --target mcp` emits.
 func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, opts ...runtime.Option) (*sdk.Server, error) {
 	bound, err := runtime.Bind(runtime.Agent{Name: name, Tools: specs}, lib)
 	if err != nil {
 		return nil, err
 	}
-	s := sdk.NewServer(&sdk.Implementation{Name: name, Version: version}, nil)
+	s := sdk.NewServer(&sdk.Implementation{Name: name, Version: version}, &sdk.ServerOptions{
+		// The tool list never changes while the server runs: a client may
+		// keep it (MCP 2026-07-28's ttlMs on list results).
+		SetCacheable: func(ctx context.Context, req sdk.Request, c *sdk.Cacheable) {
+			c.TTLMs = int(ToolListTTL / time.Millisecond)
+		},
+	})
+	s.AddReceivingMiddleware(byProtocolVersion)
 	tp := tracerOf(opts)
 	var calls atomic.Int64
 	for _, spec := range specs {
@@ -45,8 +57,10 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 		if spec.Deprecated {
 			tool.Meta = sdk.Meta{"deprecated": true} // as gramc schema --target mcp emits it
 		}
-		structured := isObjectSchema(spec.OutputSchema)
+		structured := len(spec.OutputSchema) > 0
 		if structured {
+			// Any JSON Schema (MCP 2026-07-28, SEP-2106); byProtocolVersion
+			// keeps a non-object one from earlier clients.
 			tool.OutputSchema = json.RawMessage(spec.OutputSchema)
 		}
 		s.AddTool(tool, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -68,13 +82,81 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 			res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: inv.Result}}}
 			if structured {
 				// The call checked the result against the output schema
-				// the tool advertises (runtime.ValidateOutput).
-				res.StructuredContent = json.RawMessage(inv.Result)
+				// the tool advertises (runtime.ValidateOutput); its JSON
+				// value (a String's text as a JSON string) is the
+				// structured content.
+				if v, err := runtime.OutputJSON(spec, inv.Result); err == nil {
+					res.StructuredContent = v
+				}
 			}
 			return res, nil
 		})
 	}
 	return s, nil
+}
+
+// ToolListTTL is how long a client may keep gramc mcp's tool list (its
+// ttlMs): the list is fixed when the server starts.
+const ToolListTTL = 24 * time.Hour
+
+// newProtocol is the first MCP version whose output schemas and
+// structured content may be any JSON Schema and value (SEP-2106), and in
+// which the logging capability is deprecated (SEP-2577).
+const newProtocol = "2026-07-28"
+
+// byProtocolVersion sends each client what its protocol version allows:
+// a client of an earlier version than newProtocol rejects an output
+// schema that does not describe an object, and structured content that is
+// not one, so it gets neither (the text content carries the result); a
+// client of newProtocol or later is not offered the deprecated logging
+// capability.
+func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || res == nil {
+			return res, err
+		}
+		v, _ := req.(interface{ ProtocolVersion() string })
+		version := ""
+		if v != nil {
+			version = v.ProtocolVersion()
+		}
+		old := version < newProtocol
+		switch r := res.(type) {
+		case *sdk.ListToolsResult:
+			if !old {
+				break
+			}
+			out := *r
+			out.Tools = make([]*sdk.Tool, len(r.Tools))
+			for i, t := range r.Tools {
+				out.Tools[i] = t
+				if raw, ok := t.OutputSchema.(json.RawMessage); ok && !isObjectSchema(raw) {
+					c := *t
+					c.OutputSchema = nil
+					out.Tools[i] = &c
+				}
+			}
+			return &out, nil
+		case *sdk.CallToolResult:
+			if raw, ok := r.StructuredContent.(json.RawMessage); old && ok && !isObjectJSON(raw) {
+				r.StructuredContent = nil
+			}
+		case *sdk.DiscoverResult:
+			if !old && r.Capabilities != nil && r.Capabilities.Logging != nil {
+				c := *r.Capabilities
+				c.Logging = nil
+				r.Capabilities = &c
+			}
+		}
+		return res, nil
+	}
+}
+
+// isObjectJSON reports whether a JSON value is an object.
+func isObjectJSON(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
 }
 
 // isObjectSchema reports whether a JSON Schema describes an object (or a

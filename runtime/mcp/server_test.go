@@ -81,6 +81,13 @@ func impl(specs []runtime.ToolSpecification) *runtime.ToolLibrary {
 // client session.
 func connect(t *testing.T, specs []runtime.ToolSpecification, lib *runtime.ToolLibrary) *sdk.ClientSession {
 	t.Helper()
+	return connectVersion(t, specs, lib, "")
+}
+
+// connectVersion is connect with a client of MCP version (""; the SDK's
+// latest).
+func connectVersion(t *testing.T, specs []runtime.ToolSpecification, lib *runtime.ToolLibrary, version string) *sdk.ClientSession {
+	t.Helper()
 	srv, err := mcp.NewServer("weather", "test", lib, specs, runtime.WithToolTimeout(200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +99,7 @@ func connect(t *testing.T, specs []runtime.ToolSpecification, lib *runtime.ToolL
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,34 +117,53 @@ func compact(t *testing.T, raw json.RawMessage) string {
 	return string(b)
 }
 
+// TestListToolsMatchesSchemaTarget: gramc mcp lists each tool as `gramc
+// schema --target mcp` emits it; a client of MCP 2026-07-28 also gets the
+// output schemas that do not describe an object (SEP-2106), which an
+// earlier client would reject (issue 35.4).
 func TestListToolsMatchesSchemaTarget(t *testing.T) {
 	specs, entries := weather(t)
-	cs := connect(t, specs, impl(specs))
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
+	bySpec := map[string]runtime.ToolSpecification{}
+	for _, s := range specs {
+		bySpec[s.Name] = s
 	}
-	if len(res.Tools) != len(specs) {
-		t.Fatalf("%d tools listed, want %d", len(res.Tools), len(specs))
-	}
-	for _, tool := range res.Tools {
-		e := entries[tool.Name]
-		var title string
-		json.Unmarshal(e["title"], &title)
-		if tool.Title != title {
-			t.Errorf("%s: title %q, want %q", tool.Name, tool.Title, title)
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectVersion(t, specs, impl(specs), version)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		in, _ := json.Marshal(tool.InputSchema)
-		if compact(t, in) != compact(t, e["inputSchema"]) {
-			t.Errorf("%s: inputSchema\n%s\nwant (gramc schema --target mcp)\n%s", tool.Name, in, e["inputSchema"])
+		if len(res.Tools) != len(specs) {
+			t.Fatalf("%d tools listed, want %d", len(res.Tools), len(specs))
 		}
-		if want, ok := e["outputSchema"]; ok {
-			out, _ := json.Marshal(tool.OutputSchema)
-			if compact(t, out) != compact(t, want) {
-				t.Errorf("%s: outputSchema\n%s\nwant\n%s", tool.Name, out, want)
+		nonObject := 0
+		for _, tool := range res.Tools {
+			e := entries[tool.Name]
+			var title string
+			json.Unmarshal(e["title"], &title)
+			if tool.Title != title {
+				t.Errorf("%s: title %q, want %q", tool.Name, tool.Title, title)
 			}
-		} else if tool.OutputSchema != nil {
-			t.Errorf("%s: an outputSchema the mcp target does not emit", tool.Name)
+			in, _ := json.Marshal(tool.InputSchema)
+			if compact(t, in) != compact(t, e["inputSchema"]) {
+				t.Errorf("%s: inputSchema\n%s\nwant (gramc schema --target mcp)\n%s", tool.Name, in, e["inputSchema"])
+			}
+			want, ok := e["outputSchema"]
+			if !ok && version >= "2026-07-28" && len(bySpec[tool.Name].OutputSchema) > 0 {
+				want, ok = bySpec[tool.Name].OutputSchema, true
+				nonObject++
+			}
+			if ok {
+				out, _ := json.Marshal(tool.OutputSchema)
+				if compact(t, out) != compact(t, want) {
+					t.Errorf("%s (%s): outputSchema\n%s\nwant\n%s", tool.Name, version, out, want)
+				}
+			} else if tool.OutputSchema != nil {
+				t.Errorf("%s (%s): an outputSchema the mcp target does not emit", tool.Name, version)
+			}
+		}
+		if version >= "2026-07-28" && nonObject == 0 {
+			t.Errorf("%s: no tool with a non-object output schema: the test tests nothing", version)
 		}
 	}
 }
@@ -326,6 +352,49 @@ func BenchmarkMCPCallStdio(b *testing.B) {
 		res, err := cs.CallTool(ctx, params)
 		if err != nil || res.IsError {
 			b.Fatal(err, res)
+		}
+	}
+}
+
+// TestByProtocolVersion: a String tool's result is structured content for
+// a client of MCP 2026-07-28 (any JSON value, SEP-2106) and not for an
+// earlier one, which requires an object; the tool list carries a long
+// ttlMs; the deprecated logging capability is offered to the earlier
+// client only (issue 35.4).
+func TestByProtocolVersion(t *testing.T) {
+	spec := runtime.ToolSpecification{Name: "greet", Description: "Greets",
+		Schema:       json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"string"}`)}
+	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+		return "Hello, Ada!", nil
+	}})
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		cs := connectVersion(t, []runtime.ToolSpecification{spec}, lib, version)
+		newer := version >= "2026-07-28"
+		list, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := list.Tools[0].OutputSchema != nil; got != newer {
+			t.Errorf("%s: outputSchema %v", version, list.Tools[0].OutputSchema)
+		}
+		if newer && time.Duration(list.TTLMs)*time.Millisecond != mcp.ToolListTTL {
+			t.Errorf("%s: ttlMs %d, want %d", version, list.TTLMs, mcp.ToolListTTL.Milliseconds())
+		}
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", version, err, res)
+		}
+		if res.Content[0].(*sdk.TextContent).Text != "Hello, Ada!" {
+			t.Errorf("%s: text %+v", version, res.Content[0])
+		}
+		sc, _ := json.Marshal(res.StructuredContent)
+		if newer && string(sc) != `"Hello, Ada!"` || !newer && res.StructuredContent != nil {
+			t.Errorf("%s: structuredContent %s", version, sc)
+		}
+		caps := cs.InitializeResult().Capabilities
+		if got := caps.Logging != nil; got == newer {
+			t.Errorf("%s: logging capability offered: %v", version, got)
 		}
 	}
 }

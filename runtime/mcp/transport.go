@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,8 +41,122 @@ func NewIOTransport(r io.Reader, w io.Writer, logf func(format string, args ...a
 	}
 	out := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
-	go filterLines(r, pw, out, logf)
-	return &sdk.IOTransport{Reader: pr, Writer: nopCloser{out}, MaxLineLength: MaxMessageSize + 1}
+	ids := &idMap{byToken: map[string]json.RawMessage{}, byRaw: map[string]string{}}
+	go filterLines(r, pw, out, ids, logf)
+	return &sdk.IOTransport{Reader: pr, Writer: nopCloser{&idWriter{w: out, ids: ids}}, MaxLineLength: MaxMessageSize + 1}
+}
+
+// idMap keeps the ids that the SDK cannot carry exactly — it reads a
+// number id as a float64 made an int64, so 2.5 would be answered as 2,
+// and 9007199254740993 as 9007199254740992 — as string tokens of its own
+// while their requests are served: JSON-RPC requires the answer's id to
+// be the request's. A client's own string id that looks like a token is
+// carried as one too, so the two never meet.
+type idMap struct {
+	mu      sync.Mutex
+	next    int
+	byToken map[string]json.RawMessage // "gramc-id-N" (as JSON) -> the client's id
+	byRaw   map[string]string          // the client's id -> its latest token
+}
+
+const idTokenPrefix = "gramc-id-"
+
+// exactID reports whether the SDK carries id exactly: a string that is
+// not a token of ours, null, or an integer of at most 2^53 in magnitude
+// written plainly.
+func exactID(raw json.RawMessage) bool {
+	switch raw[0] {
+	case '"':
+		var s string
+		return json.Unmarshal(raw, &s) == nil && !strings.HasPrefix(s, idTokenPrefix)
+	case 'n':
+		return true
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n <= 1<<53 && n >= -(1<<53) && strconv.FormatInt(n, 10) == string(raw)
+}
+
+// inbound rewrites a message's id (and a cancellation's requestId) that
+// the SDK would not carry exactly into a token; other lines are returned
+// as they are.
+func (m *idMap) inbound(line []byte) []byte {
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(line, &msg) != nil {
+		return line
+	}
+	changed := false
+	if raw, ok := msg["id"]; ok && len(raw) > 0 && !exactID(raw) {
+		m.mu.Lock()
+		m.next++
+		token, _ := json.Marshal(idTokenPrefix + strconv.Itoa(m.next))
+		m.byToken[string(token)] = raw
+		m.byRaw[string(raw)] = string(token)
+		m.mu.Unlock()
+		msg["id"], changed = token, true
+	}
+	if string(msg["method"]) == `"notifications/cancelled"` {
+		var params map[string]json.RawMessage
+		if json.Unmarshal(msg["params"], &params) == nil {
+			m.mu.Lock()
+			token, ok := m.byRaw[string(params["requestId"])]
+			m.mu.Unlock()
+			if ok {
+				params["requestId"] = json.RawMessage(token)
+				msg["params"], _ = json.Marshal(params)
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return line
+	}
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return line
+	}
+	return out
+}
+
+// idWriter gives back, in each answer the SDK writes, the id the client
+// sent in place of its token.
+type idWriter struct {
+	w   io.Writer
+	ids *idMap
+}
+
+func (iw *idWriter) Write(p []byte) (int, error) {
+	iw.ids.mu.Lock()
+	empty := len(iw.ids.byToken) == 0
+	iw.ids.mu.Unlock()
+	if empty {
+		return iw.w.Write(p)
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(p, &msg) != nil {
+		return iw.w.Write(p)
+	}
+	_, isCall := msg["method"]
+	iw.ids.mu.Lock()
+	orig, ok := iw.ids.byToken[string(msg["id"])]
+	if ok && !isCall {
+		delete(iw.ids.byToken, string(msg["id"]))
+		if iw.ids.byRaw[string(orig)] == string(msg["id"]) {
+			delete(iw.ids.byRaw, string(orig))
+		}
+	}
+	iw.ids.mu.Unlock()
+	if !ok || isCall {
+		return iw.w.Write(p)
+	}
+	msg["id"] = orig
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return iw.w.Write(p)
+	}
+	if _, err := iw.w.Write(append(out, '\n')); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 type nopCloser struct{ io.Writer }
@@ -68,7 +184,7 @@ const (
 
 // filterLines copies the JSON-RPC lines of r to w and answers the others
 // on out.
-func filterLines(r io.Reader, w *io.PipeWriter, out io.Writer, logf func(string, ...any)) {
+func filterLines(r io.Reader, w *io.PipeWriter, out io.Writer, ids *idMap, logf func(string, ...any)) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br)
@@ -89,7 +205,7 @@ func filterLines(r io.Reader, w *io.PipeWriter, out io.Writer, logf func(string,
 		default:
 			if why, mid := invalidMessage(line); why != "" {
 				id, code, msg = mid, codeInvalidRequest, "the message is not a JSON-RPC 2.0 message: "+why
-			} else if _, werr := w.Write(append(line, '\n')); werr != nil {
+			} else if _, werr := w.Write(append(ids.inbound(line), '\n')); werr != nil {
 				return
 			}
 		}

@@ -23,11 +23,9 @@ import (
 	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
-// info is OpenAI's row of the provider table: its variables.
+// info is OpenAI's row of the provider table: its variables, address
+// and key header.
 var info, _ = provider.Lookup("OpenAI")
-
-// DefaultBaseURL is the OpenAI API's base URL.
-const DefaultBaseURL = "https://api.openai.com/v1"
 
 // Mode selects how tools are sent.
 type Mode int
@@ -65,23 +63,22 @@ func WithMode(m Mode) Option { return clientopt.Own(func(c *Client) { c.mode = m
 // BaseURL returns the API root the client sends requests to.
 func (c *Client) BaseURL() string { return c.baseURL }
 
-// New returns a client configured from OPENAI_API_KEY and OPENAI_BASE_URL,
-// then opts. Without an API key it is a *runtime.ConfigurationError when
-// the base URL is OpenAI's own (a local compatible server needs none).
-func New(opts ...Option) (*Client, error) {
+// New returns a client for OpenAI's own row of the provider table
+// (OPENAI_API_KEY, OPENAI_BASE_URL), then opts. Without an API key it is
+// a *runtime.ConfigurationError when the base URL is OpenAI's own (a
+// local compatible server needs none).
+func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
+
+// NewFor returns a client for a provider that speaks OpenAI's API (a row
+// of the provider table whose Client is provider.OpenAI: Ollama, or one
+// a program adds), configured from the row's variables, then opts.
+func NewFor(p provider.Info, opts ...Option) (*Client, error) {
 	c := &Client{}
-	s := clientopt.FromEnvironment(info, "Authorization")
-	if err := clientopt.Apply(&s, c, opts); err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	var err error
-	c.baseURL, err = c.http.Check(apihttp.Endpoint{BaseURL: c.baseURL, Default: DefaultBaseURL,
-		BaseSetting: "OPENAI_BASE_URL", KeySetting: "OPENAI_API_KEY", OfficialHost: "api.openai.com",
-		MissingKey: "OPENAI_API_KEY is not set: set it to your OpenAI API key (or use the base URL of an OpenAI-compatible server that needs none)"})
+	s, err := clientopt.Setup(p, c, opts)
 	if err != nil {
 		return nil, err
 	}
+	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
 	return c, nil
 }
 
@@ -248,6 +245,9 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 			}
 		}
 	}
+	if req.Output != nil {
+		cr.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: structuredFormat(req.Output)}
+	}
 	// No HTML escaping, so the tools entries stay byte-identical to
 	// `gramc schema --target openai`.
 	var buf bytes.Buffer
@@ -285,10 +285,12 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	}
 	ch := cr.Choices[0]
 	msg := runtime.Message{Role: runtime.RoleAssistant}
-	if ch.Message.Content != nil {
+	refused := false
+	if ch.Message.Content != nil && *ch.Message.Content != "" {
 		msg.Content = *ch.Message.Content
 	} else if ch.Message.Refusal != nil {
-		msg.Content = *ch.Message.Refusal
+		// A refusal is the answer's text, and reported as one.
+		msg.Content, refused = *ch.Message.Refusal, true
 	}
 	for _, tc := range ch.Message.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
@@ -301,6 +303,9 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
 	}
 	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason), ResponseID: cr.ID, ResponseModel: cr.Model}
+	if refused && len(msg.ToolCalls) == 0 {
+		comp.StopReason = runtime.StopRefusal
+	}
 	if cr.Usage != nil {
 		comp.Usage = cr.Usage.usage()
 	}
@@ -342,33 +347,6 @@ func pairLegacyResults(msgs []runtime.Message) (answer map[int]int, resultFor ma
 		}
 	}
 	return answer, resultFor
-}
-
-// OllamaBaseURL is where Ollama serves its OpenAI-compatible API.
-const OllamaBaseURL = "http://localhost:11434/v1"
-
-// NewForModel is New for an agent's `Provider/model-name`: OpenAI (or no
-// provider) uses OpenAI or OPENAI_BASE_URL; Ollama defaults to
-// OllamaBaseURL. Any other provider needs a base URL (an option or
-// OPENAI_BASE_URL) of its OpenAI-compatible API; without one it is a
-// *runtime.ConfigurationError naming the provider.
-func NewForModel(model string, opts ...Option) (*Client, error) {
-	probe := clientopt.FromEnvironment(info, "Authorization")
-	if err := clientopt.Apply(&probe, &Client{}, opts); err != nil {
-		return nil, err
-	}
-	provider, _, ok := strings.Cut(model, "/")
-	if ok && probe.BaseURL == "" {
-		switch strings.ToLower(provider) {
-		case "openai":
-		case "ollama":
-			opts = append([]Option{clientopt.WithBaseURL(OllamaBaseURL)}, opts...)
-		default:
-			return nil, &runtime.ConfigurationError{Setting: "base URL",
-				Message: fmt.Sprintf("model %q: provider %s has no built-in endpoint: give the base URL of its OpenAI-compatible API (and its key in OPENAI_API_KEY)", model, provider)}
-		}
-	}
-	return New(opts...)
 }
 
 // stopReason maps a finish_reason (or a Responses status reason).

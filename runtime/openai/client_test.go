@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
@@ -23,7 +24,7 @@ func TestNewConfiguration(t *testing.T) {
 	_, err := openai.New()
 	var ce *runtime.ConfigurationError
 	if !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" || strings.Contains(err.Error(), "\n") ||
-		!strings.Contains(err.Error(), "set it") {
+		!strings.Contains(err.Error(), "export OPENAI_API_KEY=") {
 		t.Errorf("missing key: %v", err)
 	}
 	// A compatible server needs no key.
@@ -294,22 +295,23 @@ func TestLegacyPairsByPosition(t *testing.T) {
 	}
 }
 
-func TestNewForModel(t *testing.T) {
+// TestNewFor: a row of the provider table whose client is OpenAI's gives
+// the client its address, key variables and key header.
+func TestNewFor(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
-	c, err := openai.NewForModel("Ollama/llama3.1")
-	if err != nil || c.BaseURL() != openai.OllamaBaseURL {
+	ollama, _ := provider.Lookup("Ollama")
+	c, err := openai.NewFor(ollama)
+	if err != nil || c.BaseURL() != ollama.BaseURL {
 		t.Errorf("Ollama: %+v, %v", c, err)
 	}
 	var ce *runtime.ConfigurationError
-	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash"); !errors.As(err, &ce) || !strings.Contains(err.Error(), "provider Gemini") {
-		t.Errorf("Gemini without a base URL: %v", err)
-	}
-	if _, err := openai.NewForModel("Gemini/gemini-2.0-flash", clientopt.WithBaseURL("https://generativelanguage.googleapis.com/v1beta/openai"), clientopt.WithAPIKey("k")); err != nil {
-		t.Errorf("Gemini with a base URL: %v", err)
-	}
-	if _, err := openai.NewForModel("OpenAI/gpt-4o-mini"); !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" {
+	if _, err := openai.New(); !errors.As(err, &ce) || ce.Setting != "OPENAI_API_KEY" {
 		t.Errorf("OpenAI without a key: %v", err)
+	}
+	row := provider.Info{Name: "Acme", KeyEnv: []string{"ACME_KEY"}, KeyHeader: "X-Acme-Key", Client: provider.OpenAI}
+	if _, err := openai.NewFor(row); !errors.As(err, &ce) || !strings.Contains(err.Error(), "provider Acme has no built-in endpoint") {
+		t.Errorf("a row without an address: %v", err)
 	}
 }
 

@@ -47,6 +47,13 @@ type responsesRequest struct {
 	Temperature  *float64          `json:"temperature,omitempty"`
 	Stream       bool              `json:"stream,omitempty"`
 	Store        bool              `json:"store"`
+	// Text asks for Structured Outputs (a typed agent in native mode).
+	Text *responsesText `json:"text,omitempty"`
+}
+
+// responsesText is the Responses API's text configuration.
+type responsesText struct {
+	Format *jsonSchema `json:"format"`
 }
 
 func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]byte, error) {
@@ -99,6 +106,11 @@ func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]by
 		default:
 			rr.ToolChoice = map[string]string{"type": "function", "name": req.ToolChoice}
 		}
+	}
+	if req.Output != nil {
+		f := structuredFormat(req.Output)
+		f.Type = "json_schema"
+		rr.Text = &responsesText{Format: f}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -205,7 +217,8 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 		// reasoning and other items are not part of the answer gramc keeps.
 	}
 	msg.Content = text.String()
-	if msg.Content == "" {
+	refused := msg.Content == "" && refusal.Len() > 0 && len(msg.ToolCalls) == 0
+	if refused {
 		msg.Content = refusal.String()
 	}
 	comp := &runtime.Completion{Message: msg, ResponseID: rr.ID, ResponseModel: rr.Model}
@@ -214,6 +227,8 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 		comp.StopReason = stopReason(rr.IncompleteDetails.Reason)
 	case len(msg.ToolCalls) > 0:
 		comp.StopReason = runtime.StopToolCalls
+	case refused:
+		comp.StopReason = runtime.StopRefusal
 	default:
 		comp.StopReason = stopReason(rr.Status)
 	}

@@ -239,8 +239,9 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		return nil, c.http.Incomplete("no finish_reason and no [DONE]")
 	}
 	msg := runtime.Message{Role: runtime.RoleAssistant, Content: text.String()}
-	if msg.Content == "" {
+	if msg.Content == "" && refusal.Len() > 0 {
 		msg.Content = refusal.String()
+		comp.StopReason = runtime.StopRefusal
 	}
 	msg.ToolCalls = cs.toolCalls()
 	for _, tc := range msg.ToolCalls {

@@ -75,6 +75,34 @@ type chatRequest struct {
 	// chunk at the end.
 	Stream        bool           `json:"stream,omitempty"`
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+	// ResponseFormat asks for Structured Outputs (a typed agent in native
+	// mode).
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+}
+
+// responseFormat is Chat Completions' response_format of type
+// json_schema.
+type responseFormat struct {
+	Type       string      `json:"type"`
+	JSONSchema *jsonSchema `json:"json_schema"`
+}
+
+// jsonSchema is a structured-output format: Chat Completions' json_schema
+// object, and (with its type beside it) the Responses API's text.format.
+type jsonSchema struct {
+	Type   string          `json:"type,omitempty"` // "json_schema" in text.format only
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+	Strict bool            `json:"strict"`
+}
+
+// structuredFormat is the json_schema object of a request's output
+// format: OpenAI's strict form when there is one, with strict set.
+func structuredFormat(o *runtime.OutputFormat) *jsonSchema {
+	if len(o.Strict) > 0 {
+		return &jsonSchema{Name: o.Name, Schema: o.Strict, Strict: true}
+	}
+	return &jsonSchema{Name: o.Name, Schema: o.Schema}
 }
 
 type streamOptions struct {

@@ -33,6 +33,7 @@ type anthropicRequest struct {
 	TopP          *float64           `json:"top_p,omitempty"`
 	TopK          *int               `json:"top_k,omitempty"`
 	Metadata      json.RawMessage    `json:"metadata,omitempty"`
+	OutputConfig  json.RawMessage    `json:"output_config,omitempty"`
 }
 
 type anthropicMessage struct {
@@ -133,6 +134,13 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 		t.Tools = append(t.Tools, tool.Name)
 		t.Params[tool.Name] = tool.InputSchema
 	}
+	if len(req.OutputConfig) > 0 {
+		var err error
+		if t.Output, err = checkAnthropicOutputConfig(req.OutputConfig); err != nil {
+			return nil, err
+		}
+	}
+	t.ToolChoice = req.ToolChoice
 	if len(req.ToolChoice) > 0 {
 		var tc struct {
 			Type                   string `json:"type"`
@@ -325,6 +333,11 @@ func (anthropicDialect) writeError(w http.ResponseWriter, status int, msg string
 func (anthropicDialect) write(f *Fake, w http.ResponseWriter, t *Turn, reply Reply, n int) {
 	type block = map[string]any
 	var content []block
+	if reply.Refusal != "" && reply.Text == "" {
+		// Anthropic's refusal is the answer's text with stop_reason
+		// "refusal".
+		reply.Text = reply.Refusal
+	}
 	if reply.Text != "" {
 		content = append(content, block{"type": "text", "text": reply.Text})
 	}
@@ -339,6 +352,9 @@ func (anthropicDialect) write(f *Fake, w http.ResponseWriter, t *Turn, reply Rep
 	stop := "end_turn"
 	if len(reply.ToolCalls) > 0 {
 		stop = "tool_use"
+	}
+	if reply.Refusal != "" {
+		stop = "refusal"
 	}
 	if content == nil {
 		content = []block{}

@@ -170,16 +170,11 @@ func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error
 			return nil, fmt.Errorf("toolConfig.functionCallingConfig.mode: %q is not AUTO, ANY, NONE or VALIDATED", fc.Mode)
 		}
 	}
+	t.ToolChoice = req.ToolConfig
 	if len(req.GenerationConfig) > 0 {
-		var gc struct {
-			Temperature     *float64 `json:"temperature,omitempty"`
-			MaxOutputTokens *int     `json:"maxOutputTokens,omitempty"`
-		}
-		if err := strictDecode(req.GenerationConfig, &gc); err != nil {
-			return nil, fmt.Errorf("generationConfig: %w", err)
-		}
-		if gc.Temperature != nil && (*gc.Temperature < 0 || *gc.Temperature > 2) {
-			return nil, fmt.Errorf("generationConfig.temperature: must be between 0 and 2")
+		var err error
+		if t.Output, err = checkGeminiGenerationConfig(req.GenerationConfig, t.Model, len(t.Tools) > 0); err != nil {
+			return nil, err
 		}
 	}
 	if len(req.Contents) == 0 {

@@ -111,6 +111,13 @@ func (responsesDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 		t.Tools = append(t.Tools, tool.Name)
 		t.Params[tool.Name] = tool.Parameters
 	}
+	if len(req.Text) > 0 {
+		var err error
+		if t.Output, t.OutputStrict, err = checkResponsesText(req.Text); err != nil {
+			return nil, err
+		}
+	}
+	t.ToolChoice = req.ToolChoice
 	if len(req.ToolChoice) > 0 {
 		var s string
 		if json.Unmarshal(req.ToolChoice, &s) == nil {

@@ -25,9 +25,15 @@ type ChatRequest struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options,omitempty"`
+	// ResponseFormat is response_format (text, json_object or
+	// json_schema).
+	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
 	// Raw is the request body; Header its HTTP header.
 	Raw    []byte      `json:"-"`
 	Header http.Header `json:"-"`
+
+	output       json.RawMessage // response_format's json_schema.schema
+	outputStrict bool
 }
 
 // WireMessage is one message of a ChatRequest.
@@ -96,7 +102,10 @@ type FakeCall struct {
 // Reply is the fake server's answer to one request.
 type Reply struct {
 	// Text is the assistant's content.
-	Text      string
+	Text string
+	// Refusal answers with a refusal (OpenAI's message.refusal, streamed
+	// as refusal deltas; Anthropic's stop_reason "refusal" with the text).
+	Refusal   string
 	ToolCalls []FakeCall
 	// Legacy answers the first call as a `function_call`.
 	Legacy bool
@@ -295,8 +304,16 @@ func checkRequest(body []byte, req *ChatRequest, schema bool) error {
 			return err
 		}
 	}
-	if err := json.Unmarshal(body, req); err != nil {
+	// Decoded strictly: a field the fake does not model is refused, so a
+	// request carries exactly the fields a test has seen documented.
+	if err := strictDecode(body, req); err != nil {
 		return err
+	}
+	if len(req.ResponseFormat) > 0 {
+		var err error
+		if req.output, req.outputStrict, err = checkChatResponseFormat(req.ResponseFormat); err != nil {
+			return err
+		}
 	}
 	pending := map[string]bool{} // tool call IDs awaiting results
 	var order []string
@@ -396,6 +413,9 @@ func BuildStream(req *ChatRequest, reply Reply, n int) [][]byte {
 	for _, p := range pieces(reply.Text, 3) {
 		events = append(events, chunk(map[string]any{"content": p}, nil))
 	}
+	for _, p := range pieces(reply.Refusal, 3) {
+		events = append(events, chunk(map[string]any{"refusal": p}, nil))
+	}
 	finish := "stop"
 	switch {
 	case len(reply.ToolCalls) > 0 && reply.Legacy:
@@ -441,7 +461,9 @@ func BuildStream(req *ChatRequest, reply Reply, n int) [][]byte {
 func BuildResponse(req *ChatRequest, reply Reply, n int) []byte {
 	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
 	finish := "stop"
-	if reply.Text != "" || len(reply.ToolCalls) == 0 {
+	if reply.Refusal != "" {
+		msg["refusal"] = reply.Refusal
+	} else if reply.Text != "" || len(reply.ToolCalls) == 0 {
 		msg["content"] = reply.Text
 	}
 	if len(reply.ToolCalls) > 0 {

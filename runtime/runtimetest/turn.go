@@ -41,8 +41,17 @@ type Turn struct {
 	Legacy bool
 	// Stream: the request asked for a stream.
 	Stream bool
-	Header http.Header
-	Raw    []byte
+	// Output is the JSON Schema the request asked the answer to follow
+	// through the provider's structured-output field (response_format,
+	// text.format, output_config.format, responseJsonSchema); nil for
+	// none. OutputStrict: OpenAI's strict was set.
+	Output       json.RawMessage
+	OutputStrict bool
+	// ToolChoice is the request's tool choice as the provider's wire has
+	// it (nil for none).
+	ToolChoice json.RawMessage
+	Header     http.Header
+	Raw        []byte
 
 	chat *ChatRequest // the request as OpenAI's wire format has it
 }
@@ -78,7 +87,10 @@ func Replies(replies ...Reply) Policy {
 // for any provider: after tool results it answers with
 // text containing them; when tools are offered it calls the first one with
 // arguments built from the user's text (ArgumentsFor); otherwise it echoes
-// the user's text.
+// the user's text. A typed agent's request is answered in kind: a request
+// for a structured output with a value of its schema, and a final-answer
+// tool (the last tool, named final_answer…) is called once the agent's
+// own tools have answered, with arguments built from their results.
 func Echo(t *Turn, n int) Reply {
 	var results []string
 	for i := len(t.Messages) - 1; i >= 0; i-- {
@@ -88,9 +100,6 @@ func Echo(t *Turn, n int) Reply {
 		}
 		results = append([]string{m.Content}, results...)
 	}
-	if len(results) > 0 {
-		return Reply{Text: strings.Join(results, "\n")}
-	}
 	user := ""
 	for i := len(t.Messages) - 1; i >= 0; i-- {
 		if m := t.Messages[i]; m.Role == runtime.RoleUser {
@@ -98,7 +107,24 @@ func Echo(t *Turn, n int) Reply {
 			break
 		}
 	}
+	final := ""
+	if k := len(t.Tools); k > 0 && strings.HasPrefix(t.Tools[k-1], "final_answer") {
+		final = t.Tools[k-1]
+	}
+	if len(results) > 0 {
+		text := strings.Join(results, "\n")
+		switch {
+		case t.Output != nil:
+			return Reply{Text: ArgumentsFor(t.Output, text)}
+		case final != "":
+			return Reply{ToolCalls: []FakeCall{{Name: final, Arguments: ArgumentsFor(t.Params[final], text)}}}
+		}
+		return Reply{Text: text}
+	}
 	if len(t.Tools) == 0 {
+		if t.Output != nil {
+			return Reply{Text: ArgumentsFor(t.Output, user)}
+		}
 		return Reply{Text: "You said: " + user}
 	}
 	name := t.Tools[0]
@@ -107,7 +133,8 @@ func Echo(t *Turn, n int) Reply {
 
 // Turn returns the request in the runtime's terms.
 func (r *ChatRequest) Turn() *Turn {
-	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}, chat: r}
+	t := &Turn{Provider: OpenAI, Model: r.Model, Header: r.Header, Raw: r.Raw, Stream: r.Stream, Params: map[string]json.RawMessage{}, chat: r,
+		Output: r.output, OutputStrict: r.outputStrict, ToolChoice: r.ToolChoice}
 	for _, e := range r.Tools {
 		var te struct {
 			Function struct {

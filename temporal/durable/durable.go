@@ -10,9 +10,11 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/gramc-dev/gramc/runtime"
 )
@@ -32,6 +34,9 @@ const (
 	DefaultToolHeartbeat      = 30 * time.Second
 	DefaultContinueAsNewAfter = 10_000
 	DefaultContinueAsNewTurns = 100
+	// DefaultMaxPayloadBytes is Temporal's default limit on one payload
+	// (the server's limit.blobSize.error, 2 MiB).
+	DefaultMaxPayloadBytes = 2 << 20
 )
 
 // Input starts a run: the agent (by name, as the worker registered it),
@@ -109,6 +114,15 @@ type Config struct {
 	// ContinueAsNewTurns bounds the turns (model requests) one workflow
 	// run makes before it continues as new (DefaultContinueAsNewTurns).
 	ContinueAsNewTurns int
+	// MaxPayloadBytes is the server's limit on one payload
+	// (DefaultMaxPayloadBytes; set it to the server's limit.blobSize.error
+	// when that is changed). An activity's result over it, measured as
+	// the default data converter encodes it, is never sent: the server
+	// would refuse it, and the activity would time out and be retried —
+	// the model asked again — for ever. A model answer over it fails the
+	// run, not retried (ErrPayloadTooLarge); a tool result over it is a
+	// tool error the model is told.
+	MaxPayloadBytes int
 }
 
 // Worker holds a Config's agents and models, and registers the workflow
@@ -144,6 +158,9 @@ func New(cfg Config) (*Worker, error) {
 	}
 	if cfg.ContinueAsNewTurns <= 0 {
 		cfg.ContinueAsNewTurns = DefaultContinueAsNewTurns
+	}
+	if cfg.MaxPayloadBytes <= 0 {
+		cfg.MaxPayloadBytes = DefaultMaxPayloadBytes
 	}
 	w := &Worker{cfg: cfg, agents: map[string]*runtime.BoundAgent{}, models: map[string]runtime.Model{}}
 	for _, b := range cfg.Agents {
@@ -183,7 +200,27 @@ const (
 	ErrAPI            = "gramc.APIError"
 	ErrIterationLimit = "gramc.IterationLimit"
 	ErrInvalidInput   = "gramc.InvalidInput"
+	// ErrPayloadTooLarge: an activity's result is over
+	// Config.MaxPayloadBytes.
+	ErrPayloadTooLarge = "gramc.PayloadTooLarge"
 )
+
+// payloadSize is the size of v as the default data converter sends it.
+func payloadSize(v any) (int, error) {
+	p, err := converter.GetDefaultDataConverter().ToPayload(v)
+	if err != nil {
+		return 0, err
+	}
+	return proto.Size(p), nil
+}
+
+// overLimit says why a result of size bytes cannot be sent ("" if it can).
+func (w *Worker) overLimit(what string, size int) string {
+	if size <= w.cfg.MaxPayloadBytes {
+		return ""
+	}
+	return fmt.Sprintf("%s is %d bytes, over the %d-byte limit of a Temporal payload (durable.Config.MaxPayloadBytes)", what, size, w.cfg.MaxPayloadBytes)
+}
 
 // Workflow runs one agent: runtime.Loop's decisions, with each model
 // request and each valid tool call an activity. It is deterministic: the
@@ -299,6 +336,15 @@ func (w *Worker) Complete(ctx context.Context, in CompleteInput) (*runtime.Compl
 	if comp == nil {
 		return nil, temporal.NewNonRetryableApplicationError("the model returned no completion and no error", ErrAPI, nil)
 	}
+	// An answer the server would refuse is not sent: asking again would
+	// get another such answer, for ever.
+	size, err := payloadSize(comp)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError("encoding the model's answer: "+err.Error(), ErrAPI, nil)
+	}
+	if why := w.overLimit("the model's answer", size); why != "" {
+		return nil, temporal.NewNonRetryableApplicationError(why, ErrPayloadTooLarge, nil)
+	}
 	return comp, nil
 }
 
@@ -341,6 +387,12 @@ func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error)
 	out := ToolOutput{Result: res, Duration: time.Since(start)}
 	if tce != nil {
 		out.Error, out.ErrorKind = tce.Message, tce.Kind
+	}
+	// A result the server would refuse is a tool error the model is told.
+	if size, err := payloadSize(out); err == nil {
+		if why := w.overLimit("the tool's result", size); why != "" {
+			out = ToolOutput{Error: why, ErrorKind: runtime.BadResult, Duration: out.Duration}
+		}
 	}
 	return out, nil
 }

@@ -303,3 +303,43 @@ var mockAny = mock.Anything
 func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 	return converter.GetDefaultDataConverter().FromPayloads(can.Input, v)
 }
+
+// TestPayloadLimit: a model answer over the payload limit fails the run
+// at once, not retried, naming the limit; before, the server refused the
+// activity's result and the model was asked again for ever (issue 35.2).
+// A tool result over it is a tool error the model is told.
+func TestPayloadLimit(t *testing.T) {
+	var runs atomic.Int32
+	retry := &temporal.RetryPolicy{InitialInterval: time.Millisecond, MaximumAttempts: 5}
+	big := strings.Repeat("x", 4096)
+	m := runtimetest.NewScriptedModel(runtimetest.Say(big), runtimetest.Say(big), runtimetest.Say("small"))
+	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{bound(t, &runs)}, Model: modelFor(m), ModelRetry: retry, MaxPayloadBytes: 2048})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi"})
+	err := e.GetWorkflowError()
+	if err == nil || !strings.Contains(err.Error(), "over the 2048-byte limit of a Temporal payload (durable.Config.MaxPayloadBytes)") {
+		t.Fatalf("err = %v, want the payload limit named", err)
+	}
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != durable.ErrPayloadTooLarge {
+		t.Errorf("err = %v, want a %s", err, durable.ErrPayloadTooLarge)
+	}
+	if n := len(m.Requests()); n != 1 {
+		t.Errorf("model asked %d times, want 1 (not retried)", n)
+	}
+
+	tool := runtime.Tool{Spec: helloSpec, Func: func(context.Context, json.RawMessage) (any, error) { return big, nil }}
+	b, berr := runtime.Bind(helloAgent, runtime.NewToolLibrary(tool))
+	if berr != nil {
+		t.Fatal(berr)
+	}
+	m = runtimetest.NewScriptedModel(runtimetest.CallTools(runtimetest.Call("sayHello", `{"personName":"Ada"}`)), runtimetest.Say("done"))
+	e = newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(m), MaxPayloadBytes: 2048})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi"})
+	var resp runtime.Response
+	if err := e.GetWorkflowResult(&resp); err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Invocations) != 1 || resp.Invocations[0].Err == nil || !strings.Contains(resp.Invocations[0].Err.Error(), "the tool's result is") {
+		t.Errorf("invocations %+v, want the tool's result refused as too large", resp.Invocations)
+	}
+}
