@@ -63,6 +63,11 @@ func unexpected(old, new []*check.Package, target schema.Target) []compat.Change
 
 func assertRoundTrip(t *testing.T, pkg *check.Package, src string) {
 	t.Helper()
+	// The tools and their types come along; agents and tests are not in a
+	// tool list.
+	tools := *pkg
+	tools.Agents, tools.Tests = nil, nil
+	pkg = &tools
 	for _, target := range []schema.Target{schema.MCP, schema.JSONSchema} {
 		imported, snap, warnings, gram := roundTrip(t, pkg, target)
 		if len(warnings) > 0 {
