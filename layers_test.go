@@ -140,7 +140,7 @@ func TestLayersNegativeTrial(t *testing.T) {
 		{"ast", "syntax", "ast imports syntax, which the rules do not allow"},
 		{"check", "runtime/gramfile", "check imports runtime/gramfile, which the rules do not allow"},
 		// A new package without its line.
-		{"cli", "importer", "importer is placed by no rule"},
+		{"cli", "exporter", "exporter is placed by no rule"},
 	} {
 		graph := map[string][]string{}
 		for k, v := range ok {
