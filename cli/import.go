@@ -105,7 +105,11 @@ func runImport(e *env, opts importOptions, args []string) error {
 	res, err := importer.Import(srcs)
 	var ie *importer.Error
 	if errors.As(err, &ie) {
-		printImportDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: ie.Msg, Range: ie.At}}, srcs)
+		msg := ie.Msg
+		if ie.At.Start.Line == 0 && ie.Pointer != "" {
+			msg += " (at " + ie.Pointer + ")" // a server's listing: no line to show
+		}
+		printImportDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: msg, Range: ie.At}}, srcs)
 		return exitCode(ExitProblem)
 	}
 	if err != nil {

@@ -55,3 +55,28 @@ func TestThirdPartyDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAPIFeatures imports testdata/openapi/features.yaml, a document
+// of what OpenAPI 3.0 lets a tool's declaration come from: path-level
+// parameters overridden by the operation's, referenced parameters, bodies
+// and responses, allOf merged into one record, OpenAPI 3.0's nullable and
+// boolean exclusiveMinimum, a cookie, an array body, a 2XX response of a
+// +json media type, an operation without operationId.
+func TestOpenAPIFeatures(t *testing.T) {
+	const doc = "testdata/openapi/features.yaml"
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := importer.Import([]importer.Source{{Name: doc, Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	diag.WriteText(&w, res.Warnings, diag.TextOptions{ReadFile: func(string) ([]byte, error) { return data, nil }}) //nolint:errcheck
+	golden.File(t, "testdata/golden/openapi-features.gram", res.Gram)
+	golden.File(t, "testdata/golden/openapi-features.warnings", w.Bytes())
+	if _, ds := checkText(t, "imported.gram", string(res.Gram)); len(ds) > 0 {
+		t.Errorf("the import does not check clean: %v", ds)
+	}
+}

@@ -183,13 +183,12 @@ func (im *importer) operation(path, method string, op, shared *node) {
 		body = im.follow(body, "request body")
 		required := im.boolean(body, "required")
 		content := body.get("content")
-		schema, media := im.jsonMedia(content)
+		schema, _ := im.jsonMedia(content)
 		switch {
 		case schema == nil && content != nil && content.kind == 'o' && len(content.keys) > 0:
 			im.warn(diag.CodeImportNonJSONBody, content, fmt.Sprintf("the request body (%s) is not JSON; dropped", strings.Join(content.keys, ", ")),
 				"gramc import makes the properties of a JSON request body parameters; a form, a file or other media cannot be a tool's arguments. Add an application/json body, or declare the tool by hand.")
 		case schema != nil:
-			_ = media
 			before := len(im.decls)
 			bt, _ := im.typ(schema, hint+"Body", 1)
 			if bt.kind == check.Record {
@@ -266,7 +265,7 @@ func (im *importer) jsonMedia(content *node) (*node, string) {
 			pick = k
 			break
 		}
-		if pick == "" && (strings.HasSuffix(mt, "+json") || mt == "*/*" && false) {
+		if pick == "" && strings.HasSuffix(mt, "+json") {
 			pick = k
 		}
 	}

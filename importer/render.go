@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
@@ -404,5 +403,3 @@ func value(v any) string {
 	}
 	return "null"
 }
-
-var _ = ast.Range{}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
@@ -327,5 +326,3 @@ func randomResult(r *rand.Rand, named, recs []string) string {
 	}
 	return "(::" + kind + " {" + strings.Join(props, ", ") + "})"
 }
-
-var _ = ast.Range{}
