@@ -235,30 +235,34 @@ func (t *recordingRoundTripper) RoundTrip(req *http.Request) (*http.Response, er
 
 // teeBody records the messages of a response body as the SDK reads it,
 // before the SDK sees the bytes that complete one: a JSON body when it
-// ends, each event of an event stream when its blank line arrives.
+// ends, each event of an event stream when its blank line arrives. Each
+// byte is looked at once, so a large event costs linear time.
 type teeBody struct {
 	body     io.ReadCloser
 	sse      bool
 	rec      *listRecorder
-	buf      []byte
+	buf      []byte // the JSON body, or the event stream's pending text (line ends as \n)
+	cr       bool   // the last byte appended was a \r (a \r\n may be split across reads)
+	scanned  int    // buf[:scanned] has no blank line
 	overflow bool
 }
 
 func (b *teeBody) Read(p []byte) (int, error) {
 	n, err := b.body.Read(p)
 	if !b.overflow {
-		b.buf = append(b.buf, p[:n]...)
+		if b.sse {
+			b.appendEvents(p[:n])
+		} else {
+			b.buf = append(b.buf, p[:n]...)
+		}
 		if len(b.buf) > maxListingBytes {
 			b.overflow, b.buf = true, nil
 		}
 	}
-	if b.sse {
-		b.events(false)
-	}
-	if err == io.EOF {
+	if err == io.EOF && !b.overflow {
 		if b.sse {
-			b.events(true)
-		} else if !b.overflow {
+			b.event(b.buf)
+		} else {
 			b.rec.message(b.buf)
 		}
 		b.buf = nil
@@ -266,38 +270,46 @@ func (b *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// events records each complete event of the stream read so far (and,
-// at its end, what is left).
-func (b *teeBody) events(end bool) {
+// appendEvents appends stream text with its line ends made \n, and
+// records each event a blank line completes.
+func (b *teeBody) appendEvents(p []byte) {
+	for _, c := range p {
+		switch {
+		case c == '\n' && b.cr:
+			b.cr = false // the \n of a \r\n: the \r made the line end
+			continue
+		case c == '\r':
+			b.cr = true
+			c = '\n'
+		default:
+			b.cr = false
+		}
+		b.buf = append(b.buf, c)
+	}
 	for {
-		text := string(b.buf)
-		i := strings.Index(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n")
-		if i < 0 && !end || len(text) == 0 {
-			return
-		}
-		event := text
-		if i >= 0 {
-			// the index is in the normalised text: find the same event end
-			// in the raw text
-			norm := strings.ReplaceAll(text, "\r\n", "\n")
-			event = norm[:i]
-			b.buf = []byte(norm[i+2:])
-		} else {
-			b.buf = nil
-		}
-		var data bytes.Buffer
-		for _, line := range strings.Split(event, "\n") {
-			if d, ok := strings.CutPrefix(line, "data:"); ok {
-				data.WriteString(strings.TrimPrefix(d, " "))
-				data.WriteByte('\n')
-			}
-		}
-		if data.Len() > 0 {
-			b.rec.message(data.Bytes())
-		}
+		i := bytes.Index(b.buf[max(b.scanned-1, 0):], []byte("\n\n"))
 		if i < 0 {
+			b.scanned = len(b.buf)
 			return
 		}
+		end := max(b.scanned-1, 0) + i
+		b.event(b.buf[:end])
+		b.buf = b.buf[end+2:]
+		b.scanned = 0
+	}
+}
+
+// event records the message of one event's data lines.
+func (b *teeBody) event(text []byte) {
+	var data bytes.Buffer
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		if d, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+			data.Write(bytes.TrimPrefix(d, []byte(" ")))
+			data.WriteByte('\n')
+		}
+	}
+	if data.Len() > 0 {
+		b.rec.message(data.Bytes())
 	}
 }
 
