@@ -4,7 +4,7 @@ FUZZTIME ?= 1m
 BENCHTIME ?= 1x
 PKGS     := ./...
 
-.PHONY: all help build install test test-temporal lint gramfmt bench fuzz demo clean vscode-package
+.PHONY: all help build install test test-temporal lint gramfmt bench fuzz demo clean vscode-package playground playground-serve playground-test-setup
 
 all: build
 
@@ -17,6 +17,8 @@ help:
 	@echo "make bench  - run the benchmarks (BENCHTIME=$(BENCHTIME))"
 	@echo "make fuzz   - run every fuzz target for FUZZTIME=$(FUZZTIME)"
 	@echo "make demo   - check, schema, gen and run the bundled examples"
+	@echo "make playground - write the playground's static site to playground/dist (docs/playground.md)"
+	@echo "make playground-serve - build it and serve it on http://127.0.0.1:8039/"
 	@echo "make vscode-package - build editors/vscode/gram-<version>.vsix (npm and network; not part of make test)"
 
 build:
@@ -44,6 +46,7 @@ test: lint gramfmt mcpts
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) run ./cmd/gramc gen --check -o examples/hellomcp --package main examples/hello/hello.gram
+	@$(MAKE) --no-print-directory playground-test-setup
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory test-temporal
@@ -68,11 +71,37 @@ test-temporal:
 	@echo "== temporal module (a cold cache compiles the Temporal server first: about 3 to 5 minutes on 2 cores)"
 	cd temporal && $(GO) vet ./... && $(GO) test -count=1 ./...
 
+# playground: the static site of docs/playground.md (the WebAssembly module
+# of the compiler core, the page, the examples); any static file server
+# serves playground/dist.
+playground:
+	$(GO) run ./playground/build -o playground/dist
+
+playground-serve:
+	$(GO) run ./playground/build -o playground/dist -serve 127.0.0.1:8039
+
+# playground-test-setup: the browser test's npm packages (playwright-core,
+# mermaid), from the committed lock, when a Chromium is there to drive;
+# without one, or offline, TestBrowser skips and says why.
+BROWSER_TEST_DIR := playground/site/testdata/browser
+playground-test-setup:
+	@if ! command -v chromium >/dev/null 2>&1 && [ -z "$$GRAMC_CHROMIUM" ]; then \
+	  echo "== browser test: no chromium on PATH, so playground/site's TestBrowser skips (apt-get install chromium)"; \
+	elif [ -d $(BROWSER_TEST_DIR)/node_modules/playwright-core ] && [ -d $(BROWSER_TEST_DIR)/node_modules/mermaid ]; then \
+	  echo "== browser test: chromium and $(BROWSER_TEST_DIR)/node_modules are there"; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+	  echo "== browser test: no npm, so TestBrowser skips (it needs playwright-core and mermaid from $(BROWSER_TEST_DIR)/package-lock.json)"; \
+	else \
+	  echo "== browser test: npm ci in $(BROWSER_TEST_DIR) (playwright-core, mermaid)"; \
+	  (cd $(BROWSER_TEST_DIR) && npm ci --no-audit --no-fund --loglevel=error) || \
+	    echo "== browser test: npm ci failed (offline?), so TestBrowser skips"; \
+	fi
+
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
 fuzz:
-	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./internal/redact ./internal/termsafe ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./runtime/agenttest ./compat; do \
+	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./runtime/agenttest ./compat; do \
 	  for t in $$($(GO) test -list='^Fuzz' $$p | grep '^Fuzz'); do \
 	    echo "== $$p $$t ($(FUZZTIME))"; \
 	    $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s $$p; \
@@ -88,4 +117,4 @@ vscode-package:
 	cd editors/vscode && npm install --no-audit --no-fund && npx --yes @vscode/vsce package
 
 clean:
-	rm -rf bin
+	rm -rf bin playground/dist

@@ -46,6 +46,7 @@ const rules = `
 	syntax, provider < check < load;
 	check, runtime/toolspec < codegen/schema;
 	codegen/schema < codegen/golang, compat;
+	check < codegen/graph;
 	codegen/schema, load < config;
 	check < importer;
 
@@ -60,9 +61,14 @@ const rules = `
 	runtime, load, codegen/schema < runtime/gramfile;
 	runtime/gramfile, runtime/clients, runtime/cassette < runtime/agenttest;
 
+	# The playground: the compiler core behind globalThis.gramc, its
+	# WebAssembly shell, the site's builder (docs/playground.md).
+	codegen/golang, codegen/graph, docs < playground/core < playground/wasm;
+	NONE < playground/site < playground/build;
+
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, importer < cli;
+	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, importer < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.
@@ -72,6 +78,7 @@ const rules = `
 	runtime/gramfile, runtime/agenttest, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
 	lsp, cli, runtime/agenttest !< runtime/gramfile, codegen/golang;
 	cli !< lsp;
+	load, config, lsp, cli, runtime, runtime/clients, runtime/gramfile !< playground/core, playground/wasm;
 `
 
 // TestLayers runs go list on the module and fails on an import the rules

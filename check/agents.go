@@ -102,6 +102,15 @@ var outputModes = func() []string {
 // Output), with the mode auto would take instead: an error found here,
 // not as an HTTP 400 at run time.
 func (c *checker) outputCapability(props propSet, a *Agent) {
+	if a.Signature != nil && a.Signature.Result != nil && !a.Typed() {
+		// An agent answering text has no output type to hold it to.
+		for _, k := range []string{"outputMode", "outputRetries"} {
+			if q := props.get(k); q != nil {
+				c.warnf(diag.CodeUntypedOutputSetting, q.Key, "%s has no effect: agent %s answers text", k, a.Name).WithDetail(fmt.Sprintf("%s applies to a typed agent, whose return type is not String: give %s a signature such as (ticket::String)==>(::Triage), or remove %s.", k, a.Name, k))
+			}
+		}
+		return
+	}
 	q := props.get("outputMode")
 	if q == nil || a.OutputMode == provider.OutputAuto || !a.Typed() || a.Provider == "" {
 		return
@@ -229,6 +238,9 @@ func (c *checker) agentGraph() {
 	}
 }
 
+// maxCycleNames is how many agents a cycle's message names at most.
+const maxCycleNames = 12
+
 // agentCycle reports the cycle closed by r, from the agents on path.
 func (c *checker) agentCycle(path []*Agent, r agentRef) {
 	i := len(path) - 1
@@ -240,6 +252,12 @@ func (c *checker) agentCycle(path []*Agent, r agentRef) {
 		names = append(names, a.Name)
 	}
 	names = append(names, r.to.Name)
+	if len(names) > maxCycleNames {
+		// A long circle is named by its ends.
+		k := maxCycleNames / 2
+		more := fmt.Sprintf("… (%s)", english.Plural(len(names)-2*k, "more agent"))
+		names = append(append(names[:k:k], more), names[len(names)-k:]...)
+	}
 	cycle := strings.Join(names, " → ")
 	from := path[len(path)-1]
 	detail := fmt.Sprintf("Agents listing each other in a circle would call each other without end: %s. Remove %s from %s, or break the circle elsewhere.", cycle, r.to.Name, from.Name)

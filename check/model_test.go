@@ -2,9 +2,11 @@ package check
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/provider"
 )
 
@@ -181,5 +183,34 @@ func TestModelTypedAgent(t *testing.T) {
 	}
 	if !reflect.DeepEqual(estimate.Agents, []*Agent{triage, plain}) || estimate.Agents[0].AsTool() != sig || estimate.ToolChoice != "triage" {
 		t.Errorf("estimate lists %v, toolChoice %q", estimate.Agents, estimate.ToolChoice)
+	}
+}
+
+// TestLongAgentCycle: a circle of many agents is reported once, at the
+// reference that closes it, named by its ends; no recursion. The chain
+// it holds is too deep too, and reported once.
+func TestLongAgentCycle(t *testing.T) {
+	const n = 20000
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = fmt.Appendf(b, "[a%d:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} | a%d]\n", i, (i+1)%n)
+	}
+	_, ds := loadSource("cycle.gram", b)
+	var cycles, nesting int
+	for _, d := range ds {
+		switch d.Code {
+		case diag.CodeAgentCycle:
+			cycles++
+			if want := "cycle of agents: a0 → a1 → a2 → a3 → a4 → a5 → … (19989 more agents) → a19995 → a19996 → a19997 → a19998 → a19999 → a0"; d.Summary != want || d.Range.Start.Line != n {
+				t.Errorf("%s: %s, want %s on line %d", d.Range, d.Summary, want, n)
+			}
+		case diag.CodeAgentNesting:
+			nesting++
+		default:
+			t.Errorf("unexpected: %s", d.Error())
+		}
+	}
+	if cycles != 1 || nesting != 1 {
+		t.Errorf("%d cycles and %d nestings reported, want 1 and 1", cycles, nesting)
 	}
 }

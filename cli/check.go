@@ -231,7 +231,7 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 				}
 				orig[name] = src
 			}
-			if fixed := applyEdits(src, fixes); !bytes.Equal(fixed, src) {
+			if fixed := diag.ApplyFixes(src, fixes); !bytes.Equal(fixed, src) {
 				overlay[name], changed = fixed, true
 			}
 		}
@@ -286,44 +286,3 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 // errFixesLeft: a file changed while gramc check --fix ran, and its fixes
 // were not written (said for each file).
 var errFixesLeft = errors.New("a file changed while it was being fixed; its fixes were not written (run gramc check --fix again)")
-
-// applyEdits applies fixes to src, each fix (one diagnostic's edits) whole
-// or not at all: a fix that overlaps one already taken is left for a later
-// run.
-func applyEdits(src []byte, fixes [][]diag.Edit) []byte {
-	type span struct{ start, end int }
-	var taken []span
-	var edits []diag.Edit
-	overlaps := func(a span) bool {
-		for _, b := range taken {
-			if a.start < b.end && b.start < a.end || a.start == b.start {
-				return true
-			}
-		}
-		return false
-	}
-next:
-	for _, fix := range fixes {
-		var spans []span
-		for _, ed := range fix {
-			sp := span{int(ed.Range.Start.Offset), int(ed.Range.End.Offset)}
-			if sp.start > sp.end || sp.end > len(src) || overlaps(sp) {
-				continue next
-			}
-			spans = append(spans, sp)
-		}
-		taken = append(taken, spans...)
-		edits = append(edits, fix...)
-	}
-	slices.SortStableFunc(edits, func(a, b diag.Edit) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
-	var out bytes.Buffer
-	last := 0
-	for _, ed := range edits {
-		start, end := int(ed.Range.Start.Offset), int(ed.Range.End.Offset)
-		out.Write(src[last:start])
-		out.WriteString(ed.NewText)
-		last = end
-	}
-	out.Write(src[last:])
-	return out.Bytes()
-}

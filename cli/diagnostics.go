@@ -10,7 +10,6 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -34,7 +33,7 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 		opts.MoreCommand = e.allErrorsCommand()
 	}
 	diag.WriteText(e.stderr, ds, opts) //nolint:errcheck // stderr
-	fmt.Fprintln(e.stderr, summaryLine(ds))
+	fmt.Fprintln(e.stderr, diag.CountLine(ds))
 }
 
 // allErrorsCommand is the command line that shows every diagnostic: this
@@ -58,19 +57,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// summaryLine counts ds: "3 errors, 13 warnings", "1 error", "2 warnings".
-func summaryLine(ds diag.Diagnostics) string {
-	errs := len(ds.Errors())
-	var parts []string
-	if errs > 0 {
-		parts = append(parts, english.Plural(errs, "error"))
-	}
-	if w := len(ds) - errs; w > 0 {
-		parts = append(parts, english.Plural(w, "warning"))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // knownCodes are the codes a gramc:ignore comment or --disable may name:

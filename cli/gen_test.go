@@ -20,8 +20,10 @@ func TestGenCheck(t *testing.T) {
 		{"-o", "../examples/internal/e2e/weather", "--package", "weather", "../testdata/examples/weather.gram"},
 		{"../examples/internal/e2e/notes"},
 	}
-	if _, err := os.Stat(filepath.Join("..", "examples", "hello", "main.go")); err == nil {
-		cases = append(cases, []string{"../examples/hello"})
+	for _, example := range []string{"hello", "triage"} {
+		if _, err := os.Stat(filepath.Join("..", "examples", example, "main.go")); err == nil {
+			cases = append(cases, []string{"../examples/" + example})
+		}
 	}
 	for _, args := range cases {
 		if !golden.Update() {

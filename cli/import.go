@@ -168,5 +168,5 @@ func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source)
 	var b bytes.Buffer
 	diag.WriteText(&b, ds, opts) //nolint:errcheck // a buffer
 	e.stderr.Write(b.Bytes())    //nolint:errcheck // stderr
-	fmt.Fprintln(e.stderr, summaryLine(ds))
+	fmt.Fprintln(e.stderr, diag.CountLine(ds))
 }

@@ -97,33 +97,11 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 		}
 		return nil
 	}
-	if len(targets) == 1 {
-		out, err := schema.Emit(tools, targets[0])
-		if err != nil {
-			return &exitError{code: ExitProblem, err: err}
-		}
-		_, err = e.stdout.Write(out)
-		return err
+	out, err := schema.EmitTargets(tools, targets)
+	if err != nil {
+		return &exitError{code: ExitProblem, err: err}
 	}
-	// Several targets: {"target": [entries], ...} in the registry's order,
-	// indented as one document.
-	var buf bytes.Buffer
-	buf.WriteString("{\n")
-	for i, target := range targets {
-		out, err := schema.Emit(tools, target)
-		if err != nil {
-			return &exitError{code: ExitProblem, err: err}
-		}
-		name, _ := json.Marshal(string(target))
-		fmt.Fprintf(&buf, "  %s: ", name)
-		buf.Write(bytes.ReplaceAll(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"), []byte("\n  ")))
-		if i < len(targets)-1 {
-			buf.WriteByte(',')
-		}
-		buf.WriteByte('\n')
-	}
-	buf.WriteString("}\n")
-	_, err = e.stdout.Write(buf.Bytes())
+	_, err = e.stdout.Write(out)
 	return err
 }
 

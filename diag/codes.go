@@ -81,6 +81,7 @@ const (
 	CodeAgentNesting               Code = "agent-nesting"
 	CodeAgentNameClash             Code = "agent-name-clash"
 	CodeUnsupportedOutputMode      Code = "unsupported-output-mode"
+	CodeUntypedOutputSetting       Code = "untyped-output-setting"
 	CodeTargetInvalidName          Code = "target-invalid-name"
 	CodeTargetInvalidPropertyName  Code = "target-invalid-property-name"
 	CodeTargetRecursiveType        Code = "target-recursive-type"
@@ -232,6 +233,7 @@ var registry = []CodeInfo{
 	{CodeInvalidOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidOutputRetries, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeUnsupportedOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeUntypedOutputSetting, StageCheck, Warning, "docs/diagnostics.md", ""},
 	{CodeInvalidTestAnswer, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeAgentCycle, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeAgentNesting, StageCheck, Error, "docs/diagnostics.md", ""},
@@ -347,11 +349,12 @@ const (
 
 // tags are the codes an editor renders specially.
 var tags = map[Code]Tag{
-	CodeUnusedIgnore:     Unnecessary, // a gramc:ignore comment that suppresses nothing
-	CodeUnknownProperty:  Unnecessary, // a property gramc ignores
-	CodeUnknownPattern:   Unnecessary, // a top-level pattern gramc ignores
-	CodeLegacyParamName:  Deprecated,  // paramName: the older spelling of a name
-	CodeIdentityConflict: Deprecated,
+	CodeUnusedIgnore:         Unnecessary, // a gramc:ignore comment that suppresses nothing
+	CodeUnknownProperty:      Unnecessary, // a property gramc ignores
+	CodeUnknownPattern:       Unnecessary, // a top-level pattern gramc ignores
+	CodeUntypedOutputSetting: Unnecessary, // outputMode or outputRetries of an agent answering text
+	CodeLegacyParamName:      Deprecated,  // paramName: the older spelling of a name
+	CodeIdentityConflict:     Deprecated,
 }
 
 // TagOf returns how an editor may render diagnostics of code.

@@ -255,3 +255,17 @@ func excerpt(src []byte, r ast.Range) (line, caret string, ok bool) {
 	b.WriteString(strings.Repeat("~", max(width, 1)-1))
 	return l.String(), b.String(), true
 }
+
+// CountLine counts ds as the text output ends: "3 errors, 13 warnings",
+// "1 error", "2 warnings" ("" for none).
+func CountLine(ds Diagnostics) string {
+	errs := len(ds.Errors())
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, english.Plural(errs, "error"))
+	}
+	if w := len(ds) - errs; w > 0 {
+		parts = append(parts, english.Plural(w, "warning"))
+	}
+	return strings.Join(parts, ", ")
+}

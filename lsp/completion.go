@@ -184,8 +184,10 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 				if colon := strings.IndexByte(head, ':'); colon > 0 {
 					self = strings.Trim(strings.TrimSpace(head[1:colon]), "`")
 				}
+				signed := false // the agent has its signature already
 				for _, sym := range r.index().syms {
 					if sym.kind == symAgent && sym.name == self {
+						signed = signed || sym.agent() != nil && sym.agent().HasSignature
 						continue
 					}
 					switch sym.kind {
@@ -204,8 +206,10 @@ func (s *server) complete(f *file, r *result, off int) []protocol.CompletionItem
 						items = append(items, edit(sym.name, protocol.CompletionItemKindClass, detail(sym), doc, ""))
 					}
 				}
-				// The agent's signature, first by convention.
-				items = append(items, edit(implicitSignature, protocol.CompletionItemKindSnippet, "signature", "The agent's input and output (docs/language.md §2.6): parameters joined by ==>, ending with the type it answers with.", ""))
+				if !signed {
+					// The agent's signature, first by convention.
+					items = append(items, edit(implicitSignature, protocol.CompletionItemKindSnippet, "signature", "The agent's input and output (docs/language.md §2.6): parameters joined by ==>, ending with the type it answers with.", ""))
+				}
 				return items
 			}
 		}

@@ -148,3 +148,34 @@ func modeStrings(modes []OutputMode) []string {
 	}
 	return out
 }
+
+// TestDocsShowOutputSupport: docs/runtime.md's table of structured output
+// has a row per provider that says what auto picks with tools, as the
+// rows of the table decide it for their newest models.
+func TestDocsShowOutputSupport(t *testing.T) {
+	data, err := os.ReadFile("../docs/runtime.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "What each provider row offers")
+	section, _, _ = strings.Cut(section, "\n\n- ")
+	for _, p := range Table {
+		var row string
+		for _, line := range strings.Split(section, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "| `"+p.Name+"` |") {
+				row = line
+			}
+		}
+		if row == "" {
+			t.Errorf("docs/runtime.md's output table has no row for %s", p.Name)
+			continue
+		}
+		cells := strings.Split(row, "|")
+		last := strings.TrimSpace(cells[len(cells)-2])
+		// The row's catch-all entry decides the newest models.
+		newest := Info{Name: p.Name, Output: p.Output[len(p.Output)-1:]}
+		if want := string(newest.AutoOutputMode("newest", true)); !strings.HasSuffix(last, want) {
+			t.Errorf("docs/runtime.md says auto with tools is %q on %s; the row says %s", last, p.Name, want)
+		}
+	}
+}

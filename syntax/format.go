@@ -55,8 +55,8 @@ const MaxLineWidth = 100
 //     indentation. Every other path prints on one line.
 //   - An agent's signature (the first of its elements that is a path or
 //     a node) is printed as its first element, the others following in
-//     their order; when a comment sits among the elements they keep
-//     their order instead, since comments stay at their place.
+//     their order; when a comment sits among (or after) the elements
+//     they keep their order instead, since comments stay at their place.
 //   - Property annotations `@key(value)` each go on their own line before
 //     the pattern they annotate; identified annotations `@@id:Label` stay
 //     on the pattern's line, followed by one space.
@@ -420,8 +420,8 @@ func (p *printer) subjectPattern(sp *ast.SubjectPattern) {
 
 // signatureFirst returns sp's elements, an agent's with its signature
 // (its first path or node element) moved first, unless a comment sits
-// among them: comments print in source order, each before what follows
-// it, so the elements then keep their order.
+// among them or after them: comments print in source order, each where
+// it was, so the elements then keep their order.
 func (p *printer) signatureFirst(sp *ast.SubjectPattern) []ast.Pattern {
 	els := sp.Elements
 	agent := false
@@ -437,7 +437,7 @@ func (p *printer) signatureFirst(sp *ast.SubjectPattern) []ast.Pattern {
 		default:
 			continue
 		}
-		if i == 0 || p.commentsBetween(startOf(sp), endOf(els[len(els)-1])) {
+		if i == 0 || p.commentsBetween(startOf(sp), endOf(sp)) {
 			return els
 		}
 		out := make([]ast.Pattern, 0, len(els))

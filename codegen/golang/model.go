@@ -32,6 +32,8 @@ type fileModel struct {
 	Tools       []*toolModel
 	Agents      []*agentModel
 	NeedFloat   bool // an agent sets a temperature
+	NeedContext bool // a typed agent's Run takes a context
+	NeedJSON    bool // an agent's signature holds schemas
 	NeedManual  bool // a struct has hand-written JSON methods
 	StubsType   string
 }
@@ -115,8 +117,12 @@ type targetSchemaModel struct {
 }
 
 type agentModel struct {
-	Doc           []string
-	FuncName      string
+	Doc      []string
+	FuncName string
+	// Signature is a typed agent's signature (literals); Runner its typed
+	// entry point; both nil for an agent without a signature.
+	Signature     *signatureModel
+	Runner        *runnerModel
 	Name          string // literals from here on
 	Description   string
 	Model         string
@@ -125,6 +131,24 @@ type agentModel struct {
 	Temperature   string // Go float literal or ""
 	MaxIterations int
 	ToolChoice    string
+}
+
+// signatureModel is runtime.Signature's literals.
+type signatureModel struct {
+	Input, Message, Output, OutputStrict, OutputName, OutputMode string
+	OutputRetries                                                int
+}
+
+// runnerModel is a typed agent's entry point: a struct whose Run method
+// takes its input as Go values and returns its output as the Go type.
+type runnerModel struct {
+	Doc, RunDoc []string
+	Type        string       // the runner's type
+	Param       string       // Run's input parameter: "ticket string"
+	Message     string       // the expression of the message: "ticket"
+	Input       *structModel // the input struct of a JSON-object input
+	Result      string       // the output's Go type ("string" for text)
+	Typed       bool
 }
 
 // builder holds the state of one Generate call.
@@ -184,10 +208,16 @@ func buildModel(req Request) (*fileModel, error) {
 		tm.ResultName, tm.FuncName, tm.SpecName, tm.NewName = n[1], n[2], n[3], n[4]
 		b.toolGo[t] = tm
 	}
-	var agentNames []string
+	var agentNames, agentBases []string
 	for _, a := range b.pkg.Agents {
-		base := b.names.take(a.Name, a.NameRange, "Agent", func(base string) []string { return []string{"New" + base} })
+		derive := func(base string) []string { return []string{"New" + base} }
+		if a.HasSignature {
+			// A typed entry point: the runner and its input struct.
+			derive = func(base string) []string { return []string{"New" + base, base + "Agent", base + "Input"} }
+		}
+		base := b.names.take(a.Name, a.NameRange, "Agent", derive)
 		agentNames = append(agentNames, "New"+base)
+		agentBases = append(agentBases, base)
 	}
 	for _, e := range b.enums {
 		em, err := b.enum(e)
@@ -211,7 +241,19 @@ func buildModel(req Request) (*fileModel, error) {
 		m.Tools = append(m.Tools, tm)
 	}
 	for i, a := range b.pkg.Agents {
-		m.Agents = append(m.Agents, b.agent(a, agentNames[i]))
+		am, err := b.agent(a, agentNames[i], agentBases[i])
+		if err != nil {
+			return nil, err
+		}
+		m.Agents = append(m.Agents, am)
+		if am.Runner != nil {
+			m.NeedContext = true
+			if am.Runner.Input != nil {
+				m.Structs = append(m.Structs, am.Runner.Input)
+				m.NeedManual = m.NeedManual || am.Runner.Input.Manual
+			}
+		}
+		m.NeedJSON = m.NeedJSON || am.Signature != nil
 	}
 	for _, s := range m.Structs {
 		m.NeedManual = m.NeedManual || s.Manual
@@ -645,7 +687,7 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	return body, nil
 }
 
-func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
+func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, error) {
 	am := &agentModel{
 		FuncName:      funcName,
 		Doc:           doc(fmt.Sprintf("%s returns the gram agent %s.", funcName, quote(a.Name)), a.Description),
@@ -682,5 +724,36 @@ func (b *builder) agent(a *check.Agent, funcName string) *agentModel {
 			am.ToolSpecs = append(am.ToolSpecs, tm.SpecName)
 		}
 	}
-	return am
+	sig, err := schema.Signature(a)
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", a.Name, err)
+	}
+	if sig == nil {
+		return am, nil
+	}
+	am.Signature = &signatureModel{Input: quote(string(sig.Input)), Message: quote(sig.Message), Output: quote(string(sig.Output)),
+		OutputStrict: quote(string(sig.OutputStrict)), OutputName: quote(sig.OutputName), OutputMode: quote(sig.OutputMode), OutputRetries: sig.OutputRetries}
+	r := &runnerModel{Type: base + "Agent", Result: "string", Typed: a.Typed()}
+	if r.Typed {
+		r.Result = b.goType(a.Signature.Result)
+	}
+	if a.MessageInput() {
+		name := a.Signature.Params[0].Name
+		if !token.IsIdentifier(name) || token.IsKeyword(name) || name == "ctx" || name == "a" {
+			name = "message"
+		}
+		r.Param, r.Message = name+" string", name
+	} else {
+		r.Input = b.structOf(base+"Input", "type "+base+"Input", a.Signature.Params, nil)
+		r.Input.Doc = doc(fmt.Sprintf("%s is the input of the gram agent %s, sent as one JSON object.", base+"Input", quote(a.Name)), "")
+		r.Param = "input " + base + "Input"
+	}
+	r.Doc = doc(fmt.Sprintf("%s runs the gram agent %s with Model, its tools bound in Tools (nil for none), and Options for each run.", r.Type, quote(a.Name)), "")
+	what := "its answer's text"
+	if r.Typed {
+		what = "its typed result, validated against the agent's output type with its defaults applied"
+	}
+	r.RunDoc = doc(fmt.Sprintf("Run runs the agent on its input and returns %s, with the run's Response.", what), "")
+	am.Runner = r
+	return am, nil
 }

@@ -253,6 +253,49 @@ func Output(t *check.Tool) (json.RawMessage, error) {
 	return marshal(newBuilder(standard, dialectOf(JSONSchema)).output(t))
 }
 
+// AgentSignature is a typed agent's signature as data (LANGUAGE.md
+// §2.5): what the runtime's .gram loader (runtime/gramfile) turns into a
+// runtime.Signature and generated Go code embeds, made once here.
+type AgentSignature struct {
+	// Input is the standard schema of the agent's arguments (defaults as
+	// data); Message the one String parameter that is the message ("" when
+	// the message is the arguments as a JSON object).
+	Input   json.RawMessage
+	Message string
+	// Output is the output type's schema, OutputStrict its openai-strict
+	// form (nil when it cannot be said there), OutputName the type's name;
+	// all empty when the agent answers text.
+	Output, OutputStrict json.RawMessage
+	OutputName           string
+	OutputMode           string
+	OutputRetries        int
+}
+
+// Signature returns a's signature as data; nil for an agent without a
+// signature element (it takes a message and answers text).
+func Signature(a *check.Agent) (*AgentSignature, error) {
+	if !a.HasSignature || a.Signature == nil {
+		return nil, nil
+	}
+	spec, err := Spec(a.Signature, OpenAI)
+	if err != nil {
+		return nil, err
+	}
+	sig := &AgentSignature{Input: spec.StandardSchema(), OutputMode: string(a.OutputMode), OutputRetries: a.OutputRetries}
+	if a.MessageInput() {
+		sig.Message = a.Signature.Params[0].Name
+	}
+	if a.Typed() {
+		if sig.Output, err = Output(a.Signature); err != nil {
+			return nil, err
+		}
+		// A type OpenAI's strict subset cannot say is sent without strict.
+		sig.OutputStrict, _ = OutputStrict(a.Signature)
+		sig.OutputName = a.Signature.Result.Name()
+	}
+	return sig, nil
+}
+
 // OutputStrict returns t's result schema in OpenAI's strict subset (the
 // openai-strict target's transform: every object closed, every property
 // required, optional ones nullable): what a typed agent's structured
@@ -314,6 +357,33 @@ func Emit(tools []*check.Tool, target Target) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// EmitTargets is Emit for one target or several: several print as one
+// indented object, {"target": [entries], ...}, in the order given (the
+// registry's, from ParseTargets). It is what gramc schema --target prints,
+// and the playground's schema pane.
+func EmitTargets(tools []*check.Tool, targets []Target) ([]byte, error) {
+	if len(targets) == 1 {
+		return Emit(tools, targets[0])
+	}
+	var buf bytes.Buffer
+	buf.WriteString("{\n")
+	for i, target := range targets {
+		out, err := Emit(tools, target)
+		if err != nil {
+			return nil, err
+		}
+		name, _ := json.Marshal(string(target))
+		fmt.Fprintf(&buf, "  %s: ", name)
+		buf.Write(bytes.ReplaceAll(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"), []byte("\n  ")))
+		if i < len(targets)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes(), nil
 }
 
 // Lint reports, for every tool of pkg, what each target's provider would

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/provider"
@@ -45,6 +46,10 @@ type Client struct {
 	baseURL   string
 	model     string
 	maxTokens int
+
+	// The last output schema and its subset form (outputSchema).
+	outMu         sync.Mutex
+	outIn, outOut json.RawMessage
 }
 
 // Option configures New: any of package clientopt's options, or this
@@ -268,7 +273,7 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		}
 	}
 	if req.Output != nil {
-		schema, err := outputSchema(req.Output.Schema)
+		schema, err := c.outputSchema(req.Output.Schema)
 		if err != nil {
 			return nil, &runtime.ConfigurationError{Setting: "output", Message: "cannot encode the request", Err: err}
 		}
@@ -472,10 +477,25 @@ func stopReason(r string) runtime.StopReason {
 var unsupportedOutputKeywords = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
 	"multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems", "minProperties", "maxProperties"}
 
-// outputSchema is a typed agent's output schema in the subset Anthropic's
+// outputSchema is outputSchemaOf, remembering the last schema: a run
+// sends the same one with every request.
+func (c *Client) outputSchema(schema json.RawMessage) (json.RawMessage, error) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	if c.outIn != nil && bytes.Equal(c.outIn, schema) {
+		return c.outOut, nil
+	}
+	out, err := outputSchemaOf(schema)
+	if err == nil {
+		c.outIn, c.outOut = append(json.RawMessage(nil), schema...), out
+	}
+	return out, err
+}
+
+// outputSchemaOf is a typed agent's output schema in the subset Anthropic's
 // structured outputs accept: the unsupported keywords removed at every
 // level (minItems above 1 too), every object closed.
-func outputSchema(schema json.RawMessage) (json.RawMessage, error) {
+func outputSchemaOf(schema json.RawMessage) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(schema))
 	dec.UseNumber()
 	var doc any

@@ -16,6 +16,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -99,25 +100,13 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 }
 
 // signatureFromCheck is a typed agent's runtime signature (LANGUAGE.md
-// §2.5): the input's standard schema (defaults as data), the output's,
-// and the output's strict form where OpenAI's strict subset can say it.
+// §2.5), from schema.Signature, as generated Go code has it.
 func signatureFromCheck(a *check.Agent) (*runtime.Signature, error) {
-	spec, err := schema.Spec(a.Signature, schema.OpenAI)
-	if err != nil {
+	s, err := schema.Signature(a)
+	if err != nil || s == nil {
 		return nil, err
 	}
-	retries := a.OutputRetries
-	sig := &runtime.Signature{Input: spec.StandardSchema(), OutputMode: a.OutputMode, OutputRetries: &retries}
-	if a.MessageInput() {
-		sig.Message = a.Signature.Params[0].Name
-	}
-	if a.Typed() {
-		if sig.Output, err = schema.Output(a.Signature); err != nil {
-			return nil, err
-		}
-		// A type OpenAI's strict subset cannot say is sent without strict.
-		sig.OutputStrict, _ = schema.OutputStrict(a.Signature)
-		sig.OutputName = a.Signature.Result.Name()
-	}
-	return sig, nil
+	retries := s.OutputRetries
+	return &runtime.Signature{Input: s.Input, Message: s.Message, Output: s.Output, OutputStrict: s.OutputStrict,
+		OutputName: s.OutputName, OutputMode: provider.OutputMode(s.OutputMode), OutputRetries: &retries}, nil
 }

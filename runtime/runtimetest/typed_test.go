@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -277,4 +280,62 @@ func TestTypedRefusal(t *testing.T) {
 			h.t.Errorf("raw %q", oe.Raw)
 		}
 	})
+}
+
+// TestTypedTelemetry: the chat span records the output type
+// (gen_ai.output.type: json for a typed agent, text otherwise) and a
+// repair turn is an event of the run's span carrying the validation
+// error.
+func TestTypedTelemetry(t *testing.T) {
+	for _, typed := range []bool{false, true} {
+		policy := typedPolicy(t, `{"priority":"asap","minutes":5,"summary":"down"}`, `{"priority":"urgent","minutes":null,"summary":"down"}`)
+		if !typed {
+			policy = runtimetest.Replies(runtimetest.Reply{Text: "Urgent."})
+		}
+		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, policy)
+		model, err := newClients[runtimetest.OpenAI](srv.URL, &sleeps{}, clientConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent := typedAgent("OpenAI/gpt-4o-mini", false)
+		want := "json"
+		if !typed {
+			agent.Signature, want = nil, "text"
+		}
+		rec := tracetest.NewSpanRecorder()
+		if _, err := runtime.Run(context.Background(), model, agent, nil, "The site is down", nil,
+			runtime.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)))); err != nil {
+			t.Fatal(err)
+		}
+		var spans tracetest.SpanStubs
+		for _, s := range rec.Ended() {
+			spans = append(spans, tracetest.SpanStubFromReadOnlySpan(s))
+		}
+		chats := spanNamed(spans, "chat ")
+		if len(chats) == 0 {
+			t.Fatal("no chat span")
+		}
+		for _, c := range chats {
+			if v, ok := attrOf(c, "gen_ai.output.type"); !ok || v.AsString() != want {
+				t.Errorf("typed %v: gen_ai.output.type %q, want %q", typed, v.AsString(), want)
+			}
+		}
+		agentSpan := spanNamed(spans, "invoke_agent ")[0]
+		var repairs []string
+		for _, e := range agentSpan.Events {
+			if e.Name == "gramc.output.repair" {
+				for _, kv := range e.Attributes {
+					if kv.Key == "gramc.validation.error" {
+						repairs = append(repairs, kv.Value.AsString())
+					}
+				}
+			}
+		}
+		if typed && (len(repairs) != 1 || !strings.Contains(repairs[0], "at '/priority'")) {
+			t.Errorf("repair events %q, want one with the validation error", repairs)
+		}
+		if !typed && len(repairs) != 0 {
+			t.Errorf("an untyped run has repair events %q", repairs)
+		}
+	}
 }

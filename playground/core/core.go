@@ -1,0 +1,348 @@
+// Package core is the playground's compiler: what the page's WebAssembly
+// module (playground/wasm) exposes as globalThis.gramc, without syscall/js,
+// so that it is tested as ordinary Go (CUE's playground/impl_test.go does
+// the same).
+//
+// A package is a map from file names to their text, as if the files were
+// named together on gramc's command line (gramc check a.gram b.gram): one
+// package, the files in the order of their names. Every function gives
+// the bytes the matching command prints, through the same code the CLI
+// calls (parse, check, the diagnostic writers, the emitters); the parity
+// test in playground/ runs both on every example and conformance file.
+//
+// Only the compiler is linked: no file system, no network, no runtime
+// provider (layers_test.go and TestWasmLinksOnlyTheCompiler hold it).
+package core
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/golang"
+	"github.com/gramc-dev/gramc/codegen/graph"
+	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/docs"
+	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/syntax"
+)
+
+// The limits of one request: a visitor's package, not a repository. A
+// request over one is refused with an error naming it.
+const (
+	MaxFiles     = 64
+	MaxTotalSize = 4 << 20 // bytes of all files together
+	MaxNameSize  = 128     // bytes of a file name
+)
+
+// Error is a request the CLI would refuse: Text is exactly what the CLI
+// prints on standard error for it (its diagnostics, with source excerpts
+// and the count line, or a usage message).
+type Error struct {
+	Text string
+	// Diagnostics are the diagnostics Text shows, if any.
+	Diagnostics diag.Diagnostics
+}
+
+func (e *Error) Error() string { return e.Text }
+
+// usage is an Error for a request the CLI would refuse as usage.
+func usage(format string, args ...any) *Error {
+	return &Error{Text: fmt.Sprintf(format, args...)}
+}
+
+// Files is a package: file names and their text.
+type Files map[string]string
+
+// names returns the file names in order, after checking the limits and
+// that each is a plain .gram file name.
+func (fs Files) names() ([]string, error) {
+	if len(fs) == 0 {
+		return nil, usage("no files: a package needs at least one .gram file")
+	}
+	if len(fs) > MaxFiles {
+		return nil, usage("%d files: over the playground's limit of %d files (MaxFiles)", len(fs), MaxFiles)
+	}
+	total := 0
+	names := make([]string, 0, len(fs))
+	for name, text := range fs {
+		total += len(text)
+		switch {
+		case len(name) > MaxNameSize:
+			return nil, usage("a file name of %d bytes: over the limit of %d bytes (MaxNameSize)", len(name), MaxNameSize)
+		case !strings.HasSuffix(name, ".gram") || len(name) == len(".gram"):
+			return nil, usage("file name %q: want a name ending in .gram", safeName(name))
+		case strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, "."):
+			return nil, usage("file name %q: want a plain name, without a directory or a leading dot", safeName(name))
+		case strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
+			return nil, usage("file name %q: a control character", safeName(name))
+		}
+		names = append(names, name)
+	}
+	if total > MaxTotalSize {
+		return nil, usage("%d bytes of files: over the playground's limit of %d MiB (MaxTotalSize)", total, MaxTotalSize>>20)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// safeName is a name for a message: cut, and quoted by %q.
+func safeName(s string) string {
+	if len(s) > MaxNameSize {
+		return s[:MaxNameSize] + "…"
+	}
+	return s
+}
+
+// read returns the file of name, for the text writer's excerpts.
+func (fs Files) read(name string) ([]byte, error) {
+	if text, ok := fs[name]; ok {
+		return []byte(text), nil
+	}
+	return nil, fmt.Errorf("no file %s", name)
+}
+
+// load parses and checks the files as one package, as load.Packages does
+// for files named on the command line.
+func (fs Files) load() (*check.Package, diag.Diagnostics, error) {
+	names, err := fs.names()
+	if err != nil {
+		return nil, nil, err
+	}
+	srcs := make([]syntax.Source, len(names))
+	for i, name := range names {
+		srcs[i] = syntax.Source{Name: name, Text: fs[name]}
+	}
+	files := make([]check.SourceFile, len(srcs))
+	for i, r := range syntax.ParseFiles(srcs) {
+		files[i] = check.SourceFile{AST: r.File, Diags: r.Diags}
+	}
+	pkg, ds := check.CheckSources("", files)
+	return pkg, ds, nil
+}
+
+// knownCodes are the codes a gramc:ignore comment may name (as the CLI's).
+func knownCodes() []diag.Code {
+	var out []diag.Code
+	for _, c := range diag.Codes() {
+		out = append(out, c.Code)
+	}
+	return out
+}
+
+// text is diagnostics as the CLI prints them on standard error when it is
+// not a terminal: diag's text writer and the count line.
+func (fs Files) text(ds diag.Diagnostics) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	ds.Sort()
+	var b bytes.Buffer
+	diag.WriteText(&b, ds, diag.TextOptions{ReadFile: fs.read}) //nolint:errcheck // a buffer
+	fmt.Fprintln(&b, diag.CountLine(ds))
+	return b.String()
+}
+
+// diagnostics are the package's diagnostics as gramc check reports them:
+// scoped by the files' gramc:ignore comments, an unused one reported.
+func (fs Files) diagnostics() (*check.Package, diag.Diagnostics, error) {
+	pkg, ds, err := fs.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	ds = check.Suppress(pkg.Files, ds, knownCodes())
+	ds.Sort()
+	return pkg, ds, nil
+}
+
+// Check returns what gramc check --format json prints for the files: a
+// JSON array of their diagnostics, "[]\n" when there are none.
+func Check(fs Files) ([]byte, error) {
+	_, ds, err := fs.diagnostics()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := diag.WriteJSON(&b, ds); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Fix is what the page offers for one diagnostic of Check's array.
+type Fix struct {
+	// Kind is "exact", "guess" or "" (none): docs/diagnostics.md's
+	// "Fixes".
+	Kind string `json:"kind"`
+	// File is the file the fix edits, Text that file after the fix.
+	File string `json:"file,omitempty"`
+	Text string `json:"text,omitempty"`
+}
+
+// Fixes returns, for each diagnostic of Check's array in its order, the
+// fix gramc check --fix (--fix=all for a guess) would apply, as the file's
+// new text.
+func Fixes(fs Files) ([]Fix, error) {
+	_, ds, err := fs.diagnostics()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Fix, len(ds))
+	for i, d := range ds {
+		kind := diag.FixOf(d)
+		edits := d.Edits()
+		if kind == diag.FixNone || len(edits) == 0 {
+			continue
+		}
+		name := edits[0].Range.File
+		src, ok := fs[name]
+		if !ok {
+			continue
+		}
+		fixed := diag.ApplyFixes([]byte(src), [][]diag.Edit{edits})
+		if string(fixed) == src {
+			continue
+		}
+		out[i] = Fix{Kind: fixKinds[kind], File: name, Text: string(fixed)}
+	}
+	return out, nil
+}
+
+var fixKinds = map[diag.FixKind]string{diag.FixExact: "exact", diag.FixGuess: "guess"}
+
+// Format returns what gramc fmt prints for each file. A file with syntax
+// errors is not formatted: the error's Text is what gramc fmt prints on
+// standard error for each such file, in name order.
+func Format(fs Files) (map[string]string, error) {
+	names, err := fs.names()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var problems strings.Builder
+	var all diag.Diagnostics
+	for _, name := range names {
+		res, ds := syntax.FormatSource(name, []byte(fs[name]))
+		if ds.HasErrors() {
+			problems.WriteString(fs.text(ds.Errors()))
+			all = append(all, ds.Errors()...)
+			continue
+		}
+		out[name] = string(res)
+	}
+	if problems.Len() > 0 {
+		return nil, &Error{Text: problems.String(), Diagnostics: all}
+	}
+	return out, nil
+}
+
+// checked is the package for a command that goes on with it (schema,
+// gen, graph): its diagnostics scoped as those commands scope them, and
+// an Error with their text when there is an error among them. The
+// warnings are returned too (the CLI prints them on standard error).
+func (fs Files) checked() (*check.Package, diag.Diagnostics, error) {
+	pkg, ds, err := fs.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	ds = check.SuppressOnly(pkg.Files, ds)
+	ds.Sort()
+	if ds.HasErrors() {
+		return nil, nil, &Error{Text: fs.text(ds), Diagnostics: ds}
+	}
+	return pkg, ds, nil
+}
+
+// Schema returns what gramc schema --target target prints: target is a
+// target, a comma-separated list or "all", as --target takes.
+func Schema(fs Files, target string) (string, error) {
+	targets, err := schema.ParseTargets(target)
+	if err != nil {
+		return "", usage("--target: %v", err)
+	}
+	pkg, _, err := fs.checked()
+	if err != nil {
+		return "", err
+	}
+	// Every tool the provider would reject, not only the first.
+	if lint := schema.Lint(&check.Package{Tools: pkg.Tools}, targets).Errors(); len(lint) > 0 {
+		return "", &Error{Text: fs.text(lint), Diagnostics: lint}
+	}
+	out, err := schema.EmitTargets(pkg.Tools, targets)
+	if err != nil {
+		return "", &Error{Text: err.Error()}
+	}
+	return string(out), nil
+}
+
+// Gen returns the files gramc gen writes for the package (its Go file,
+// named after the package), as gramc gen -o DIR writes them into an
+// empty DIR.
+func Gen(fs Files) (map[string]string, error) {
+	pkg, _, err := fs.checked()
+	if err != nil {
+		return nil, err
+	}
+	bufs := map[string]*bytes.Buffer{}
+	var warnings diag.Diagnostics
+	err = golang.GenerateTo(golang.Request{
+		Package: pkg,
+		Report:  func(d *diag.Diagnostic) { warnings = append(warnings, d) },
+	}, func(name string) (io.Writer, error) {
+		bufs[name] = &bytes.Buffer{}
+		return bufs[name], nil
+	})
+	if err != nil {
+		return nil, &Error{Text: fmt.Sprintf("package %s: %v", pkg.Name, err)}
+	}
+	out := map[string]string{}
+	for name, b := range bufs {
+		out[name] = b.String()
+	}
+	return out, nil
+}
+
+// Graph returns what gramc graph --format format prints.
+func Graph(fs Files, format string) (string, error) {
+	f, err := graph.ParseFormat(format)
+	if err != nil {
+		return "", usage("--format: %v", err)
+	}
+	pkg, _, err := fs.checked()
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := graph.Write(&b, []*check.Package{pkg}, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// Explain returns what gramc explain code prints.
+func Explain(code string) (string, error) {
+	text, ok := docs.Explain(code)
+	if !ok {
+		var codes []string
+		for _, c := range diag.Codes() {
+			codes = append(codes, string(c.Code))
+		}
+		return "", usage("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
+			safeName(code), suggest.DidYouMean(suggest.Closest(code, codes)))
+	}
+	return text, nil
+}
+
+// Targets returns the names of gramc schema's targets, in the
+// registry's order.
+func Targets() []string {
+	var out []string
+	for _, t := range schema.Targets() {
+		out = append(out, string(t))
+	}
+	return out
+}

@@ -1,0 +1,203 @@
+package site_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/gramc-dev/gramc/cli"
+	"github.com/gramc-dev/gramc/internal/golden"
+	"github.com/gramc-dev/gramc/playground/core"
+	"github.com/gramc-dev/gramc/playground/site"
+)
+
+// browserDir holds the browser test's script and its npm packages
+// (package-lock.json; make playground-test-setup runs npm ci there).
+func browserDir() string { return filepath.Join(here, "testdata", "browser") }
+
+// The shared link of the browser test: two files, a typo in the first.
+const (
+	linkMain = `{package: "weather"}
+[weather_agent:Agent {description: "Weather", instruction: "Answer.", model: "OpenAI/gpt-4o-mini"} | getWeather]
+[getWeather:Tool {description: "Current weather for a city"} |
+  (city::Strng {description: "City name"})==>
+  (::Report)
+]
+`
+	linkTypes = `[Report:Type {description: "A weather report"} |
+  (conditions::String),
+  (unit::Unit)
+]
+[Unit:Enum {values: ["celsius", "fahrenheit"], description: "Unit"}]
+`
+	typo = "Strng"
+)
+
+// chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH.
+func chromium() string {
+	if p := os.Getenv("GRAMC_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// skipOrFail skips the test, or fails it where the browser test is
+// required (GRAMC_BROWSER_TEST=required, as .ci/run sets it).
+func skipOrFail(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("GRAMC_BROWSER_TEST") == "required" {
+		t.Fatalf("GRAMC_BROWSER_TEST=required, but %s", why)
+	}
+	t.Skip("the browser test does not run: " + why)
+}
+
+// TestBrowser drives the playground in Debian's chromium with
+// playwright-core (testdata/browser/browser.js): a shared link with a
+// typo shows the diagnostic at its line and column, its fix applies in a
+// click, the schema pane shows what gramc schema prints, the second
+// file's tab opens, the picture is drawn, the page fits a phone, and
+// gramc graph's Mermaid renders with the mermaid package. It measures
+// the load time and the time per check in the browser, and takes the
+// screenshot of docs/playground.png (written there under GRAMC_UPDATE=1).
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the WebAssembly module and starts a browser")
+	}
+	browser := chromium()
+	if browser == "" {
+		skipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
+	}
+	if fi, err := os.Stat(browser); err != nil || fi.IsDir() {
+		skipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
+	}
+	for _, pkg := range []string{"playwright-core", "mermaid"} {
+		if _, err := os.Stat(filepath.Join(browserDir(), "node_modules", pkg, "package.json")); err != nil {
+			skipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/testdata/browser)")
+		}
+	}
+	t.Parallel()
+	d := dist(t)
+
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir(d)))
+	mux.HandleFunc("/__test/mermaid.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><meta charset="utf-8"><body><script src="/__test/mermaid.min.js"></script></body>`))
+	})
+	mux.HandleFunc("/__test/mermaid.min.js", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFile(w, r, filepath.Join(browserDir(), "node_modules", "mermaid", "dist", "mermaid.min.js"))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	// The link, as docs/playground.md says: base64url, no padding, of the
+	// txtar archive of the files.
+	ar := &txtar.Archive{Files: []txtar.File{{Name: "main.gram", Data: []byte(linkMain)}, {Name: "types.gram", Data: []byte(linkTypes)}}}
+	link := base64.RawURLEncoding.EncodeToString(txtar.Format(ar))
+	var pos string
+	for i, line := range strings.Split(linkMain, "\n") {
+		if c := strings.Index(line, typo); c >= 0 {
+			pos = "main.gram:" + itoa(i+1) + ":" + itoa(len([]rune(line[:c]))+1)
+		}
+	}
+	fixed := core.Files{"main.gram": strings.Replace(linkMain, typo, "String", 1), "types.gram": linkTypes}
+	dir := t.TempDir()
+	for n, text := range fixed {
+		os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644)
+	}
+	// What gramc schema prints (file names do not show in it).
+	var stdout, stderr strings.Builder
+	if code := cli.Do([]string{"schema", "--target", "openai", filepath.Join(dir, "main.gram"), filepath.Join(dir, "types.gram")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("gramc schema: %s", stderr.String())
+	}
+	schemaOpenAI := stdout.String()
+	exs, err := site.ReadExamples(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mermaid, err := core.Graph(exs[0].Files, "mermaid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.TempDir(), "playground.png")
+	if golden.Update() {
+		shot = filepath.Join(root, "docs", "playground.png")
+	}
+	result := filepath.Join(t.TempDir(), "result.json")
+	cfg := map[string]any{
+		"chromium":     browser,
+		"base":         srv.URL,
+		"link":         link,
+		"expectPos":    pos,
+		"typo":         typo,
+		"fixed":        "city::String",
+		"firstFile":    "main.gram",
+		"secondFile":   "types.gram",
+		"secondText":   linkTypes,
+		"schemaOpenAI": schemaOpenAI,
+		"graphNodes":   []string{"agent weather_agent", "tool getWeather", "type Report", "enum Unit"},
+		"weather":      exs[0].Files,
+		"mermaid":      mermaid,
+		"mermaidEdges": strings.Count(mermaid, " -->"),
+		"mermaidNodes": mermaidNodes(mermaid),
+		"screenshot":   shot,
+		"result":       result,
+	}
+	cfgFile := filepath.Join(t.TempDir(), "config.json")
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(cfgFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", "browser.js", cfgFile)
+	cmd.Dir = browserDir()
+	out, runErr := cmd.CombinedOutput()
+	var res struct {
+		Steps                 []string
+		Error                 string
+		LoadMs, ReadyMs       float64
+		CheckMs, CheckMsSmall float64
+		MermaidNodes          int
+	}
+	data, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatalf("browser.js wrote no result (%v): %v\n%s", runErr, err, out)
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("browser.js result %q: %v", data, err)
+	}
+	t.Logf("steps done: %s", strings.Join(res.Steps, "; "))
+	if res.Error != "" || runErr != nil {
+		t.Fatalf("in the browser: %s (%v)\n%s", res.Error, runErr, out)
+	}
+	t.Logf("in Chromium: the module loaded and started in %.0f ms (the page ready in %.0f ms); a check of examples/weather takes %.2f ms, of the link's package %.2f ms",
+		res.LoadMs, res.ReadyMs, res.CheckMs, res.CheckMsSmall)
+}
+
+// mermaidNodes are the names of a flowchart's nodes: the first line of
+// each node's quoted label.
+func mermaidNodes(text string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+n\d+[(\[{]+"([^"<]*)`).FindAllStringSubmatch(text, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
