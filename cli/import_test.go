@@ -49,15 +49,20 @@ type echoIn struct {
 	Text string `json:"text"`
 }
 
-// sdkServer is a stdio MCP server made with the go-sdk: two tools, one
-// with an output schema.
+// sdkServer is a stdio MCP server made with the go-sdk: three tools, one
+// with an output schema, listed one page a tool (the client follows the
+// cursor; gramc import keeps the pages' order).
 func sdkServer() {
-	s := sdk.NewServer(&sdk.Implementation{Name: "sdkserver", Version: "1"}, nil)
+	s := sdk.NewServer(&sdk.Implementation{Name: "sdkserver", Version: "1"}, &sdk.ServerOptions{PageSize: 1})
 	sdk.AddTool(s, &sdk.Tool{Name: "forecast", Description: "The weather ahead", Title: "Forecast"},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in forecastIn) (*sdk.CallToolResult, forecastOut, error) {
 			return nil, forecastOut{Summary: "sun", High: 20}, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "echo.text", Description: "Echoes"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "zeta", Description: "Listed last"},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
 		})
