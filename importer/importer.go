@@ -86,7 +86,11 @@ type source struct {
 
 // fail stops the import with an error at n (recovered in Import).
 func (s *source) fail(n *node, format string, args ...any) {
-	panic(s.errorAt(n, fmt.Sprintf(format, args...)))
+	msg := fmt.Sprintf(format, args...)
+	if s.kind != "" {
+		msg += " (the document read as " + s.kind + ")"
+	}
+	panic(s.errorAt(n, msg))
 }
 
 func (s *source) errorAt(n *node, msg string) *Error {
