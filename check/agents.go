@@ -23,7 +23,7 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 	sig := &Tool{Name: a.Name, Description: a.Description, Range: a.NameRange, NameRange: a.NameRange}
 	a.Signature = sig
 	var first ast.Pattern
-	for _, e := range sp.Elements {
+	for i, e := range sp.Elements {
 		switch unwrap(e).(type) {
 		case *ast.RelationshipPattern, *ast.NodePattern:
 		default:
@@ -32,6 +32,9 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 		if first != nil {
 			d := c.errorf(diag.CodeDuplicateSignature, e, "agent %s has a second signature", a.Name).WithDetail("An agent has at most one signature, its first element by convention: the parameters it takes and the type it answers with, e.g. (ticket::String)==>(::Triage). Remove one of them.")
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first signature here"}}
+			// The quick fix removes this one (a guess: the other may be
+			// the one to go).
+			d.Fix = []diag.Edit{{Range: c.elementCut(sp, i)}}
 			continue
 		}
 		first = e
@@ -148,19 +151,45 @@ func quoteAll(xs []string) []string {
 
 // agentRef is a reference from an agent to an agent it lists.
 type agentRef struct {
-	to *Agent
-	at ast.Range
+	to  *Agent
+	at  ast.Range
+	cut ast.Range // the text whose removal removes the reference
+}
+
+// elementCut is the range whose removal removes sp's element i, with
+// the comma and space that join it to the others (or the | before a lone
+// element), leaving valid gram.
+func (c *checker) elementCut(sp *ast.SubjectPattern, i int) ast.Range {
+	els := sp.Elements
+	switch {
+	case i > 0:
+		return ast.Range{File: c.file, Start: c.rng(els[i-1]).End, End: c.rng(els[i]).End}
+	case len(els) > 1:
+		return ast.Range{File: c.file, Start: c.rng(els[0]).Start, End: c.rng(els[1]).Start}
+	}
+	// The lone element: from the end of the subject, with the |.
+	var last ast.Node = sp.Identifier
+	if len(sp.Labels) > 0 {
+		last = &sp.Labels[len(sp.Labels)-1]
+	}
+	if sp.Record != nil {
+		last = sp.Record
+	}
+	if isNil(last) {
+		return ast.Range{}
+	}
+	return ast.Range{File: c.file, Start: c.rng(last).End, End: c.rng(els[0]).End}
 }
 
 // listAgent lists agent b, referred to at n, among a's elements: to a's
 // model, b is a tool named and described as b.
-func (c *checker) listAgent(a, b *Agent, n ast.Node) {
+func (c *checker) listAgent(a, b *Agent, n ast.Node, cut ast.Range) {
 	a.Agents = append(a.Agents, b)
 	r := c.rng(n)
 	if c.agentRefs == nil {
 		c.agentRefs = map[*Agent][]agentRef{}
 	}
-	c.agentRefs[a] = append(c.agentRefs[a], agentRef{b, r})
+	c.agentRefs[a] = append(c.agentRefs[a], agentRef{b, r, cut})
 	if !validToolName(b.Name) {
 		d := c.errorf(diag.CodeInvalidToolName, n, "agent %s cannot be a tool of %s: %s is not a valid function name", syntax.QuoteName(b.Name), a.Name, syntax.QuoteName(b.Name)).WithDetail("A listed agent is a tool named like the agent, and LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the agent, e.g. research_agent.")
 		d.Related = []diag.Related{{Range: b.NameRange, Message: "agent " + syntax.QuoteName(b.Name) + " declared here"}}
@@ -266,6 +295,11 @@ func (c *checker) agentCycle(path []*Agent, r agentRef) {
 	}
 	d := c.report(diag.Error, diag.CodeAgentCycle, r.at, "cycle of agents: "+cycle, detail)
 	d.Related = []diag.Related{{Range: r.to.NameRange, Message: "agent " + r.to.Name + " declared here"}}
+	if r.cut.File != "" {
+		// The quick fix: remove the reference that closes the circle
+		// (a guess: another one may be the one to go).
+		d.Fix = []diag.Edit{{Range: r.cut}}
+	}
 }
 
 // agentNesting reports a's reference r to an agent whose nesting is at

@@ -433,6 +433,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 		agent bool // a listed agent, not an inline tool of its name
 	}
 	var listed map[string]listing
+	var cut ast.Range // what removes the element being listed (a listed agent's)
 	add := func(name string, n ast.Node, site *toolSite, agent *Agent) {
 		var prev listing
 		if site != nil {
@@ -477,10 +478,10 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 			}
 			a.Tools = append(a.Tools, site.tool)
 		case agent != nil:
-			c.listAgent(a, agent, n)
+			c.listAgent(a, agent, n, cut)
 		}
 	}
-	for _, e := range sp.Elements {
+	for i, e := range sp.Elements {
 		switch n := unwrap(e).(type) {
 		case *ast.PatternReference:
 			name := n.Identifier.Name
@@ -490,6 +491,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			if ok && prev.agent != nil {
+				cut = c.elementCut(sp, i)
 				add(name, n, nil, prev.agent)
 				continue
 			}

@@ -230,11 +230,15 @@ func compareAgents(old, new []*check.Package) []Change {
 		na, ok := newAgents[name]
 		if !ok {
 			out = append(out, Change{Code: AgentRemoved, Severity: Breaking, Tool: name, Agent: true, Old: oa.NameRange,
-				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name)})
+				Message: fmt.Sprintf("agent %s was removed: a program that runs it, and every agent that lists it, fails", name) + listedBy(name, oldAgents)})
 			continue
 		}
 		c := &comparer{tool: name, agent: true}
 		c.agent2(oa, na)
+		// Its callers see the change as one of a tool of theirs.
+		for i := range c.changes {
+			c.changes[i].Message += listedBy(name, newAgents)
+		}
 		out = append(out, c.changes...)
 	}
 	for _, name := range sortedKeys(newAgents) {
@@ -244,6 +248,27 @@ func compareAgents(old, new []*check.Package) []Change {
 		}
 	}
 	return out
+}
+
+// listedBy says which of agents list the agent named name, to whose
+// models it is a tool: " (a tool of agent desk)", or "".
+func listedBy(name string, agents map[string]*check.Agent) string {
+	var by []string
+	for _, k := range sortedKeys(agents) {
+		for _, b := range agents[k].Agents {
+			if b.Name == name {
+				by = append(by, k)
+				break
+			}
+		}
+	}
+	switch len(by) {
+	case 0:
+		return ""
+	case 1:
+		return " (a tool of agent " + by[0] + ")"
+	}
+	return " (a tool of agents " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + ")"
 }
 
 func agentsOf(pkgs []*check.Package) map[string]*check.Agent {

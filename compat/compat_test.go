@@ -264,3 +264,13 @@ func TestAgentSignatures(t *testing.T) {
 		}
 	}
 }
+
+// TestListedAgentChange: a change to an agent that others list says whose
+// tool it is.
+func TestListedAgentChange(t *testing.T) {
+	const callers = "\n[desk:Agent {instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} | a]\n[ops:Agent {instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} | a]\n"
+	changes := compat.Compare(pkgs(t, agent("", "(q::String)==>(::String)")+callers), pkgs(t, agent("", "(q::String)==>(n::Integer)==>(::String)")+callers))
+	if len(changes) != 1 || changes[0].Message != "agent a: required parameter n was added: a call written for the old version lacks it (a tool of agents desk and ops)" {
+		t.Errorf("%v", summary(changes))
+	}
+}
