@@ -45,6 +45,7 @@ gramfmt:
 test: lint gramfmt mcpts
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
+	$(GO) run ./cmd/gramc gen --check ./examples/triage
 	$(GO) run ./cmd/gramc gen --check -o examples/hellomcp --package main examples/hello/hello.gram
 	@$(MAKE) --no-print-directory playground-test-setup
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
@@ -62,13 +63,14 @@ mcpts:
 
 $(MCPTS)/node_modules/.package-lock.json: $(MCPTS)/package.json $(MCPTS)/package-lock.json
 	@echo "== npm ci in $(MCPTS) (the TypeScript MCP SDK's clients, for cli's tests)"
-	cd $(MCPTS) && npm ci --no-audit --no-fund
+	@(cd $(MCPTS) && npm ci --no-audit --no-fund --loglevel=error) || \
+	  echo "== npm ci failed (offline?), so TestTypeScriptSDKClient skips (fails with GRAMC_MCPTS_TEST=required)"
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end
 # test against a real Temporal server started in the test.
 test-temporal:
-	@echo "== temporal module (a cold cache compiles the Temporal server first: about 3 to 5 minutes on 2 cores)"
+	@echo "== temporal module (a cold cache compiles the Temporal server first: about 8 CPU-minutes, at least 4 minutes on 2 cores)"
 	cd temporal && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # playground: the static site of docs/playground.md (the WebAssembly module
@@ -101,7 +103,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
 fuzz:
-	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./runtime/agenttest ./compat; do \
+	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./internal/jsonpath ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./runtime/agenttest ./compat ./config; do \
 	  for t in $$($(GO) test -list='^Fuzz' $$p | grep '^Fuzz'); do \
 	    echo "== $$p $$t ($(FUZZTIME))"; \
 	    $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s $$p; \

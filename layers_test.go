@@ -43,10 +43,12 @@ const rules = `
 	# The compiler.
 	internal/... < ast < diag;
 	diag, syntax/internal/lexical < syntax, syntax/reftree;
+	diag < diag/diagtest;
 	syntax, provider < check < load;
 	check, runtime/toolspec < codegen/schema;
 	codegen/schema < codegen/golang, compat;
 	check < codegen/graph;
+	check, docs < check/explain;
 	codegen/schema, load < config;
 	check < importer;
 
@@ -63,12 +65,12 @@ const rules = `
 
 	# The playground: the compiler core behind globalThis.gramc, its
 	# WebAssembly shell, the site's builder (docs/playground.md).
-	codegen/golang, codegen/graph, docs < playground/core < playground/wasm;
+	codegen/golang, codegen/graph, check/explain < playground/core < playground/wasm;
 	NONE < playground/site < playground/build;
 
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, importer < cli;
+	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.

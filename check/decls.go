@@ -357,6 +357,9 @@ func (c *checker) lowerSignature(sig ast.Pattern, t *Tool, owner string) {
 		d := c.errorf(diag.CodeNamedReturn, res.Identifier, "the last node of %s's signature is its return type, but it is named %s", t.Name, res.Identifier.Name).WithDetail(fmt.Sprintf("The last node of a signature is the return type, which has no name. If %s is a parameter, add the return type after it: %s. If it is the return type, drop the name: (::%s).",
 			res.Identifier.Name, fix, labelText(res)))
 		d.Suggestion = fix
+		// The suggestion is the whole node's text: it replaces the node,
+		// not the name the diagnostic points at.
+		d.Fix = []diag.Edit{{Range: c.rng(res), NewText: fix}}
 	}
 	rprops := c.props(res.Record)
 	t.Result = c.nodeType(res, rprops, "return type")

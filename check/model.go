@@ -282,6 +282,9 @@ type Test struct {
 	// Cassette is the cassette of the model's traffic as written ("" for
 	// the default, testdata/<name>.cassette), relative to the test's file.
 	Cassette string
+	// IgnoreRequests are JSON paths of the request bodies a replay does
+	// not compare ($.temperature), as VCR's match_on.
+	IgnoreRequests []string
 	// Calls are the tool calls the run must make: all of them and no
 	// others, in order unless AnyOrder.
 	Calls     []*ExpectedCall

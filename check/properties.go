@@ -85,6 +85,7 @@ var properties = []PropertyInfo{
 	{"calls", OnTest, nil, "How the :Call elements are compared with the calls made: \"inOrder\" (the default) or \"anyOrder\"."},
 	{"results", OnTest, nil, "Where tool results come from: \"mock\" (each :Call's returns; the default), \"bound\" (the tools' implementations run) or \"cassette\" (recorded from the implementations, replayed without running them)."},
 	{"cassette", OnTest, nil, "The cassette of the model's traffic, relative to the file (default testdata/<test>.cassette)."},
+	{"ignoreRequests", OnTest, nil, "JSON paths of the request bodies a replay does not compare, e.g. [\"$.temperature\", \"$.metadata\"]: a change there does not fail the test (VCR's match_on)."},
 
 	{"tool", OnCall, nil, "Required. The tool the agent calls (one of its tools)."},
 	{"args", OnCall, nil, "A map of the arguments the call must have (a subset; others may be present): args: {city: \"Paris\"}."},

@@ -108,6 +108,9 @@ func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 			}
 		}
 	}
+	if q := props.get("ignoreRequests"); q != nil {
+		t.IgnoreRequests = c.ignoreRequests(q)
+	}
 	for _, e := range sp.Elements {
 		if call := c.expectedCall(e, t); call != nil {
 			t.Calls = append(t.Calls, call)
@@ -242,7 +245,7 @@ func (c *checker) callOf(n *ast.NodePattern, props propSet, call *ExpectedCall, 
 		call.Args = c.callArgs(q, tool)
 	}
 	if q := props.get("returns"); q != nil && tool != nil && tool.Result != nil {
-		if v, ok := c.conform(q.Value, tool.Result, diag.CodeInvalidMockResult, "the result of "+tool.Name); ok {
+		if v, ok := c.testValue(q.Value, tool.Result, diag.CodeInvalidMockResult, "the result of "+tool.Name); ok {
 			call.Returns, call.HasReturns = v, true
 		}
 	} else if q == nil && t.Results == MockResults {
@@ -299,7 +302,7 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 			}
 			continue
 		}
-		if v, ok := c.conform(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
+		if v, ok := c.testValue(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
 			out[k] = v
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -279,14 +280,15 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 		}
 	}
 	if strings.HasSuffix(strings.ToLower(arg), ".json") {
-		f, err := os.Open(arg)
+		// A FIFO is refused, not waited on.
+		f, _, err := regular.Open(arg)
+		if errors.Is(err, regular.ErrNotRegular) {
+			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%w: a snapshot is a regular file", err)}
+		}
 		if err != nil {
 			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%w (a snapshot is a file written by gramc schema --target mcp or jsonschema)", err)}
 		}
 		defer f.Close()
-		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: a snapshot is a regular file", arg)}
-		}
 		snap, err := compat.ReadSnapshotFrom(arg, f)
 		if err != nil {
 			return nil, nil, noop, &exitError{code: ExitUsage, err: err}

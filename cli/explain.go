@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/check/explain"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/docs"
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
@@ -18,13 +18,14 @@ func newExplainCmd(e *env) *cobra.Command {
 		Short: "Explain a diagnostic code: what it means, an example and the fix",
 		Long: `Explain prints the documentation of a diagnostic code (the name in
 brackets after a message, such as unknown-type): what it means, an example
-that produces it and how to fix it. The documentation is built into gramc,
+that produces it, the message it produces, and the fix: a corrected
+example that checks clean. The documentation is built into gramc,
 so it works offline, like rustc --explain.`,
 		Example: `  gramc explain unknown-type
   gramc explain target-strict-free-form-object`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			text, ok := docs.Explain(args[0])
+			text, ok := explain.Text(args[0])
 			if !ok {
 				var codes []string
 				for _, c := range diag.Codes() {

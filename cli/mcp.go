@@ -17,6 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
@@ -35,6 +36,7 @@ type mcpOptions struct {
 	agent       string
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
+	toolEnv     []string // withheld variables tool commands get anyway
 }
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -52,7 +54,9 @@ Tools are bound to shell commands exactly as gramc run binds them:
 --tool NAME=COMMAND runs sh -c COMMAND with the validated arguments (defaults
 applied) as JSON on standard input, standard output is the result, a
 non-zero exit is a tool error; --tool-timeout (default 30s) stops the
-command and every process it started. The seed tools sayHello and
+command and every process it started; it does not get the variables that
+hold credentials (API keys, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS)
+unless --tool-env NAME asks for one. The seed tools sayHello and
 sayGoodbye are built in. Without --tool every tool needs an
 implementation; with --tool, the tools named are served.
 
@@ -81,6 +85,7 @@ nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.`,
 	f.StringArrayVar(&opts.origins, "http-allow-origin", nil, "also accept browser requests from `ORIGIN` (https://host:port; repeatable)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
+	f.StringArrayVar(&opts.toolEnv, "tool-env", nil, "give tool commands the environment variable `NAME` although it holds a credential (an API key, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS; repeatable)")
 	return cmd
 }
 
@@ -122,7 +127,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		}
 		commands[name] = command
 	}
-	runner := toolcmd.NewRunner(os.Environ())
+	runner := toolcmd.NewRunner(os.Environ(), opts.toolEnv...)
 	defer runner.Close()
 	var specs []runtime.ToolSpecification
 	var impls []runtime.Tool
@@ -139,8 +144,8 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 			fn = runner.Tool(commands[t.Name])
 		case len(opts.tools) > 0:
 			continue // --tool selects the tools served
-		case builtinTools[t.Name] != nil:
-			fn = builtinTools[t.Name]
+		case e.builtinTool(t.Name) != nil:
+			fn = e.builtinTool(t.Name)
 		default:
 			unbound = append(unbound, t.Name)
 			continue
@@ -160,11 +165,12 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
 	// continuing the caller's trace; flushed on every way out.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc mcp")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
 	if tel != nil {
+		reportOTLPErrors(e.stderr)
 		defer tel.shutdown()
 	}
 	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
@@ -208,7 +214,7 @@ func httpToken(opts mcpOptions) (string, error) {
 		}
 		return tok, checkTokenLength(tok, mcpTokenEnv)
 	}
-	f, err := os.Open(opts.tokenFile)
+	f, _, err := regular.Open(opts.tokenFile) // a FIFO is refused, not waited on
 	if err != nil {
 		return "", usageErrorf("--http-token-file: %v", err)
 	}

@@ -18,13 +18,17 @@ import (
 // @modelcontextprotocol/sdk, at MCP 2025-11-25; v2,
 // @modelcontextprotocol/client, at 2025-11-25 and 2026-07-28), installed
 // in testdata/mcpts by npm ci (make test runs it). Without Node 20 or
-// later, or without the installed SDK, it is skipped, saying why.
+// later, or without the installed SDK, it is skipped, saying why — or,
+// with GRAMC_MCPTS_TEST=required (as .ci/run sets), it fails.
 func TestTypeScriptSDKClient(t *testing.T) {
 	dir, err := filepath.Abs("testdata/mcpts")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if why := nodeMissing(dir); why != "" {
+		if os.Getenv("GRAMC_MCPTS_TEST") == "required" { // CI: .ci/run
+			t.Fatal(why)
+		}
 		t.Skip(why)
 	}
 	testscript.Run(t, testscript.Params{

@@ -3,51 +3,130 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
-// telemetrySetup is what gramc run and gramc mcp export to an OTLP/HTTP
-// endpoint: the runtime options that record, and shutdown, which flushes
-// what is buffered (call it on every way out, an error or a signal too).
+// telemetrySetup is what gramc run and gramc mcp export: the runtime
+// options that record, and shutdown, which flushes what is buffered (call
+// it on every way out, an error or a signal too).
 type telemetrySetup struct {
 	tracer   *sdktrace.TracerProvider
 	meter    *sdkmetric.MeterProvider
+	console  *consoleExporter
 	capture  bool
 	shutdown func()
 }
 
-// exporting reports whether the standard OTEL_* variables ask for export:
-// an OTLP endpoint is set and the SDK is not disabled.
-func exporting() bool {
-	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
-		return false
+// exporters are the exporters OTEL_TRACES_EXPORTER or
+// OTEL_METRICS_EXPORTER (variable) names, as the OpenTelemetry
+// environment specification reads it: a comma-separated list of otlp,
+// console and none, "none" alone meaning no exporter. Unset, a signal
+// goes to OTLP when an OTLP endpoint is set, and nowhere else (gramc
+// sends nothing to a default address nobody configured). A value gramc
+// does not know is a warning and ignored, as the specification says.
+func exporters(variable string, known []string, warn func(string)) []string {
+	v := strings.TrimSpace(os.Getenv(variable))
+	if v == "" {
+		for _, e := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_" + signalOf(variable) + "_ENDPOINT"} {
+			if os.Getenv(e) != "" {
+				return []string{"otlp"}
+			}
+		}
+		return nil
 	}
-	for _, v := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"} {
-		if os.Getenv(v) != "" {
-			return true
+	var out []string
+	for _, name := range strings.Split(v, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		switch {
+		case name == "none":
+			return nil
+		case slices.Contains(known, name):
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		default:
+			warn(fmt.Sprintf("%s: unknown exporter %q, ignored (gramc exports to %s)", variable, termsafe.Line(name, 100), strings.Join(known, ", ")))
 		}
 	}
-	return false
+	return out
 }
 
-// setupTelemetry makes the OTLP/HTTP trace and metric exporters the
-// environment asks for (nil when it asks for none). The exporters read
-// the standard variables themselves (endpoint, headers, timeout,
-// compression); the resource honours OTEL_SERVICE_NAME (default gramc)
-// and OTEL_RESOURCE_ATTRIBUTES.
-func setupTelemetry(ctx context.Context) (*telemetrySetup, error) {
-	if !exporting() {
+// signalOf is the signal of OTEL_TRACES_EXPORTER (TRACES) or
+// OTEL_METRICS_EXPORTER (METRICS).
+func signalOf(variable string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(variable, "OTEL_"), "_EXPORTER")
+}
+
+// otlpEndpoint is the OTLP/HTTP endpoint a signal is sent to and the
+// variable that set it, for the warning about an unreachable collector.
+func otlpEndpoint(signal string) (endpoint, variable string) {
+	variable = "OTEL_EXPORTER_OTLP_" + signal + "_ENDPOINT"
+	if e := os.Getenv(variable); e != "" {
+		return e, variable
+	}
+	variable = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	if e := os.Getenv(variable); e != "" {
+		return e, variable
+	}
+	return "http://localhost:4318", "the default of OTEL_EXPORTER_OTLP_ENDPOINT"
+}
+
+// rootCause is what went wrong under the exporter's words: the network's
+// error ("dial tcp ...: connection refused") when there is one, so that
+// each signal's failure reads the same.
+func rootCause(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return op
+	}
+	return err
+}
+
+// setupTelemetry makes the trace and metric exporters the environment
+// asks for (nil when it asks for none): OTLP/HTTP, and for traces the
+// console, where each span is printed on stderr as it ends. The OTLP
+// exporters read the standard variables themselves (endpoint, headers,
+// timeout, compression); the resource honours OTEL_SERVICE_NAME (default
+// gramc) and OTEL_RESOURCE_ATTRIBUTES. An export that fails (an
+// unreachable collector) is one warning on stderr naming the endpoint;
+// it never changes the command's exit status. prog prefixes the
+// warnings ("gramc run").
+func setupTelemetry(ctx context.Context, stderr io.Writer, prog string) (*telemetrySetup, error) {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
+		return nil, nil
+	}
+	var warnMu sync.Mutex
+	warned := map[string]bool{}
+	warn := func(msg string) {
+		warnMu.Lock()
+		defer warnMu.Unlock()
+		if !warned[msg] {
+			warned[msg] = true
+			fmt.Fprintf(stderr, "%s: warning: %s\n", prog, msg)
+		}
+	}
+	traces := exporters("OTEL_TRACES_EXPORTER", []string{"otlp", "console"}, warn)
+	metrics := exporters("OTEL_METRICS_EXPORTER", []string{"otlp"}, warn)
+	if len(traces) == 0 && len(metrics) == 0 {
 		return nil, nil
 	}
 	res, err := resource.New(ctx, resource.WithFromEnv(), resource.WithTelemetrySDK(),
@@ -58,32 +137,113 @@ func setupTelemetry(ctx context.Context) (*telemetrySetup, error) {
 	if os.Getenv("OTEL_SERVICE_NAME") == "" && !strings.Contains(os.Getenv("OTEL_RESOURCE_ATTRIBUTES"), "service.name=") {
 		res, _ = resource.Merge(res, resource.NewSchemaless(semconv.ServiceName("gramc")))
 	}
-	s := &telemetrySetup{capture: strings.EqualFold(os.Getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")}
-	if os.Getenv("OTEL_TRACES_EXPORTER") != "none" {
-		exp, err := otlptracehttp.New(ctx)
-		if err != nil {
-			return nil, err
+	// One warning per collector that cannot be reached, however often
+	// and for however many signals the export fails, through the error
+	// handler gramc run and gramc mcp set (reportOTLPErrors: the terminal
+	// filter, the keys redacted).
+	var failMu sync.Mutex
+	failedAt := map[string]bool{}
+	failed := func(signal string) func(error) {
+		return func(err error) {
+			endpoint, variable := otlpEndpoint(signal)
+			failMu.Lock()
+			said := failedAt[endpoint]
+			failedAt[endpoint] = true
+			failMu.Unlock()
+			if !said {
+				otel.Handle(fmt.Errorf("cannot export telemetry to %s (%s): %w; the run goes on", endpoint, variable, rootCause(err)))
+			}
 		}
-		s.tracer = sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	}
-	if os.Getenv("OTEL_METRICS_EXPORTER") != "none" {
+	s := &telemetrySetup{capture: strings.EqualFold(os.Getenv("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"), "true")}
+	if len(traces) > 0 {
+		opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
+		for _, name := range traces {
+			switch name {
+			case "otlp":
+				exp, err := otlptracehttp.New(ctx)
+				if err != nil {
+					return nil, err
+				}
+				opts = append(opts, sdktrace.WithBatcher(&warningSpanExporter{SpanExporter: exp, failed: failed("TRACES")}))
+			case "console":
+				s.console = &consoleExporter{w: stderr}
+				opts = append(opts, sdktrace.WithSyncer(s.console))
+			}
+		}
+		s.tracer = sdktrace.NewTracerProvider(opts...)
+	}
+	if len(metrics) > 0 {
 		exp, err := otlpmetrichttp.New(ctx)
 		if err != nil {
 			return nil, err
 		}
-		s.meter = sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp)), sdkmetric.WithResource(res))
+		s.meter = sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&warningMetricExporter{Exporter: exp, failed: failed("METRICS")})), sdkmetric.WithResource(res))
 	}
 	s.shutdown = func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		// Exiting: what could not be sent is lost, and said.
 		if s.tracer != nil {
-			s.tracer.Shutdown(sctx) //nolint:errcheck // exiting: what could not be sent is lost
+			if err := s.tracer.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("traces not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 		if s.meter != nil {
-			s.meter.Shutdown(sctx) //nolint:errcheck // likewise
+			if err := s.meter.Shutdown(sctx); err != nil {
+				otel.Handle(fmt.Errorf("metrics not all sent before exit (waited at most 5s): %w", err))
+			}
 		}
 	}
 	return s, nil
+}
+
+// warningSpanExporter reports a failed export once per collector, through
+// failed, rather than each failure.
+type warningSpanExporter struct {
+	sdktrace.SpanExporter
+	failed func(error)
+}
+
+func (w *warningSpanExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	err := w.SpanExporter.ExportSpans(ctx, spans)
+	if err == nil || exportTimedOut(ctx, err) {
+		return err // a collector too slow before exit: the shutdown says what was not sent
+	}
+	w.failed(err)
+	return nil
+}
+
+// exportTimedOut reports whether an export ran out of time (the export
+// timeout, or the flush's before exit) rather than failed.
+func exportTimedOut(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
+}
+
+// warningMetricExporter is warningSpanExporter's twin for metrics.
+type warningMetricExporter struct {
+	sdkmetric.Exporter
+	failed func(error)
+}
+
+func (w *warningMetricExporter) Export(ctx context.Context, rm *metricdata.ResourceMetrics) error {
+	err := w.Exporter.Export(ctx, rm)
+	if err == nil || exportTimedOut(ctx, err) {
+		return err
+	}
+	w.failed(err)
+	return nil
+}
+
+// beforeConsoleSpan sets what runs before the console prints a span (see
+// consoleExporter.before); nothing without the console exporter.
+func (s *telemetrySetup) beforeConsoleSpan(f func()) {
+	if s == nil || s.console == nil {
+		return
+	}
+	s.console.mu.Lock()
+	defer s.console.mu.Unlock()
+	s.console.before = f
 }
 
 // options are the runtime options that record to s.
@@ -91,7 +251,7 @@ func (s *telemetrySetup) options(provider string) []runtime.Option {
 	if s == nil {
 		return nil
 	}
-	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithProviderName(provider)}
+	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithContentRedactor(redactKeys), runtime.WithProviderName(provider)}
 	if s.tracer != nil {
 		opts = append(opts, runtime.WithTracerProvider(s.tracer))
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"testing"
 
 	collmetric "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	colltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
@@ -19,8 +20,25 @@ func init() {
 	// otlpreceiver ADDR FILE is an OTLP/HTTP receiver: it decodes every
 	// trace and metric export and keeps FILE up to date with one line per
 	// span, "NAME <- PARENT" ("-" for a root), then "traces: N" and the
-	// metric names received.
+	// metric names received; FILE.attrs holds the spans' string
+	// attributes, KEY=VALUE.
 	scriptCommands["otlpreceiver"] = func() { os.Exit(otlpReceiverMain(os.Args[1], os.Args[2])) }
+	// otlpbad ADDR MODE is an OTLP/HTTP collector that misbehaves: "error"
+	// refuses every export with a body of terminal escapes, "hang" never
+	// answers.
+	scriptCommands["otlpbad"] = func() {
+		err := http.ListenAndServe(os.Args[1], http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			if os.Args[2] == "hang" {
+				<-r.Context().Done()
+				return
+			}
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, "\x1b]0;owned\x07\x1b[31mcollector says no\x1b[0m")
+		}))
+		fmt.Fprintln(os.Stderr, "otlpbad:", err)
+		os.Exit(1)
+	}
 }
 
 func otlpReceiverMain(addr, file string) int {
@@ -28,6 +46,7 @@ func otlpReceiverMain(addr, file string) int {
 	type span struct{ name, parent, trace string }
 	spans := map[string]span{}
 	metrics := map[string]bool{}
+	var attrs []string // every span's string attributes, KEY=VALUE
 	write := func() {
 		var lines []string
 		traces := map[string]bool{}
@@ -49,6 +68,7 @@ func otlpReceiverMain(addr, file string) int {
 		}
 		sort.Strings(ms)
 		lines = append(lines, ms...)
+		os.WriteFile(file+".attrs", []byte(strings.Join(attrs, "\n")+"\n"), 0o644)
 		os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	}
 	err := http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,6 +90,11 @@ func otlpReceiverMain(addr, file string) int {
 				for _, ss := range rs.ScopeSpans {
 					for _, sp := range ss.Spans {
 						spans[hex.EncodeToString(sp.SpanId)] = span{sp.Name, hex.EncodeToString(sp.ParentSpanId), hex.EncodeToString(sp.TraceId)}
+						for _, a := range sp.Attributes {
+							if v := a.GetValue().GetStringValue(); v != "" {
+								attrs = append(attrs, a.Key+"="+v)
+							}
+						}
 					}
 				}
 			}
@@ -100,4 +125,31 @@ func otlpReceiverMain(addr, file string) int {
 	}))
 	fmt.Fprintln(os.Stderr, "otlpreceiver:", err)
 	return 1
+}
+
+// TestExporters: OTEL_*_EXPORTER as the OpenTelemetry environment
+// specification reads it (issue 36.3).
+func TestExporters(t *testing.T) {
+	known := []string{"otlp", "console"}
+	for _, c := range []struct {
+		value, endpoint string
+		want            []string
+		warning         string
+	}{
+		{"", "", nil, ""},
+		{"", "http://collector:4318", []string{"otlp"}, ""},
+		{"console", "", []string{"console"}, ""},
+		{" OTLP , console,otlp", "", []string{"otlp", "console"}, ""},
+		{"console,none", "http://collector:4318", nil, ""},
+		{"zipkin,console", "", []string{"console"}, `OTEL_TRACES_EXPORTER: unknown exporter "zipkin", ignored (gramc exports to otlp, console)`},
+	} {
+		t.Setenv("OTEL_TRACES_EXPORTER", c.value)
+		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.endpoint)
+		t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+		var warning string
+		got := exporters("OTEL_TRACES_EXPORTER", known, func(s string) { warning = s })
+		if strings.Join(got, ",") != strings.Join(c.want, ",") || warning != c.warning {
+			t.Errorf("%q (endpoint %q): %v, warning %q; want %v, %q", c.value, c.endpoint, got, warning, c.want, c.warning)
+		}
+	}
 }

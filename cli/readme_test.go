@@ -39,14 +39,28 @@ import (
 //     that it leaves nothing in the clone) is the test's temporary directory;
 //     the test fails if a command leaves a new file in the copy of the
 //     repository.
-func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+func TestREADME(t *testing.T) { runDocCommands(t, "../README.md", 10) }
+
+// TestDocCommands runs the console examples of the pages under docs/ that
+// have them as TestREADME runs the README's, by the same conventions:
+// each page's `$ gramc ...` commands run in a copy of the repository and
+// print what the page shows.
+func TestDocCommands(t *testing.T) {
+	for _, page := range []string{"runtime.md", "observability.md"} {
+		t.Run(page, func(t *testing.T) { runDocCommands(t, filepath.Join("..", "docs", page), 1) })
+	}
+}
+
+// runDocCommands runs the console commands of the page at path (at
+// least `least` of them, or the extraction is broken).
+func runDocCommands(t *testing.T, path string, least int) {
+	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmds := readmeCommands(string(readme))
-	if len(cmds) < 10 {
-		t.Fatalf("found %d commands in the README's console examples; the extraction is broken", len(cmds))
+	if len(cmds) < least {
+		t.Fatalf("found %d commands in %s's console examples; the extraction is broken", len(cmds), path)
 	}
 
 	srv := fakeServer(t)
@@ -69,8 +83,8 @@ func TestREADME(t *testing.T) {
 	for _, c := range cmds {
 		if c.export != "" {
 			name, value, _ := strings.Cut(c.export, "=")
-			if name != "OPENAI_API_KEY" && name != "ANTHROPIC_API_KEY" && name != "GEMINI_API_KEY" {
-				t.Errorf("README line %d: export of %s: the README test does not know what it is for", c.line, name)
+			if !docExports[name] {
+				t.Errorf("%s line %d: export of %s: the test does not know what it is for", path, c.line, name)
 			}
 			t.Setenv(name, value)
 			continue
@@ -92,7 +106,7 @@ func TestREADME(t *testing.T) {
 				args[i] = filepath.Join(tourOut, rest)
 			}
 			if args[i] == "..." {
-				t.Errorf("README line %d: %q has a bare ... argument: show a command that runs as written", c.line, c.text)
+				t.Errorf("%s line %d: %q has a bare ... argument: show a command that runs as written", path, c.line, c.text)
 			}
 		}
 		// Without a redirect both streams go to one buffer, interleaved as
@@ -116,18 +130,26 @@ func TestREADME(t *testing.T) {
 			}
 		}
 		if code != wantCode {
-			t.Errorf("README line %d: %s\nexit status %d, want %d\nstdout:\n%s\nstderr:\n%s", c.line, c.text, code, wantCode, clip(stdout.String()), clip(stderr.String()))
+			t.Errorf("%s line %d: %s\nexit status %d, want %d\nstdout:\n%s\nstderr:\n%s", path, c.line, c.text, code, wantCode, clip(stdout.String()), clip(stderr.String()))
 			continue
 		}
 		if missing := missingLines(c.want, stdout.String()+stderr.String()); missing != "" {
-			t.Errorf("README line %d: %s\nthe README shows %q, which the output lacks (in that order)\noutput:\n%s%s", c.line, c.text, missing, clip(stdout.String()), clip(stderr.String()))
+			t.Errorf("%s line %d: %s\nthe page shows %q, which the output lacks (in that order)\noutput:\n%s%s", path, c.line, c.text, missing, clip(stdout.String()), clip(stderr.String()))
 		}
 	}
 	for _, f := range repoFiles(t, dir) {
 		if !slices.Contains(before, f) {
-			t.Errorf("the README's tour left %s in the clone: write under %s instead", f, readmeTourDir)
+			t.Errorf("%s's commands left %s in the clone: write under %s instead", path, f, readmeTourDir)
 		}
 	}
+}
+
+// docExports are the variables a page's `export NAME=value` lines may set
+// for the commands after them: the providers' keys (dummies: the fake
+// servers take any) and OpenTelemetry's exporter settings.
+var docExports = map[string]bool{
+	"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "GEMINI_API_KEY": true,
+	"OTEL_TRACES_EXPORTER": true, "OTEL_METRICS_EXPORTER": true, "OTEL_SERVICE_NAME": true, "OTEL_EXPORTER_OTLP_ENDPOINT": true,
 }
 
 // readmeTourDir is where the README's commands write their output.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // Version is the gramc version, set at link time with
@@ -41,6 +42,8 @@ type env struct {
 	// disable is --disable of schema, gen, run and mcp: warning codes
 	// not to print (gramc check has its own).
 	disable []string
+	// goTools are the Go tools of DoWithTools, by name.
+	goTools map[string]runtime.ToolFunc
 }
 
 // commands are the registered subcommand constructors, in registration order.
@@ -82,7 +85,11 @@ func Main() int { return Do(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }
 // Do runs gramc with args (without the program name) and returns the exit
 // code.
 func Do(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
+	return do(&env{stdin: stdin, stdout: stdout, stderr: stderr, args: args})
+}
+
+func do(e *env) int {
+	args, stderr := e.args, e.stderr
 	root := newRootCmd(e)
 	root.SetArgs(goStyleFlags(args))
 	cmd, err := root.ExecuteC()
@@ -145,7 +152,7 @@ tool payloads, generates typed Go code, formats gram files and runs agents.`,
 			return exitCode(ExitUsage)
 		},
 	}
-	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default)")
+	root.PersistentFlags().BoolVarP(&e.allErrors, "all-errors", "e", false, "show every diagnostic (the terminal shows 10 per file by default, other outputs 1000 of a code per file)")
 	root.PersistentFlags().StringVar(&e.color, "color", "auto", "color diagnostics: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		switch e.color {

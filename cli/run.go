@@ -52,7 +52,8 @@ type runOptions struct {
 	maxRetryWait   time.Duration
 	mcp            []string // MCP servers: a command (stdio) or an http(s) URL
 	mcpTimeout     time.Duration
-	record, replay string // a cassette to record the provider's traffic to, or to replay it from
+	toolEnv        []string // withheld variables tool commands get anyway
+	record, replay string   // a cassette to record the provider's traffic to, or to replay it from
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -71,7 +72,10 @@ Tools: --tool NAME=COMMAND binds a tool to a shell command (sh -c COMMAND):
 the validated arguments arrive as a JSON object on standard input, standard
 output (at most 8 MiB) is the result, and a non-zero exit is a tool error
 (with standard error) reported to the model. --tool-timeout (default 30s)
-stops the command and every process it started. The seed tools sayHello
+stops the command and every process it started. A tool command (and an
+--mcp command) does not get the variables that hold credentials (the API
+keys, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS and its per-signal
+forms) unless --tool-env NAME asks for one. The seed tools sayHello
 and sayGoodbye are built in, so the hello agents run out of the box.
 
 Each tool call and result is shown on standard error as it happens; the
@@ -126,6 +130,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.StringVar(&opts.agent, "agent", "", "the agent to run (default: the only agent)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "use the tools of an MCP server: a command to run (stdio) or a streamable HTTP URL (repeatable)")
+	f.StringArrayVar(&opts.toolEnv, "tool-env", nil, "give tool and --mcp commands the environment variable `NAME` although it holds a credential (an API key, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS; repeatable)")
 	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for each server to start and list its tools")
 	f.StringVar(&opts.record, "record", "", "write every exchange with the provider to the cassette `FILE` (rewritten; no key is written)")
 	f.StringVar(&opts.replay, "replay", "", "answer every request from the cassette `FILE`: no network, no key; a request that differs from the recorded one fails the run")
@@ -234,9 +239,13 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		}
 	}
 	typed := agent.Signature.Typed()
+	// A typed agent's output mode follows the model it runs on: --model
+	// moves it (Gemini 2.x with tools takes the final-answer tool).
+	runAgent := agent
+	runAgent.Model = effectiveModel(agent.Model, opts.model)
 	// Every tool command runs through one Runner, so that a signal can
 	// kill them all (and wait for them) before gramc exits.
-	tools := toolcmd.NewRunner(os.Environ())
+	tools := toolcmd.NewRunner(os.Environ(), opts.toolEnv...)
 	defer tools.Close()
 	// SIGINT, SIGTERM and SIGHUP stop the run, from here (an MCP server
 	// still starting included): the model request and the tool calls are
@@ -245,15 +254,11 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	// Ctrl-C), as a shell reports a killed command.
 	ctx, interrupted, stopSignals := stopOnSignal(ctx, tools)
 	defer stopSignals()
-	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout)
+	mcpTools, closeMCP, err := connectMCP(ctx, e, opts.mcp, opts.mcpTimeout, opts.toolEnv)
 	if err != nil {
 		return interrupted(err)
 	}
 	defer closeMCP()
-	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
-	if err != nil {
-		return err
-	}
 	cassetteOpts, closeCassette, err := openCassette(opts)
 	if err != nil {
 		return err
@@ -263,22 +268,43 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			err = &exitError{code: ExitProblem, err: cerr}
 		}
 	}()
+	// An agent the agent lists is a tool that runs it (LANGUAGE.md §2.5),
+	// on its own model, with its own tools bound as the agent's are.
+	var agentTool func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error)
+	agentTool = func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error) {
+		own := opts
+		own.model, own.responses, own.legacy = "", false, false
+		m, err := runModel(e, listed, own, cassetteOpts...)
+		if err != nil {
+			return runtime.Tool{}, err
+		}
+		sub, err := runToolLibrary(listed, opts.tools, tools, mcpTools, agentTool)
+		if err != nil {
+			return runtime.Tool{}, err
+		}
+		return runtime.AgentTool(spec, listed, m, sub, runtime.WithToolTimeout(opts.toolTimeout), runtime.WithMaxIterations(opts.maxIterations)), nil
+	}
+	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools, agentTool)
+	if err != nil {
+		return err
+	}
 	model, err := runModel(e, agent, opts, cassetteOpts...)
 	if err != nil {
 		return err
 	}
-	bound, err := runtime.Bind(agent, lib)
+	bound, err := runtime.Bind(runAgent, lib)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
-	tel, err := setupTelemetry(ctx)
+	tel, err := setupTelemetry(ctx, e.stderr, "gramc run")
 	if err != nil {
 		return usageErrorf("OpenTelemetry export: %v", err)
 	}
 	if tel != nil {
+		reportOTLPErrors(e.stderr)
 		defer tel.shutdown()
 	}
 	// The answer is printed as it arrives. Text of the model's goes to
@@ -291,6 +317,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		// is printed once, as JSON, on standard output.
 		out.w = e.stderr
 	}
+	tel.beforeConsoleSpan(out.endLine)
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -523,15 +550,21 @@ func oneLine(s string) string {
 // Anthropic and Gemini have their own, OpenAI, Ollama and any other
 // OpenAI-compatible server the OpenAI one). --model may name another
 // provider (Provider/model).
-func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.Option) (runtime.Model, error) {
-	model := agent.Model
-	if opts.model != "" {
-		// --model without a provider keeps the agent's.
-		model = opts.model
-		if p, _, ok := strings.Cut(agent.Model, "/"); ok && !strings.Contains(opts.model, "/") {
-			model = p + "/" + opts.model
-		}
+// effectiveModel is the agent's model as --model changes it: with a
+// provider, the one named; without, the agent's provider's model of that
+// name.
+func effectiveModel(agentModel, override string) string {
+	if override == "" {
+		return agentModel
 	}
+	if p, _, ok := strings.Cut(agentModel, "/"); ok && !strings.Contains(override, "/") {
+		return p + "/" + override
+	}
+	return override
+}
+
+func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.Option) (runtime.Model, error) {
+	model := effectiveModel(agent.Model, opts.model)
 	client := clients.Of(model)
 	if opts.responses && client != provider.OpenAI {
 		return nil, usageErrorf("--responses is OpenAI's Responses API; agent %s's model is %s's", agent.Name, client)
@@ -543,7 +576,7 @@ func runModel(e *env, agent runtime.Agent, opts runOptions, extra ...clientopt.O
 	// not look hung.
 	notice := func(attempt int, wait time.Duration, err error) {
 		if wait > time.Second {
-			fmt.Fprintf(e.stderr, "gramc run: %s; retrying in %v\n", termsafe.Line(err.Error(), 300), wait.Round(100*time.Millisecond))
+			fmt.Fprintf(e.stderr, "gramc run: attempt %d failed: %s; retrying in %v\n", attempt, termsafe.Line(retryError(err), 300), wait.Round(100*time.Millisecond))
 		}
 	}
 	copts := []clientopt.Option{clientopt.WithTimeout(opts.requestTimeout), clientopt.WithStreamTimeout(opts.streamTimeout),
@@ -618,16 +651,29 @@ func modelName(m string) string {
 
 // runToolLibrary binds every tool of agent: to its --tool command, or to
 // a built-in implementation.
-func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool) (*runtime.ToolLibrary, error) {
+func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool,
+	agentTool func(listed runtime.Agent, spec runtime.ToolSpecification) (runtime.Tool, error)) (*runtime.ToolLibrary, error) {
 	fromMCP := map[string]runtime.Tool{}
 	for _, t := range mcpTools {
 		fromMCP[t.Spec.Name] = t
 	}
-	commands := map[string]string{}
-	var names []string
-	for _, s := range agent.Tools {
-		names = append(names, s.Name)
+	listed := map[string]runtime.Agent{}
+	for _, a := range agent.Agents {
+		listed[a.Name] = a
 	}
+	// --tool may bind a tool of a listed agent too.
+	var names []string
+	var all func(a runtime.Agent)
+	all = func(a runtime.Agent) {
+		for _, s := range a.Tools {
+			names = append(names, s.Name)
+		}
+		for _, l := range a.Agents {
+			all(l)
+		}
+	}
+	all(agent)
+	commands := map[string]string{}
 	for _, tf := range toolFlags {
 		name, command, err := parseToolFlag(tf)
 		if err != nil {
@@ -647,6 +693,12 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 		} else if t, ok := fromMCP[spec.Name]; ok {
 			// The server's own specification: Bind reports any
 			// difference from the agent's declaration.
+			lib.Replace(t)
+		} else if a, ok := listed[spec.Name]; ok && agentTool != nil {
+			t, err := agentTool(a, spec)
+			if err != nil {
+				return nil, err
+			}
 			lib.Replace(t)
 		} else if f, ok := builtinTools[spec.Name]; ok {
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
@@ -701,4 +753,17 @@ func greeting(word string) runtime.ToolFunc {
 		}
 		return fmt.Sprintf("%s, %s!", word, name), nil
 	}
+}
+
+// retryError is the error of one failed attempt, as the retry notice
+// shows it beside the attempt's number: without the error's own count of
+// the attempts so far, which would count the same attempts twice.
+func retryError(err error) string {
+	var apiErr *runtime.APIError
+	if errors.As(err, &apiErr) {
+		one := *apiErr
+		one.Attempts = 0
+		return one.Error()
+	}
+	return err.Error()
 }

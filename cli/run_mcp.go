@@ -25,7 +25,7 @@ import (
 // server has timeout to start and list its tools; a server that fails,
 // or ctx's end (a signal), closes every session opened so far and kills
 // the commands' process groups.
-func connectMCP(ctx context.Context, e *env, servers []string, timeout time.Duration) ([]runtime.Tool, func(), error) {
+func connectMCP(ctx context.Context, e *env, servers []string, timeout time.Duration, pass []string) ([]runtime.Tool, func(), error) {
 	var sessions []*sdk.ClientSession
 	var commands []*exec.Cmd
 	closeAll := func() {
@@ -41,7 +41,7 @@ func connectMCP(ctx context.Context, e *env, servers []string, timeout time.Dura
 	var tools []runtime.Tool
 	client := mcp.NewClient("gramc", versionString())
 	for _, server := range servers {
-		t, cmd := mcpTransport(ctx, server, e.stderr, 0)
+		t, cmd := mcpTransport(ctx, server, e.stderr, 0, pass...)
 		if cmd != nil {
 			commands = append(commands, cmd)
 		}
@@ -84,17 +84,18 @@ func connectOne(ctx context.Context, client *sdk.Client, t sdk.Transport, timeou
 
 // mcpTransport is the transport to an MCP server as gramc's flags name
 // one: a streamable HTTP URL (every response bounded), or a shell command
-// run over stdio without API keys in its environment, in a process group
+// run over stdio without credentials in its environment (but those named
+// in pass: toolcmd.ToolEnv), in a process group
 // of its own (cmd: the caller kills the group, toolcmd.KillGroup, when
 // the session is closed; the end of ctx, a signal, kills it at once), its
 // standard error to stderr, given terminate to exit once its input is
 // closed (0: the SDK's default).
-func mcpTransport(ctx context.Context, server string, stderr io.Writer, terminate time.Duration) (t sdk.Transport, cmd *exec.Cmd) {
+func mcpTransport(ctx context.Context, server string, stderr io.Writer, terminate time.Duration, pass ...string) (t sdk.Transport, cmd *exec.Cmd) {
 	if strings.HasPrefix(server, "http://") || strings.HasPrefix(server, "https://") {
 		return mcp.NewHTTPClientTransport(server), nil
 	}
 	cmd = exec.Command("sh", "-c", server)
-	cmd.Env = toolcmd.ToolEnv(os.Environ())
+	cmd.Env = toolcmd.ToolEnv(os.Environ(), pass...)
 	cmd.Stderr = stderr
 	toolcmd.NewProcessGroup(cmd)
 	return &killOnDone{Transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminate}, ctx: ctx, cmd: cmd}, cmd

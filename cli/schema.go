@@ -22,6 +22,7 @@ type schemaOptions struct {
 	agent   string
 	out     string
 	request bool
+	model   string // with --request: the agent's model instead
 }
 
 func newSchemaCmd(e *env) *cobra.Command {
@@ -41,11 +42,15 @@ agent lists. --agent NAME --request prints instead the request the agent's
 first turn sends, without the conversation (its instruction, tools, tool
 choice and structured-output format), as the agent's provider's client
 encodes it, or as the --target named does (openai, openai-responses,
-anthropic, gemini). With -o DIR, each tool is written to DIR/<tool>.<target>.json
+anthropic, gemini); --model Provider/name shows it for that model
+instead (Gemini/gemini-2.5-flash: the final-answer tool). With -o DIR, each tool is written to DIR/<tool>.<target>.json
 as a single entry instead (for every target named). A tool the target's provider would reject is
 reported as a positioned error (exit 1); run 'gramc check --target T' to
 also see the keywords moved into descriptions.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.model != "" && !opts.request {
+				return usageErrorf("--model goes with --agent NAME --request")
+			}
 			if opts.request {
 				target := ""
 				if cmd.Flags().Changed("target") {
@@ -61,6 +66,7 @@ also see the keywords moved into descriptions.`,
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "select the tools of this agent")
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write one file per tool and target into `DIR`")
 	cmd.Flags().BoolVar(&opts.request, "request", false, "with --agent: print the agent's first request, without the conversation")
+	cmd.Flags().StringVar(&opts.model, "model", "", "with --request: the model the request is for (Provider/name), instead of the agent's")
 	addDisableFlag(cmd, e)
 	return cmd
 }

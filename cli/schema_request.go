@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+
+	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/provider"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
@@ -50,6 +54,15 @@ func runSchemaRequest(e *env, opts schemaOptions, target string, args []string) 
 	agent, err := gramfile.AgentFromCheck(ca)
 	if err != nil {
 		return &exitError{code: ExitProblem, err: err}
+	}
+	if opts.model != "" {
+		if target != "" {
+			return usageErrorf("--model names the provider: give --model or --target, not both")
+		}
+		if _, ok := provider.Of(opts.model); !ok {
+			return usageErrorf("--model %s: unknown provider; known: %s", termsafe.Line(opts.model, 100), strings.Join(provider.Names(), ", "))
+		}
+		agent.Model = opts.model
 	}
 	model := agent.Model
 	var copts []clientopt.Option

@@ -28,6 +28,8 @@ func init() { register(newTestCmd) }
 
 type testOptions struct {
 	record      bool
+	rerecord    bool
+	scripted    bool
 	run         string
 	format      string
 	tools       []string
@@ -41,18 +43,28 @@ var testFormats = []string{"text", "json", "junit"}
 func newTestCmd(e *env) *cobra.Command {
 	var opts testOptions
 	cmd := &cobra.Command{
-		Use:   "test [--record] [-run REGEXP] [--format text|json|junit] [--tool NAME=COMMAND]... [path ...]",
+		Use:   "test [--scripted | --record | --rerecord] [-run REGEXP] [--format text|json|junit] [--tool NAME=COMMAND]... [path ...]",
 		Short: "Run the :Test declarations of gram packages, offline from their cassettes",
 		Long: `Test runs every :Test of the packages (default: the current directory):
 each runs its agent on its input, talking to the model through the test's
 cassette, and checks the tool calls made and the answer (docs/language.md
 §2.5). One line per test; exit status 1 when a test fails.
 
-By default every cassette is replayed: no network and no key, the same
+--scripted runs every test with no provider, no cassette and no key: a
+scripted model makes exactly the test's expected calls, with their args,
+and answers with what the test expects, so the tools, the validation of
+their arguments, their results and the test's assertions run in CI with
+nothing recorded (write the tests first, record later).
+
+Otherwise every cassette is replayed: no network and no key, the same
 answers every time, and a request that differs from the recorded one (a
 changed instruction, tool declaration, model or input) fails the test with
 the first difference. --record runs the tests against the real providers
 (their key variables, as gramc run) and rewrites the cassettes.
+--rerecord rewrites them from themselves, with no provider and no key: the
+requests the tests make now, with the answers (and tool results) recorded
+before — for an edit that changes only the requests (an instruction, a
+tool's description, an input).
 
 Tool results come from each call's returns (results: "mock", the default),
 from the tools' implementations (results: "bound": --tool NAME=COMMAND as in
@@ -62,13 +74,20 @@ running them). Tool calls run one at a time, in call order.
 
 Exit status: 0 when every test passes (or there is none), 1 when one fails
 or the packages have errors, 2 for usage errors.`,
-		Example: `  gramc test ./...
+		Example: `  gramc test --scripted ./...       # no key, no cassette
+  gramc test ./...
   gramc test -run 'greets.*' examples/hellogoodbye
   gramc test --record ./agents          # re-record against the providers
   gramc test --format junit ./... > report.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(testFormats, opts.format) {
 				return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, testFormats, "formats"))
+			}
+			if opts.scripted && (opts.record || opts.rerecord) {
+				return usageErrorf("--scripted and --record or --rerecord: a scripted run talks to no provider, so it records nothing")
+			}
+			if opts.record && opts.rerecord {
+				return usageErrorf("--record and --rerecord: --record asks the providers, --rerecord keeps the recorded answers; give one")
 			}
 			if opts.toolTimeout < 0 {
 				return usageErrorf("--tool-timeout must not be negative (0 means no limit)")
@@ -89,6 +108,8 @@ or the packages have errors, 2 for usage errors.`,
 	}
 	f := cmd.Flags()
 	addDisableFlag(cmd, e)
+	f.BoolVar(&opts.scripted, "scripted", false, "run with a scripted model that makes each test's expected calls and gives its expected answer: no provider, no cassette, no key")
+	f.BoolVar(&opts.rerecord, "rerecord", false, "rewrite the cassettes from themselves: the tests' requests now, with the recorded answers (no provider, no key)")
 	f.BoolVar(&opts.record, "record", false, "run against the real providers and rewrite the cassettes (no key is written)")
 	f.StringVar(&opts.run, "run", "", "run only the tests whose name matches `REGEXP` (also -run, as go test)")
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(testFormats, ", "))
@@ -134,11 +155,11 @@ func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regex
 	}
 	runner := toolcmd.NewRunner(os.Environ())
 	defer runner.Close()
-	tools, err := testTools(tests, opts.tools, runner)
+	tools, err := testTools(e, tests, opts.tools, runner)
 	if err != nil {
 		return err
 	}
-	o := agenttest.Options{Tools: tools, ToolTimeout: opts.toolTimeout}
+	o := agenttest.Options{Tools: tools, ToolTimeout: opts.toolTimeout, Scripted: opts.scripted, Rerecord: opts.rerecord, BindHint: "bind it with --tool NAME=COMMAND"}
 	if opts.record {
 		o.Mode = cassette.Record
 	}
@@ -195,10 +216,13 @@ func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regex
 }
 
 // testTools are the tool implementations tests may run: the --tool
-// commands, and the built-in seed tools.
-func testTools(tests []*check.Test, toolFlags []string, runner *toolcmd.Runner) (map[string]runtime.ToolFunc, error) {
+// commands, the Go tools of DoWithTools and the built-in seed tools.
+func testTools(e *env, tests []*check.Test, toolFlags []string, runner *toolcmd.Runner) (map[string]runtime.ToolFunc, error) {
 	tools := map[string]runtime.ToolFunc{}
 	for name, f := range builtinTools {
+		tools[name] = f
+	}
+	for name, f := range e.goTools {
 		tools[name] = f
 	}
 	var names []string

@@ -525,10 +525,9 @@ func (c *comparer) param(op, np *check.Param, path string, dir direction) {
 
 func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, newAt ast.Range) {
 	if ot == nil || nt == nil {
-		if (ot == nil) != (nt == nil) {
-			c.add(Change{Code: TypeChanged, Severity: Breaking, Path: path, Old: oldAt, New: newAt,
-				OldText: ot.Name(), NewText: nt.Name(), Message: fmt.Sprintf("the type of %s changed from %s to %s", path, nameOr(ot), nameOr(nt))})
-		}
+		// A type the checker could not resolve (an unknown type, a
+		// missing label) is nil: the checker reported it, and nothing is
+		// known about what it will be, so nothing else is said.
 		return
 	}
 	// Records compare by their fields (a renamed :Type with the same
@@ -568,34 +567,28 @@ func (c *comparer) types(ot, nt *check.Type, path string, dir direction, oldAt, 
 	}
 }
 
-func nameOr(t *check.Type) string {
-	if t == nil {
-		return "none"
-	}
-	return t.Name()
-}
-
 // enumValues compares allowed values: for an input, removing one breaks
 // (a caller may send it) and adding one is safe; for a result, adding one
 // breaks (a program may not know it) and removing one is safe.
 func (c *comparer) enumValues(ov, nv []any, path string, dir direction, oldAt, newAt ast.Range) {
 	removed, added := setDiff(ov, nv), setDiff(nv, ov)
-	if len(removed) > 0 {
-		sev := Breaking
-		msg := fmt.Sprintf("%s no longer allows %s: a call that sends it is refused", path, list(removed))
-		if dir == result {
-			sev, msg = Safe, fmt.Sprintf("%s no longer returns %s", path, list(removed))
+	// report reports values removed or added: the severity and message
+	// for an input; for a result, the other severity and its message.
+	report := func(values []any, code diag.Code, sev Severity, inputMsg, resultMsg string) {
+		if len(values) == 0 {
+			return
 		}
-		c.add(Change{Code: EnumValueRemoved, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
-	}
-	if len(added) > 0 {
-		sev := Safe
-		msg := fmt.Sprintf("%s now also allows %s", path, list(added))
+		msg := fmt.Sprintf(inputMsg, path, list(values))
 		if dir == result {
-			sev, msg = Breaking, fmt.Sprintf("%s may now return %s, which a program written for the old version does not know", path, list(added))
+			sev, msg = Breaking, fmt.Sprintf(resultMsg, path, list(values))
+			if code == EnumValueRemoved {
+				sev = Safe
+			}
 		}
-		c.add(Change{Code: EnumValueAdded, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
+		c.add(Change{Code: code, Severity: sev, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv), Message: msg})
 	}
+	report(removed, EnumValueRemoved, Breaking, "%s no longer allows %s: a call that sends it is refused", "%s no longer returns %s")
+	report(added, EnumValueAdded, Safe, "%s now also allows %s", "%s may now return %s, which a program written for the old version does not know")
 	if len(removed) == 0 && len(added) == 0 && list(ov) != list(nv) {
 		c.add(Change{Code: EnumOrderChanged, Severity: Dangerous, Path: path, Old: oldAt, New: newAt, OldText: list(ov), NewText: list(nv),
 			Message: fmt.Sprintf("the order of %s's values changed: a model reads the first as the usual one", path)})

@@ -26,7 +26,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,6 +35,8 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -102,9 +103,14 @@ func ForPatterns(patterns []string) (*Config, diag.Diagnostics) {
 }
 
 // Load reads and checks the configuration file at path. Problems are
-// diagnostics; the Config holds what was valid.
+// diagnostics; the Config holds what was valid. A file another user could
+// have written, or a symbolic link out of its directory, is not used (a
+// diagnostic says why); nor is anything but a regular file opened.
 func Load(path string) (*Config, diag.Diagnostics) {
-	f, err := os.Open(path)
+	if why := untrusted(path); why != "" {
+		return nil, diag.Diagnostics{problem(path, 0, nil, "%s is not used: %s", FileName, why)}
+	}
+	f, _, err := regular.Open(path)
 	if err != nil {
 		return nil, diag.Diagnostics{problem(path, 0, nil, "cannot read %s: %v", FileName, err)}
 	}
@@ -119,15 +125,36 @@ func Load(path string) (*Config, diag.Diagnostics) {
 	return Parse(path, data)
 }
 
+// MaxProblems bounds the problems reported of one file: a file of a
+// million mistakes is said in a few, and read in milliseconds (issue
+// 35.3: a 1 MiB gramc.json of unknown codes held the language server for
+// two minutes).
+const MaxProblems = 50
+
 // Parse reads a configuration's text; path names it in diagnostics. The
 // text is read by jsonvalue.Read, which keeps each value's place, as
-// gramc diff reads a snapshot.
-func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
-	c := &Config{Path: path, Severity: map[diag.Code]diag.Severity{}}
-	var ds diag.Diagnostics
-	report := func(off int32, format string, args ...any) {
-		ds = append(ds, problem(path, int64(off), data, format, args...))
+// gramc diff reads a snapshot. At most MaxProblems problems are
+// reported, then how many more there are.
+func Parse(path string, data []byte) (c *Config, ds diag.Diagnostics) {
+	c = &Config{Path: path, Severity: map[diag.Code]diag.Severity{}}
+	dropped := 0 // problems past MaxProblems, counted, not reported
+	full := func() bool {
+		if len(ds) >= MaxProblems {
+			dropped++
+			return true
+		}
+		return false
 	}
+	report := func(off int32, format string, args ...any) {
+		if !full() {
+			ds = append(ds, problem(path, int64(off), data, format, args...))
+		}
+	}
+	defer func() {
+		if dropped > 0 {
+			ds = append(ds, problem(path, 0, nil, "%d more problems in %s, not reported (the first %d are)", dropped, FileName, MaxProblems))
+		}
+	}()
 	root, err := jsonvalue.Read(data)
 	if err != nil {
 		var se *jsonvalue.SyntaxError
@@ -150,8 +177,9 @@ func Parse(path string, data []byte) (*Config, diag.Diagnostics) {
 	}
 	code := func(off int32, s string) (diag.CodeInfo, bool) {
 		ci, ok := known[diag.Code(s)]
-		if !ok {
-			report(off, "unknown diagnostic code %q%s", s, suggest.DidYouMean(suggest.Closest(s, codeNames)))
+		if !ok && !full() {
+			// (The suggestion costs: only for a problem reported.)
+			ds = append(ds, problem(path, int64(off), data, "unknown diagnostic code %q%s", s, suggest.DidYouMean(suggest.Closest(s, codeNames))))
 		}
 		return ci, ok
 	}

@@ -384,3 +384,21 @@ func TestLicence(t *testing.T) {
 		t.Error("editors/vscode/LICENSE differs from the top-level LICENSE")
 	}
 }
+
+// TestPackageLeavesNothingUntracked: make vscode-package (npm install, then
+// vsce package) writes node_modules/, package-lock.json and the .vsix in
+// editors/vscode; git ignores each, so the clone stays clean (issue 36.7).
+func TestPackageLeavesNothingUntracked(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("needs git")
+	}
+	if out, err := exec.Command(git, "rev-parse", "--is-inside-work-tree").Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
+		t.Skip("not in a git work tree")
+	}
+	for _, p := range []string{"vscode/node_modules/vscode-languageclient/package.json", "vscode/package-lock.json", "vscode/gram-0.1.0.vsix"} {
+		if err := exec.Command(git, "check-ignore", "-q", "--no-index", p).Run(); err != nil {
+			t.Errorf("make vscode-package writes %s, which git does not ignore: add it to editors/vscode/.gitignore", p)
+		}
+	}
+}

@@ -60,6 +60,20 @@ func TestBaseline(t *testing.T) {
 		}
 	}
 
+	// A type typo is an unknown type and nothing else (issue 36.5): not
+	// a change of the parameter's type "to none", nor a free-form Object
+	// under a strict target.
+	c.server.DidChangeConfiguration(c.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"gramc": {"targets": ["openai-strict"]}}`)})
+	c.replaceAll("tools.gram", strings.Replace(edited, "(city::String)", "(city::Strng)", 1))
+	c.waitFor("tools.gram", hasCode("unknown-type"))
+	for _, d := range c.diagnostics("tools.gram")["tools.gram"] {
+		if code, _ := d.Code.(protocol.String); code == "diff-type-changed" || code == "target-strict-free-form-object" {
+			t.Errorf("an unknown type has a companion: %s %v", code, d.Message)
+		}
+	}
+	c.replaceAll("tools.gram", edited)
+	c.server.DidChangeConfiguration(c.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"gramc": {}}`)})
+
 	// The editor's setting overrides gramc.json: a baseline equal to the
 	// edited version shows nothing.
 	writeFiles(t, dir, map[string]string{"tools.gram": edited})

@@ -18,7 +18,8 @@
 // queues its package, and a burst of edits costs one check. They are what
 // `gramc check --target ...` prints — the same checker, provider lint and
 // `// gramc:ignore` suppression — with each code linked to its
-// documentation (diag.CodeInfo.DocURL) and tagged from the registry
+// documentation (docLink: its section in the local copy of the pages,
+// docs.go) and tagged from the registry
 // (diag.TagOf).
 //
 // Requests answer from the package's current check and its index

@@ -33,7 +33,7 @@ func (s *server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 			case o.builtin != nil:
 				text = hoverBuiltin(o.builtin)
 			case o.sym != nil:
-				text = s.hoverSymbol(o.sym)
+				text = s.hoverSymbol(p, o.sym)
 			}
 		} else if k, ok := x.propAt(f.key, off); ok {
 			start, end = int(k.start), int(k.end)
@@ -57,7 +57,7 @@ func (s *server) markup(md string) *protocol.MarkupContent {
 	return &protocol.MarkupContent{Kind: protocol.MarkupKindPlainText, Value: plain}
 }
 
-func (s *server) hoverSymbol(sym *symbol) string {
+func (s *server) hoverSymbol(p *pkg, sym *symbol) string {
 	var b strings.Builder
 	switch {
 	case sym.tool() != nil:
@@ -80,7 +80,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 			}
 			b.WriteString("\n")
 		}
-		b.WriteString(s.hoverSchema(t))
+		b.WriteString(s.hoverSchema(p, t))
 	case sym.param() != nil:
 		q := sym.param()
 		what := "parameter"
@@ -166,7 +166,7 @@ func (s *server) hoverSymbol(sym *symbol) string {
 				b.WriteString("\nAnswers text.\n")
 			}
 			if !a.MessageInput() {
-				b.WriteString(s.hoverSchema(t))
+				b.WriteString(s.hoverSchema(p, t))
 			}
 			if a.Typed() {
 				raw, err := schema.Output(t)
@@ -184,7 +184,12 @@ const implicitSignature = "(input::String)==>(::String)"
 
 // typeName is a type's name in a hover; "?" for a type the checker could
 // not resolve (an undefined name, which the diagnostics already report).
+// typeName is a type as gram writes it, an array's with its element
+// type: Array {elementType: String}.
 func typeName(t *check.Type) string {
+	if t != nil && t.Kind == check.Array {
+		return "Array {elementType: " + typeName(t.Elem) + "}"
+	}
 	if n := t.Name(); n != "" {
 		return n
 	}
@@ -249,14 +254,15 @@ func constraints(q *check.Param) string {
 	return "Constraints: " + strings.Join(parts, ", ")
 }
 
-// hoverSchema is the JSON Schema a tool sends: for the first configured
-// target its whole tool entry, else the parameters' schema.
-func (s *server) hoverSchema(t *check.Tool) string {
+// hoverSchema is the JSON Schema a tool sends: for the first target of
+// the package (the editor's setting, else gramc.json's, as its
+// diagnostics) its whole tool entry, else the parameters' schema.
+func (s *server) hoverSchema(p *pkg, t *check.Tool) string {
 	var raw []byte
 	var err error
 	label := "parameters (JSON Schema)"
-	if len(s.ws.targets) > 0 {
-		target := s.ws.targets[0]
+	if targets := s.ws.targetsOf(p.dir); len(targets) > 0 {
+		target := targets[0]
 		raw, err = schema.Entry(t, target)
 		label = fmt.Sprintf("%s tool definition", target)
 	} else {

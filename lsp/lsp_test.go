@@ -173,3 +173,28 @@ func TestApplyChangesInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceFolderAdded: a folder added while the server runs
+// (workspace/didChangeWorkspaceFolders, which initialize announces) is
+// loaded as the folders given at start are: a document opened in it is
+// checked with the rest of its package, not as a package of its own.
+func TestWorkspaceFolderAdded(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	writeFiles(t, a, map[string]string{"other.gram": toolsGram})
+	writeFiles(t, b, map[string]string{"tools.gram": toolsGram, "types.gram": typesGram})
+	c := newTestClient(t, a, clientOptions{})
+	c.server.DidChangeWorkspaceFolders(c.ctx(), &protocol.DidChangeWorkspaceFoldersParams{Event: protocol.WorkspaceFoldersChangeEvent{
+		Added: []protocol.WorkspaceFolder{{URI: c.uri("../b"), Name: "b"}},
+	}})
+	c.open("../b/tools.gram")
+	if ds := c.diagnostics("../b/tools.gram"); len(ds["../b/tools.gram"]) != 0 {
+		t.Errorf("a document of the added folder, checked with its package: %v", codes(ds["../b/tools.gram"]))
+	}
+	// The control: a folder never added leaves the document alone, a
+	// package of its own, whose type is unknown.
+	d := filepath.Join(root, "d")
+	writeFiles(t, d, map[string]string{"tools.gram": toolsGram, "types.gram": typesGram})
+	c.open("../d/tools.gram")
+	c.waitFor("../d/tools.gram", hasCode("unknown-type"))
+}

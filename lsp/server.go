@@ -387,6 +387,10 @@ func (s *server) capabilities() protocol.ServerCapabilities {
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: &t,
 			Change:    &incremental,
+			Save:      yes, // a saved gramc.json is read again
+		},
+		Workspace: &protocol.WorkspaceOptions{
+			WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &t, ChangeNotifications: yes},
 		},
 		HoverProvider:             yes,
 		DefinitionProvider:        yes,

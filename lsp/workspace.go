@@ -163,6 +163,19 @@ func (w *workspace) configOf(dir string) *config.Config {
 	return c
 }
 
+// targetsOf are the provider targets of the package in dir: the editor's
+// targets setting, else its gramc.json's. Diagnostics and hover follow
+// the same ones.
+func (w *workspace) targetsOf(dir string) []schema.Target {
+	if len(w.targets) > 0 {
+		return w.targets
+	}
+	if cfg := w.configOf(dir); cfg != nil {
+		return cfg.Targets
+	}
+	return nil
+}
+
 // configChanged forgets every package's configuration and marks every
 // package for checking again.
 func (w *workspace) configChanged() []*pkg {
@@ -473,11 +486,7 @@ func (w *workspace) check(p *pkg) *result {
 	// The project's gramc.json applies, as it does to gramc check; the
 	// editor's own targets setting, when given, overrides its targets.
 	cfg := w.configOf(p.dir)
-	targets := w.targets
-	if len(targets) == 0 && cfg != nil {
-		targets = cfg.Targets
-	}
-	if len(targets) > 0 {
+	if targets := w.targetsOf(p.dir); len(targets) > 0 {
 		ds = append(ds, schema.Lint(cp, targets)...)
 		ds.Sort()
 	}

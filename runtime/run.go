@@ -45,7 +45,10 @@ type RunOptions struct {
 	TracerProvider trace.TracerProvider
 	MeterProvider  metric.MeterProvider
 	CaptureContent bool
-	ProviderName   string
+	// RedactContent, when set, rewrites each captured content attribute
+	// before it is recorded (WithContentRedactor).
+	RedactContent func(string) string
+	ProviderName  string
 
 	telemetry *telemetry // the run's recorder (nil: none)
 }

@@ -50,6 +50,10 @@ type Agent struct {
 	// Signature is a typed agent's input and output (LANGUAGE.md §2.5);
 	// nil for an agent that takes a message and answers text.
 	Signature *Signature `json:"signature,omitempty"`
+	// Agents are the agents this one lists (LANGUAGE.md §2.5): each is
+	// also one of Tools (named as the agent), bound with AgentTool to a run
+	// of the listed agent on its own model.
+	Agents []Agent `json:"agents,omitempty"`
 }
 
 // DefaultMaxIterations is the loop bound when an agent does not set one.

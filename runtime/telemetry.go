@@ -45,6 +45,14 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // and results (the conventions' opt-in gen_ai.input.messages and kin).
 func WithContentCapture(on bool) Option { return func(o *RunOptions) { o.CaptureContent = on } }
 
+// WithContentRedactor rewrites each content attribute WithContentCapture
+// records (instructions, messages, tool arguments and results) with f
+// before it is recorded: gramc run and gramc mcp redact API keys with it,
+// as they do from what they print.
+func WithContentRedactor(f func(string) string) Option {
+	return func(o *RunOptions) { o.RedactContent = f }
+}
+
 // WithProviderName names the provider for telemetry (gen_ai.provider.name:
 // "openai", "anthropic", "gcp.gemini", or a compatible server's name)
 // when the agent's model prefix does not (gramc run --model).
@@ -75,17 +83,26 @@ type telemetry struct {
 	tokens   metric.Float64Histogram
 	duration metric.Float64Histogram
 	capture  bool
+	redact   func(string) string // nil: content as it is
 	provider string
 	// output is the chat span's gen_ai.output.type: "json" for a typed
 	// agent, "text" otherwise.
 	output string
 }
 
+// content is a captured content attribute, redacted as the run asks.
+func (t *telemetry) content(key, value string) attribute.KeyValue {
+	if t.redact != nil {
+		value = t.redact(value)
+	}
+	return attribute.String(key, value)
+}
+
 func newTelemetry(o *RunOptions, agent Agent) *telemetry {
 	if o.TracerProvider == nil && o.MeterProvider == nil {
 		return nil
 	}
-	t := &telemetry{capture: o.CaptureContent, provider: o.ProviderName, output: "text"}
+	t := &telemetry{capture: o.CaptureContent, redact: o.RedactContent, provider: o.ProviderName, output: "text"}
 	if agent.Signature.Typed() {
 		t.output = "json"
 	}
@@ -123,14 +140,14 @@ func (t *telemetry) agent(ctx context.Context, a Agent) (context.Context, func(*
 		attrs = append(attrs, semconv.GenAIRequestModel(model))
 	}
 	if t.capture && a.Instruction != "" {
-		attrs = append(attrs, attribute.String("gen_ai.system_instructions", systemInstructions(a.Instruction)))
+		attrs = append(attrs, t.content("gen_ai.system_instructions", systemInstructions(a.Instruction)))
 	}
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+a.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	return ctx, func(resp *Response, err error) {
 		if resp != nil {
 			span.SetAttributes(semconv.GenAIUsageInputTokens(resp.Usage.PromptTokens), semconv.GenAIUsageOutputTokens(resp.Usage.CompletionTokens))
 			if t.capture && resp.Content != "" {
-				span.SetAttributes(attribute.String("gen_ai.output.messages", outputMessages(Message{Role: RoleAssistant, Content: resp.Content}, resp.StopReason)))
+				span.SetAttributes(t.content("gen_ai.output.messages", outputMessages(Message{Role: RoleAssistant, Content: resp.Content}, resp.StopReason)))
 			}
 		}
 		endWith(span, err)
@@ -160,10 +177,10 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 		}
 		if t.capture {
 			attrs = append(attrs,
-				attribute.String("gen_ai.input.messages", inputMessages(req.Messages)),
-				attribute.String("gen_ai.tool.definitions", toolDefinitions(req.Tools)))
+				t.content("gen_ai.input.messages", inputMessages(req.Messages)),
+				t.content("gen_ai.tool.definitions", toolDefinitions(req.Tools)))
 			if req.Instruction != "" {
-				attrs = append(attrs, attribute.String("gen_ai.system_instructions", systemInstructions(req.Instruction)))
+				attrs = append(attrs, t.content("gen_ai.system_instructions", systemInstructions(req.Instruction)))
 			}
 		}
 		ctx, span = t.tracer.Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
@@ -197,7 +214,7 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 				semconv.GenAIUsageInputTokens(comp.Usage.PromptTokens),
 				semconv.GenAIUsageOutputTokens(comp.Usage.CompletionTokens))
 			if t.capture {
-				span.SetAttributes(attribute.String("gen_ai.output.messages", outputMessages(comp.Message, comp.StopReason)))
+				span.SetAttributes(t.content("gen_ai.output.messages", outputMessages(comp.Message, comp.StopReason)))
 			}
 		}
 		endWith(span, err)
@@ -243,12 +260,12 @@ func (t *telemetry) tool(ctx context.Context, spec *ToolSpecification, call Tool
 		attrs = append(attrs, semconv.GenAIToolDescription(spec.Description))
 	}
 	if t.capture {
-		attrs = append(attrs, attribute.String("gen_ai.tool.call.arguments", call.Arguments))
+		attrs = append(attrs, t.content("gen_ai.tool.call.arguments", call.Arguments))
 	}
 	ctx, span := t.tracer.Start(ctx, "execute_tool "+call.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	return ctx, func(inv Invocation) {
 		if t.capture && inv.Err == nil {
-			span.SetAttributes(attribute.String("gen_ai.tool.call.result", inv.Result))
+			span.SetAttributes(t.content("gen_ai.tool.call.result", inv.Result))
 		}
 		var tce *ToolCallError
 		if errors.As(inv.Err, &tce) && tce.Kind == InvalidArguments {

@@ -293,3 +293,36 @@ func TestDecodeAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTool: a listed agent is a tool whose call runs it in a fresh
+// conversation: its typed value (or text) is the result, its failure the
+// tool's error, which the listing agent's model is told.
+func TestAgentTool(t *testing.T) {
+	listed := triageAgent("OpenAI/gpt-4o-mini", "")
+	spec := runtime.ToolSpecification{Name: "triage", Description: "Triages a support ticket", Schema: json.RawMessage(triageInput)}
+	inner := runtimetest.NewScriptedModel(runtimetest.Say(`{"priority":"low","summary":"ok"}`))
+	parent := runtime.Agent{Name: "dispatcher", Model: "OpenAI/gpt-4o-mini", Instruction: "Dispatch.", Tools: []runtime.ToolSpecification{spec}, Agents: []runtime.Agent{listed}}
+	lib := runtime.NewToolLibrary(runtime.AgentTool(spec, listed, inner, nil))
+	outer := runtimetest.NewScriptedModel(runtimetest.CallTools(runtimetest.Call("triage", `{"ticket":"The site is down"}`)), runtimetest.Say("Routed."))
+	resp, err := runtime.Run(context.Background(), outer, parent, lib, "Route this", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Invocations[0].Result; got != `{"minutes":30,"priority":"low","summary":"ok"}` {
+		t.Errorf("the listed agent's result %s", got)
+	}
+	if msgs := inner.Requests()[0].Messages; len(msgs) != 1 || msgs[0].Content != "The site is down" {
+		t.Errorf("the listed agent's conversation %+v, want a fresh one with the ticket", msgs)
+	}
+	// Its failure is the tool's error, told to the model.
+	inner = runtimetest.NewScriptedModel(runtimetest.Say(`nope`), runtimetest.Say(`nope`))
+	lib = runtime.NewToolLibrary(runtime.AgentTool(spec, listed, inner, nil))
+	outer = runtimetest.NewScriptedModel(runtimetest.CallTools(runtimetest.Call("triage", `{"ticket":"The site is down"}`)), runtimetest.Say("Could not."))
+	resp, err = runtime.Run(context.Background(), outer, parent, lib, "Route this", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := resp.Invocations[0].Err; e == nil || !strings.Contains(e.Error(), "agent triage: the answer is not a Triage after 1 repair turn") {
+		t.Errorf("the listed agent's failure: %v", e)
+	}
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make demo: gramc's main job on the bundled examples — parse, format, check
 # (including a broken package's diagnostics), emit provider schemas, generate
-# Go, and run the hello agent (against OpenAI when OPENAI_API_KEY is set, else
-# against the bundled fake OpenAI server).
+# Go, draw and test the typed triage agent, and run the hello and triage agents
+# (against OpenAI when OPENAI_API_KEY is set, else against the bundled fake
+# OpenAI server).
 set -u
 cd "$(dirname "$0")/.."
 G=bin/gramc
@@ -26,7 +27,13 @@ step $G parse --sexp examples/hello/hello.gram
 bold "# gramc fmt prints a seed file in the canonical layout; fmt -l lists files that are not (none of the examples):"
 step $G fmt testdata/examples/seed/sayHello.gram
 step $G fmt -l ./examples/hello ./examples/hellogoodbye ./examples/weather
-step $G check ./examples/hello ./examples/hellogoodbye ./examples/weather && echo "ok: no problems"
+step $G check ./examples/hello ./examples/hellogoodbye ./examples/weather ./examples/triage && echo "ok: no problems"
+bold "# a typed agent (examples/triage): its picture, and the request its first turn sends on OpenAI and on Gemini 2.5"
+step $G graph examples/triage
+step $G schema --agent triage --request examples/triage
+step $G schema --agent triage --request --model Gemini/gemini-2.5-flash examples/triage
+bold "# its :Test with no provider, no cassette and no key: a scripted model"
+step $G test --scripted examples/triage
 bold "# a broken package: every mistake, positioned, with the fix (exit status 1 is expected)"
 step $G check ./examples/testdata/broken
 bold "# provider compatibility lint: what Gemini cannot express, and the fallback gramc takes"
@@ -51,6 +58,8 @@ else
   fake=$!
   for _ in $(seq 50); do [ -s "$urlfile" ] && break; sleep 0.1; done
   OPENAI_API_KEY=demo step $G run --base-url "$(cat "$urlfile")" examples/hello/hello.gram "Ada"
+  bold "# the typed triage agent: the value, validated, on standard output"
+  OPENAI_API_KEY=demo step $G run --base-url "$(cat "$urlfile")" --tool 'lookupCustomer=echo gold' examples/triage "ada@example.com: the site is down"
   bold "# the same agent from Go, through generated code (examples/hello):"
   OPENAI_API_KEY=demo OPENAI_BASE_URL="$(cat "$urlfile")" step go run ./examples/hello "Ada"
 fi

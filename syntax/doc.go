@@ -15,44 +15,40 @@
 //
 // # How it parses
 //
-// A hand-written scanner (scanner.go) produces tokens with the reference
-// grammar's lexical rules: longest match between the overlapping number
-// forms (10kg, 0x1F, 017, 2.5), symbols [a-zA-Z_][0-9a-zA-Z_.\-@]*, arrows
-// in pieces ("-" "->", "<=" "=", ...), strings as single tokens. For the
-// document level it runs in a coarse mode that yields each balanced (...),
-// [...] or {...} group as one token, checking nesting (MaxNesting) and
-// recording comments on the way; a run of well-formed top-level patterns is
-// one token (tRun), which keeps participle's token buffer small (without
-// it a parse allocates 9.9 instead of 8.5 bytes per input byte).
-//
-// Participle parses the document level over those tokens (topgrammar.go:
-// the header record, the sequence of top-level patterns, annotations). Its
-// participle.Parseable parts delimit groups and paths by hand, following
-// the path shape written once at this level in pathshape.go (readPath,
-// which the coarse scanner follows too, to gather a run, and the lowering
-// to split one); a lowering pass then parses each group with a
-// hand-written recursive-descent parser (handparse.go, whose path is the
-// same shape over fine tokens), which builds ast nodes directly from
-// pooled slab arenas (arena.go). Every node points at the file's
-// ast.Source, which the lowering holds and a Parseable could not reach.
-// The whole notation is also written as a declarative participle grammar
-// (reference_grammar_test.go); the tests and FuzzReferenceAgrees parse
-// every input with both and require identical trees.
+// A hand-written scanner (scanner.go), which knows no grammar, yields
+// coarse tokens: each balanced (...), [...] or {...} group whole (nesting
+// checked against MaxNesting, comments recorded) and everything else as
+// fine tokens (arrow pieces, "@", symbols); parseRecovering (parse.go)
+// calls participle's document grammar (topgrammar.go: the header record,
+// the sequence of top-level patterns, annotations) on windows of at most
+// 256 KiB cut at lines that start with '(' or '[', so participle, which
+// holds every token it parses, holds one window's; each group is then
+// parsed by a hand-written recursive-descent parser (handparse.go) into
+// ast nodes from pooled slab arenas (arena.go). Participle is the grammar
+// of the document's structure, where a declarative grammar reads best and
+// costs little (a few tokens per top-level pattern); inside groups, where
+// almost every token of a document is, a hand-written parser is ten times
+// faster and words its own errors. A path's shape is read by one function,
+// readPath (pathshape.go), over coarse tokens at the top level and fine
+// tokens inside groups. The whole notation is also written as a
+// declarative participle grammar (reference_grammar_test.go); the tests
+// and FuzzReferenceAgrees parse every input with both and require
+// identical trees.
 //
 // # Recovery
 //
-// A file without syntax errors is parsed in one go. After an error that
-// stops the parse (a lexical error, or a token no top-level pattern can
-// start with), parseRecovering (parse.go) blanks the broken region, from
-// the line that starts the broken pattern to the next line that starts a
-// pattern ('[', '(', '@' or '{' first on the line), keeps what precedes it,
-// and resumes in the same pass over a window of the text that ends at a
-// line starting with '(' or '['; a window that cut something short shows
-// it and is parsed again, twice as long. Each byte is scanned a small
-// constant number of times, so recovery is linear in the file
-// (BenchmarkParseRecovery: a document with 1% junk lines parses in about
-// the clean time). Errors inside a group do not stop the parse: the group
-// parser reports the first and the pattern keeps what parsed.
+// The loop that calls the grammar (parseRecovering) recovers as go/parser
+// advances past bad code: after an error that stops a window's parse (a
+// lexical error, or a token no top-level pattern starts with, which the
+// grammar reports as its own value), it skips from the line that starts
+// the broken pattern to the next line that starts a pattern ('[', '(', '@'
+// or '{' first on the line), blanking that region (newlines kept, so
+// offsets stay the file's), keeps what parsed before it, and calls the
+// grammar again from there. A window that cut something short shows it and
+// is parsed again, twice as long. Each byte is scanned a small constant
+// number of times, so recovery is linear in the file
+// (BenchmarkParseRecovery). Errors inside a group do not stop the parse:
+// the group parser reports the first and the pattern keeps what parsed.
 //
 // # Values
 //

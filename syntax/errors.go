@@ -13,10 +13,10 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
-// syntaxError turns a scanner or document-level participle error into one
-// actionable diagnostic. (Errors inside brackets come from the
-// hand-written parser, which words its own.) Participle reports the deepest
-// unexpected token; this looks at it to say what may appear there instead.
+// syntaxError turns a scanner error or where the document grammar stopped
+// into one actionable diagnostic. (Errors inside brackets come from the
+// hand-written parser, which words its own.) It looks at the token where
+// the grammar stopped to say what may appear there instead.
 //
 // text is what was scanned: the window of src's text that starts at
 // offset base (the whole text, a part of it, or a prefix of either).
@@ -37,14 +37,19 @@ func syntaxError(filename string, src *ast.Source, text string, base int, err er
 		}
 		return d
 	}
-	var pe participle.Error
-	if !errors.As(err, &pe) {
-		d.Summary = err.Error()
-		d.Range = rangeOf(base+len(text), base+len(text))
-		return d
+	var st *stopError
+	if !errors.As(err, &st) {
+		// Not reached: the document grammar reports where it stops as a
+		// stopError. Placed at participle's position, if it has one.
+		off := base + len(text)
+		var pe participle.Error
+		if errors.As(err, &pe) {
+			off = pe.Position().Offset
+		}
+		st = &stopError{tok: tokenAt(filename, src, text, base, off)}
 	}
-	t := tokenAt(filename, src, text, base, pe.Position().Offset)
-	explain(d, &t, pe)
+	t := st.tok
+	explain(d, &t, st.annotated)
 	end := t.Pos.Offset + len(t.Value)
 	if t.Type == tParenGroup || t.Type == tBracketGroup || t.Type == tBraceGroup {
 		end = t.Pos.Offset + 1 // point at the bracket, not the whole group
@@ -68,14 +73,9 @@ func tokenAt(filename string, src *ast.Source, text string, base, off int) lexer
 	}
 }
 
-// explain fills in d's summary and detail for the participle error pe at
-// the document-level token t.
-func explain(d *diag.Diagnostic, t *lexer.Token, pe participle.Error) {
-	expect := ""
-	var ute *participle.UnexpectedTokenError
-	if errors.As(pe, &ute) {
-		expect = ute.Expect
-	}
+// explain fills in d's summary and detail for the document-level token
+// t where the grammar stopped; annotated says annotations precede it.
+func explain(d *diag.Diagnostic, t *lexer.Token, annotated bool) {
 	if summary, detail, fix, ok := wrongArrow(t); ok {
 		d.Summary, d.Detail, d.Code, d.Suggestion = summary, detail, diag.CodeWrongArrow, fix
 		return
@@ -96,7 +96,7 @@ func explain(d *diag.Diagnostic, t *lexer.Token, pe participle.Error) {
 		} else {
 			d.Summary = "unexpected " + describe(t)
 		}
-		if strings.Contains(expect, "patternGroup") || strings.Contains(pe.Message(), "patternGroup") {
+		if annotated {
 			d.Detail = "Expected the pattern the annotations apply to: a subject pattern [...], a node (...) or a path such as (a)-->(b)."
 		} else {
 			d.Detail = "Expected a top-level pattern: a subject pattern [...], a node (...) or a path such as (a)-->(b), optionally preceded by annotations such as @key(value)."

@@ -47,8 +47,8 @@ func TestSyntaxErrors(t *testing.T) {
 		{"@@ after @", "(a)\n@x(1) @@y (f)\n(g)", 2, 7, "@@ must be the first annotation", "before any @key(value)"},
 		{"two @@", "@@a @@b (f)", 1, 5, "@@ must be the first annotation", "at most one"},
 		{"stray character", "{ n > 1 }", 1, 5, `unexpected character ">"`, "quoted string"},
-		// After a run of good patterns (one tRun token), the broken one is
-		// reported exactly as on its own.
+		// After good patterns, the broken one is reported exactly as on
+		// its own.
 		{"mixed arrow after patterns", "[a]\n(b)\n(c)-=>(d)", 3, 5, "arrow mixes line styles", "same character"},
 		{"half arrow after patterns", "(a) (b)-(c)", 1, 9, `unexpected "("`, "rest of the arrow"},
 		{"arrow without node after patterns", "(a)\n(b)-->\n@x(1) (c)", 3, 1, `unexpected "@"`, `node "("`},

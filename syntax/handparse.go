@@ -25,6 +25,7 @@ type hparser struct {
 	err     *parseError
 	a       *arena
 	src     *ast.Source // the file: every node's span points at it
+	pr      hpathReader // path's
 }
 
 // parseError is a syntax error found by the hand-written parser or the
@@ -221,10 +222,11 @@ func (p *hparser) element() ast.Pattern {
 // over the fine tokens inside a group (hpathReader), iteratively: a long
 // chain does not recurse.
 func (p *hparser) path() ast.Pattern {
-	var nb [8]*ast.NodePattern
-	var ab [8]*ast.Arrow
-	r := hpathReader{p: p, nodes: nb[:0], arrows: ab[:0]}
-	readPath(&r)
+	// The reader is the parser's, reused: a path's nodes and arrows hold
+	// no path, so paths are read one at a time.
+	r := &p.pr
+	*r = hpathReader{p: p, nodes: r.nodes[:0], arrows: r.arrows[:0]}
+	readPath(r)
 	if len(r.arrows) == 0 {
 		return r.nodes[0]
 	}
@@ -409,20 +411,8 @@ func (p *hparser) subject(s *ast.Subject) {
 }
 
 func (p *hparser) identifier() *ast.Identifier {
-	t := &p.tok
 	id := p.a.ids.new()
-	id.Span = p.tokSpan()
-	switch t.Type {
-	case tBTString:
-		id.Kind = ast.QuotedIdentifier
-		id.Name = unquote(t.Value)
-	case tInteger:
-		id.Kind = ast.IntegerIdentifier
-		id.Name = t.Value
-	default:
-		id.Kind = ast.SymbolIdentifier
-		id.Name = t.Value
-	}
+	*id = identifier(&p.tok, p.tokSpan())
 	p.next()
 	return id
 }
@@ -542,7 +532,7 @@ func (p *hparser) array() ast.Value {
 	for p.err == nil {
 		if p.is("{") {
 			p.fail("arrays hold scalars only",
-				"An array may contain numbers, strings, symbols, booleans and ranges, but not maps. To describe structured items, declare a named type ([Item:Type | (name::String), ...]) and refer to it, e.g. {elementType: Item}.")
+				"An array may contain numbers, strings, symbols, booleans and ranges, but not maps. To describe structured items, declare a named type ([Item:Type | (name::String), ...]) and refer to it, e.g. {elementType: Item}; in a test's args or returns, write the whole value as JSON in a tagged string: json`[{\"id\": 1}]`.")
 			break
 		}
 		if p.is("[") {
@@ -596,7 +586,7 @@ func (p *hparser) mapValue() ast.Value {
 			}
 			if p.is("{") || p.is("[") {
 				p.fail("maps hold scalars only",
-					"A map inside a record may only hold scalar values (numbers, strings, symbols, booleans, ranges), not maps or arrays. Promote the inner structure to a node or a named type.")
+					"A map inside a record may only hold scalar values (numbers, strings, symbols, booleans, ranges), not maps or arrays. Promote the inner structure to a node or a named type; in a test's args or returns, write the whole value as JSON in a tagged string: json`{\"tags\": [\"billing\"]}`.")
 				break
 			}
 			e.Value = p.scalar()

@@ -455,10 +455,10 @@ func parseWindow(filename string, src *ast.Source, text string, base int, header
 			}
 		}
 	}
-	if g != nil && g.Patterns != nil && g.Patterns.err != nil {
-		// An annotated pattern failed; whatever participle reports after
-		// it follows from that.
-		err = g.Patterns.err
+	if g != nil && g.Patterns != nil && g.Patterns.stop != nil {
+		// Where the sequence of patterns stopped: participle, which then
+		// finds tokens left, reports the same place in its words.
+		err = g.Patterns.stop
 	}
 	if g != nil {
 		f := &ast.File{}

@@ -197,3 +197,42 @@ func FuzzRecovery(f *testing.F) {
 		}
 	})
 }
+
+// TestWindowsOfACleanFile: a file larger than maxWindow is parsed in
+// windows (participle holds one window's tokens), and the tree, comments
+// included, is the tree of the file parsed as one window, wherever the
+// windows fall: in groups and fenced strings whose lines start with "(" or
+// "[", in paths that go on at such lines, between annotations and their
+// pattern.
+func TestWindowsOfACleanFile(t *testing.T) {
+	pats := []string{
+		"[long:Tool {description: \"d\"} |\n" + strings.Repeat("(p::String {description: \"a parameter with a long description\"})==>\n", 40) + "(::String)\n]",
+		"(a)-->\n(b)\n-[r]->\n(c)",
+		"[f {text: ```\n(not a node\n[nor a pattern\n```} | (x)]",
+		"@@ann:Label\n@k(1)\n(n)-->(m)",
+		"[s | (x), (y)] // comment",
+		"(u {k: \"v\"})",
+	}
+	var b strings.Builder
+	b.WriteString("{header: 1}\n")
+	for i := 0; b.Len() < 3*maxWindow; i++ {
+		b.WriteString(pats[i%len(pats)] + "\n")
+	}
+	text := b.String()
+	f, ds := ParseString("big.gram", text)
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	src := ast.NewSource(text)
+	w := parseWindow("big.gram", src, text, 0, true, true)
+	if w.stop >= 0 || len(w.diags) > 0 {
+		t.Fatal(w.diags)
+	}
+	one := &ast.File{Name: "big.gram", Header: w.header, Patterns: w.patterns, Comments: comments(src, w.comments)}
+	if got, want := reftree.Sexp(f), reftree.Sexp(one); got != want {
+		t.Errorf("the windowed parse differs from the one-window parse")
+	}
+	if len(f.Patterns) != len(one.Patterns) || len(f.Comments) != len(one.Comments) || f.Header == nil {
+		t.Errorf("%d patterns and %d comments, want %d and %d (header %v)", len(f.Patterns), len(f.Comments), len(one.Patterns), len(one.Comments), f.Header != nil)
+	}
+}

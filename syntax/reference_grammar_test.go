@@ -97,14 +97,7 @@ type gIdentifier struct {
 // gLabels is one or more labels.
 type gLabels struct {
 	Tokens []lexer.Token
-	List   []*gLabel `parser:"@@+"`
-}
-
-// gLabel is `:Name`, `::Name` or `:`+"`quoted`".
-type gLabel struct {
-	Tokens []lexer.Token
-	Sep    string      `parser:"@(':' | '::')"`
-	Name   lexer.Token `parser:"@(Symbol | BTString)"`
+	List   []*docLabel `parser:"@@+"` // the document grammar's rule (topgrammar.go)
 }
 
 // gRecord is `{k: v, ...}`.

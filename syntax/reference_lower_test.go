@@ -164,20 +164,8 @@ func (l *lowerer) arrow(g *gArrow) *ast.Arrow {
 }
 
 func (l *lowerer) identifier(g *gIdentifier) *ast.Identifier {
-	t := &g.Tok
-	id := &ast.Identifier{Span: tokSpan(l.src, t)}
-	switch t.Type {
-	case tBTString:
-		id.Kind = ast.QuotedIdentifier
-		id.Name = unquote(t.Value)
-	case tInteger:
-		id.Kind = ast.IntegerIdentifier
-		id.Name = t.Value
-	default:
-		id.Kind = ast.SymbolIdentifier
-		id.Name = t.Value
-	}
-	return id
+	id := identifier(&g.Tok, tokSpan(l.src, &g.Tok))
+	return &id
 }
 
 func (l *lowerer) labels(g *gLabels) []ast.Label {

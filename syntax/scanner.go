@@ -213,12 +213,17 @@ func (s *scanner) count(t *lexer.Token) {
 	}
 }
 
-func (s *scanner) coarseNext() (lexer.Token, error) {
-	if s.err != nil {
-		return lexer.Token{}, s.err
+// skip passes over the white space and comments before a token and
+// reports whether the scanner can go on (it stops at its first error).
+func (s *scanner) skip() bool {
+	if s.err == nil {
+		s.skipSpace()
 	}
-	s.skipSpace()
-	if s.err != nil {
+	return s.err == nil
+}
+
+func (s *scanner) coarseNext() (lexer.Token, error) {
+	if !s.skip() {
 		return lexer.Token{}, s.err
 	}
 	s.tokStart = s.off
@@ -226,7 +231,7 @@ func (s *scanner) coarseNext() (lexer.Token, error) {
 		return lexer.Token{Type: lexer.EOF, Pos: s.pos()}, nil
 	}
 	if s.fineRun >= MaxTokensWithoutGroup && !s.inner {
-		// Stop here; parseText reports the limit if the parser gets
+		// Stop here; parseWindow reports the limit if the parser gets
 		// this far (it usually fails much earlier, at the first token
 		// that does not fit).
 		if s.truncated < 0 {
@@ -357,11 +362,7 @@ func (s *scanner) unclosed(newPattern int) (lexer.Token, error) {
 
 // fine yields the next fine-grained token.
 func (s *scanner) fine() (lexer.Token, error) {
-	if s.err != nil {
-		return lexer.Token{}, s.err
-	}
-	s.skipSpace()
-	if s.err != nil {
+	if !s.skip() {
 		return lexer.Token{}, s.err
 	}
 	if s.off >= len(s.src) {

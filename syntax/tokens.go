@@ -24,6 +24,19 @@ func span(src *ast.Source, toks []lexer.Token) ast.Span {
 	return src.Span(toks[0].Pos.Offset, last.Pos.Offset+len(last.Value))
 }
 
+// identifier lowers an identifier token (a symbol, a `quoted name` or an
+// integer) with span sp.
+func identifier(t *lexer.Token, sp ast.Span) ast.Identifier {
+	id := ast.Identifier{Span: sp, Kind: ast.SymbolIdentifier, Name: t.Value}
+	switch t.Type {
+	case tBTString:
+		id.Kind, id.Name = ast.QuotedIdentifier, unquote(t.Value)
+	case tInteger:
+		id.Kind = ast.IntegerIdentifier
+	}
+	return id
+}
+
 // key lowers a key token with span sp.
 func key(t *lexer.Token, sp ast.Span) ast.Key {
 	k := ast.Key{Span: sp}

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -52,7 +53,42 @@ type docPatterns struct {
 	annotated []*docAnnotated
 	paths     []pathParts   // the parts of the un-annotated paths
 	errs      []*parseError // how the tokens of the paths fit together
-	err       error         // the annotated pattern that failed to parse, if any
+	// stop is where the sequence stopped before the end of its tokens:
+	// a token no top-level pattern starts with, or an annotated pattern
+	// that failed to parse.
+	stop *stopError
+}
+
+// stopError is a syntax error of the document grammar: the token t, where
+// the sequence of top-level patterns stops. annotated says it stands where
+// the pattern of annotations should (which the message says). It is the
+// grammar's own value: participle's errors are read for their position
+// only (stopAt).
+type stopError struct {
+	tok       lexer.Token
+	annotated bool
+}
+
+func (e *stopError) Error() string { return "unexpected " + describe(&e.tok) }
+
+// stopAt is the stopError of err, an annotated pattern's failure to parse
+// from the checkpoint cp: the grammar's own, or the token at the position
+// of participle's.
+func stopAt(lex *lexer.PeekingLexer, cp lexer.Checkpoint, err error) *stopError {
+	var st *stopError
+	if errors.As(err, &st) {
+		return st
+	}
+	off := -1
+	var pe participle.Error
+	if errors.As(err, &pe) {
+		off = pe.Position().Offset
+	}
+	lex.LoadCheckpoint(cp)
+	for t := lex.Peek(); !t.EOF() && t.Pos.Offset < off; t = lex.Peek() {
+		lex.Next()
+	}
+	return &stopError{tok: *lex.Peek()}
 }
 
 // docTop is one top-level pattern: the annotated pattern annotated[ann],
@@ -70,11 +106,12 @@ const annOpen = -2
 func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 	for {
 		if t := lex.Peek(); t.Type == tPunct && (t.Value == "@" || t.Value == "@@") {
+			cp := lex.MakeCheckpoint()
 			ann, err := annotatedGrammar.ParseFromLexer(lex, participle.AllowTrailing(true))
 			if err != nil {
 				// Keep the patterns parsed so far (a partial file) and
-				// stop; ParseFile reports err.
-				g.err = err
+				// stop; parseWindow reports where.
+				g.stop = stopAt(lex, cp, err)
 				break
 			}
 			g.list = append(g.list, docTop{ann: int32(len(g.annotated)), path: -1})
@@ -95,8 +132,8 @@ func (g *docPatterns) Parse(lex *lexer.PeekingLexer) error {
 		}
 		g.list = append(g.list, docTop{first: int32(first), end: int32(end), ann: ann, path: path})
 	}
-	if len(g.list) == 0 && g.err == nil {
-		return participle.NextMatch
+	if t := lex.Peek(); g.stop == nil && !t.EOF() {
+		g.stop = &stopError{tok: *t}
 	}
 	return nil
 }
@@ -199,7 +236,7 @@ func (g *patternGroup) Parse(lex *lexer.PeekingLexer) error {
 	g.parts = parts
 	g.open = open
 	if !ok {
-		return participle.NextMatch
+		return &stopError{tok: *lex.Peek(), annotated: true}
 	}
 	g.toks = lex.Range(first, end)
 	return nil

@@ -121,8 +121,11 @@ type agentModel struct {
 	FuncName string
 	// Signature is a typed agent's signature (literals); Runner its typed
 	// entry point; both nil for an agent without a signature.
-	Signature     *signatureModel
-	Runner        *runnerModel
+	Signature *signatureModel
+	Runner    *runnerModel
+	// Listed are the agents it lists (LANGUAGE.md §2.5): each a tool
+	// (its spec's literals) and an agent (its constructor).
+	Listed        []*listedModel
 	Name          string // literals from here on
 	Description   string
 	Model         string
@@ -139,6 +142,16 @@ type signatureModel struct {
 	OutputRetries                                                int
 }
 
+// listedModel is an agent listed by another: the tool its model sees
+// (schema.Spec of the listed agent's signature, as the .gram loader has
+// it) and the listed agent's constructor.
+type listedModel struct {
+	FuncName                                                  string
+	Name, Title, Description, Signature, Schema, OutputSchema string // literals
+	Strict, Deprecated                                        bool
+	TargetSchemas                                             []targetSchemaModel
+}
+
 // runnerModel is a typed agent's entry point: a struct whose Run method
 // takes its input as Go values and returns its output as the Go type.
 type runnerModel struct {
@@ -153,16 +166,20 @@ type runnerModel struct {
 
 // builder holds the state of one Generate call.
 type builder struct {
-	req    Request
-	pkg    *check.Package
-	report func(*diag.Diagnostic)
-	names  *namer
-	decls  []*check.TypeDecl
-	enums  []*check.Enum
-	declGo map[*check.TypeDecl]string
-	enumGo map[*check.Enum]string
-	tools  []*check.Tool
-	toolGo map[*check.Tool]*toolModel
+	// sending: structOf builds a struct the program sends (see there).
+	sending bool
+	// agentFunc is each agent's constructor's name.
+	agentFunc map[*check.Agent]string
+	req       Request
+	pkg       *check.Package
+	report    func(*diag.Diagnostic)
+	names     *namer
+	decls     []*check.TypeDecl
+	enums     []*check.Enum
+	declGo    map[*check.TypeDecl]string
+	enumGo    map[*check.Enum]string
+	tools     []*check.Tool
+	toolGo    map[*check.Tool]*toolModel
 	// toolByName finds an agent's tool that is a different *check.Tool
 	// with the name of a generated one.
 	toolByName map[string]*toolModel
@@ -240,6 +257,10 @@ func buildModel(req Request) (*fileModel, error) {
 		}
 		m.Tools = append(m.Tools, tm)
 	}
+	b.agentFunc = map[*check.Agent]string{}
+	for i, a := range b.pkg.Agents {
+		b.agentFunc[a] = agentNames[i]
+	}
 	for i, a := range b.pkg.Agents {
 		am, err := b.agent(a, agentNames[i], agentBases[i])
 		if err != nil {
@@ -253,7 +274,7 @@ func buildModel(req Request) (*fileModel, error) {
 				m.NeedManual = m.NeedManual || am.Runner.Input.Manual
 			}
 		}
-		m.NeedJSON = m.NeedJSON || am.Signature != nil
+		m.NeedJSON = m.NeedJSON || am.Signature != nil || len(am.Listed) > 0
 	}
 	for _, s := range m.Structs {
 		m.NeedManual = m.NeedManual || s.Manual
@@ -473,7 +494,10 @@ func (b *builder) structOf(goName, scope string, fields []*check.Param, owner *c
 		case f.Type != nil && f.Type.Kind == check.Record && owner != nil && b.reach(f.Type.Decl, owner):
 			pointer = true // recursion
 		}
-		optional := f.Optional && !f.HasDefault
+		// A struct the program sends (a typed agent's input) leaves a
+		// defaulted field out when unset, so the runtime fills its
+		// default; one it receives has the default filled in.
+		optional := f.Optional && (!f.HasDefault || b.sending)
 		if optional && f.Type != nil {
 			switch f.Type.Kind {
 			case check.Array, check.Object:
@@ -724,6 +748,29 @@ func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, err
 			am.ToolSpecs = append(am.ToolSpecs, tm.SpecName)
 		}
 	}
+	for _, listed := range a.Agents {
+		spec, err := schema.Spec(listed.AsTool(), schema.OpenAI)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: listed agent %s: %w", a.Name, listed.Name, err)
+		}
+		lm := &listedModel{FuncName: b.agentFunc[listed], Name: quote(spec.Name), Title: quote(spec.Title), Description: quote(spec.Description),
+			Signature: quote(spec.Signature), Schema: quote(string(spec.Schema)), Strict: spec.Strict, Deprecated: spec.Deprecated}
+		if len(spec.OutputSchema) > 0 {
+			lm.OutputSchema = quote(string(spec.OutputSchema))
+		}
+		var targets []string
+		for target := range spec.TargetSchemas {
+			targets = append(targets, target)
+		}
+		sort.Strings(targets)
+		for _, target := range targets {
+			lm.TargetSchemas = append(lm.TargetSchemas, targetSchemaModel{Target: quote(target), Schema: quote(string(spec.TargetSchemas[target]))})
+		}
+		if lm.FuncName == "" {
+			return nil, fmt.Errorf("agent %s: listed agent %s is not in the package", a.Name, listed.Name)
+		}
+		am.Listed = append(am.Listed, lm)
+	}
 	sig, err := schema.Signature(a)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", a.Name, err)
@@ -744,7 +791,9 @@ func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, err
 		}
 		r.Param, r.Message = name+" string", name
 	} else {
+		b.sending = true
 		r.Input = b.structOf(base+"Input", "type "+base+"Input", a.Signature.Params, nil)
+		b.sending = false
 		r.Input.Doc = doc(fmt.Sprintf("%s is the input of the gram agent %s, sent as one JSON object.", base+"Input", quote(a.Name)), "")
 		r.Param = "input " + base + "Input"
 	}

@@ -31,6 +31,9 @@ type builder struct {
 	properties int
 	tooLarge   bool
 	issues     diag.Diagnostics
+	// quiet counts the unresolved types being built: nothing is reported
+	// about them (see param).
+	quiet int
 }
 
 // MaxInlinedProperties bounds the properties of one Gemini schema, where
@@ -51,6 +54,9 @@ func (b *builder) name() string {
 }
 
 func (b *builder) report(sev diag.Severity, code diag.Code, r ast.Range, summary, detail string, related ...diag.Related) {
+	if b.quiet > 0 {
+		return
+	}
 	b.issues = append(b.issues, &diag.Diagnostic{
 		Severity: sev, Code: code, Summary: summary, Detail: detail, Range: r, Related: related,
 	})
@@ -244,7 +250,11 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	}
 	t := p.Type
 	if t == nil {
+		// A type the checker could not resolve (it reported why): an
+		// unknown type is unknown, and no target says more about it.
 		t = &check.Type{Kind: check.Object}
+		b.quiet++
+		defer func() { b.quiet-- }()
 	}
 	s := b.typ(t, p.Range)
 	// Keywords on a $ref'd type would constrain the reference; the checker

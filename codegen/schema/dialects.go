@@ -105,53 +105,69 @@ type dialect struct {
 	subset *subset
 	strict strictness
 	entry  envelope
+	// schemas are the JSON pointers, in an entry, of the schemas it holds
+	// (arguments first), which the validation tests check; reference is
+	// the provider's published schema of a tool entry that checks whole
+	// entries (a file of testdata/reference and a pointer in it), or, for
+	// a provider that publishes none, "test:" and the test that checks the
+	// entry's shape instead.
+	schemas   []string
+	reference string
 }
 
 // dialects are the targets, in documentation order.
 var dialects = []*dialect{
-	{target: JSONSchema, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		in, out := build(standard).input(t), build(standard).output(t)
-		in.Version, out.Version = jsonschema.Version, jsonschema.Version
-		return object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", in}, {"outputSchema", out}}, nil
-	}},
-	{target: OpenAI, toolName: openAIName, subset: standard, strict: strictByTool, entry: chatTool},
-	{target: OpenAIStrict, toolName: openAIName, subset: standard, strict: alwaysStrict, entry: chatTool},
-	{target: OpenAIFunctions, toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		return object{{"name", t.Name}, {"description", t.Description}, {"parameters", build(standard).input(t)}}, nil
-	}},
-	{target: OpenAIResponses, toolName: openAIName, subset: standard, strict: strictByTool, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		s, st, issues := parameters(t, d)
-		return object{{"type", "function"}, {"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}, issues
-	}},
-	{target: Anthropic, toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		return object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(standard).input(t)}}, nil
-	}},
-	{target: MCP, toolName: mcpName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		e := object{{"name", t.Name}}
-		if t.Title != "" {
-			e = append(e, member{"title", t.Title})
-		}
-		e = append(e, member{"description", t.Description}, member{"inputSchema", build(standard).input(t)})
-		if t.Deprecated {
-			// MCP has no deprecation field; _meta carries it for hosts
-			// and agents that look.
-			e = append(e, member{"_meta", object{{"deprecated", true}}})
-		}
-		// MCP restricts outputSchema to `type: object` at the root.
-		if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
-			e = append(e, member{"outputSchema", build(standard).output(t)})
-		}
-		return e, nil
-	}},
-	{target: Gemini, toolName: geminiName, propertyName: geminiProperty, subset: geminiOpenAPI, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
-		e := object{{"name", t.Name}, {"description", t.Description}}
-		// "For function with no parameters, this can be left unset": an
-		// OBJECT with no properties is rejected.
-		if len(t.Params) > 0 {
-			e = append(e, member{"parameters", build(geminiOpenAPI).input(t)})
-		}
-		return e, nil
-	}},
+	{target: JSONSchema, schemas: []string{"/inputSchema", "/outputSchema"}, reference: "test: gramc's own format; its schemas compile against the metaschema (TestSchemasCompile)",
+		subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			in, out := build(standard).input(t), build(standard).output(t)
+			in.Version, out.Version = jsonschema.Version, jsonschema.Version
+			return object{{"name", t.Name}, {"description", t.Description}, {"inputSchema", in}, {"outputSchema", out}}, nil
+		}},
+	{target: OpenAI, schemas: []string{"/function/parameters"}, reference: "openai-chat-tools.schema.json#/components/schemas/ChatCompletionTool",
+		toolName: openAIName, subset: standard, strict: strictByTool, entry: chatTool},
+	{target: OpenAIStrict, schemas: []string{"/function/parameters"}, reference: "openai-chat-tools.schema.json#/components/schemas/ChatCompletionTool",
+		toolName: openAIName, subset: standard, strict: alwaysStrict, entry: chatTool},
+	{target: OpenAIFunctions, schemas: []string{"/parameters"}, reference: "openai-chat-tools.schema.json#/components/schemas/ChatCompletionFunctions",
+		toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			return object{{"name", t.Name}, {"description", t.Description}, {"parameters", build(standard).input(t)}}, nil
+		}},
+	{target: OpenAIResponses, schemas: []string{"/parameters"}, reference: "openai-chat-tools.schema.json#/components/schemas/FunctionTool",
+		toolName: openAIName, subset: standard, strict: strictByTool, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			s, st, issues := parameters(t, d)
+			return object{{"type", "function"}, {"name", t.Name}, {"description", t.Description}, {"parameters", s}, {"strict", st}}, issues
+		}},
+	{target: Anthropic, schemas: []string{"/input_schema"}, reference: "test: TestAnthropicShape",
+		toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			return object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(standard).input(t)}}, nil
+		}},
+	{target: MCP, schemas: []string{"/inputSchema", "/outputSchema"}, reference: "mcp-2025-11-25.schema.json#/$defs/Tool",
+		toolName: mcpName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			e := object{{"name", t.Name}}
+			if t.Title != "" {
+				e = append(e, member{"title", t.Title})
+			}
+			e = append(e, member{"description", t.Description}, member{"inputSchema", build(standard).input(t)})
+			if t.Deprecated {
+				// MCP has no deprecation field; _meta carries it for hosts
+				// and agents that look.
+				e = append(e, member{"_meta", object{{"deprecated", true}}})
+			}
+			// MCP restricts outputSchema to `type: object` at the root.
+			if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
+				e = append(e, member{"outputSchema", build(standard).output(t)})
+			}
+			return e, nil
+		}},
+	{target: Gemini, schemas: []string{"/parameters"}, reference: "test: TestGeminiSubset",
+		toolName: geminiName, propertyName: geminiProperty, subset: geminiOpenAPI, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
+			e := object{{"name", t.Name}, {"description", t.Description}}
+			// "For function with no parameters, this can be left unset": an
+			// OBJECT with no properties is rejected.
+			if len(t.Params) > 0 {
+				e = append(e, member{"parameters", build(geminiOpenAPI).input(t)})
+			}
+			return e, nil
+		}},
 }
 
 // chatTool is a Chat Completions `tools` entry.

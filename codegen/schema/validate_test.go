@@ -30,37 +30,26 @@ func decode(t testing.TB, raw []byte) any {
 	return v
 }
 
-// schemasIn returns the JSON Schemas inside a target entry, by name.
+// schemasIn returns the JSON Schemas inside a target entry, by their
+// pointer, where the target's dialect row says its entries hold them.
 func schemasIn(target Target, entry map[string]any) map[string]any {
 	out := map[string]any{}
-	add := func(name string, v any) {
-		if v != nil {
-			out[name] = v
+	for _, ptr := range dialectOf(target).schemas {
+		var v any = entry
+		for _, key := range strings.Split(ptr, "/")[1:] {
+			m, _ := v.(map[string]any)
+			v = m[key]
 		}
-	}
-	switch target {
-	case JSONSchema:
-		add("inputSchema", entry["inputSchema"])
-		add("outputSchema", entry["outputSchema"])
-	case OpenAI, OpenAIStrict:
-		add("parameters", entry["function"].(map[string]any)["parameters"])
-	case OpenAIFunctions, OpenAIResponses, Gemini:
-		add("parameters", entry["parameters"])
-	case Anthropic:
-		add("input_schema", entry["input_schema"])
-	case MCP:
-		add("inputSchema", entry["inputSchema"])
-		add("outputSchema", entry["outputSchema"])
-	default:
-		// A target without a case would have its schemas go unchecked by
-		// every test below: fail instead (TestSchemasInEveryTarget).
-		panic(fmt.Sprintf("schemasIn: no case for target %s; say where its entries hold their schemas", target))
+		if v != nil {
+			out[ptr] = v
+		}
 	}
 	return out
 }
 
-// TestSchemasInEveryTarget: schemasIn knows where every target's entry
-// holds its arguments schema, so the validation tests miss no target.
+// TestSchemasInEveryTarget: every target's dialect row says where its
+// entries hold their arguments schema, so the validation tests miss no
+// target.
 func TestSchemasInEveryTarget(t *testing.T) {
 	tool := weatherModel().Tools[0]
 	for _, target := range Targets() {
@@ -68,25 +57,19 @@ func TestSchemasInEveryTarget(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", target, err)
 		}
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Error(r)
-				}
-			}()
-			if inputSchemaOf(target, decode(t, raw).(map[string]any)) == nil {
-				t.Errorf("%s: schemasIn finds no arguments schema in %s", target, raw)
-			}
-		}()
+		if len(dialectOf(target).schemas) == 0 {
+			t.Errorf("%s: its dialect row names no schemas (the schemas field)", target)
+		} else if inputSchemaOf(target, decode(t, raw).(map[string]any)) == nil {
+			t.Errorf("%s: no arguments schema at %s in %s", target, dialectOf(target).schemas[0], raw)
+		}
 	}
 }
 
-// inputSchemaOf is the arguments schema of an entry.
+// inputSchemaOf is the arguments schema of an entry: the first its
+// dialect row names.
 func inputSchemaOf(target Target, entry map[string]any) any {
-	for _, k := range []string{"inputSchema", "parameters", "input_schema"} {
-		if s, ok := schemasIn(target, entry)[k]; ok {
-			return s
-		}
+	if ptrs := dialectOf(target).schemas; len(ptrs) > 0 {
+		return schemasIn(target, entry)[ptrs[0]]
 	}
 	return nil
 }
@@ -242,10 +225,10 @@ func TestReferenceSchemas(t *testing.T) {
 		}
 		return decode(t, raw)
 	}
-	openai, mcp := load("openai-chat-tools.schema.json"), load("mcp-2025-11-25.schema.json")
-	compile := func(doc any, loc, ptr string) *sjs.Schema {
+	compile := func(file, ptr string) *sjs.Schema {
+		loc := "https://reference.test/" + file
 		c := sjs.NewCompiler()
-		if err := c.AddResource(loc, doc); err != nil {
+		if err := c.AddResource(loc, load(file)); err != nil {
 			t.Fatal(err)
 		}
 		s, err := c.Compile(loc + "#" + ptr)
@@ -254,26 +237,19 @@ func TestReferenceSchemas(t *testing.T) {
 		}
 		return s
 	}
-	const oa, mc = "https://reference.test/openai.json", "https://reference.test/mcp.json"
-	refs := map[Target]*sjs.Schema{
-		OpenAI:          compile(openai, oa, "/components/schemas/ChatCompletionTool"),
-		OpenAIStrict:    compile(openai, oa, "/components/schemas/ChatCompletionTool"),
-		OpenAIFunctions: compile(openai, oa, "/components/schemas/ChatCompletionFunctions"),
-		OpenAIResponses: compile(openai, oa, "/components/schemas/FunctionTool"),
-		MCP:             compile(mcp, mc, "/$defs/Tool"),
-	}
-	// The targets with no published schema of a tool, and what checks
-	// their entries instead: a new target without either fails here
-	// rather than going unchecked.
-	noReference := map[Target]string{
-		Anthropic:  "TestAnthropicShape",
-		Gemini:     "TestGeminiSubset",
-		JSONSchema: "gramc's own format; its schemas compile against the metaschema (TestSchemasCompile)",
-	}
-	for _, target := range Targets() {
-		if _, ok := refs[target]; !ok && noReference[target] == "" {
-			t.Errorf("target %s has no reference schema here and no shape test in noReference", target)
+	// Each target's row says which published schema checks its entries,
+	// or which test checks them instead.
+	refs := map[Target]*sjs.Schema{}
+	for _, d := range dialects {
+		if test, ok := strings.CutPrefix(d.reference, "test: "); ok && test != "" {
+			continue
 		}
+		file, ptr, ok := strings.Cut(d.reference, "#")
+		if !ok {
+			t.Errorf("target %s: its dialect row's reference %q is neither a published schema (file#pointer) nor \"test: \" and the test that checks its entries", d.target, d.reference)
+			continue
+		}
+		refs[d.target] = compile(file, ptr)
 	}
 	n := 0
 	for _, c := range entries(t, testPackages(t)) {
@@ -323,4 +299,37 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// TestEveryTargetHasADocsSection: docs/schema.md's "Targets" has a
+// section for every target, headed by its name, in the order of the
+// dialect rows (the order --target all and the docs list them in).
+func TestEveryTargetHasADocsSection(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "schema.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	start := strings.Index(doc, "\n## Targets\n")
+	if start < 0 {
+		t.Fatal(`docs/schema.md has no "## Targets"`)
+	}
+	doc = doc[start+1:]
+	if end := strings.Index(doc[3:], "\n## "); end >= 0 {
+		doc = doc[:end+3]
+	}
+	var headed []string
+	for _, line := range strings.Split(doc, "\n") {
+		if rest, ok := strings.CutPrefix(line, "### `"); ok {
+			name, _, _ := strings.Cut(rest, "`")
+			headed = append(headed, name)
+		}
+	}
+	var want []string
+	for _, d := range dialects {
+		want = append(want, string(d.target))
+	}
+	if strings.Join(headed, " ") != strings.Join(want, " ") {
+		t.Errorf("docs/schema.md's Targets has sections %v, want one per target in the dialect rows' order: %v", headed, want)
+	}
 }

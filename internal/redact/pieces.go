@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -61,8 +62,8 @@ func Pieces(data []byte, match func(text string) [][2]int) []byte {
 		var text strings.Builder
 		offs := make([]int, len(idx)+1)
 		for k, i := range idx {
-			var s string
-			if json.Unmarshal(data[lits[i].start:lits[i].end], &s) != nil {
+			s, ok := decodeString(data[lits[i].start:lits[i].end])
+			if !ok {
 				// Not a JSON string after all: it joins nothing.
 				s = ""
 			}
@@ -253,8 +254,8 @@ func literals(data []byte) []literal {
 				continue // a quote in text that is not JSON
 			}
 			if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantKey {
-				var k string
-				if json.Unmarshal(data[i:end], &k) != nil {
+				k, ok := decodeString(data[i:end])
+				if !ok {
 					k = string(data[i:end])
 				}
 				stack[n-1].key = k
@@ -277,6 +278,23 @@ func literals(data []byte) []literal {
 		}
 	}
 	return out
+}
+
+// decodeString decodes a JSON string literal (quotes included): at once
+// when it has no escape, else by encoding/json.
+func decodeString(lit []byte) (string, bool) {
+	body := lit[1 : len(lit)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		for _, c := range body {
+			if c < 0x20 {
+				return "", false
+			}
+		}
+		return string(body), true
+	}
+	var s string
+	err := json.Unmarshal(lit, &s)
+	return s, err == nil
 }
 
 // stringEnd is the index just past the string literal starting at

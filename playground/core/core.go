@@ -22,11 +22,11 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/check/explain"
 	"github.com/gramc-dev/gramc/codegen/golang"
 	"github.com/gramc-dev/gramc/codegen/graph"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/docs"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -325,7 +325,7 @@ func Graph(fs Files, format string) (string, error) {
 
 // Explain returns what gramc explain code prints.
 func Explain(code string) (string, error) {
-	text, ok := docs.Explain(code)
+	text, ok := explain.Text(code)
 	if !ok {
 		var codes []string
 		for _, c := range diag.Codes() {

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,6 +58,20 @@ type Options struct {
 	Secrets []string
 	// ToolTimeout bounds each tool call (0: the runtime's default, none).
 	ToolTimeout time.Duration
+	// Scripted runs each test with no provider and no cassette: the
+	// model is Scripted(test), which makes the test's expected calls and
+	// gives the answer it expects. Tools whose results are "cassette"
+	// run their implementations, as when recording.
+	Scripted bool
+	// Rerecord re-records each test's cassette from itself: the run's
+	// requests are written with the cassette's recorded answers (and
+	// tool results), with no provider and no key. It is for an edit that
+	// changes only the requests; Mode is ignored.
+	Rerecord bool
+	// BindHint says how to bind a tool that has no implementation, in
+	// the words of the caller ("" is the Go way: Options.Tools); NAME in
+	// it is the tool's name. gramc test says --tool NAME=COMMAND.
+	BindHint string
 }
 
 // Result is the outcome of one test.
@@ -106,9 +121,46 @@ func CassettePath(t *check.Test) string {
 func Run(ctx context.Context, t *check.Test, o Options) *Result {
 	start := time.Now()
 	r := &Result{Test: t, Cassette: CassettePath(t)}
-	r.run(ctx, o)
+	if why := outsidePackage(t, r.Cassette); why != "" {
+		r.fail(t.NameRange, "%s", why)
+	} else {
+		r.run(ctx, o)
+	}
 	r.Elapsed = time.Since(start)
 	return r
+}
+
+// outsidePackage says why a test's cassette path is refused ("" when it
+// is not): a cassette is read and written below its test's package
+// directory, never elsewhere (an absolute path, "../", or a directory
+// that is a symbolic link out of it) — a package's tests must not make
+// gramc test --record write, or a replay read, any other file.
+func outsidePackage(t *check.Test, path string) string {
+	pkgDir := filepath.Dir(t.Range.File)
+	rel, err := filepath.Rel(pkgDir, path)
+	if err != nil || filepath.IsAbs(t.Cassette) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("cassette %q is outside the test's package directory: give a path below it (the default is testdata/%s.cassette)", t.Cassette, t.Name)
+	}
+	// The deepest directory on the way that exists must resolve within
+	// the package's.
+	real, err := filepath.EvalSymlinks(pkgDir)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(path)
+	for {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			if rel, err := filepath.Rel(real, r); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Sprintf("cassette %q is in %s, a symbolic link out of the test's package directory", t.Cassette, filepath.Dir(path))
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || len(parent) < len(pkgDir) {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 func (r *Result) fail(rng ast.Range, format string, args ...any) {
@@ -136,6 +188,27 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	if o.Scripted {
+		model, err := Scripted(t)
+		if err != nil {
+			r.fail(t.NameRange, "%v", err)
+			return
+		}
+		r.runWith(ctx, model, agent, lib, m, o, nil)
+		return
+	}
+	if o.Rerecord {
+		old, err := cassette.Load(r.Cassette)
+		if errors.Is(err, fs.ErrNotExist) {
+			r.fail(t.NameRange, "no cassette %s to re-record from: record it first (gramc test --record)", r.Cassette)
+			return
+		}
+		if err != nil {
+			r.fail(t.NameRange, "%v", err)
+			return
+		}
+		o.Mode, transport = cassette.Record, cassette.NewAnswers(r.Cassette, old)
+	}
 	if o.Mode == cassette.Record {
 		if err := os.MkdirAll(filepath.Dir(r.Cassette), 0o755); err != nil {
 			r.fail(t.NameRange, "%v", err)
@@ -153,6 +226,10 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	if err := session.IgnorePaths(t.IgnoreRequests...); err != nil {
+		r.fail(t.NameRange, "ignoreRequests: %v", err)
+		return
+	}
 	if t.Results == check.CassetteResults {
 		// The tools answer through the session: recorded, or replayed.
 		for _, spec := range agent.Tools {
@@ -160,7 +237,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 		}
 	}
 	copts := []clientopt.Option{clientopt.WithHTTPClient(session.Client)}
-	if o.Mode == cassette.Replay {
+	if o.Mode == cassette.Replay || o.Rerecord {
 		// No key is needed, and a recorded retry is replayed without its
 		// wait: the recording waited already.
 		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey), clientopt.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
@@ -170,6 +247,13 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
+	r.runWith(ctx, model, agent, lib, m, o, session.Close)
+}
+
+// runWith runs the test's agent on model and holds the run to the test;
+// closeModel (nil for none) ends the model's session after the run.
+func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime.Agent, lib *runtime.ToolLibrary, m *matcher, o Options, closeModel func() error) {
+	t := r.Test
 	// The calls are kept as they end, so that a run cut short (a replay
 	// that diverged because a call was not the expected one) still shows
 	// which call went wrong.
@@ -188,7 +272,10 @@ func (r *Result) run(ctx context.Context, o Options) {
 		return
 	}
 	resp, runErr := runtime.Run(ctx, model, agent, lib, input, nil, runOpts...)
-	closeErr := session.Close()
+	var closeErr error
+	if closeModel != nil {
+		closeErr = closeModel()
+	}
 	r.Calls = calls
 	if resp != nil {
 		r.Answer, r.Calls, r.Value = resp.Content, resp.Invocations, resp.Value
@@ -218,18 +305,25 @@ func (r *Result) run(ctx context.Context, o Options) {
 // the transport a recording makes requests with.
 func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.ToolLibrary, http.RoundTripper, error) {
 	lib := runtime.NewToolLibrary()
+	// bound binds the implementations: each tool the test calls needs
+	// one; a tool it does not call is bound to an error (the run fails
+	// with the call the test does not expect, if the model makes it).
 	bound := func(lib *runtime.ToolLibrary) error {
+		called := calledTools(r.Test)
 		var missing []string
 		for _, spec := range agent.Tools {
 			f, ok := o.Tools[spec.Name]
 			if !ok {
-				missing = append(missing, spec.Name)
-				continue
+				if slices.Contains(called, spec.Name) {
+					missing = append(missing, spec.Name)
+					continue
+				}
+				f = unbound(r.Test.Name, spec.Name)
 			}
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		}
 		if len(missing) > 0 {
-			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: bind it with --tool %s=COMMAND", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), missing[0])
+			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: %s", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), bindHint(o.BindHint, missing[0]))
 		}
 		return nil
 	}
@@ -244,8 +338,15 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 		}
 	case check.CassetteResults:
 		// lib answers through the cassette (see run); a recording runs
-		// the implementations behind it.
-		if o.Mode == cassette.Record {
+		// the implementations behind it, and so does a scripted run,
+		// which has no cassette.
+		if o.Scripted {
+			if err := bound(lib); err != nil {
+				return nil, nil, err
+			}
+			return lib, nil, nil
+		}
+		if o.Mode == cassette.Record && !o.Rerecord {
 			impl := runtime.NewToolLibrary()
 			if err := bound(impl); err != nil {
 				return nil, nil, err

@@ -16,8 +16,10 @@
 // the exchange; a Replayer answers each request from the cassette without
 // a network, and fails a request that differs from the recorded one with a
 // *MismatchError naming the first difference as a JSON path with both
-// values — never a silent answer from a stale recording. NewModel wraps a
-// provider client built on either.
+// values — never a silent answer from a stale recording. Open starts a
+// Session on a cassette file, in the mode ModeFromEnv reads from
+// GRAMC_RECORD, whose Client a provider client is built with
+// (clientopt.WithHTTPClient).
 package cassette
 
 import (
@@ -38,6 +40,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/internal/redact"
+	"github.com/gramc-dev/gramc/internal/regular"
 )
 
 // Marker replaces a secret in a cassette.
@@ -280,18 +283,12 @@ func parseSection(data []byte) (first string, h http.Header, body []byte, err er
 
 // Load reads and parses the cassette file path.
 func Load(path string) (*Cassette, error) {
-	f, err := os.Open(path)
+	// A FIFO is refused, not waited on.
+	f, st, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
 	if st.Size() > MaxFileBytes {
 		return nil, fmt.Errorf("%s: %d bytes, over the %d MiB limit of a cassette", path, st.Size(), MaxFileBytes>>20)
 	}

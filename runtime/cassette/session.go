@@ -36,8 +36,7 @@ func ModeFromEnv() Mode {
 const ReplayKey = "cassette-replay"
 
 // Session is one cassette file in use. Give Client to the provider
-// client (clientopt.WithHTTPClient, clientopt.WithHTTPClient, ...), run,
-// then Close.
+// client (clientopt.WithHTTPClient), run, then Close.
 type Session struct {
 	Path   string
 	Mode   Mode

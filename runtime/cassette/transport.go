@@ -11,6 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/gramc-dev/gramc/internal/jsonpath"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -136,8 +137,9 @@ type Replayer struct {
 	c       *Cassette
 	secrets secrets
 
-	mu   sync.Mutex
-	next int
+	mu     sync.Mutex
+	next   int
+	ignore []jsonpath.Path // see IgnorePaths
 }
 
 // NewReplayer returns a Replayer of c; name (the file) is for errors, and
@@ -188,27 +190,10 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ex := r.c.Exchanges[i]
 	got := Request{Method: req.Method, URL: r.secrets.string(requestURL(req.URL)), Body: r.secrets.bytes(body)}
-	if path, rec, g := firstDifference(ex.Request, got); path != "" {
+	if path, rec, g := r.difference(ex.Request, got); path != "" {
 		return nil, &MismatchError{Cassette: r.name, Index: i + 1, Path: path, Recorded: rec, Got: g}
 	}
-	if ex.Response.StatusCode == connectionErrorStatus {
-		return nil, fmt.Errorf("%s (replayed from %s)", ex.Response.Body, r.name)
-	}
-	h := ex.Response.Header.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	return &http.Response{
-		Status:        strconv.Itoa(ex.Response.StatusCode) + " " + http.StatusText(ex.Response.StatusCode),
-		StatusCode:    ex.Response.StatusCode,
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(ex.Response.Body)),
-		ContentLength: int64(len(ex.Response.Body)),
-		Request:       req,
-	}, nil
+	return ex.Response.replay(r.name, req)
 }
 
 // Unused is how many recorded exchanges no request has used: a run that

@@ -89,6 +89,20 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		}
 		out.Tools = append(out.Tools, spec)
 	}
+	// A listed agent is a tool of this one (its signature as a tool), and
+	// the agent itself, to run when the tool is called.
+	for _, listed := range a.Agents {
+		spec, err := schema.Spec(listed.AsTool(), schema.OpenAI)
+		if err != nil {
+			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": listed agent " + listed.Name, Err: err}
+		}
+		ra, err := AgentFromCheck(listed)
+		if err != nil {
+			return runtime.Agent{}, err
+		}
+		out.Tools = append(out.Tools, spec)
+		out.Agents = append(out.Agents, ra)
+	}
 	if a.HasSignature {
 		sig, err := signatureFromCheck(a)
 		if err != nil {

@@ -67,6 +67,7 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes, SessionTimeout: opts.SessionTimeout})
+	ids := newIDMap()
 	var want [32]byte
 	if opts.Token != "" {
 		want = sha256.Sum256([]byte(opts.Token))
@@ -97,6 +98,12 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 		if err := readBody(w, r, opts.BodyTimeout); err != nil {
 			http.Error(w, "Request Timeout: "+err.Error(), http.StatusRequestTimeout)
 			return
+		}
+		// An id the SDK cannot carry exactly rides as a token, given back
+		// in the answer (as over stdio: NewIOTransport).
+		if token, orig, done := exactIDs(ids, r); token != "" {
+			defer done()
+			w = &idResponseWriter{ResponseWriter: w, token: []byte(token), orig: orig}
 		}
 		id := callID(r)
 		h.ServeHTTP(w, r)
@@ -146,6 +153,61 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) err
 	r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
 	return nil
 }
+
+// exactIDs rewrites the body of a POSTed message whose id the SDK would
+// not carry exactly (and a cancellation naming one): the token that
+// stands for the id and the id itself ("" when there is none), and done,
+// which forgets them.
+func exactIDs(ids *idMap, r *http.Request) (token string, orig json.RawMessage, done func()) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return "", nil, nil
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	out := body
+	if err == nil {
+		out = ids.inbound(body)
+	}
+	r.Body = io.NopCloser(bytes.NewReader(out))
+	if bytes.Equal(out, body) {
+		return "", nil, nil
+	}
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(out, &m) != nil {
+		return "", nil, nil
+	}
+	ids.mu.Lock()
+	orig, ok := ids.byToken[string(m.ID)]
+	ids.mu.Unlock()
+	if !ok {
+		return "", nil, nil
+	}
+	return string(m.ID), orig, func() { ids.forget(string(m.ID)) }
+}
+
+// idResponseWriter gives back the client's id in place of its token in
+// what the SDK writes: a JSON body or an event stream's events, each
+// written whole.
+type idResponseWriter struct {
+	http.ResponseWriter
+	token, orig []byte
+}
+
+func (w *idResponseWriter) Write(p []byte) (int, error) {
+	if bytes.Contains(p, w.token) {
+		if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, w.token, w.orig)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes,
+// deadlines).
+func (w *idResponseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // callID is the id of a POSTed JSON-RPC request (nil for anything else);
 // the body is read, bounded, and put back.

@@ -322,3 +322,35 @@ func TestHTTPSessionExpires(t *testing.T) {
 	}
 	t.Fatal("the idle session never expired")
 }
+
+// TestHTTPIDsRoundTrip: over HTTP too, an id is answered exactly as sent
+// (issue 35.3: 2.5 was answered as 2).
+func TestHTTPIDsRoundTrip(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{}))
+	defer srv.Close()
+	post := func(session, body string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(data)
+	}
+	resp, _ := post("", `{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, id := range []string{`2.5`, `9007199254740993`, `"gramc-id-1"`} {
+		_, body := post(session, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)
+		if !strings.Contains(body, `"id":`+id+`,`) || !strings.Contains(body, "hi") {
+			t.Errorf("id %s answered: %s", id, body)
+		}
+	}
+}

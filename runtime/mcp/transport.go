@@ -41,7 +41,7 @@ func NewIOTransport(r io.Reader, w io.Writer, logf func(format string, args ...a
 	}
 	out := &lockedWriter{w: w}
 	pr, pw := io.Pipe()
-	ids := &idMap{byToken: map[string]json.RawMessage{}, byRaw: map[string]string{}}
+	ids := newIDMap()
 	go filterLines(r, pw, out, ids, logf)
 	return &sdk.IOTransport{Reader: pr, Writer: nopCloser{&idWriter{w: out, ids: ids}}, MaxLineLength: MaxMessageSize + 1}
 }
@@ -60,6 +60,24 @@ type idMap struct {
 }
 
 const idTokenPrefix = "gramc-id-"
+
+func newIDMap() *idMap {
+	return &idMap{byToken: map[string]json.RawMessage{}, byRaw: map[string]string{}}
+}
+
+// forget drops token, its request answered.
+func (m *idMap) forget(token string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	orig, ok := m.byToken[token]
+	if !ok {
+		return
+	}
+	delete(m.byToken, token)
+	if m.byRaw[string(orig)] == token {
+		delete(m.byRaw, string(orig))
+	}
+}
 
 // exactID reports whether the SDK carries id exactly: a string that is
 // not a token of ours, null, or an integer of at most 2^53 in magnitude
@@ -80,6 +98,16 @@ func exactID(raw json.RawMessage) bool {
 // the SDK would not carry exactly into a token; other lines are returned
 // as they are.
 func (m *idMap) inbound(line []byte) []byte {
+	// The common case at the cost of reading up to the id: an exact id,
+	// and no cancellation of a request whose id rides as a token.
+	if id := idOf(line); id == nil || exactID(id) {
+		m.mu.Lock()
+		mapped := len(m.byRaw) > 0
+		m.mu.Unlock()
+		if !mapped || !bytes.Contains(line, []byte("notifications/cancelled")) {
+			return line
+		}
+	}
 	var msg map[string]json.RawMessage
 	if json.Unmarshal(line, &msg) != nil {
 		return line
@@ -138,13 +166,10 @@ func (iw *idWriter) Write(p []byte) (int, error) {
 	_, isCall := msg["method"]
 	iw.ids.mu.Lock()
 	orig, ok := iw.ids.byToken[string(msg["id"])]
-	if ok && !isCall {
-		delete(iw.ids.byToken, string(msg["id"]))
-		if iw.ids.byRaw[string(orig)] == string(msg["id"]) {
-			delete(iw.ids.byRaw, string(orig))
-		}
-	}
 	iw.ids.mu.Unlock()
+	if ok && !isCall {
+		iw.ids.forget(string(msg["id"]))
+	}
 	if !ok || isCall {
 		return iw.w.Write(p)
 	}

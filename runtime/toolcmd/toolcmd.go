@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -53,10 +54,10 @@ type Runner struct {
 }
 
 // NewRunner returns a Runner whose commands get environ without the
-// variables that hold API keys (a tool has no use for them, and its output
-// goes to a model).
-func NewRunner(environ []string) *Runner {
-	return &Runner{env: ToolEnv(environ), live: map[*exec.Cmd]struct{}{}}
+// variables that hold credentials (WithheldVars: a tool has no use for
+// them, and its output goes to a model), but for those named in pass.
+func NewRunner(environ []string, pass ...string) *Runner {
+	return &Runner{env: ToolEnv(environ, pass...), live: map[*exec.Cmd]struct{}{}}
 }
 
 // SecretVars are the environment variables that hold API keys: a tool
@@ -64,13 +65,22 @@ func NewRunner(environ []string) *Runner {
 // prints.
 var SecretVars = provider.KeyVariables()
 
-// ToolEnv is environ without the variables that hold API keys.
-func ToolEnv(environ []string) []string {
+// WithheldVars are the environment variables a tool command (or an MCP
+// server command of gramc run --mcp) does not get unless asked for by
+// name: the API keys, gramc mcp's bearer token, and the OTLP exporter's
+// headers, which carry a collector's credentials.
+var WithheldVars = append(append([]string(nil), SecretVars...),
+	"GRAMC_MCP_TOKEN",
+	"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+	"OTEL_EXPORTER_OTLP_METRICS_HEADERS", "OTEL_EXPORTER_OTLP_LOGS_HEADERS")
+
+// ToolEnv is environ without WithheldVars, but for those named in pass.
+func ToolEnv(environ []string, pass ...string) []string {
 	out := make([]string, 0, len(environ))
 next:
 	for _, kv := range environ {
-		for _, v := range SecretVars {
-			if strings.HasPrefix(kv, v+"=") {
+		for _, v := range WithheldVars {
+			if strings.HasPrefix(kv, v+"=") && !slices.Contains(pass, v) {
 				continue next
 			}
 		}

@@ -150,6 +150,14 @@ func TestToolEnv(t *testing.T) {
 	if strings.Join(env, " ") != "PATH=/bin OPENAI_API_KEYS=x" {
 		t.Errorf("ToolEnv = %q", env)
 	}
+	// gramc mcp's token and the OTLP headers too, unless asked for.
+	in := []string{"GRAMC_MCP_TOKEN=t", "OTEL_EXPORTER_OTLP_HEADERS=h", "OTEL_EXPORTER_OTLP_METRICS_HEADERS=h", "OTEL_EXPORTER_OTLP_ENDPOINT=e"}
+	if got := strings.Join(ToolEnv(in), " "); got != "OTEL_EXPORTER_OTLP_ENDPOINT=e" {
+		t.Errorf("ToolEnv = %q", got)
+	}
+	if got := strings.Join(ToolEnv(in, "GRAMC_MCP_TOKEN"), " "); got != "GRAMC_MCP_TOKEN=t OTEL_EXPORTER_OTLP_ENDPOINT=e" {
+		t.Errorf("ToolEnv asking for GRAMC_MCP_TOKEN = %q", got)
+	}
 }
 
 // TestIdempotencyKey: a call with an idempotency key gives it to the

@@ -194,16 +194,40 @@ func (w *Worker) Agents() []string {
 	return names
 }
 
-// Error types of the workflow's and activities' application errors.
+// ErrorType is the type of an application error the workflow and its
+// activities return (temporal.ApplicationError's Type). It is an error:
+// Result's error matches errors.Is(err, ErrUnknownAgent) and the like.
+type ErrorType string
+
+func (t ErrorType) Error() string { return string(t) }
+
+// The types of the workflow's and activities' application errors.
 const (
-	ErrUnknownAgent   = "gramc.UnknownAgent"
-	ErrAPI            = "gramc.APIError"
-	ErrIterationLimit = "gramc.IterationLimit"
-	ErrInvalidInput   = "gramc.InvalidInput"
+	ErrUnknownAgent   ErrorType = "gramc.UnknownAgent"
+	ErrAPI            ErrorType = "gramc.APIError"
+	ErrIterationLimit ErrorType = "gramc.IterationLimit"
+	ErrInvalidInput   ErrorType = "gramc.InvalidInput"
+	// ErrOutput: a typed agent's answer was not a value of its output
+	// type after its repair turns, or the model refused (the details
+	// hold the Response; the message carries the raw answer's error).
+	ErrOutput ErrorType = "gramc.OutputError"
 	// ErrPayloadTooLarge: an activity's result is over
 	// Config.MaxPayloadBytes.
-	ErrPayloadTooLarge = "gramc.PayloadTooLarge"
+	ErrPayloadTooLarge ErrorType = "gramc.PayloadTooLarge"
 )
+
+// errorTypes are the ErrorTypes Result recognises.
+var errorTypes = []ErrorType{ErrUnknownAgent, ErrAPI, ErrIterationLimit, ErrInvalidInput, ErrOutput, ErrPayloadTooLarge}
+
+// typedError is an error of a run whose application error has a known
+// ErrorType: errors.Is finds both.
+type typedError struct {
+	typ ErrorType
+	err error
+}
+
+func (e *typedError) Error() string   { return e.err.Error() }
+func (e *typedError) Unwrap() []error { return []error{e.typ, e.err} }
 
 // payloadSize is the size of v as the default data converter sends it.
 func payloadSize(v any) (int, error) {
@@ -229,7 +253,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 	b, ok := w.agents[in.Agent]
 	if !ok {
 		return nil, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("this worker serves no agent %q (it serves %v)", in.Agent, w.Agents()), ErrUnknownAgent, nil)
+			fmt.Sprintf("this worker serves no agent %q (it serves %v)", in.Agent, w.Agents()), string(ErrUnknownAgent), nil)
 	}
 	o := runtime.RunOptions{MaxIterations: in.MaxIterations, MaxToolCalls: in.MaxToolCalls}
 	var l *runtime.Loop
@@ -240,7 +264,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		l, err = runtime.NewLoop(b.Agent, in.Input, in.Conversation, o)
 	}
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrInvalidInput, nil)
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrInvalidInput), nil)
 	}
 	mctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: w.cfg.ModelTimeout,
@@ -264,7 +288,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		if err != nil {
 			var lim *runtime.IterationLimitError
 			if errors.As(err, &lim) {
-				return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrIterationLimit, nil, l.Response())
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrIterationLimit), nil, l.Response())
 			}
 			return nil, err
 		}
@@ -275,6 +299,10 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		turn, err := l.Receive(&comp)
 		if err != nil {
+			var oe *runtime.OutputError
+			if errors.As(err, &oe) {
+				return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrOutput), nil, l.Response())
+			}
 			return nil, err
 		}
 		if turn.Done {
@@ -323,27 +351,27 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 func (w *Worker) Complete(ctx context.Context, in CompleteInput) (*runtime.Completion, error) {
 	m, ok := w.models[in.Agent]
 	if !ok {
-		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), ErrUnknownAgent, nil)
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), string(ErrUnknownAgent), nil)
 	}
 	comp, err := m.Complete(ctx, &in.Request)
 	if err != nil {
 		var api *runtime.APIError
 		if errors.As(err, &api) && !api.Retryable {
-			return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrAPI, nil)
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrAPI), nil)
 		}
-		return nil, temporal.NewApplicationError(err.Error(), ErrAPI)
+		return nil, temporal.NewApplicationError(err.Error(), string(ErrAPI))
 	}
 	if comp == nil {
-		return nil, temporal.NewNonRetryableApplicationError("the model returned no completion and no error", ErrAPI, nil)
+		return nil, temporal.NewNonRetryableApplicationError("the model returned no completion and no error", string(ErrAPI), nil)
 	}
 	// An answer the server would refuse is not sent: asking again would
 	// get another such answer, for ever.
 	size, err := payloadSize(comp)
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError("encoding the model's answer: "+err.Error(), ErrAPI, nil)
+		return nil, temporal.NewNonRetryableApplicationError("encoding the model's answer: "+err.Error(), string(ErrAPI), nil)
 	}
 	if why := w.overLimit("the model's answer", size); why != "" {
-		return nil, temporal.NewNonRetryableApplicationError(why, ErrPayloadTooLarge, nil)
+		return nil, temporal.NewNonRetryableApplicationError(why, string(ErrPayloadTooLarge), nil)
 	}
 	return comp, nil
 }
@@ -362,7 +390,7 @@ func IdempotencyKey(ctx context.Context) string { return runtime.IdempotencyKey(
 func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error) {
 	b, ok := w.agents[in.Agent]
 	if !ok {
-		return ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), ErrUnknownAgent, nil)
+		return ToolOutput{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), string(ErrUnknownAgent), nil)
 	}
 	info := activity.GetInfo(ctx)
 	ctx = runtime.WithIdempotencyKey(ctx, info.WorkflowExecution.ID+"/"+in.CallID)
@@ -406,7 +434,8 @@ func Start(ctx context.Context, c client.Client, opts client.StartWorkflowOption
 
 // Result waits for run's end and returns its Response. A run that hit its
 // iteration limit returns the partial Response with a
-// *runtime.IterationLimitError, as runtime.Run does.
+// *runtime.IterationLimitError, as runtime.Run does; another failure of a
+// known ErrorType is an error errors.Is finds that type in.
 func Result(ctx context.Context, run client.WorkflowRun) (*runtime.Response, error) {
 	var resp runtime.Response
 	err := run.Get(ctx, &resp)
@@ -414,10 +443,17 @@ func Result(ctx context.Context, run client.WorkflowRun) (*runtime.Response, err
 		return &resp, nil
 	}
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) && app.Type() == ErrIterationLimit && app.HasDetails() {
+	if errors.As(err, &app) && app.Type() == string(ErrIterationLimit) && app.HasDetails() {
 		var partial runtime.Response
 		if app.Details(&partial) == nil {
 			return &partial, &runtime.IterationLimitError{Limit: partial.Iterations, Response: &partial}
+		}
+	}
+	if app != nil {
+		for _, t := range errorTypes {
+			if app.Type() == string(t) {
+				return nil, &typedError{typ: t, err: err}
+			}
 		}
 	}
 	return nil, err

@@ -59,8 +59,35 @@ var e2eAgent = runtime.Agent{
 	Tools:       []runtime.ToolSpecification{noteSpec, slowSpec},
 }
 
-// e2ePolicy asks for both tools, then answers with their results.
+// e2eTyped is a typed agent (LANGUAGE.md §2.5): a note, then a Receipt.
+var e2eTyped = runtime.Agent{
+	Name:        "durable_typed_agent",
+	Model:       "OpenAI/gpt-4o-mini",
+	Instruction: "Take a note and say what was noted.",
+	Tools:       []runtime.ToolSpecification{noteSpec},
+	Signature: &runtime.Signature{
+		Message:    "input",
+		Output:     json.RawMessage(`{"type":"object","properties":{"noted":{"type":"string"},"copies":{"type":"integer","minimum":1,"default":1}},"required":["noted"],"additionalProperties":false}`),
+		OutputName: "Receipt",
+	},
+}
+
+// e2ePolicy asks for both tools, then answers with their results. A typed
+// agent's request (it asks for a structured output) is first answered
+// with a value of the wrong type, and after the repair turn with one
+// built from the tool results.
 func e2ePolicy(t *runtimetest.Turn, n int) runtimetest.Reply {
+	if t.Output != nil {
+		for _, m := range t.Messages {
+			if m.Role == runtime.RoleUser && strings.Contains(m.Content, "not a valid Receipt") {
+				return runtimetest.Reply{Text: `{"noted":"remember the milk"}`}
+			}
+		}
+		if t.Last().Role == runtime.RoleTool {
+			return runtimetest.Reply{Text: `{"noted":"remember the milk","copies":0}`}
+		}
+		return runtimetest.ToolCallsReply(runtimetest.FakeCall{ID: "call_note", Name: "note", Arguments: `{"text":"remember the milk"}`})
+	}
 	if t.Last().Role == runtime.RoleTool {
 		return runtimetest.Echo(t, n)
 	}
@@ -122,8 +149,13 @@ func workerMain() int {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 1
 	}
+	typed, err := runtime.Bind(e2eTyped, e2eTools(dir))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		return 1
+	}
 	w, err := durable.New(durable.Config{
-		Agents:        []*runtime.BoundAgent{b},
+		Agents:        []*runtime.BoundAgent{b, typed},
 		Model:         func(runtime.Agent) (runtime.Model, error) { return e2eModel(url) },
 		ToolHeartbeat: time.Second,
 	})
@@ -285,5 +317,41 @@ func TestWorkerCrash(t *testing.T) {
 	}
 	if reqs := len(fake.Turns()); reqs != 2 {
 		t.Errorf("the provider saw %d requests, want 2 (the first is not repeated after the crash)", reqs)
+	}
+}
+
+// TestTypedE2E: a typed agent through a real Temporal server and a worker
+// process: the workflow makes the repair turn and returns the typed
+// value, as runtime.Run does in process.
+func TestTypedE2E(t *testing.T) {
+	refModel, err := e2eModel(runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := runtime.Run(context.Background(), refModel, e2eTyped, e2eTools(t.TempDir()), "note the milk", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietLogger()}))
+	c := ts.GetDefaultClient()
+	fake := runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy)
+	startWorker(t, ts.GetFrontendHostPort(), ts.GetDefaultNamespace(), fake.URL, t.TempDir())
+	ctx := context.Background()
+	run, err := durable.Start(ctx, c, client.StartWorkflowOptions{ID: "e2e-typed", TaskQueue: taskQueue}, durable.Input{Agent: e2eTyped.Name, Input: "note the milk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := durable.Result(ctx, durable.Attach(c, run.GetID()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Value) != `{"copies":1,"noted":"remember the milk"}` || string(got.Value) != string(want.Value) {
+		t.Errorf("value %s, want %s (in process)", got.Value, want.Value)
+	}
+	if got.Repairs != 1 || got.OutputMode != "native" {
+		t.Errorf("%d repairs in mode %q, want 1 in native", got.Repairs, got.OutputMode)
+	}
+	if reqs := len(fake.Turns()); reqs != 3 {
+		t.Errorf("the provider saw %d requests, want 3 (tool call, invalid answer, repaired answer)", reqs)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
@@ -159,7 +160,7 @@ func TestWorkflowIterationLimit(t *testing.T) {
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi", MaxIterations: 2})
 	err := e.GetWorkflowError()
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != durable.ErrIterationLimit {
+	if !errors.As(err, &app) || app.Type() != string(durable.ErrIterationLimit) {
 		t.Fatalf("err = %v, want an application error of type %s", err, durable.ErrIterationLimit)
 	}
 	var partial runtime.Response
@@ -178,7 +179,20 @@ func TestWorkflowUnknownAgent(t *testing.T) {
 	if err := e.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), `no agent "nobody"`) {
 		t.Fatalf("err = %v, want one naming the unknown agent", err)
 	}
+	// What Result returns is an error errors.Is finds the type in.
+	_, err := durable.Result(context.Background(), failedRun{err: e.GetWorkflowError()})
+	if !errors.Is(err, durable.ErrUnknownAgent) || errors.Is(err, durable.ErrAPI) {
+		t.Errorf("Result: %v; errors.Is ErrUnknownAgent %v, ErrAPI %v", err, errors.Is(err, durable.ErrUnknownAgent), errors.Is(err, durable.ErrAPI))
+	}
 }
+
+// failedRun is a run that ended with err.
+type failedRun struct {
+	client.WorkflowRun
+	err error
+}
+
+func (r failedRun) Get(context.Context, any) error { return r.err }
 
 // TestModelActivityRetries: a retryable provider error is retried by
 // Temporal's policy; one that retrying cannot fix fails the run at once.
@@ -304,6 +318,71 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 	return converter.GetDefaultDataConverter().FromPayloads(can.Input, v)
 }
 
+// typedAgent is a typed agent (LANGUAGE.md §2.5): hello's tool, and a
+// Greeting as its answer.
+var typedAgent = runtime.Agent{
+	Name:        "typed_greeter",
+	Model:       "OpenAI/gpt-4o-mini",
+	Instruction: "Greet, and say how warmly.",
+	Tools:       []runtime.ToolSpecification{helloSpec},
+	Signature: &runtime.Signature{
+		Message:    "input",
+		Output:     json.RawMessage(`{"type":"object","properties":{"greeting":{"type":"string"},"warmth":{"type":"integer","minimum":1,"maximum":5,"default":3}},"required":["greeting"],"additionalProperties":false}`),
+		OutputName: "Greeting",
+	},
+}
+
+func typedScript() []runtimetest.Step {
+	return []runtimetest.Step{
+		runtimetest.CallTools(runtimetest.Call("sayHello", `{"personName":"Alice"}`)),
+		runtimetest.Say(`{"greeting":"Hello, Alice!","warmth":9}`),
+		runtimetest.Say(`{"greeting":"Hello, Alice!"}`),
+	}
+}
+
+// TestWorkflowTyped: the workflow runs a typed agent as Run does, the
+// repair turn included, and returns the typed value; a spent budget is a
+// non-retryable ErrOutput carrying the partial Response.
+func TestWorkflowTyped(t *testing.T) {
+	var runs atomic.Int32
+	b, err := runtime.Bind(typedAgent, runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: greeter(&runs)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := b.Run(context.Background(), runtimetest.NewScriptedModel(typedScript()...), "hi, I am Alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(runtimetest.NewScriptedModel(typedScript()...))})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi, I am Alice"})
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got runtime.Response
+	if err := e.GetWorkflowResult(&got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(*want, got, responseCmp); d != "" {
+		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
+	}
+	if string(got.Value) != `{"greeting":"Hello, Alice!","warmth":3}` || got.Repairs != 1 {
+		t.Errorf("value %s after %d repairs", got.Value, got.Repairs)
+	}
+
+	spent := runtimetest.NewScriptedModel(runtimetest.Say(`{}`), runtimetest.Say(`{"warmth":2}`))
+	e = newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(spent)})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi"})
+	var app *temporal.ApplicationError
+	if err := e.GetWorkflowError(); !errors.As(err, &app) || app.Type() != string(durable.ErrOutput) || !app.NonRetryable() ||
+		!strings.Contains(err.Error(), "the answer is not a Greeting after 1 repair turn") {
+		t.Fatalf("spent: %v", err)
+	}
+	var partial runtime.Response
+	if err := app.Details(&partial); err != nil || partial.Repairs != 1 || partial.Iterations != 2 {
+		t.Errorf("partial response %+v (%v)", partial, err)
+	}
+}
+
 // TestPayloadLimit: a model answer over the payload limit fails the run
 // at once, not retried, naming the limit; before, the server refused the
 // activity's result and the model was asked again for ever (issue 35.2).
@@ -320,7 +399,7 @@ func TestPayloadLimit(t *testing.T) {
 		t.Fatalf("err = %v, want the payload limit named", err)
 	}
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != durable.ErrPayloadTooLarge {
+	if !errors.As(err, &app) || app.Type() != string(durable.ErrPayloadTooLarge) {
 		t.Errorf("err = %v, want a %s", err, durable.ErrPayloadTooLarge)
 	}
 	if n := len(m.Requests()); n != 1 {

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gramc-dev/gramc/runtime"
+)
+
+// TestDoWithTools (issue 36.2): a program that calls DoWithTools is gramc
+// with Go tools built in: gramc test runs them for results "bound", and
+// gramc mcp serves them.
+func TestDoWithTools(t *testing.T) {
+	dir := t.TempDir()
+	src := `[lookUp:Tool {description: "Looks up a city's population"} | (city::String)==>(::Integer)]
+[cities:Agent {instruction: "Answer with lookUp.", model: "OpenAI/gpt-4o-mini"} | lookUp]
+[looksUp:Test {agent: "cities", input: "Paris?", results: "bound", answerContains: "2100000"} |
+  (::Call {tool: "lookUp", args: {city: "Paris"}})
+]
+`
+	if err := os.WriteFile(filepath.Join(dir, "cities.gram"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	tools := map[string]runtime.ToolFunc{"lookUp": func(_ context.Context, args json.RawMessage) (any, error) {
+		calls = append(calls, string(args))
+		return 2100000, nil
+	}}
+	var out, errs bytes.Buffer
+	if code := DoWithTools(tools, []string{"test", "--scripted", "--format", "json", dir}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("gramc test: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	if len(calls) != 1 || calls[0] != `{"city":"Paris"}` || !strings.Contains(out.String(), `"result": "2100000"`) {
+		t.Errorf("calls %q, output:\n%s", calls, out.String())
+	}
+
+	// Without the Go tool, gramc test says how to bind it.
+	out.Reset()
+	if code := Do([]string{"test", "--scripted", dir}, strings.NewReader(""), &out, &errs); code != ExitProblem || !strings.Contains(out.String(), "bind it with --tool lookUp=COMMAND") {
+		t.Errorf("without the Go tool: exit %d\n%s", code, out.String())
+	}
+
+	// gramc mcp serves the Go tool.
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookUp","arguments":{"city":"Lyon"}}}`,
+	}, "\n") + "\n"
+	// The session ends (standard input closes) once the call is answered,
+	// as a host's does.
+	pr, pw := io.Pipe()
+	mcpOut := &lockedBuffer{}
+	go func() {
+		io.WriteString(pw, in)
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(mcpOut.String(), `"id":2`) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		pw.Close()
+	}()
+	errs.Reset()
+	if code := DoWithTools(tools, []string{"mcp", dir}, pr, mcpOut, &errs); code != 0 {
+		t.Fatalf("gramc mcp: exit %d\n%s", code, errs.String())
+	}
+	if len(calls) != 2 || calls[1] != `{"city":"Lyon"}` || !strings.Contains(mcpOut.String(), `2100000`) {
+		t.Errorf("calls %q, mcp output:\n%s", calls, mcpOut.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

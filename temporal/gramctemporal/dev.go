@@ -1,0 +1,239 @@
+package gramctemporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	tlog "go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/metrics"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+)
+
+// devHost is where gramc-temporal dev listens: the loopback interface only.
+const devHost = "127.0.0.1"
+
+// devConfig is what gramc-temporal dev starts.
+type devConfig struct {
+	port      int    // the frontend's port (0: one the system chooses)
+	namespace string // registered at start
+	dbFile    string // "" keeps the data in memory
+}
+
+// devServer is a Temporal server in this process, on SQLite, with every
+// service (frontend, history, matching, worker) on the loopback
+// interface: what `temporal server start-dev` runs, with no other
+// program to install.
+type devServer struct {
+	srv     temporal.Server
+	address string
+}
+
+// startDev starts a development server as cfg says.
+func startDev(cfg devConfig) (*devServer, error) {
+	frontend := cfg.port
+	if frontend == 0 {
+		p, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		frontend = p
+	}
+	// Refuse a port in use with a clear message, before the server's own
+	// services each fail on it.
+	ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(frontend)))
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s:%d (another Temporal server? choose another with --port): %w", devHost, frontend, err)
+	}
+	ln.Close()
+
+	sql := &config.SQL{PluginName: sqliteplugin.PluginName, ConnectAttributes: map[string]string{}}
+	if cfg.dbFile == "" {
+		sql.DatabaseName = fmt.Sprintf("gramc-dev-%d", os.Getpid())
+		sql.ConnectAttributes["mode"] = "memory"
+		sql.ConnectAttributes["cache"] = "shared"
+	} else {
+		abs, err := filepath.Abs(cfg.dbFile)
+		if err != nil {
+			return nil, err
+		}
+		sql.DatabaseName = abs
+		sql.ConnectAttributes["mode"] = "rwc"
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Dir(abs)); err != nil {
+				return nil, fmt.Errorf("--db-filename %s: %w", cfg.dbFile, err)
+			}
+			if err := sqliteschema.SetupSchema(sql); err != nil {
+				return nil, fmt.Errorf("--db-filename %s: setting up the schema: %w", cfg.dbFile, err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("--db-filename %s: %w", cfg.dbFile, err)
+		}
+	}
+
+	address := net.JoinHostPort(devHost, strconv.Itoa(frontend))
+	svc := func(grpc int) (config.Service, error) {
+		if grpc == 0 {
+			p, err := freePort()
+			if err != nil {
+				return config.Service{}, err
+			}
+			grpc = p
+		}
+		membership, err := freePort()
+		if err != nil {
+			return config.Service{}, err
+		}
+		return config.Service{RPC: config.RPC{GRPCPort: grpc, MembershipPort: membership, BindOnIP: devHost}}, nil
+	}
+	services := map[string]config.Service{}
+	for i, name := range []string{"frontend", "history", "matching", "worker"} {
+		port := 0
+		if i == 0 {
+			port = frontend
+		}
+		s, err := svc(port)
+		if err != nil {
+			return nil, err
+		}
+		services[name] = s
+	}
+	c := &config.Config{
+		Global: config.Global{Membership: config.Membership{MaxJoinDuration: 30 * time.Second, BroadcastAddress: devHost}},
+		Persistence: config.Persistence{
+			DefaultStore: sqliteplugin.PluginName, VisibilityStore: sqliteplugin.PluginName, NumHistoryShards: 1,
+			DataStores: map[string]config.DataStore{sqliteplugin.PluginName: {SQL: sql}},
+		},
+		ClusterMetadata: &cluster.Config{
+			FailoverVersionIncrement: 10, MasterClusterName: "active", CurrentClusterName: "active",
+			ClusterInformation: map[string]cluster.ClusterInformation{"active": {Enabled: true, InitialFailoverVersion: 1, RPCAddress: address}},
+		},
+		DCRedirectionPolicy: config.DCRedirectionPolicy{Policy: "noop"},
+		Services:            services,
+		Archival: config.Archival{
+			History:    config.HistoryArchival{State: "disabled"},
+			Visibility: config.VisibilityArchival{State: "disabled"},
+		},
+		NamespaceDefaults: config.NamespaceDefaults{Archival: config.ArchivalNamespaceDefaults{
+			History:    config.HistoryArchivalNamespaceDefaults{State: "disabled"},
+			Visibility: config.VisibilityArchivalNamespaceDefaults{State: "disabled"},
+		}},
+		PublicClient: config.PublicClient{HostPort: address},
+	}
+	ns, err := sqliteschema.NewNamespaceConfig("active", cfg.namespace, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := sqliteschema.CreateNamespaces(sql, ns); err != nil {
+		return nil, fmt.Errorf("registering namespace %s: %w", cfg.namespace, err)
+	}
+	srv, err := temporal.NewServer(
+		temporal.WithConfig(c),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithLogger(tlog.NewNoopLogger()),
+		temporal.WithCustomMetricsHandler(metrics.NoopMetricsHandler),
+		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{}),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if err := srv.Start(); err != nil {
+		return nil, err
+	}
+	return &devServer{srv: srv, address: address}, nil
+}
+
+// freePort is a port of the loopback interface no one listens on now.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort(devHost, "0"))
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ready waits until the frontend answers for namespace (bounded by ctx).
+func (d *devServer) ready(ctx context.Context, namespace string) error {
+	for {
+		// Each attempt is bounded, so that one made before the server
+		// listens does not hold up the next.
+		actx, cancel := context.WithTimeout(ctx, time.Second)
+		c, err := client.DialContext(actx, client.Options{HostPort: d.address, Namespace: namespace, Logger: quietSDKLogger()})
+		if err == nil {
+			_, err = c.CheckHealth(actx, &client.CheckHealthRequest{})
+			c.Close()
+		}
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the server at %s did not answer: %w", d.address, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func devCmd(stderr io.Writer) *cobra.Command {
+	var cfg devConfig
+	cmd := &cobra.Command{
+		Use:   "dev [--port PORT] [--namespace NS] [--db-filename FILE]",
+		Short: "Run a Temporal server for development in this process, on 127.0.0.1, until interrupted",
+		Long: `Dev starts a real Temporal server (every service, on SQLite) in this
+process, listening on 127.0.0.1 only, prints its address, and serves until
+interrupted: what workers and runs need on one machine, with nothing else
+to install. The data is in memory unless --db-filename names a file, which
+keeps the runs across restarts. For production, use a Temporal cluster or
+Temporal Cloud.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.port < 0 || cfg.port > 65535 {
+				return usageError{fmt.Errorf("--port %d: not a port", cfg.port)}
+			}
+			if cfg.namespace == "" {
+				return usageError{errors.New("--namespace must not be empty")}
+			}
+			d, err := startDev(cfg)
+			if err != nil {
+				return err
+			}
+			defer d.srv.Stop() //nolint:errcheck // exiting
+			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
+			err = d.ready(ctx, cfg.namespace)
+			cancel()
+			if cmd.Context().Err() != nil {
+				return nil // interrupted: the server stops cleanly
+			}
+			if err != nil {
+				return err
+			}
+			data := "in memory (gone when it stops; --db-filename FILE keeps it)"
+			if cfg.dbFile != "" {
+				data = "in " + cfg.dbFile
+			}
+			fmt.Fprintf(stderr, "gramc-temporal dev: Temporal server at %s (namespace %s), data %s; interrupt to stop\n", d.address, cfg.namespace, data)
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&cfg.port, "port", 7233, "the frontend's port on 127.0.0.1 (0: any free port)")
+	cmd.Flags().StringVar(&cfg.namespace, "namespace", client.DefaultNamespace, "the namespace to register")
+	cmd.Flags().StringVar(&cfg.dbFile, "db-filename", "", "keep the server's data in this SQLite `FILE` (created when missing) instead of memory")
+	return cmd
+}
