@@ -1,20 +1,12 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/runtime/mcp"
-	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
 // maxListedTools bounds the tools read from a live server's tools/list
@@ -28,57 +20,20 @@ const maxListedTools = 100000
 // in the listing as JSON ({"tools": [...]}), named by server, with the
 // JSON pointer of each.
 func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
-	// A signal while the server starts or lists ends the listing and kills
-	// the server's process group at once.
-	sctx, interrupted, stopSignals := stopOnSignal(context.Background(), nil)
-	defer stopSignals()
-	ctx, cancel := context.WithTimeout(sctx, timeout)
-	defer cancel()
-	logs := &tailBuffer{max: 4096} // a command's standard error, shown when listing fails
-	t, cmd := mcpTransport(sctx, server, logs, time.Second)
-	if cmd != nil {
-		// What the command starts goes when the session does (sh -c 'srv &',
-		// a server that forks), after the SDK's own close.
-		defer toolcmd.KillGroup(cmd)
-	}
-	fail := func(err error) error {
-		if sctx.Err() != nil {
-			return interrupted(err)
-		}
-		if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
-			err = fmt.Errorf("no tool list within %s (--mcp-timeout)", timeout)
-		}
-		err = mcp.ClientError(t, err)
-		if s := strings.TrimSpace(logs.String()); s != "" {
-			err = fmt.Errorf("%w; the server wrote:\n%s", err, termsafe.Text(s, 4096))
-		}
-		return &exitError{code: ExitUsage, err: fmt.Errorf("--against-mcp %s: %w", termsafe.Line(server, 200), err)}
-	}
-	client := mcp.NewClient("gramc diff", versionString())
-	session, err := client.Connect(ctx, t, nil)
+	data, err := mcpToolList(server, timeout, "--against-mcp", "gramc diff")
 	if err != nil {
-		return nil, fail(err)
-	}
-	defer session.Close()
-	var tools []*sdk.Tool
-	for tool, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			return nil, fail(fmt.Errorf("tools/list: %w", err))
-		}
-		if len(tools) == maxListedTools {
-			return nil, fail(fmt.Errorf("more than %d tools listed (the limit)", maxListedTools))
-		}
-		tools = append(tools, tool)
-	}
-	data, err := json.MarshalIndent(map[string]any{"tools": tools}, "", "  ")
-	if err != nil {
-		return nil, fail(err)
+		return nil, err
 	}
 	snap, err := compat.ReadSnapshot(server, data)
 	if err != nil {
-		return nil, fail(err)
+		return nil, mcpFailure("--against-mcp", server, err)
 	}
 	return snap, nil
+}
+
+// mcpFailure is the error of listing server's tools, given with flag.
+func mcpFailure(flag, server string, err error) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, termsafe.Line(server, 200), err)}
 }
 
 // tailBuffer keeps the last max bytes written to it.

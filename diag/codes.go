@@ -118,6 +118,28 @@ const (
 	CodeDiffTargetRejected         Code = "diff-target-rejected"
 	CodeDiffAgentRemoved           Code = "diff-agent-removed"
 	CodeDiffAgentAdded             Code = "diff-agent-added"
+	CodeImportRenamed              Code = "import-renamed"
+	CodeImportMissingDescription   Code = "import-missing-description"
+	CodeImportMadeOptional         Code = "import-made-optional"
+	CodeImportUnion                Code = "import-union"
+	CodeImportAllOf                Code = "import-all-of"
+	CodeImportNot                  Code = "import-not"
+	CodeImportConditional          Code = "import-conditional"
+	CodeImportPatternProperties    Code = "import-pattern-properties"
+	CodeImportTuple                Code = "import-tuple"
+	CodeImportOpenObject           Code = "import-open-object"
+	CodeImportMap                  Code = "import-map"
+	CodeImportUntyped              Code = "import-untyped"
+	CodeImportNestedArray          Code = "import-nested-array"
+	CodeImportRecursiveAlias       Code = "import-recursive-alias"
+	CodeImportUnsupportedKeyword   Code = "import-unsupported-keyword"
+	CodeImportFormat               Code = "import-format"
+	CodeImportInvalidValue         Code = "import-invalid-value"
+	CodeImportResultConstraint     Code = "import-result-constraint"
+	CodeImportExternalRef          Code = "import-external-ref"
+	CodeImportParameterDropped     Code = "import-parameter-dropped"
+	CodeImportNonJSONBody          Code = "import-non-json-body"
+	CodeImportNoJSONResponse       Code = "import-no-json-response"
 )
 
 // Stage is the part of gramc that reports a code.
@@ -131,6 +153,7 @@ const (
 	StageGen    Stage = "gen"    // the Go generator
 	StageLoad   Stage = "load"   // finding and reading the files
 	StageDiff   Stage = "diff"   // gramc diff's rules (package compat)
+	StageImport Stage = "import" // gramc import (package importer)
 )
 
 // CodeInfo is what the registry knows of a code.
@@ -251,6 +274,28 @@ var registry = []CodeInfo{
 	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffAgentRemoved, StageDiff, Error, "docs/diff.md", ""},
 	{CodeDiffAgentAdded, StageDiff, Warning, "docs/diff.md", ""},
+	{CodeImportRenamed, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportMissingDescription, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportMadeOptional, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportUnion, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportAllOf, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportNot, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportConditional, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportPatternProperties, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportTuple, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportOpenObject, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportMap, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportUntyped, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportNestedArray, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportRecursiveAlias, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportUnsupportedKeyword, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportFormat, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportInvalidValue, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportResultConstraint, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportExternalRef, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportParameterDropped, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportNonJSONBody, StageImport, Warning, "docs/import.md", ""},
+	{CodeImportNoJSONResponse, StageImport, Warning, "docs/import.md", ""},
 }
 
 // Codes returns every registered code's information, in registry order.

@@ -65,6 +65,7 @@ var stagePackages = map[Stage][]string{
 	StageGen:    {"codegen/golang"},
 	StageLoad:   {"load", "config"},
 	StageDiff:   {"compat"},
+	StageImport: {"importer"},
 }
 
 // TestStagesAreWhereCodesAreReported derives each stage's codes from the

@@ -54,25 +54,29 @@ func listEntry(doc, code string) (string, bool) {
 }
 
 // Explain returns the documentation of a diagnostic code, as markdown: its
-// section of diagnostics.md (meaning, example, fix), or its row of the
+// section of diagnostics.md or import.md (meaning, example, fix), or its row of the
 // provider-rule table in schema.md, or its entry in the list of other
 // codes. ok is false for a code no page documents.
 func Explain(code string) (text string, ok bool) {
 	diagnostics, _ := Pages.ReadFile("diagnostics.md")
 	doc := string(diagnostics)
-	locs := heading.FindAllStringSubmatchIndex(doc, -1)
-	for i, loc := range locs {
-		if doc[loc[2]:loc[3]] != code {
-			continue
+	// A section headed by the code: diagnostics.md's, import.md's.
+	imports, _ := Pages.ReadFile("import.md")
+	for _, page := range []string{doc, string(imports)} {
+		locs := heading.FindAllStringSubmatchIndex(page, -1)
+		for i, loc := range locs {
+			if page[loc[2]:loc[3]] != code {
+				continue
+			}
+			end := len(page)
+			if i+1 < len(locs) {
+				end = locs[i+1][0]
+			}
+			if next := strings.Index(page[loc[1]:end], "\n## "); next >= 0 {
+				end = loc[1] + next
+			}
+			return strings.TrimSpace(page[loc[0]:end]) + "\n", true
 		}
-		end := len(doc)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		if next := strings.Index(doc[loc[1]:end], "\n## "); next >= 0 {
-			end = loc[1] + next
-		}
-		return strings.TrimSpace(doc[loc[0]:end]) + "\n", true
 	}
 	// A list entry: "- **`code`** — ...", with its continuation lines
 	// (diagnostics.md's other codes, diff.md's rules).

@@ -28,10 +28,16 @@ var ErrResponseTooLarge = fmt.Errorf("the server's response is over the %d MiB l
 // client has no use for them): the server speaks only in answer to a
 // request.
 func NewHTTPClientTransport(endpoint string) sdk.Transport {
+	return NewHTTPClientTransportVia(endpoint, http.DefaultTransport)
+}
+
+// NewHTTPClientTransportVia is NewHTTPClientTransport making its requests
+// through rt (gramc import records the server's own JSON there).
+func NewHTTPClientTransportVia(endpoint string, rt http.RoundTripper) sdk.Transport {
 	t := &httpClientTransport{}
 	t.StreamableClientTransport = sdk.StreamableClientTransport{
 		Endpoint:   endpoint,
-		HTTPClient: &http.Client{Transport: boundedTransport{rt: http.DefaultTransport, cut: &t.cut}},
+		HTTPClient: &http.Client{Transport: boundedTransport{rt: rt, cut: &t.cut}},
 		// The SDK's own bound on an event, past ours: ours, which names
 		// the limit, is met first.
 		MaxEventSize:         MaxResponseBytes + 1<<20,

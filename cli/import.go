@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/importer"
+)
+
+func init() { register(newImportCmd) }
+
+type importOptions struct {
+	output     string
+	mcp        []string
+	mcpTimeout time.Duration
+	werror     bool
+}
+
+func newImportCmd(e *env) *cobra.Command {
+	var opts importOptions
+	cmd := &cobra.Command{
+		Use:   "import [-o FILE] [--mcp COMMAND|URL]... [SOURCE...]",
+		Short: "Write a gram package from an OpenAPI document, tool definitions or a live MCP server",
+		Long: `Import writes one formatted gram package from the tools a team already has:
+an OpenAPI 3.0 or 3.1 document (JSON or YAML: each operation a tool), an
+MCP tools/list result or what gramc schema --target mcp or jsonschema
+writes, OpenAI tool or function definitions (chat, strict, Responses),
+Anthropic tool definitions, or a JSON Schema (its object and enumeration
+definitions as types). Each file's kind is read from its content; - is
+standard input. With --mcp COMMAND|URL, the tools a live MCP server lists
+(a command run over stdio without API keys in its environment, or a
+streamable HTTP URL, as gramc diff --against-mcp reaches one), waited for at
+most --mcp-timeout.
+
+Every operation or tool becomes a tool. Names are kept when they are valid,
+and made valid otherwise; descriptions, defaults, enums, bounds, formats,
+examples, deprecation and required sets come along, and named schemas
+become :Type and :Enum declarations, recursion included. What gram cannot
+hold (a union, patternProperties, not, if/then, a tuple, a non-JSON request
+body, ...) is dropped or approximated with a positioned warning, each with
+an import-... code (gramc explain CODE; docs/import.md lists them).
+
+The package goes to standard output, or to FILE with -o (written whole or
+not at all). Exit status: 0 with the package written; 1 when a source
+cannot be read (an error at its place) or, with --werror, on any warning,
+and then nothing is written; 2 for usage or I/O errors.`,
+		Example: `  gramc import openapi.yaml > api.gram
+  gramc import -o tools.gram tools.json
+  gramc import --mcp 'npx -y @modelcontextprotocol/server-everything' -o everything.gram
+  gramc import --mcp http://localhost:8080/mcp --werror`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && len(opts.mcp) == 0 {
+				return usageErrorf("name a source: a file (- for standard input) or --mcp COMMAND|URL")
+			}
+			return runImport(e, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.output, "output", "o", "", "write the package to FILE (whole or not at all) instead of standard output")
+	f.StringArrayVar(&opts.mcp, "mcp", nil, "import the tools a live MCP server lists: a command run over stdio, or a streamable HTTP URL (repeatable)")
+	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for a server's tool list")
+	f.BoolVar(&opts.werror, "werror", false, "fail on any warning (exit 1, nothing written)")
+	return cmd
+}
+
+func runImport(e *env, opts importOptions, args []string) error {
+	var srcs []importer.Source
+	stdinRead := false
+	for _, name := range args {
+		var data []byte
+		var err error
+		if name == "-" {
+			if stdinRead {
+				return usageErrorf("- names standard input twice")
+			}
+			stdinRead = true
+			data, err = readBounded(e.stdin, "standard input")
+		} else {
+			var f *os.File
+			f, err = os.Open(name)
+			if err == nil {
+				data, err = readBounded(f, name)
+				f.Close()
+			}
+		}
+		if err != nil {
+			return &exitError{code: ExitUsage, err: err}
+		}
+		srcs = append(srcs, importer.Source{Name: name, Data: data})
+	}
+	for _, server := range opts.mcp {
+		data, err := mcpToolList(server, opts.mcpTimeout, "--mcp", "gramc import")
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, importer.Source{Name: server, Data: data, Server: true})
+	}
+	res, err := importer.Import(srcs)
+	var ie *importer.Error
+	if errors.As(err, &ie) {
+		msg := ie.Msg
+		if ie.At.Start.Line == 0 && ie.Pointer != "" {
+			msg += " (at " + ie.Pointer + ")" // a server's listing: no line to show
+		}
+		printImportDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: msg, Range: ie.At}}, srcs)
+		return exitCode(ExitProblem)
+	}
+	if err != nil {
+		return &exitError{code: ExitProblem, err: err}
+	}
+	if len(res.Warnings) > 0 {
+		printImportDiagnostics(e, res.Warnings, srcs)
+		if opts.werror {
+			fmt.Fprintf(e.stderr, "gramc import: --werror: nothing written\n")
+			return exitCode(ExitProblem)
+		}
+	}
+	if opts.output == "" {
+		_, err := e.stdout.Write(res.Gram)
+		return err
+	}
+	if err := writeFileAtomic(opts.output, res.Gram); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	return nil
+}
+
+// readBounded reads at most importer.MaxSourceBytes.
+func readBounded(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, importer.MaxSourceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > importer.MaxSourceBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes (importer.MaxSourceBytes)", name, importer.MaxSourceBytes)
+	}
+	return data, nil
+}
+
+// printImportDiagnostics prints diagnostics placed in the sources, whose
+// excerpts come from the sources as read (not from the disk again, and
+// never from a server).
+func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source) {
+	ds.Sort()
+	files := map[string][]byte{}
+	for _, s := range srcs {
+		if !s.Server {
+			files[s.Name] = s.Data
+		}
+	}
+	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: func(name string) ([]byte, error) {
+		if data, ok := files[name]; ok {
+			return data, nil
+		}
+		return nil, os.ErrNotExist
+	}}
+	if !e.allErrors && isTerminal(e.stderr) {
+		opts.MaxPerFile = maxPerFile
+		opts.MoreCommand = e.allErrorsCommand()
+	}
+	var b bytes.Buffer
+	diag.WriteText(&b, ds, opts) //nolint:errcheck // a buffer
+	e.stderr.Write(b.Bytes())    //nolint:errcheck // stderr
+	fmt.Fprintln(e.stderr, diag.CountLine(ds))
+}

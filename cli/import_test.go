@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The scripts of gramc import read the real documents kept with the
+// importer's test data ($IMPORTDATA), and talk to an MCP server written
+// with the official go-sdk (sdkserver), as a team's own server would be.
+func init() {
+	scriptCommands["sdkserver"] = sdkServer
+	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
+		dir, err := filepath.Abs("../importer/testdata/thirdparty")
+		if err != nil {
+			return err
+		}
+		env.Setenv("IMPORTDATA", dir)
+		return nil
+	})
+}
+
+// forecastIn and forecastOut are the typed arguments and result of the
+// SDK server's tool: the SDK writes their schemas (google/jsonschema-go),
+// not gramc.
+type forecastIn struct {
+	City string   `json:"city" jsonschema:"the city, e.g. Paris"`
+	Days int      `json:"days,omitempty" jsonschema:"how many days ahead"`
+	Tags []string `json:"tags,omitempty"`
+	At   place    `json:"at,omitempty" jsonschema:"where exactly"`
+}
+
+type place struct {
+	Lat float64 `json:"lat"`
+	Lon float64 `json:"lon"`
+}
+
+type forecastOut struct {
+	Summary string  `json:"summary" jsonschema:"one line"`
+	High    float64 `json:"high"`
+	Low     float64 `json:"low,omitempty"`
+}
+
+type echoIn struct {
+	Text string `json:"text"`
+}
+
+// sdkServer is a stdio MCP server made with the go-sdk: three tools, one
+// with an output schema, listed one page a tool (the client follows the
+// cursor; gramc import keeps the pages' order).
+func sdkServer() {
+	s := sdk.NewServer(&sdk.Implementation{Name: "sdkserver", Version: "1"}, &sdk.ServerOptions{PageSize: 1})
+	sdk.AddTool(s, &sdk.Tool{Name: "forecast", Description: "The weather ahead", Title: "Forecast"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in forecastIn) (*sdk.CallToolResult, forecastOut, error) {
+			return nil, forecastOut{Summary: "sun", High: 20}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "echo.text", Description: "Echoes"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "zeta", Description: "Listed last"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
+		})
+	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}

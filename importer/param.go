@@ -1,0 +1,284 @@
+package importer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/limits"
+)
+
+// param reads a property (a parameter or a field) of schema s.
+func (im *importer) param(name string, s *node, required bool, hint string, depth int) *param {
+	p := &param{name: name, at: s, src: im.s, props: map[string]*node{}}
+	if s.kind != 'o' && s.kind != 'b' {
+		im.s.fail(s, "the schema of %s is an object (or true or false), not %s", jsonstr.Text(name), s.kindName())
+	}
+	t, chain := im.typ(s, hint, depth)
+	p.typ = t
+	null := s.kind == 'o' && nullable(s)
+	for _, c := range chain {
+		if nullable(c) {
+			null = true
+		}
+	}
+	first := func(key string) *node {
+		for _, c := range chain {
+			if v := c.get(key); v != nil {
+				return v
+			}
+		}
+		return nil
+	}
+	if d := first("description"); d != nil {
+		if d.kind != 's' {
+			im.s.fail(d, "\"description\" is a string, not %s", d.kindName())
+		}
+		p.description = im.text(d, d.str)
+		p.props["description"] = d
+	}
+	if d := first("deprecated"); d != nil {
+		if d.kind != 'b' {
+			im.s.fail(d, "\"deprecated\" is a boolean, not %s", d.kindName())
+		}
+		p.deprecated = d.b
+		p.props["deprecated"] = d
+	}
+	if d := first("default"); d != nil {
+		switch {
+		case d.kind == 'z' && null:
+			// the default of a nullable value is "not given"
+		default:
+			if v, ok := im.value(d, "default"); ok {
+				p.def, p.hasDef = v, true
+				p.props["default"] = d
+			}
+		}
+	}
+	if ex := first("examples"); ex != nil {
+		if ex.kind != 'a' {
+			im.s.fail(ex, "\"examples\" is an array, not %s", ex.kindName())
+		}
+		for _, e := range ex.arr {
+			if e.kind == 'z' && null {
+				continue
+			}
+			if v, ok := im.value(e, "example"); ok {
+				p.examples = append(p.examples, v)
+			}
+		}
+		p.props["examples"] = ex
+	} else if ex := first("example"); ex != nil && !(ex.kind == 'z' && null) {
+		if v, ok := im.value(ex, "example"); ok {
+			p.examples = []any{v}
+			p.props["examples"] = ex
+		}
+	}
+	im.constraints(p, chain, first)
+	p.optional = !required
+	switch {
+	case required && null && !im.strictTool:
+		p.optional = true
+		im.warn(diag.CodeImportMadeOptional, s, fmt.Sprintf("%s is required and admits null; gram makes it optional", jsonstr.Text(name)),
+			"gram has no null: a value that may be null is written as an optional one, left out instead of sent as null (gramc's openai-strict target writes it back as a required nullable property).")
+	case required && null:
+		p.optional = true // OpenAI strict: how an optional parameter is written
+	case required && p.hasDef:
+		im.warn(diag.CodeImportMadeOptional, p.props["default"], fmt.Sprintf("%s is required and has a default; gram makes it optional", jsonstr.Text(name)),
+			"In gram a default makes a parameter optional (it is left out of required); a caller may now leave it out, and the default applies.")
+	}
+	return p
+}
+
+// constraints reads the validation keywords that apply to p's type.
+func (im *importer) constraints(p *param, chain []*node, first func(string) *node) {
+	c := &p.c
+	kind := p.typ.kind
+	numeric := kind == check.Integer || kind == check.Number
+	for _, key := range []string{"enum", "const"} {
+		v := first(key)
+		if v == nil {
+			continue
+		}
+		var vals []*node
+		if key == "enum" {
+			if v.kind != 'a' {
+				im.s.fail(v, "\"enum\" is an array, not %s", v.kindName())
+			}
+			vals = v.arr
+		} else {
+			vals = []*node{v}
+		}
+		if kind != check.String && !numeric {
+			if kind == check.EnumKind {
+				continue // a named enum's values are its declaration's
+			}
+			im.warn(diag.CodeImportUnsupportedKeyword, v, fmt.Sprintf("%s on a %s is dropped", key, p.typ.kind),
+				"gram allows enum on String, Integer and Number only; the values are not restricted. Check them in the tool.")
+			continue
+		}
+		list := []any{}
+		for _, e := range vals {
+			switch {
+			case kind == check.String && e.kind == 's':
+				list = append(list, im.text(e, e.str))
+			case numeric && e.kind == 'n':
+				n, ok := plainNumber(e.num)
+				if !ok {
+					im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(e.num)), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
+					continue
+				}
+				if kind == check.Integer && strings.Contains(n, ".") {
+					continue // the type refuses it already
+				}
+				list = append(list, jsonNumber(n))
+			}
+			// any other value is refused by the type already
+		}
+		if len(list) == 0 {
+			im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("%s admits no %s value; dropped", key, p.typ.kind),
+				"None of the values is of the parameter's type, so no value is valid. The restriction is dropped; fix the schema.")
+			continue
+		}
+		c.Enum = dedupe(list)
+		p.props["enum"] = v
+		break
+	}
+	if numeric {
+		for _, b := range []struct {
+			key string
+			to  *string
+		}{{"minimum", nil}, {"maximum", nil}, {"exclusiveMinimum", nil}, {"exclusiveMaximum", nil}} {
+			v := first(b.key)
+			if v == nil {
+				continue
+			}
+			if v.kind == 'b' && strings.HasPrefix(b.key, "exclusive") {
+				continue // OpenAPI 3.0's boolean form, read with the bound below
+			}
+			if v.kind != 'n' {
+				im.s.fail(v, "%q is a number, not %s", b.key, v.kindName())
+			}
+			n, ok := plainNumber(v.num)
+			if !ok {
+				im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(v.num)), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
+				continue
+			}
+			num := jsonNumber(n)
+			key := b.key
+			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
+			if ex := first("exclusive" + upperFirst(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.kind == 'b' && ex.b {
+				key = "exclusive" + upperFirst(key)
+			}
+			switch key {
+			case "minimum":
+				c.Minimum = &num
+			case "maximum":
+				c.Maximum = &num
+			case "exclusiveMinimum":
+				c.ExclusiveMinimum = &num
+			case "exclusiveMaximum":
+				c.ExclusiveMaximum = &num
+			}
+			p.props[key] = v
+		}
+	}
+	counts := []struct {
+		key  string
+		kind check.Kind
+		to   **int64
+	}{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
+	for _, k := range counts {
+		v := first(k.key)
+		if v == nil || kind != k.kind {
+			continue // a keyword of another type constrains nothing here
+		}
+		n, ok := count(v)
+		if !ok {
+			im.s.fail(v, "%q is a non-negative integer, not %s", k.key, v.kindName())
+		}
+		*k.to = &n
+		p.props[k.key] = v
+	}
+	if kind == check.String {
+		if v := first("pattern"); v != nil {
+			if v.kind != 's' {
+				im.s.fail(v, "\"pattern\" is a string, not %s", v.kindName())
+			}
+			if strings.IndexByte(v.str, 0) >= 0 {
+				im.warn(diag.CodeImportInvalidValue, v, "a pattern with a NUL character cannot be written in gram; dropped", "A gram document cannot hold U+0000.")
+			} else {
+				c.Pattern = v.str
+				p.props["pattern"] = v
+			}
+		}
+	}
+	if v := first("format"); v != nil {
+		if v.kind != 's' {
+			im.s.fail(v, "\"format\" is a string, not %s", v.kindName())
+		}
+		switch {
+		case kind == check.String && isFormat(v.str):
+			c.Format = v.str
+			p.props["format"] = v
+		case kind == check.Integer && v.str == "int64", kind == check.Number && v.str == "double":
+			// what gram's Integer and Number are
+		case kind == check.String || numeric:
+			im.warn(diag.CodeImportFormat, v, fmt.Sprintf("format %s is dropped: gram knows %s", jsonstr.Text(v.str), strings.Join(gramFormats(kind), ", ")),
+				"The format is not checked, nor told to the model. Describe it in the description if the model needs it.")
+		}
+	}
+	if kind == check.Array {
+		if v := first("uniqueItems"); v != nil {
+			if v.kind != 'b' {
+				im.s.fail(v, "\"uniqueItems\" is a boolean, not %s", v.kindName())
+			}
+			c.UniqueItems = v.b
+			p.props["uniqueItems"] = v
+		}
+	}
+}
+
+func gramFormats(kind check.Kind) []string {
+	switch kind {
+	case check.Integer:
+		return []string{"int64 (Integer is 64-bit)"}
+	case check.Number:
+		return []string{"double (Number is a float64)"}
+	}
+	return check.Formats()
+}
+
+func isFormat(f string) bool {
+	for _, g := range check.Formats() {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// count reads a non-negative integer.
+func count(v *node) (int64, bool) {
+	if v.kind != 'n' {
+		return 0, false
+	}
+	p, ok := plainNumber(v.num)
+	if !ok || strings.Contains(p, ".") || strings.HasPrefix(p, "-") || len(p) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range p {
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+func termNumber(s string) string {
+	if len(s) > 40 {
+		return s[:20] + "..." + s[len(s)-10:]
+	}
+	return s
+}

@@ -1,0 +1,916 @@
+package importer
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+)
+
+// importer holds one import: the package so far and, for the schema being
+// read, where its references resolve.
+type importer struct {
+	pkg      pkg
+	decls    []any // records and enums in the order they were made
+	warnings diag.Diagnostics
+
+	s *source
+	// refRoot is the document "#" refers to; resultRoot, when set, is an
+	// output schema whose "#" is its record resultRec
+	refRoot, resultRoot *node
+	resultRec           *record
+	records             map[*node]*record
+	enums               map[*node]*enum
+	inlining            map[*node]bool
+	reported            map[*node]bool
+	work                int
+	// strictTool: the tool being read is an OpenAI strict tool
+	strictTool bool
+	// given: records and enums named by their source ($defs,
+	// components.schemas), whose names come first
+	given map[any]bool
+	// shapes: the definitions read, by name and JSON text
+	shapes map[string]any
+	// refused: the values the checker refused, reported once each
+	refused map[*node]bool
+	// hashes: each value's content hash, computed once (a YAML alias
+	// shares a value: hashing it again would be exponential)
+	hashes map[*node][32]byte
+	// recordish: isRecord's answers
+	recordish map[*node]bool
+	// filled: the schemas whose fields each record has
+	filled map[*record]map[*node]bool
+}
+
+func newImporter() *importer {
+	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}, recordish: map[*node]bool{}, filled: map[*record]map[*node]bool{}}
+}
+
+// warn reports what could not come along, at n.
+func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
+	r := im.s.at(n)
+	if im.s.Server && n != nil {
+		summary += " (at " + orRoot(n.pointer()) + ")"
+	}
+	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// hash is the SHA-256 of a value's canonical form (object keys sorted),
+// from its children's hashes.
+func (im *importer) hash(n *node) [32]byte {
+	if h, ok := im.hashes[n]; ok {
+		return h
+	}
+	d := sha256.New()
+	d.Write([]byte{n.kind})
+	switch n.kind {
+	case 'o':
+		keys := slices.Clone(n.keys)
+		slices.Sort(keys)
+		for _, k := range keys {
+			h := im.hash(n.obj[k])
+			fmt.Fprintf(d, "%d:%s", len(k), k)
+			d.Write(h[:])
+		}
+	case 'a':
+		for _, e := range n.arr {
+			h := im.hash(e)
+			d.Write(h[:])
+		}
+	case 's':
+		d.Write([]byte(n.str))
+	case 'n':
+		d.Write([]byte(n.num))
+	case 'b':
+		fmt.Fprint(d, n.b)
+	}
+	var h [32]byte
+	copy(h[:], d.Sum(nil))
+	im.hashes[n] = h
+	return h
+}
+
+// step counts a schema visited and bounds the depth.
+func (im *importer) step(s *node, depth int) {
+	if depth > maxDepth {
+		im.s.fail(s, "schemas nested deeper than %d levels (importer's limit)", maxDepth)
+	}
+	if im.work++; im.work > maxWork {
+		im.s.fail(s, "more than %d schemas visited, references followed (importer's limit): the document's references multiply", maxWork)
+	}
+}
+
+// str reads an optional string property of n.
+func (im *importer) str(n *node, key string) string {
+	v := n.get(key)
+	if v == nil {
+		return ""
+	}
+	if v.kind != 's' {
+		im.s.fail(v, "%q is a string, not %s", key, v.kindName())
+	}
+	return im.text(v, v.str)
+}
+
+// text is a string gram can hold: a NUL ends a gram string, so it
+// becomes U+FFFD, with a warning.
+func (im *importer) text(n *node, s string) string {
+	if strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	im.warn(diag.CodeImportInvalidValue, n, "a NUL character cannot be written in gram; it is U+FFFD instead", "A gram document cannot hold the character U+0000, so it was replaced with U+FFFD (the replacement character).")
+	return strings.ReplaceAll(s, "\x00", "\uFFFD")
+}
+
+func (im *importer) boolean(n *node, key string) bool {
+	v := n.get(key)
+	if v == nil {
+		return false
+	}
+	if v.kind != 'b' {
+		im.s.fail(v, "%q is a boolean, not %s", key, v.kindName())
+	}
+	return v.b
+}
+
+// unsupported are the keywords gram cannot hold, each reported with its
+// code where it is written.
+var unsupported = []struct {
+	key  string
+	code diag.Code
+	what string
+}{
+	{"not", diag.CodeImportNot, "gram has no negation"},
+	{"if", diag.CodeImportConditional, "gram has no conditional schema"},
+	{"patternProperties", diag.CodeImportPatternProperties, "a gram record has named fields only"},
+	{"prefixItems", diag.CodeImportTuple, "a gram array has one element type"},
+	{"additionalItems", diag.CodeImportTuple, "a gram array has one element type"},
+	{"multipleOf", diag.CodeImportUnsupportedKeyword, "gram has no multipleOf"},
+	{"minProperties", diag.CodeImportUnsupportedKeyword, "a gram record's size is its fields"},
+	{"maxProperties", diag.CodeImportUnsupportedKeyword, "a gram record's size is its fields"},
+	{"propertyNames", diag.CodeImportUnsupportedKeyword, "a gram record has named fields only"},
+	{"dependentRequired", diag.CodeImportUnsupportedKeyword, "gram has no dependencies between fields"},
+	{"dependentSchemas", diag.CodeImportUnsupportedKeyword, "gram has no dependencies between fields"},
+	{"dependencies", diag.CodeImportUnsupportedKeyword, "gram has no dependencies between fields"},
+	{"contains", diag.CodeImportUnsupportedKeyword, "gram has no contains"},
+	{"unevaluatedProperties", diag.CodeImportUnsupportedKeyword, "gram has no unevaluatedProperties"},
+	{"unevaluatedItems", diag.CodeImportUnsupportedKeyword, "gram has no unevaluatedItems"},
+}
+
+// report warns once about each keyword of s gram cannot hold.
+func (im *importer) report(s *node) {
+	if im.reported[s] {
+		return
+	}
+	im.reported[s] = true
+	for _, u := range unsupported {
+		if v := s.get(u.key); v != nil {
+			im.warn(u.code, v, fmt.Sprintf("%s is dropped: %s", u.key, u.what),
+				fmt.Sprintf("The gram says nothing of %s: values it would refuse are accepted (or, in a result, not promised). Check them in the tool, or describe the rule in the description.", u.key))
+		}
+	}
+}
+
+// resolve follows a $ref inside the document: the schema it names, and
+// the name it gives when it names a definition ($defs, definitions,
+// components.schemas). A reference that cannot be followed is a warning
+// and nil.
+func (im *importer) resolve(ref *node) (*node, string) {
+	if ref.kind != 's' {
+		hint := ""
+		if ref.kind == 'z' && ref.line > 0 {
+			hint = " (in YAML, an unquoted # starts a comment: quote the reference)"
+		}
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref is %s, not a reference%s; the value is Object", ref.kindName(), hint),
+			"A $ref is a string, a URI reference; this one cannot be followed, so the value is declared a free-form Object. Fix the reference.")
+		return nil, ""
+	}
+	frag, ok := strings.CutPrefix(ref.str, "#")
+	if !ok {
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s is outside this document; the value is Object", jsonstr.Text(ref.str)),
+			"gramc import reads one document and never fetches another: a reference to another file or URL cannot be followed, so the value is declared a free-form Object. Bundle the document first (all references inside it).")
+		return nil, ""
+	}
+	if frag == "" {
+		return im.refRoot, ""
+	}
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u
+	}
+	if !strings.HasPrefix(frag, "/") {
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names an anchor; the value is Object", jsonstr.Text(ref.str)),
+			"gramc import follows JSON-pointer references (#/$defs/Name, #/components/schemas/Name); an anchor or $id cannot be followed, so the value is declared a free-form Object.")
+		return nil, ""
+	}
+	n := im.refRoot
+	parts := strings.Split(frag[1:], "/")
+	for _, p := range parts {
+		p = unescaper.Replace(p)
+		switch n.kind {
+		case 'o':
+			n = n.obj[p]
+		case 'a':
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(n.arr) {
+				n = nil
+			} else {
+				n = n.arr[i]
+			}
+		default:
+			n = nil
+		}
+		if n == nil {
+			im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names nothing in this document; the value is Object", jsonstr.Text(ref.str)),
+				"The reference cannot be followed, so the value is declared a free-form Object. Fix the reference.")
+			return nil, ""
+		}
+	}
+	name := ""
+	if len(parts) >= 2 {
+		container := parts[len(parts)-2]
+		if container == "$defs" || container == "definitions" || container == "schemas" && len(parts) == 3 && parts[0] == "components" {
+			name = unescaper.Replace(parts[len(parts)-1])
+		}
+	}
+	return n, name
+}
+
+// nonNull splits a list of alternatives (anyOf, oneOf, or type names)
+// into the ones that are not null, and whether null was one.
+func nonNull(list *node) (alts []*node, null bool) {
+	for _, e := range list.arr {
+		if e.kind == 's' && e.str == "null" || e.kind == 'o' && e.get("type") != nil && e.get("type").kind == 's' && e.get("type").str == "null" && len(e.keys) <= 2 {
+			null = true
+			continue
+		}
+		alts = append(alts, e)
+	}
+	return alts, null
+}
+
+// nullable reports whether s admits null besides its type.
+func nullable(s *node) bool {
+	if s.kind != 'o' {
+		return false
+	}
+	if v := s.get("nullable"); v != nil && v.kind == 'b' && v.b {
+		return true
+	}
+	for _, k := range []string{"type", "anyOf", "oneOf"} {
+		if v := s.get(k); v != nil && v.kind == 'a' {
+			if _, null := nonNull(v); null {
+				return true
+			}
+		}
+	}
+	if v := s.get("enum"); v != nil && v.kind == 'a' {
+		for _, e := range v.arr {
+			if e.kind == 'z' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typ is the type schema s describes, and the schemas whose keywords
+// constrain the value: s, then what it refers to (but a named record or
+// enum, whose keywords are its declaration's).
+func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
+	im.step(s, depth)
+	if s.kind == 'b' {
+		if !s.b {
+			im.warn(diag.CodeImportUnsupportedKeyword, s, "the schema false (no value) is not a gram type; the value is Object", "A schema that accepts nothing cannot be declared in gram; the value is declared a free-form Object.")
+		} else {
+			im.untyped(s)
+		}
+		return &typ{kind: check.Object}, nil
+	}
+	if s.kind != 'o' {
+		im.s.fail(s, "a schema is an object (or true or false), not %s", s.kindName())
+	}
+	im.report(s)
+	chain := []*node{s}
+	if ref := s.get("$ref"); ref != nil {
+		target, name := im.resolve(ref)
+		switch {
+		case target == nil:
+			return &typ{kind: check.Object}, chain
+		case target == im.resultRoot && im.resultRec != nil:
+			return &typ{kind: check.Record, rec: im.resultRec}, chain
+		case name != "":
+			t, more := im.named(target, name, depth+1)
+			return t, append(chain, more...)
+		}
+		return im.alias(s, target, hint, depth)
+	}
+	if all := s.get("allOf"); all != nil {
+		return im.allOf(s, all, hint, depth)
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		list := s.get(k)
+		if list == nil {
+			continue
+		}
+		if list.kind != 'a' || len(list.arr) == 0 {
+			im.s.fail(list, "%q is a non-empty array of schemas", k)
+		}
+		alts, _ := nonNull(list)
+		switch len(alts) {
+		case 0:
+			im.warn(diag.CodeImportUntyped, list, "a schema that admits only null is not a gram type; the value is Object", "gram has no null type; the value is declared a free-form Object.")
+			return &typ{kind: check.Object}, chain
+		case 1:
+			t, more := im.typ(alts[0], hint, depth+1)
+			return t, append(chain, more...)
+		}
+		return im.union(list, alts, k, hint, depth), chain
+	}
+	tn := s.get("type")
+	name := ""
+	if tn != nil {
+		switch tn.kind {
+		case 's':
+			name = tn.str
+		case 'a':
+			alts, _ := nonNull(tn)
+			for _, a := range alts {
+				if a.kind != 's' {
+					im.s.fail(a, "a type name is a string, not %s", a.kindName())
+				}
+			}
+			switch len(alts) {
+			case 0:
+				im.warn(diag.CodeImportUntyped, tn, "a schema that admits only null is not a gram type; the value is Object", "gram has no null type; the value is declared a free-form Object.")
+				return &typ{kind: check.Object}, chain
+			case 1:
+				name = alts[0].str
+			default:
+				var names []string
+				for _, a := range alts {
+					names = append(names, a.str)
+				}
+				name = alts[0].str
+				im.warn(diag.CodeImportUnion, tn, fmt.Sprintf("type %s is a union; gram has none, so the value is %s", jsonstr.List(anys(names)), gramKind(name)),
+					"A gram value has one type. The first type named is kept; values of the others are refused. Split the parameter into one per type if both are needed.")
+			}
+		default:
+			im.s.fail(tn, "\"type\" is a type name or an array of them, not %s", tn.kindName())
+		}
+	} else {
+		name = inferType(s)
+	}
+	switch name {
+	case "string", "integer", "number", "boolean":
+		return &typ{kind: scalarKinds[name]}, chain
+	case "object":
+		return im.object(s, hint, depth), chain
+	case "array":
+		return im.array(s, hint, depth), chain
+	case "null":
+		im.warn(diag.CodeImportUntyped, tn, "a schema that admits only null is not a gram type; the value is Object", "gram has no null type; the value is declared a free-form Object.")
+		return &typ{kind: check.Object}, chain
+	case "":
+		im.untyped(s)
+		return &typ{kind: check.Object}, chain
+	}
+	im.s.fail(tn, "unknown type %s (JSON Schema's types are string, integer, number, boolean, object, array and null)", jsonstr.Text(name))
+	return nil, nil
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// unescaper undoes a JSON pointer's escapes.
+var unescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
+var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
+
+// gramKind names the gram type of a JSON Schema type name.
+func gramKind(name string) string {
+	switch name {
+	case "string":
+		return "String"
+	case "integer":
+		return "Integer"
+	case "number":
+		return "Number"
+	case "boolean":
+		return "Boolean"
+	case "array":
+		return "Array"
+	}
+	return "Object"
+}
+
+// inferType is the type a schema without "type" implies by its keywords.
+func inferType(s *node) string {
+	switch {
+	case s.has("properties") || s.has("additionalProperties") || s.has("required"):
+		return "object"
+	case s.has("items") || s.has("prefixItems"):
+		return "array"
+	}
+	var vals []*node
+	if e := s.get("enum"); e != nil && e.kind == 'a' {
+		vals = e.arr
+	}
+	if c := s.get("const"); c != nil {
+		vals = append(vals, c)
+	}
+	kind := ""
+	for _, v := range vals {
+		k := ""
+		switch v.kind {
+		case 's':
+			k = "string"
+		case 'b':
+			k = "boolean"
+		case 'n':
+			k = "number"
+			if isInteger(v.num) {
+				k = "integer"
+			}
+		case 'z':
+			continue
+		default:
+			return ""
+		}
+		switch {
+		case kind == "" || kind == k:
+			kind = k
+		case kind == "integer" && k == "number" || kind == "number" && k == "integer":
+			kind = "number"
+		default:
+			return ""
+		}
+	}
+	return kind
+}
+
+func isInteger(num string) bool {
+	p, ok := plainNumber(num)
+	return ok && !strings.Contains(p, ".")
+}
+
+func (im *importer) untyped(s *node) {
+	im.warn(diag.CodeImportUntyped, s, "a schema without a type accepts any JSON value; gram declares it Object",
+		"gram has no type for any value: the value is declared a free-form Object, which refuses strings, numbers, booleans and arrays. Give the schema a type.")
+}
+
+// alias reads a schema reached through a reference that names no
+// definition (or a definition gram cannot declare): its type, with its
+// keywords after those of s.
+func (im *importer) alias(s, target *node, hint string, depth int) (*typ, []*node) {
+	if im.inlining[target] {
+		im.warn(diag.CodeImportRecursiveAlias, s, "a schema that contains itself without an object in between is not a gram type; the value is Object",
+			"gram's recursion goes through a :Type (a record); an array or union that contains itself directly cannot be declared, so the value is declared a free-form Object.")
+		return &typ{kind: check.Object}, []*node{s}
+	}
+	im.inlining[target] = true
+	t, more := im.typ(target, hint, depth+1)
+	delete(im.inlining, target)
+	return t, append([]*node{s}, more...)
+}
+
+// isRecord reports whether a schema (its references followed) is an
+// object with fields: a record gram declares as a :Type.
+func (im *importer) isRecord(s *node, depth int) bool {
+	if v, ok := im.recordish[s]; ok {
+		return v // (in progress: false, which ends a cycle)
+	}
+	im.recordish[s] = false
+	v := im.isRecordOnce(s, depth)
+	im.recordish[s] = v
+	return v
+}
+
+func (im *importer) isRecordOnce(s *node, depth int) bool {
+	for i := 0; s != nil && s.kind == 'o' && i < 64; i++ {
+		if ref := s.get("$ref"); ref != nil && ref.kind == 's' {
+			if ref.str == "#" && im.resultRoot != nil {
+				return true
+			}
+			s, _ = im.quietResolve(ref.str)
+			continue
+		}
+		if all := s.get("allOf"); all != nil && all.kind == 'a' && len(all.arr) > 0 {
+			for _, m := range all.arr {
+				if !im.isRecord(m, depth+1) || depth > 64 {
+					return false
+				}
+			}
+			return true
+		}
+		if s.has("anyOf") || s.has("oneOf") {
+			return false
+		}
+		t := s.get("type")
+		isObject := t == nil && inferType(s) == "object" || t != nil && t.kind == 's' && t.str == "object"
+		if t != nil && t.kind == 'a' {
+			alts, _ := nonNull(t)
+			isObject = len(alts) == 1 && alts[0].kind == 's' && alts[0].str == "object"
+		}
+		if !isObject {
+			return false
+		}
+		ap := s.get("additionalProperties")
+		props := s.get("properties")
+		return props != nil && props.kind == 'o' && len(props.keys) > 0 || ap != nil && ap.kind == 'b' && !ap.b
+	}
+	return false
+}
+
+// quietResolve follows a pointer reference without reporting.
+func (im *importer) quietResolve(ref string) (*node, string) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok || !strings.HasPrefix(frag, "/") {
+		return nil, ""
+	}
+	if u, err := url.PathUnescape(frag); err == nil {
+		frag = u
+	}
+	n := im.refRoot
+	for _, p := range strings.Split(frag[1:], "/") {
+		n = n.get(unescaper.Replace(p))
+		if n == nil {
+			return nil, ""
+		}
+	}
+	return n, ""
+}
+
+// named is the type of a definition: a record becomes a :Type, a string
+// or integer enumeration an :Enum, anything else (a constrained string,
+// an array) is written where it is used.
+func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
+	if r, ok := im.records[s]; ok {
+		if !im.given[r] {
+			// first met where it is used: the definition names it
+			r.name, im.given[r] = name, true
+		}
+		return &typ{kind: check.Record, rec: r}, nil
+	}
+	if e, ok := im.enums[s]; ok {
+		return &typ{kind: check.EnumKind, enum: e}, nil
+	}
+	im.step(s, depth)
+	// The same definition in the schemas of several tools (each carries
+	// its own $defs) is one declaration.
+	shape := ""
+	if s.kind == 'o' {
+		h := im.hash(s)
+		shape = name + "\x00" + string(h[:])
+		{
+			switch d := im.shapes[shape].(type) {
+			case *record:
+				im.records[s] = d
+				return &typ{kind: check.Record, rec: d}, nil
+			case *enum:
+				im.enums[s] = d
+				return &typ{kind: check.EnumKind, enum: d}, nil
+			}
+		}
+	}
+	if s.kind == 'o' && !s.has("$ref") && im.isRecord(s, 0) {
+		r := im.newRecord(s, name, true)
+		if shape != "" {
+			im.shapes[shape] = r
+		}
+		im.fillRecord(r, s, depth)
+		return &typ{kind: check.Record, rec: r}, nil
+	}
+	if e := im.enumDecl(s, name); e != nil {
+		if shape != "" {
+			im.shapes[shape] = e
+		}
+		return &typ{kind: check.EnumKind, enum: e}, nil
+	}
+	return im.alias(s, s, name, depth-1)
+}
+
+// enumDecl makes an :Enum of a definition that is a string or integer
+// enumeration (null aside), or returns nil.
+func (im *importer) enumDecl(s *node, name string) *enum {
+	if e, ok := im.enums[s]; ok {
+		return e
+	}
+	if s.kind != 'o' || s.has("$ref") || s.has("anyOf") || s.has("oneOf") || s.has("allOf") {
+		return nil
+	}
+	vals := s.get("enum")
+	if vals == nil || vals.kind != 'a' {
+		return nil
+	}
+	t := inferType(s)
+	if tn := s.get("type"); tn != nil {
+		t = ""
+		if tn.kind == 's' {
+			t = tn.str
+		} else if tn.kind == 'a' {
+			if alts, _ := nonNull(tn); len(alts) == 1 && alts[0].kind == 's' {
+				t = alts[0].str
+			}
+		}
+	}
+	if t != "string" && t != "integer" {
+		return nil
+	}
+	e := &enum{name: name, at: s, src: im.s, valueKind: scalarKinds[t], values: []any{}}
+	e.description = im.str(s, "description")
+	for _, v := range vals.arr {
+		switch {
+		case t == "string" && v.kind == 's':
+			e.values = append(e.values, im.text(v, v.str))
+		case t == "integer" && v.kind == 'n' && isInteger(v.num):
+			p, _ := plainNumber(v.num)
+			e.values = append(e.values, jsonNumber(p))
+		}
+	}
+	if len(e.values) == 0 {
+		return nil
+	}
+	e.values = dedupe(e.values)
+	im.enums[s] = e
+	im.given[e] = true
+	im.decls = append(im.decls, e)
+	return e
+}
+
+func dedupe(vs []any) []any {
+	var out []any
+	seen := map[string]bool{}
+	for _, v := range vs {
+		k := fmt.Sprintf("%T:%v", v, v)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (im *importer) newRecord(s *node, name string, given bool) *record {
+	r := &record{name: name, at: s, src: im.s}
+	im.records[s] = r
+	if given {
+		im.given[r] = true
+	}
+	im.decls = append(im.decls, r)
+	return r
+}
+
+// fillRecord reads the fields of an object schema (or of the objects an
+// allOf combines) into r.
+func (im *importer) fillRecord(r *record, s *node, depth int) {
+	// A schema that allOf reaches twice (a diamond) gives its fields once.
+	if im.filled[r] == nil {
+		im.filled[r] = map[*node]bool{}
+	}
+	if im.filled[r][s] {
+		return
+	}
+	im.filled[r][s] = true
+	if r.description == "" {
+		r.description = im.str(s, "description")
+	}
+	if all := s.get("allOf"); all != nil {
+		im.report(s)
+		for _, m := range all.arr {
+			target := m
+			for i := 0; target != nil && target.kind == 'o' && target.has("$ref") && i < 64; i++ {
+				im.report(target)
+				target, _ = im.resolve(target.get("$ref"))
+			}
+			if target == nil {
+				continue
+			}
+			im.step(target, depth+1)
+			im.fillRecord(r, target, depth+1)
+		}
+		return
+	}
+	im.report(s)
+	im.fields(r, s, depth)
+}
+
+// fields appends the properties of an object schema to r's fields.
+func (im *importer) fields(r *record, s *node, depth int) {
+	params := im.properties(s, r.name, depth)
+	for _, p := range params {
+		if slices.ContainsFunc(r.fields, func(f *param) bool { return f.name == p.name }) {
+			im.warn(diag.CodeImportAllOf, p.at, fmt.Sprintf("field %s is declared twice by allOf; the first is kept", jsonstr.Text(p.name)),
+				"A gram record has one field of each name. The first declaration is kept; make the two agree.")
+			continue
+		}
+		r.fields = append(r.fields, p)
+	}
+}
+
+// properties reads an object schema's properties as parameters or fields.
+func (im *importer) properties(s *node, owner string, depth int) []*param {
+	ap := s.get("additionalProperties")
+	switch {
+	case ap == nil || ap.kind == 'b' && ap.b:
+		im.warn(diag.CodeImportOpenObject, s, "an object that admits other properties is a closed gram record",
+			"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties this object does not declare are now refused.")
+	case ap.kind == 'o':
+		im.step(ap, depth+1)
+		im.warn(diag.CodeImportMap, ap, "additionalProperties with a schema is dropped; the record has its declared fields only",
+			"gram has no map type beside a record's fields: the other properties and their schema are not declared, and are refused.")
+	case ap.kind != 'b':
+		im.s.fail(ap, "\"additionalProperties\" is a schema or a boolean, not %s", ap.kindName())
+	}
+	required := map[string]bool{}
+	if req := s.get("required"); req != nil {
+		if req.kind != 'a' {
+			im.s.fail(req, "\"required\" is an array of names, not %s", req.kindName())
+		}
+		for _, e := range req.arr {
+			if e.kind != 's' {
+				im.s.fail(e, "\"required\" is an array of names, not %s", e.kindName())
+			}
+			required[e.str] = true
+		}
+	}
+	props := s.get("properties")
+	if props != nil && props.kind != 'o' {
+		im.s.fail(props, "\"properties\" is an object, not %s", props.kindName())
+	}
+	if req := s.get("required"); req != nil {
+		for _, e := range req.arr {
+			if props.get(e.str) == nil {
+				im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("required names %s, which properties do not declare; dropped", jsonstr.Text(e.str)),
+					"A gram record declares every field it requires. Declare the property, or remove it from required.")
+			}
+		}
+	}
+	var out []*param
+	if props == nil {
+		return nil
+	}
+	for _, k := range props.keys {
+		out = append(out, im.param(k, props.obj[k], required[k], owner+upperFirst(k), depth+1))
+	}
+	return out
+}
+
+// object is the type of an inline object schema: a record named after
+// where it is (a :Type of its own), or a free-form Object.
+func (im *importer) object(s *node, hint string, depth int) *typ {
+	if r, ok := im.records[s]; ok {
+		return &typ{kind: check.Record, rec: r}
+	}
+	if im.isRecord(s, 0) {
+		r := im.newRecord(s, hint, false)
+		im.fillRecord(r, s, depth)
+		return &typ{kind: check.Record, rec: r}
+	}
+	if ap := s.get("additionalProperties"); ap != nil && ap.kind == 'o' && len(ap.keys) > 0 {
+		im.step(ap, depth+1)
+		im.warn(diag.CodeImportMap, ap, "a map's value schema is dropped; the value is a free-form Object",
+			"gram has no map type: an object whose properties are all of one schema is declared a free-form Object, and its values are not checked.")
+	}
+	return &typ{kind: check.Object}
+}
+
+// array is the type of an array schema.
+func (im *importer) array(s *node, hint string, depth int) *typ {
+	items := s.get("items")
+	if pi := s.get("prefixItems"); pi != nil && items == nil {
+		items = &node{kind: 'b', b: true, parent: s, key: "items", off: pi.off, line: pi.line, col: pi.col}
+	}
+	switch {
+	case items == nil:
+		im.warn(diag.CodeImportUntyped, s, "an array without items has no element type; its elements are Object",
+			"A gram Array names its element type; an array schema without items accepts any elements, and the nearest gram says is an Array of free-form Objects. Give the schema items.")
+		return &typ{kind: check.Array, elem: &typ{kind: check.Object}}
+	case items.kind == 'a':
+		im.warn(diag.CodeImportTuple, items, "tuple items are dropped; the elements are the first item's type",
+			"A gram array has one element type. The elements are declared as the first position's type; the others are refused.")
+		if len(items.arr) == 0 {
+			return &typ{kind: check.Array, elem: &typ{kind: check.Object}}
+		}
+		items = items.arr[0]
+	}
+	if items.kind == 'o' && !items.has("$ref") && !items.has("anyOf") && !items.has("oneOf") && !items.has("allOf") && !im.isRecord(items, 0) {
+		if e := im.enumDecl(items, hint+"Item"); e != nil {
+			// an enumeration of elements: an :Enum of its own
+			im.given[e] = false
+			im.report(items)
+			return &typ{kind: check.Array, elem: &typ{kind: check.EnumKind, enum: e}}
+		}
+	}
+	elem, chain := im.typ(items, hint+"Item", depth+1)
+	for _, key := range elementKeywords {
+		for _, c := range chain {
+			if v := c.get(key); v != nil {
+				im.warn(diag.CodeImportUnsupportedKeyword, v, fmt.Sprintf("%s on an array's elements is dropped", key),
+					"A gram Array's elementType names a type and takes no constraints: the elements are not restricted. Declare a :Type or an :Enum for them, or check them in the tool.")
+				break
+			}
+		}
+	}
+	if elem.kind == check.Array {
+		im.warn(diag.CodeImportNestedArray, items, "an array of arrays is not a gram type; the elements are Object",
+			"A gram Array's element type cannot itself be an array. Declare a :Type with an Array field and use it as the element type; until then the elements are free-form Objects.")
+		elem = &typ{kind: check.Object}
+	}
+	return &typ{kind: check.Array, elem: elem}
+}
+
+// elementKeywords are the constraints an array's element type cannot
+// carry.
+var elementKeywords = []string{"enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems"}
+
+// allOf combines schemas: one is itself; objects make one record of all
+// their fields.
+func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) {
+	if all.kind != 'a' || len(all.arr) == 0 {
+		im.s.fail(all, "\"allOf\" is a non-empty array of schemas")
+	}
+	if len(all.arr) == 1 {
+		t, more := im.typ(all.arr[0], hint, depth+1)
+		return t, append([]*node{s}, more...)
+	}
+	if im.isRecord(s, 0) {
+		return im.object(s, hint, depth), []*node{s}
+	}
+	im.warn(diag.CodeImportAllOf, all, "allOf of schemas that are not all objects; the value is the first one's type",
+		"gram combines only objects (their fields make one record). The first schema is kept; the constraints of the others are dropped.")
+	t, more := im.typ(all.arr[0], hint, depth+1)
+	return t, append([]*node{s}, more...)
+}
+
+// union is the type of anyOf or oneOf with several alternatives (null
+// aside): objects become a free-form Object, anything else the first
+// alternative.
+func (im *importer) union(list *node, alts []*node, key, hint string, depth int) *typ {
+	objects := true
+	for _, a := range alts {
+		if !im.isRecord(a, 0) {
+			objects = false
+		}
+	}
+	if objects {
+		im.warn(diag.CodeImportUnion, list, fmt.Sprintf("%s of %d objects; gram has no union, so the value is a free-form Object", key, len(alts)),
+			"A gram value has one type. The alternatives are all objects, so the value is declared a free-form Object: any of them is accepted, and their fields are not checked. Declare one :Type with the fields of all of them (optional where they differ) to keep them.")
+		for _, a := range alts {
+			im.step(a, depth+1)
+		}
+		return &typ{kind: check.Object}
+	}
+	t, _ := im.typ(alts[0], hint, depth+1)
+	im.warn(diag.CodeImportUnion, list, fmt.Sprintf("%s of %d schemas; gram has no union, so the value is the first one's type (%s)", key, len(alts), describe(t)),
+		"A gram value has one type. The first alternative is kept; values only the others admit are refused. Split the parameter into one per alternative if both are needed.")
+	return t
+}
+
+// describe names a type in a message.
+func describe(t *typ) string {
+	switch t.kind {
+	case check.Record:
+		return t.rec.name
+	case check.EnumKind:
+		return t.enum.name
+	case check.Array:
+		return "Array of " + describe(t.elem)
+	}
+	return t.kind.String()
+}
+
+func upperFirst(s string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			up = true
+			continue
+		}
+		if up {
+			r = unicode.ToUpper(r)
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,145 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/limits"
+)
+
+func jsonNumber(s string) json.Number { return json.Number(s) }
+
+// plainNumber writes a JSON number without an exponent, as gram writes
+// numbers (gram has no exponent): "1.5e3" is "1500". ok is false when the
+// result would be longer than gram's numbers may be.
+func plainNumber(num string) (string, bool) {
+	if !jsonNumberRE.MatchString(num) {
+		return "", false
+	}
+	neg := strings.HasPrefix(num, "-")
+	num = strings.TrimPrefix(num, "-")
+	mant, exp := num, 0
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		mant = num[:i]
+		e, err := strconv.Atoi(num[i+1:])
+		if err != nil || e > limits.MaxNumberLength || e < -limits.MaxNumberLength {
+			return "", false
+		}
+		exp = e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	point := len(intPart) + exp // digits before the point
+	switch {
+	case point <= 0:
+		digits = strings.Repeat("0", -point+1) + digits
+		point = 1
+	case point > len(digits):
+		digits += strings.Repeat("0", point-len(digits))
+	}
+	ip, fp := strings.TrimLeft(digits[:point], "0"), strings.TrimRight(digits[point:], "0")
+	if ip == "" {
+		ip = "0"
+	}
+	out := ip
+	if fp != "" {
+		out += "." + fp
+	}
+	if neg && out != "0" {
+		out = "-" + out
+	}
+	if len(out) > limits.MaxNumberLength {
+		return "", false
+	}
+	return out, true
+}
+
+// value reads a default or an example as a value gram can write: a
+// scalar, an array of scalars or a map of scalars. Whether it fits the
+// type is the checker's to say (see write).
+func (im *importer) value(n *node, what string) (any, bool) {
+	why := unwritable(n, what == "example")
+	if why == "" {
+		if v, ok := plainValue(n); ok {
+			return v, true
+		}
+		why = "it holds a number too long or a NUL character, which gram cannot write"
+	}
+	im.warn(diag.CodeImportInvalidValue, n, fmt.Sprintf("this %s is dropped: %s", what, why),
+		"The value cannot be written in gram, so the parameter has no "+what+" here. Write one gram can hold, if it matters.")
+	return nil, false
+}
+
+// unwritable says why n cannot be written as a gram value ("" when it
+// can); an element of a list (an example) must be a scalar.
+func unwritable(n *node, element bool) string {
+	switch n.kind {
+	case 'z':
+		return "null is not a gram value (gram has no null)"
+	case 'a', 'o':
+		if element {
+			return "examples are a gram array, which holds scalars only"
+		}
+	}
+	switch n.kind {
+	case 'a':
+		if len(n.arr) == 0 {
+			return "an empty array cannot be written in gram"
+		}
+		for _, e := range n.arr {
+			if e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+				return "a gram array holds scalars only"
+			}
+		}
+	case 'o':
+		for _, k := range n.keys {
+			if e := n.obj[k]; e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+				return "a gram map holds scalars only"
+			}
+		}
+	}
+	return ""
+}
+
+// plainValue is n as a JSON-ready value with numbers written plainly.
+func plainValue(n *node) (any, bool) {
+	switch n.kind {
+	case 's':
+		if strings.IndexByte(n.str, 0) >= 0 {
+			return nil, false
+		}
+		return n.str, true
+	case 'n':
+		p, ok := plainNumber(n.num)
+		return json.Number(p), ok
+	case 'b':
+		return n.b, true
+	case 'a':
+		out := make([]any, len(n.arr))
+		for i, e := range n.arr {
+			v, ok := plainValue(e)
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	case 'o':
+		m := map[string]any{}
+		for _, k := range n.keys {
+			if strings.IndexByte(k, 0) >= 0 {
+				return nil, false
+			}
+			v, ok := plainValue(n.obj[k])
+			if !ok {
+				return nil, false
+			}
+			m[k] = v
+		}
+		return m, true
+	}
+	return nil, false
+}
