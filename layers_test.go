@@ -34,18 +34,21 @@ const module = "github.com/gramc-dev/gramc"
 // alone (runtime/deps_test.go checks the linked closure, dependencies
 // outside the module included), so no compiler package may be below a
 // runtime core package. Only the packages that run .gram files through
-// the compiler (runtime/gramfile, runtime/agenttest) sit on both.
+// the compiler (gramfile, agenttest) sit on both, at the top level beside
+// them; toolspec, the spec type both read, sits at the top level beside
+// provider. So the folders' graph has no cycle either
+// (TestFoldersHaveNoCycle).
 const rules = `
 	NONE < internal/...;
-	internal/... < provider, docs, runtime/toolspec;
+	internal/... < provider, docs, toolspec;
 	internal/... < syntax/internal/lexical, runtime/internal/credhttp, runtime/internal/sse;
 
 	# The compiler.
 	internal/... < ast < diag;
 	diag, syntax/internal/lexical < syntax, syntax/reftree;
 	diag < diag/diagtest;
-	syntax, provider, runtime/toolspec < check < load; # toolspec: MaxAgentNesting, read by the runtime too
-	check, runtime/toolspec < codegen/schema;
+	syntax, provider, toolspec < check < load; # toolspec: MaxAgentNesting, read by the runtime too
+	check, toolspec < codegen/schema;
 	codegen/schema < codegen/golang, compat;
 	check < codegen/graph;
 	check, docs < check/explain;
@@ -53,15 +56,15 @@ const rules = `
 	check < importer;
 
 	# The runtime, which links none of the compiler.
-	provider, runtime/toolspec < runtime;
+	provider, toolspec < runtime;
 	runtime, runtime/internal/credhttp, runtime/internal/sse < runtime/internal/apihttp < runtime/clientopt;
 	runtime/clientopt < runtime/openai, runtime/anthropic, runtime/gemini;
 	runtime/openai, runtime/anthropic, runtime/gemini < runtime/clients;
 	runtime < runtime/cassette, runtime/mcp, runtime/toolcmd, runtime/runtimetest/...;
 
 	# .gram files run through the compiler.
-	runtime, load, codegen/schema < runtime/gramfile;
-	runtime/gramfile, runtime/clients, runtime/cassette < runtime/agenttest;
+	runtime, load, codegen/schema < gramfile;
+	gramfile, runtime/clients, runtime/cassette < agenttest;
 
 	# The playground: the compiler core behind globalThis.gramc, its
 	# WebAssembly shell, the site's builder (docs/playground.md).
@@ -70,17 +73,17 @@ const rules = `
 
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, runtime/agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
+	lsp, agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.
 	ast, diag, syntax, check, load, codegen/schema, codegen/golang, compat, config, lsp, cli
 	  !< runtime, runtime/internal/apihttp, runtime/clientopt, runtime/openai, runtime/anthropic,
 	     runtime/gemini, runtime/clients, runtime/cassette, runtime/mcp, runtime/toolcmd;
-	runtime/gramfile, runtime/agenttest, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
-	lsp, cli, runtime/agenttest !< runtime/gramfile, codegen/golang;
+	gramfile, agenttest, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
+	lsp, cli, agenttest !< gramfile, codegen/golang;
 	cli !< lsp;
-	load, config, lsp, cli, runtime, runtime/clients, runtime/gramfile !< playground/core, playground/wasm;
+	load, config, lsp, cli, runtime, runtime/clients, gramfile !< playground/core, playground/wasm;
 `
 
 // TestLayers runs go list on the module and fails on an import the rules
@@ -134,10 +137,10 @@ func TestLayersNegativeTrial(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := map[string][]string{
-		"internal/jsonstr": nil, "provider": nil, "runtime/toolspec": nil,
+		"internal/jsonstr": nil, "provider": nil, "toolspec": nil,
 		"ast": {"internal/jsonstr"}, "diag": {"ast"}, "syntax": {"diag"},
-		"check": {"syntax", "provider"}, "runtime": {"provider", "runtime/toolspec"},
-		"runtime/gramfile": {"check", "runtime"},
+		"check": {"syntax", "provider"}, "runtime": {"provider", "toolspec"},
+		"gramfile": {"check", "runtime"},
 	}
 	if errs := g.check(ok); len(errs) > 0 {
 		t.Fatalf("the allowed graph fails: %v", errs)
@@ -147,7 +150,7 @@ func TestLayersNegativeTrial(t *testing.T) {
 		{"runtime", "check", "runtime imports check, which the rules do not allow"},
 		{"syntax", "check", "syntax imports check, which the rules do not allow"},
 		{"ast", "syntax", "ast imports syntax, which the rules do not allow"},
-		{"check", "runtime/gramfile", "check imports runtime/gramfile, which the rules do not allow"},
+		{"check", "gramfile", "check imports gramfile, which the rules do not allow"},
 		// A new package without its line.
 		{"cli", "exporter", "exporter is placed by no rule"},
 	} {
@@ -344,6 +347,84 @@ func (g *depGraph) check(imports map[string][]string) []string {
 		}
 	}
 	return errs
+}
+
+// TestFoldersHaveNoCycle: the graph of the module's top-level folders
+// (a package counts as its first path element) has no cycle, so a reader
+// of the tree sees the layering in its folders. runtime/gramfile and
+// runtime/toolspec once made codegen and runtime import each other.
+func TestFoldersHaveNoCycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	top := func(rel string) string { f, _, _ := strings.Cut(rel, "/"); return f }
+	edges := map[string][]string{}
+	for _, p := range listPackages(t) {
+		from := top(p.rel)
+		for _, imp := range p.Imports {
+			if rel, ok := relative(imp); ok && top(rel) != from && !slices.Contains(edges[from], top(rel)) {
+				edges[from] = append(edges[from], top(rel))
+			}
+		}
+	}
+	if cycle := findCycle(edges); cycle != nil {
+		t.Errorf("the folders import one another in a circle: %s", strings.Join(cycle, " → "))
+	}
+}
+
+// findCycle returns a cycle of the graph (its first node repeated at the
+// end), or nil.
+func findCycle(edges map[string][]string) []string {
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path []string
+	var visit func(n string) []string
+	visit = func(n string) []string {
+		state[n] = onPath
+		path = append(path, n)
+		for _, m := range edges[n] {
+			switch state[m] {
+			case onPath:
+				i := slices.Index(path, m)
+				return append(slices.Clone(path[i:]), m)
+			case unseen:
+				if c := visit(m); c != nil {
+					return c
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		state[n] = done
+		return nil
+	}
+	keys := make([]string, 0, len(edges))
+	for k := range edges {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if state[k] == unseen {
+			if c := visit(k); c != nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// TestFindCycle: the folder test's cycle finder finds the cycle the
+// runtime's compiler-using packages made, and none in a layered graph.
+func TestFindCycle(t *testing.T) {
+	if c := findCycle(map[string][]string{"codegen": {"check", "runtime"}, "runtime": {"provider", "codegen"}, "check": {"syntax"}}); strings.Join(c, " ") != "codegen runtime codegen" {
+		t.Errorf("cycle %v, want codegen → runtime → codegen", c)
+	}
+	if c := findCycle(map[string][]string{"codegen": {"check", "toolspec"}, "gramfile": {"codegen", "runtime"}, "runtime": {"toolspec"}}); c != nil {
+		t.Errorf("a cycle %v in a layered graph", c)
+	}
 }
 
 type pkg struct {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/provider"
-	"github.com/gramc-dev/gramc/runtime/toolspec"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // Package is a checked gram package: a directory of .gram files (or the

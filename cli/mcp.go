@@ -21,7 +21,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/mcp"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )

@@ -27,7 +27,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )

@@ -18,7 +18,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/agenttest"
+	"github.com/gramc-dev/gramc/agenttest"
 	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"

@@ -1,5 +1,5 @@
 // Package examples_test runs the :Test declarations of every example
-// package, as gramc test does, through the Go API (runtime/agenttest).
+// package, as gramc test does, through the Go API (agenttest).
 package examples_test
 
 import (
@@ -12,7 +12,7 @@ import (
 
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/agenttest"
+	"github.com/gramc-dev/gramc/agenttest"
 	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"

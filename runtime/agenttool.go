@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gramc-dev/gramc/runtime/toolspec"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // Agents as tools (LANGUAGE.md §2.5): an agent lists other agents, and

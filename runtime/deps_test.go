@@ -27,7 +27,7 @@ func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
 	forbidden := []string{
 		"github.com/gramc-dev/gramc/syntax", "github.com/gramc-dev/gramc/check", "github.com/gramc-dev/gramc/ast",
 		"github.com/gramc-dev/gramc/diag", "github.com/gramc-dev/gramc/codegen/", "github.com/gramc-dev/gramc/load",
-		"github.com/gramc-dev/gramc/runtime/gramfile",
+		"github.com/gramc-dev/gramc/gramfile",
 		"github.com/alecthomas/participle", "github.com/invopop/jsonschema", "yaml",
 	}
 	for _, d := range deps {
@@ -49,31 +49,31 @@ func contains(list []string, s string) bool {
 }
 
 // TestCompilerSharesOnlyTheSpecType: the compiler's schema emitter
-// produces the runtime's tool specification type (runtime/toolspec, a
+// produces the runtime's tool specification type (toolspec, a
 // leaf) and links nothing else of the runtime, so neither side of the
 // one ToolSpecification type pulls the other in.
 func TestCompilerSharesOnlyTheSpecType(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/codegen/schema", "github.com/gramc-dev/gramc/runtime/toolspec").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/codegen/schema", "github.com/gramc-dev/gramc/toolspec").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	deps := strings.Fields(string(out))
-	if !contains(deps, "github.com/gramc-dev/gramc/runtime/toolspec") {
-		t.Fatalf("codegen/schema does not link runtime/toolspec; the test is broken:\n%s", out)
+	if !contains(deps, "github.com/gramc-dev/gramc/toolspec") {
+		t.Fatalf("codegen/schema does not link toolspec; the test is broken:\n%s", out)
 	}
 	for _, d := range deps {
-		if (d == "github.com/gramc-dev/gramc/runtime" || strings.HasPrefix(d, "github.com/gramc-dev/gramc/runtime/")) && d != "github.com/gramc-dev/gramc/runtime/toolspec" {
+		if (d == "github.com/gramc-dev/gramc/runtime" || strings.HasPrefix(d, "github.com/gramc-dev/gramc/runtime/")) && d != "github.com/gramc-dev/gramc/toolspec" {
 			t.Errorf("codegen/schema links %s", d)
 		}
 	}
-	out, err = exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", "github.com/gramc-dev/gramc/runtime/toolspec").CombinedOutput()
+	out, err = exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", "github.com/gramc-dev/gramc/toolspec").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	if strings.Contains(string(out), "gramc-dev/gramc") {
-		t.Errorf("runtime/toolspec must stay a leaf; it imports %s", out)
+		t.Errorf("toolspec must stay a leaf; it imports %s", out)
 	}
 }

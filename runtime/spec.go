@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/gramc-dev/gramc/runtime/toolspec"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // ToolSpecification is a tool's declaration as pure data: what the model is

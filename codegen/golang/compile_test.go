@@ -13,7 +13,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 )
 
 // repoRoot is the module root, two directories up from this package.

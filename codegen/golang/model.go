@@ -669,7 +669,7 @@ func (b *builder) tool(t *check.Tool) (*toolModel, error) {
 }
 
 func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
-	// The embedded spec is schema.Spec's, as runtime/gramfile's, so
+	// The embedded spec is schema.Spec's, as gramfile's, so
 	// generated code and an agent loaded from .gram files agree by
 	// construction.
 	spec, err := schema.Spec(t, schema.OpenAI)

@@ -22,7 +22,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
-	"github.com/gramc-dev/gramc/runtime/toolspec"
+	"github.com/gramc-dev/gramc/toolspec"
 	"github.com/invopop/jsonschema"
 )
 
@@ -108,7 +108,7 @@ func ParseTargets(s string) ([]Target, error) {
 }
 
 // Spec returns t's specification as target emits it, the one value every
-// consumer takes: the runtime's .gram loader (runtime/gramfile), gramc mcp
+// consumer takes: the runtime's .gram loader (gramfile), gramc mcp
 // and generated Go code (codegen/golang), so a tool loaded at run time and
 // the same tool compiled into Go are identical by construction. Its Schema
 // is target's parameters schema: OpenAI's is what generated code embeds
@@ -254,7 +254,7 @@ func Output(t *check.Tool) (json.RawMessage, error) {
 }
 
 // AgentSignature is a typed agent's signature as data (LANGUAGE.md
-// §2.5): what the runtime's .gram loader (runtime/gramfile) turns into a
+// §2.5): what the runtime's .gram loader (gramfile) turns into a
 // runtime.Signature and generated Go code embeds, made once here.
 type AgentSignature struct {
 	// Input is the standard schema of the agent's arguments (defaults as

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/gramc-dev/gramc/runtime/toolspec"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // TestSpecTargetSchemas: the other targets' parameters a spec carries

@@ -262,7 +262,7 @@ func TestWasmLinksOnlyTheCompiler(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	allowed := []string{"ast", "diag", "syntax", "syntax/internal/lexical", "check", "codegen/schema", "codegen/golang",
-		"codegen/graph", "check/explain", "docs", "provider", "runtime/toolspec", "playground/core", "playground/wasm"}
+		"codegen/graph", "check/explain", "docs", "provider", "toolspec", "playground/core", "playground/wasm"}
 	const module = "github.com/gramc-dev/gramc/"
 	for _, p := range strings.Fields(string(out)) {
 		if rel, ok := strings.CutPrefix(p, module); ok && !slices.Contains(allowed, rel) && !strings.HasPrefix(rel, "internal/") {

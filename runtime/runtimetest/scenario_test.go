@@ -13,7 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/anthropic"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gemini"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )

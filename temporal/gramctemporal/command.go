@@ -36,7 +36,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 	"github.com/gramc-dev/gramc/temporal/durable"
 )

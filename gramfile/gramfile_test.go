@@ -13,7 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 

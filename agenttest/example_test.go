@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gramc-dev/gramc/load"
-	"github.com/gramc-dev/gramc/runtime/agenttest"
+	"github.com/gramc-dev/gramc/agenttest"
 )
 
 // Run runs a package's :Test offline, from its cassette (what gramc test

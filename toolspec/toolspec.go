@@ -9,7 +9,7 @@ package toolspec
 import "encoding/json"
 
 // Spec is a tool's declaration as pure data: what the model is told about
-// the tool. It comes from a .gram file at run time (runtime/gramfile) or
+// the tool. It comes from a .gram file at run time (gramfile) or
 // from generated Go code; both take it from codegen/schema.Spec, so they
 // produce identical values for the same source.
 type Spec struct {

@@ -38,7 +38,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/cassette"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
-	"github.com/gramc-dev/gramc/runtime/gramfile"
+	"github.com/gramc-dev/gramc/gramfile"
 )
 
 // Options configure how tests run.
