@@ -253,7 +253,7 @@ func TestToolResultsFromTheCassette(t *testing.T) {
 // model request, a tool result from the cassette, a second request): the
 // cost of one offline test in gramc test. Bytes are the cassette's.
 func BenchmarkReplay(b *testing.B) {
-	pkgs, ds, err := load.Packages([]string{filepath.Join("..", "..", "examples", "weather")}, nil)
+	pkgs, ds, err := load.Packages([]string{filepath.Join("..", "examples", "weather")}, nil)
 	if err != nil || ds.HasErrors() {
 		b.Fatal(err, ds)
 	}

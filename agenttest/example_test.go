@@ -15,7 +15,7 @@ import (
 // the recorded one, and the result says what the run did wrong, if
 // anything.
 func ExampleRun() {
-	pkgs, ds, err := load.Packages([]string{filepath.Join("..", "..", "examples", "weather")}, nil)
+	pkgs, ds, err := load.Packages([]string{filepath.Join("..", "examples", "weather")}, nil)
 	if err != nil || ds.HasErrors() {
 		log.Fatal(err, ds)
 	}

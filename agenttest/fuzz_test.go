@@ -19,13 +19,13 @@ func FuzzRun(f *testing.F) {
 	seed := func(cassette string, gram ...string) {
 		var src []byte
 		for _, g := range gram {
-			data, err := os.ReadFile(filepath.Join("..", "..", "examples", g))
+			data, err := os.ReadFile(filepath.Join("..", "examples", g))
 			if err != nil {
 				f.Fatal(err)
 			}
 			src = append(append(src, data...), '\n')
 		}
-		c, err := os.ReadFile(filepath.Join("..", "..", "examples", cassette))
+		c, err := os.ReadFile(filepath.Join("..", "examples", cassette))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-const seedDir = "../../testdata/examples/seed"
+const seedDir = "../testdata/examples/seed"
 
 func TestLoadAgent(t *testing.T) {
 	a, err := gramfile.LoadAgent(filepath.Join(seedDir, "helloGoodbyeAgent.gram"), "")
@@ -43,7 +43,7 @@ func TestLoadAgent(t *testing.T) {
 }
 
 func TestSpecFromToolMatchesSchema(t *testing.T) {
-	pkgs, diags, err := load.Packages([]string{"../../testdata/examples/..."}, nil)
+	pkgs, diags, err := load.Packages([]string{"../testdata/examples/..."}, nil)
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("load: %v %v", err, diags.Err())
 	}
