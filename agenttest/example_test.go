@@ -6,8 +6,8 @@ import (
 	"log"
 	"path/filepath"
 
-	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/agenttest"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // Run runs a package's :Test offline, from its cassette (what gramc test

@@ -7,8 +7,8 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/gramfile"
+	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 

@@ -31,12 +31,12 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
-	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
