@@ -34,6 +34,7 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -311,7 +312,7 @@ func readInto(w interface {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, fileKind(fi.Mode()))
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, regular.Kind(fi.Mode()))
 	}
 	if fi.Size() > max {
 		return fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
@@ -367,22 +368,6 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not a .gram file", path)
 	}
 	return ReadFile(path, DefaultMaxFileSize)
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // Read reads unit's files (the overlay first) in order. A file that cannot
