@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/shellwords"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -200,7 +201,8 @@ func readmeCommands(readme string) []readmeCommand {
 		case !inConsole:
 		case strings.HasPrefix(line, "$ "):
 			text := strings.TrimSpace(line[2:])
-			words, redirect := shellWords(text)
+			l := shellwords.Split(text)
+			words, redirect := l.Words, l.Redirect
 			c := readmeCommand{line: n, text: text, redirect: redirect}
 			switch {
 			case len(words) == 2 && words[0] == "export":
@@ -216,52 +218,6 @@ func readmeCommands(readme string) []readmeCommand {
 		}
 	}
 	return cmds
-}
-
-// shellWords splits a command line as a POSIX shell would for the simple
-// commands the README shows: words, single and double quotes, a trailing
-// "# comment" and a "> file" redirect.
-func shellWords(s string) (words []string, redirect string) {
-	var w strings.Builder
-	inWord, quote := false, byte(0)
-	redirectNext := false
-	flush := func() {
-		if !inWord {
-			return
-		}
-		if redirectNext {
-			redirect, redirectNext = w.String(), false
-		} else {
-			words = append(words, w.String())
-		}
-		w.Reset()
-		inWord = false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				w.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == ' ' || c == '\t':
-			flush()
-		case c == '#' && !inWord:
-			flush()
-			return words, redirect
-		case c == '>' && !inWord:
-			redirectNext = true
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	flush()
-	return words, redirect
 }
 
 // missingLines returns the first shown line that the output lacks, matching
@@ -333,14 +289,6 @@ func clip(s string) string {
 		return s[:4000] + "\n[...]\n"
 	}
 	return s
-}
-
-func TestShellWords(t *testing.T) {
-	words, redirect := shellWords(`gramc run --tool 'getWeather=./weather.sh' "Rain in Paris?" > out.json # comment`)
-	want := []string{"gramc", "run", "--tool", "getWeather=./weather.sh", "Rain in Paris?"}
-	if strings.Join(words, "|") != strings.Join(want, "|") || redirect != "out.json" {
-		t.Errorf("shellWords = %q, %q; want %q, out.json", words, redirect, want)
-	}
 }
 
 func TestMissingLines(t *testing.T) {

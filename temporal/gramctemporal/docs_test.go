@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"go.temporal.io/sdk/client"
 
+	"github.com/gramc-dev/gramc/internal/shellwords"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -123,7 +124,8 @@ func docScript(cmds []string) (string, error) {
 	var bg []string
 	dev, devName, lastRun := "", "", ""
 	for _, c := range cmds {
-		words, background := shellWords(c)
+		l := shellwords.Split(c)
+		words, background := l.Words, l.Background
 		if len(words) == 0 {
 			continue
 		}
@@ -184,47 +186,6 @@ func docScript(cmds []string) (string, error) {
 	}
 	b.WriteString("kill\n")
 	return b.String(), nil
-}
-
-// shellWords splits a command line as sh does for the pages' simple
-// commands: words, single and double quotes, a trailing # comment, and
-// a final & (background).
-func shellWords(s string) (words []string, background bool) {
-	var w strings.Builder
-	inWord, quoteCh := false, byte(0)
-	flush := func() {
-		if inWord {
-			words = append(words, w.String())
-			w.Reset()
-			inWord = false
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quoteCh != 0:
-			if c == quoteCh {
-				quoteCh = 0
-			} else {
-				w.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quoteCh, inWord = c, true
-		case c == ' ' || c == '\t':
-			flush()
-		case c == '#' && !inWord:
-			flush()
-			return words, background
-		case c == '&' && !inWord && (i+1 == len(s) || s[i+1] == ' '):
-			flush()
-			background = true
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	flush()
-	return words, background
 }
 
 // quote is a word as testscript reads it: in single quotes when it has
