@@ -86,28 +86,39 @@ func mcpClientMain(args []string) int {
 		cmd.Stderr = os.Stderr
 		t = &sdk.CommandTransport{Command: cmd}
 	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "mcpclient", Version: "1"}, nil).Connect(ctx, t, nil)
+	return runMCPScript(ctx, "mcpclient", t, func(t *sdk.Tool) {
+		in, _ := json.Marshal(t.InputSchema)
+		fmt.Printf("tool %s %s\n", t.Name, in)
+	}, nil)
+}
+
+// runMCPScript is the script clients' one session with the official Go
+// SDK's client: it connects over t, lists the tools (tool prints each),
+// then calls each "TOOL JSON" line of its standard input and prints "ok
+// TEXT" or "error TEXT" ("protocol-error ERR" for a failed call), then
+// what result adds of its own (nil: nothing).
+func runMCPScript(ctx context.Context, name string, t sdk.Transport, tool func(*sdk.Tool), result func(*sdk.CallToolResult)) int {
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, t, nil)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mcpclient: connect:", err)
+		fmt.Fprintf(os.Stderr, "%s: connect: %v\n", name, err)
 		return 1
 	}
 	defer cs.Close()
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mcpclient: tools/list:", err)
+		fmt.Fprintf(os.Stderr, "%s: tools/list: %v\n", name, err)
 		return 1
 	}
 	for _, t := range tools.Tools {
-		in, _ := json.Marshal(t.InputSchema)
-		fmt.Printf("tool %s %s\n", t.Name, in)
+		tool(t)
 	}
 	input, _ := os.ReadFile("/dev/stdin")
 	for _, line := range strings.Split(strings.TrimSpace(string(input)), "\n") {
-		name, arguments, ok := strings.Cut(line, " ")
+		tname, arguments, ok := strings.Cut(line, " ")
 		if !ok {
 			continue
 		}
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: json.RawMessage(arguments)})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tname, Arguments: json.RawMessage(arguments)})
 		if err != nil {
 			fmt.Printf("protocol-error %v\n", err)
 			continue
@@ -123,6 +134,9 @@ func mcpClientMain(args []string) int {
 			kind = "error"
 		}
 		fmt.Printf("%s %s\n", kind, text.String())
+		if result != nil {
+			result(res)
+		}
 	}
 	return 0
 }
