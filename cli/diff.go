@@ -148,7 +148,7 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	}
 	var oldPkgs []*check.Package
 	var oldSnap *compat.Snapshot
-	oldFrom := &version{}
+	var oldFrom *load.Export
 	if opts.againstMCP != "" {
 		snap, err := listMCP(e, opts.againstMCP, opts.mcpTimeout)
 		if err != nil {
@@ -156,18 +156,18 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 		}
 		oldPkgs, oldSnap = snap.Packages, snap
 	} else {
-		pkgs, snap, v, err := loadVersion(e, oldArg)
+		pkgs, snap, x, err := loadVersion(e, oldArg)
+		defer x.Remove()
 		if err != nil {
 			return err
 		}
-		defer v.cleanup()
-		oldPkgs, oldSnap, oldFrom = pkgs, snap, v
+		oldPkgs, oldSnap, oldFrom = pkgs, snap, x
 	}
 	newPkgs, newSnap, newFrom, err := loadVersion(e, newArg)
+	defer newFrom.Remove()
 	if err != nil {
 		return err
 	}
-	defer newFrom.cleanup()
 	live := opts.againstMCP != ""
 	pointer := func(r ast.Range) (ptr string, lines bool) {
 		for i, s := range []*compat.Snapshot{oldSnap, newSnap} {
@@ -204,7 +204,7 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	printDiagnostics(e, bad)
 	// A file read from git is shown as git names it (REV:PATH), not
 	// by the temporary copy; the changes in file and position order.
-	fileName := func(file string) string { return newFrom.name(oldFrom.name(file)) }
+	fileName := func(file string) string { return newFrom.Name(oldFrom.Name(file)) }
 	for i := range changes {
 		for _, r := range []*ast.Range{&changes[i].Old, &changes[i].New} {
 			r.File = fileName(r.File)
@@ -233,94 +233,52 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	return nil
 }
 
-// A version is where a version's files came from: for REV:PATH, the
-// temporary directory git's files were written to and the REV:PATH it
-// stands for.
-type version struct {
-	tmp, rev, treePath string
-}
-
-// cleanup removes the temporary directory.
-func (v *version) cleanup() {
-	if v.tmp != "" {
-		os.RemoveAll(v.tmp)
-	}
-}
-
-// name is how a file is shown: REV:PATH for one of the temporary
-// directory's, else itself.
-func (v *version) name(file string) string {
-	if v.tmp == "" || !strings.HasPrefix(file, v.tmp+string(filepath.Separator)) {
-		return file
-	}
-	rel := filepath.ToSlash(strings.TrimPrefix(file, v.tmp+string(filepath.Separator)))
-	dir := strings.TrimSuffix(strings.TrimSuffix(v.treePath, "..."), "/")
-	if strings.HasSuffix(dir, ".gram") { // the path named a file
-		return v.rev + ":" + dir
-	}
-	if dir != "" {
-		rel = dir + "/" + rel
-	}
-	return v.rev + ":" + rel
-}
-
 // loadVersion loads the packages of arg: a path, REV:PATH read from git
-// into a temporary directory (the version's cleanup removes it), or a
+// into a temporary directory (x is then set: the caller removes it), or a
 // JSON snapshot file (snap is then set).
-func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, v *version, err error) {
-	v = &version{}
-	noop := v
+func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, x *load.Export, err error) {
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) && strings.HasSuffix(strings.ToLower(path), ".json") {
 		if _, err := os.Stat(arg); err != nil { // not a file named so: REV:PATH
 			snap, err := gitSnapshot(arg, rev, path)
 			if err != nil {
-				return nil, nil, noop, &exitError{code: ExitUsage, err: err}
+				return nil, nil, x, &exitError{code: ExitUsage, err: err}
 			}
-			return snap.Packages, snap, noop, nil
+			return snap.Packages, snap, nil, nil
 		}
 	}
 	if strings.HasSuffix(strings.ToLower(arg), ".json") {
 		// A FIFO is refused, not waited on.
 		f, _, err := regular.Open(arg)
 		if errors.Is(err, regular.ErrNotRegular) {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%w: a snapshot is a regular file", err)}
+			return nil, nil, x, &exitError{code: ExitUsage, err: fmt.Errorf("%w: a snapshot is a regular file", err)}
 		}
 		if err != nil {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%w (a snapshot is a file written by gramc schema --target mcp or jsonschema)", err)}
+			return nil, nil, x, &exitError{code: ExitUsage, err: fmt.Errorf("%w (a snapshot is a file written by gramc schema --target mcp or jsonschema)", err)}
 		}
 		defer f.Close()
 		snap, err := compat.ReadSnapshotFrom(arg, f)
 		if err != nil {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: err}
+			return nil, nil, x, &exitError{code: ExitUsage, err: err}
 		}
-		return snap.Packages, snap, noop, nil
+		return snap.Packages, snap, nil, nil
 	}
 	patterns := []string{arg}
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
-		repo, err := load.OpenRepo(context.Background(), "")
+		x, err = load.GitExport(context.Background(), "", rev, path)
 		if err != nil {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: %v", termsafe.Line(arg, 200), err)}
+			return nil, nil, nil, &exitError{code: ExitUsage, err: err}
 		}
-		treePath, err := repo.TreePath("", path)
-		if err != nil {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s: %v", termsafe.Line(arg, 200), err)}
-		}
-		dir, err := repo.Export(context.Background(), rev, treePath)
-		if err != nil {
-			return nil, nil, noop, &exitError{code: ExitUsage, err: err}
-		}
-		v.tmp, v.rev, v.treePath = dir, rev, treePath
-		patterns = []string{filepath.Join(dir, "...")}
+		patterns = []string{filepath.Join(x.Dir, "...")}
 	}
 	pkgs, diags, err := load.Packages(patterns, nil)
 	if err != nil {
-		return nil, nil, noop, &exitError{code: ExitUsage, err: err}
+		return nil, nil, x, &exitError{code: ExitUsage, err: err}
 	}
 	if diags.HasErrors() {
 		printDiagnostics(e, diags.Errors())
-		return nil, nil, noop, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
+		return nil, nil, x, &exitError{code: ExitUsage, err: fmt.Errorf("%s has errors: gramc diff compares packages that check", arg)}
 	}
-	return pkgs, nil, noop, nil
+	return pkgs, nil, x, nil
 }
 
 // gitSnapshot reads the snapshot at path at revision rev of the current

@@ -228,35 +228,65 @@ func (r *Repo) relDir(dir string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// GitExport writes the .gram files of path at revision rev of the git
-// repository holding dir ("" for the current directory) into a new
-// temporary directory, keeping their paths relative to path, and returns
-// it: the caller removes it. path is read as git show reads REV:PATH
-// (TreePath): from the root of the tree, or from dir when it begins with
-// "./" or "../". A directory is the package of its own .gram files; a
-// path ending in "/..." walks every directory below it, as a pattern
-// does; a .gram file is itself. Each file is bounded by
-// DefaultMaxFileSize, as files on disk are.
-func GitExport(dir, rev, path string) (string, error) {
-	return gitExport(context.Background(), dir, rev, path, DefaultMaxFileSize)
+// An Export is a package at a revision, its .gram files written to a
+// temporary directory (Dir) that Remove removes. Rev and TreePath are the
+// revision and the path from the root of the tree it was read from.
+type Export struct {
+	Dir, Rev, TreePath string
 }
 
-// gitExport is GitExport with a context and each file bounded by maxFile
-// bytes.
-func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (string, error) {
+// Remove removes the temporary directory.
+func (x *Export) Remove() {
+	if x != nil && x.Dir != "" {
+		os.RemoveAll(x.Dir)
+	}
+}
+
+// Name is how a file of the export is shown: as git names it, REV:PATH
+// (main:tools/a.gram); any other file is itself.
+func (x *Export) Name(file string) string {
+	if x == nil || x.Dir == "" || !strings.HasPrefix(file, x.Dir+string(filepath.Separator)) {
+		return file
+	}
+	rel := filepath.ToSlash(strings.TrimPrefix(file, x.Dir+string(filepath.Separator)))
+	dir := strings.TrimSuffix(strings.TrimSuffix(x.TreePath, "..."), "/")
+	if strings.HasSuffix(dir, ".gram") { // the path named a file
+		return x.Rev + ":" + dir
+	}
+	if dir != "" {
+		rel = dir + "/" + rel
+	}
+	return x.Rev + ":" + rel
+}
+
+// GitExport writes the .gram files of path at revision rev of the git
+// repository holding dir ("" for the current directory) into a new
+// temporary directory, keeping their paths relative to path: the caller
+// removes it. path is read as git show reads REV:PATH (TreePath): from
+// the root of the tree, or from dir when it begins with "./" or "../". A
+// directory is the package of its own .gram files; a path ending in
+// "/..." walks every directory below it, as a pattern does; a .gram file
+// is itself. Each file is bounded by DefaultMaxFileSize, as files on disk
+// are.
+func GitExport(ctx context.Context, dir, rev, path string) (*Export, error) {
+	return gitExport(ctx, dir, rev, path, DefaultMaxFileSize)
+}
+
+// gitExport is GitExport with each file bounded by maxFile bytes.
+func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (*Export, error) {
 	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(path, 300)
 	if why := ValidRevision(rev); why != "" {
-		return "", fmt.Errorf("%s: %s", where, why)
+		return nil, fmt.Errorf("%s: %s", where, why)
 	}
 	r, err := OpenRepo(ctx, dir)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
 	treePath, err := r.TreePath(dir, path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
-	return r.export(ctx, rev, treePath, where, maxFile)
+	return r.export(ctx, rev, treePath, maxFile)
 }
 
 // TreePath is path, the PATH of REV:PATH, as a path from the root of the
@@ -293,12 +323,11 @@ func (r *Repo) TreePath(dir, path string) (string, error) {
 // Export writes the .gram files of treePath (a path from the root of the
 // tree, as TreePath gives; "" is the root, a trailing "/..." walks) at
 // revision rev into a new temporary directory, as GitExport does.
-func (r *Repo) Export(ctx context.Context, rev, treePath string) (string, error) {
-	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)
+func (r *Repo) Export(ctx context.Context, rev, treePath string) (*Export, error) {
 	if why := ValidRevision(rev); why != "" {
-		return "", fmt.Errorf("%s: %s", where, why)
+		return nil, fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), termsafe.Line(treePath, 300), why)
 	}
-	return r.export(ctx, rev, treePath, where, DefaultMaxFileSize)
+	return r.export(ctx, rev, treePath, DefaultMaxFileSize)
 }
 
 // PackagePath is dir, a directory of the work tree, as a tree path: the
@@ -311,7 +340,9 @@ const lsTreeLimit = 16 << 20
 // export lists the tree under treePath at rev with names NUL-separated
 // (so that a name git would quote arrives as it is), then reads every
 // .gram blob it keeps through one git cat-file --batch.
-func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile int) (string, error) {
+func (r *Repo) export(ctx context.Context, rev, treePath string, maxFile int) (*Export, error) {
+	x := &Export{Rev: rev, TreePath: treePath}
+	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)
 	walk := treePath == "..." || strings.HasSuffix(treePath, "/...")
 	if walk {
 		treePath = strings.TrimSuffix(strings.TrimSuffix(treePath, "..."), "/")
@@ -322,7 +353,7 @@ func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile 
 	}
 	out, err := r.outputLimit(ctx, lsTreeLimit, lsArgs...)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
 	type blob struct{ oid, name, rel string }
 	var blobs []blob
@@ -348,15 +379,15 @@ func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile 
 		blobs = append(blobs, blob{fields[2], name, rel})
 	}
 	if len(blobs) == 0 {
-		return "", fmt.Errorf("%s: no .gram files at that revision", where)
+		return nil, fmt.Errorf("%s: no .gram files at that revision", where)
 	}
 	tmp, err := os.MkdirTemp("", "gramc-rev-")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	fail := func(err error) (string, error) {
+	fail := func(err error) (*Export, error) {
 		os.RemoveAll(tmp)
-		return "", err
+		return nil, err
 	}
 	oids := make([]string, len(blobs))
 	for i, b := range blobs {
@@ -384,7 +415,8 @@ func (r *Repo) export(ctx context.Context, rev, treePath, where string, maxFile 
 	if err != nil {
 		return fail(err)
 	}
-	return tmp, nil
+	x.Dir = tmp
+	return x, nil
 }
 
 // catBatch reads the blobs oids through one git cat-file --batch, calling

@@ -45,11 +45,12 @@ func TestGitBoundsEachFile(t *testing.T) {
 	if _, err := gitExport(context.Background(), dir, "HEAD", "tools", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:tools/big.gram: larger than 1000 bytes") {
 		t.Errorf("export with a file over the limit: %v", err)
 	}
-	out, err := gitExport(context.Background(), dir, "HEAD", "tools", 10000)
+	x, err := gitExport(context.Background(), dir, "HEAD", "tools", 10000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(out)
+	defer x.Remove()
+	out := x.Dir
 	if got, err := os.ReadFile(filepath.Join(out, "big.gram")); err != nil || string(got) != big {
 		t.Errorf("the exported file: %d bytes, %v", len(got), err)
 	}
@@ -100,11 +101,12 @@ func TestGitRunsNothingAClonedRepositoryPlants(t *testing.T) {
 	if real, _ := filepath.EvalSymlinks(dir); r.Top != real {
 		t.Errorf("the repository of tools/ is at %s, want the clone's root %s", r.Top, real)
 	}
-	out, err := gitExport(context.Background(), tools, "HEAD", ".", DefaultMaxFileSize)
+	x, err := gitExport(context.Background(), tools, "HEAD", ".", DefaultMaxFileSize)
 	if err != nil {
 		t.Fatalf("export of HEAD:. from tools/: %v", err)
 	}
-	defer os.RemoveAll(out)
+	defer x.Remove()
+	out := x.Dir
 	if _, err := os.Stat(filepath.Join(out, "a.gram")); err != nil {
 		t.Errorf("the export lacks tools/a.gram: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -32,10 +31,10 @@ const baselineTimeout = 20 * time.Second
 // baselineOf returns the package in dir at revision rev, starting its read
 // the first time it is asked for (until the configuration changes). The
 // repository is the one whose work tree holds the workspace folder of dir
-// (load.OpenRepo: never one git would discover inside the work tree),
-// found once per folder. A package that has no version there (new since,
-// or not in a repository) has no baseline: the failure is logged once. A
-// change of configuration cancels the reads in flight (dropBaselines).
+// (load.OpenRepo: never one git would discover inside the work tree). A
+// package that has no version there (new since, or not in a repository)
+// has no baseline: the failure is logged once. A change of configuration
+// cancels the reads in flight (dropBaselines).
 func (w *workspace) baselineOf(dir, rev string) *baselineVersion {
 	key := dir + "\x00" + rev
 	if b, ok := w.baselines[key]; ok {
@@ -81,12 +80,12 @@ func readBaseline(ctx context.Context, root, dir, rev string) ([]*check.Package,
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := repo.Export(ctx, rev, treePath)
+	x, err := repo.Export(ctx, rev, treePath)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	pkgs, ds, err := load.Packages([]string{tmp}, nil)
+	defer x.Remove()
+	pkgs, ds, err := load.Packages([]string{x.Dir}, nil)
 	switch {
 	case err != nil:
 		return nil, err
