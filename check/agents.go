@@ -72,16 +72,7 @@ func (c *checker) outputProps(props propSet, a *Agent) {
 		}
 	}
 	if q := props.get("outputRetries"); q != nil {
-		n, ok := q.Value.(*ast.Number)
-		var i int64 = -1
-		if ok && n.Kind != ast.Decimal && n.Kind != ast.Measurement {
-			if v, err := numberValue(n); err == nil {
-				if x, err := v.Int64(); err == nil {
-					i = x
-				}
-			}
-		}
-		if i < 0 || i > math.MaxInt32 {
+		if i, ok := wholeNumber(q.Value); !ok || i < 0 || i > math.MaxInt32 {
 			c.errorf(diag.CodeInvalidOutputRetries, q.Value, "outputRetries must be a non-negative integer, not %s", canonicalValue(q.Value)).WithDetail("outputRetries is how many times an answer that is not a value of the output type is sent back to the model with the validation error: 0 for none, the default is 1.")
 		} else {
 			a.OutputRetries = int(i)

@@ -402,16 +402,7 @@ func (c *checker) lowerAgentHead(sp *ast.SubjectPattern, a *Agent) {
 		}
 	}
 	if q := props.get("maxIterations"); q != nil {
-		n, ok := q.Value.(*ast.Number)
-		var i int64 = -1
-		if ok && n.Kind != ast.Decimal && n.Kind != ast.Measurement {
-			if v, err := numberValue(n); err == nil {
-				if x, err := v.Int64(); err == nil {
-					i = x
-				}
-			}
-		}
-		if i < 1 || i > math.MaxInt32 {
+		if i, ok := wholeNumber(q.Value); !ok || i < 1 || i > math.MaxInt32 {
 			c.errorf(diag.CodeInvalidMaxIterations, q.Value, "maxIterations must be a positive integer, not %s", canonicalValue(q.Value)).WithDetail("maxIterations is how many model round trips a run may take: a positive integer (the runtime default is 10).")
 		} else {
 			a.MaxIterations = int(i)
@@ -419,6 +410,21 @@ func (c *checker) lowerAgentHead(sp *ast.SubjectPattern, a *Agent) {
 	}
 	c.outputProps(props, a)
 	c.agentSignature(sp, a)
+}
+
+// wholeNumber is v as an int64 when it is an integer literal (not a
+// decimal or a measurement) that fits one.
+func wholeNumber(v ast.Value) (int64, bool) {
+	n, ok := v.(*ast.Number)
+	if !ok || n.Kind == ast.Decimal || n.Kind == ast.Measurement {
+		return 0, false
+	}
+	num, err := numberValue(n)
+	if err != nil {
+		return 0, false
+	}
+	i, err := num.Int64()
+	return i, err == nil
 }
 
 // lowerAgentElements lowers an agent's elements, the tools and agents it
