@@ -1,12 +1,12 @@
 package check
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // TestBuiltinsTableMatchesDocs: docs/language.md's type table lists the
@@ -14,14 +14,11 @@ import (
 // aliases, JSON type and Go type — so adding a type or an alias is one
 // table row and one doc row, and they cannot drift.
 func TestBuiltinsTableMatchesDocs(t *testing.T) {
-	data, err := os.ReadFile("../docs/language.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := docs.Page("language.md")
 	row := regexp.MustCompile("(?m)^\\| `([A-Za-z]+)`( \\(([^)]*)\\))?[^|]*\\| `\\{\"type\":\"([a-z]+)\"")
 	goType := regexp.MustCompile("\\| `([^`]+)` \\|$")
 	found := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(data, "\n") {
 		m := row.FindStringSubmatch(line)
 		if m == nil {
 			continue

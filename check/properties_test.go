@@ -1,11 +1,12 @@
 package check
 
 import (
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // docs/language.md's parameter property table says what the properties
@@ -13,11 +14,7 @@ import (
 // §2.2 describes in prose) and the types each applies to. The checker, the
 // language server and the docs read one truth.
 func TestPropertiesTableMatchesDocs(t *testing.T) {
-	data, err := os.ReadFile("../docs/language.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
+	text := docs.Page("language.md")
 	start := strings.Index(text, "| property | applies to | meaning |")
 	if start < 0 {
 		t.Fatal("docs/language.md has no property table")

@@ -2,7 +2,6 @@ package compat_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/compat"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/diag/diagtest"
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // TestDocExamples: every diff rule has an example in docs/diff.md (an
@@ -55,11 +55,8 @@ func TestDocExamples(t *testing.T) {
 			return strings.Join(summary(changes), "\n"), false
 		},
 	})
-	data, err := os.ReadFile("../docs/diff.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(data), "TestDocExamples") {
+	data := docs.Page("diff.md")
+	if !strings.Contains(data, "TestDocExamples") {
 		t.Error("docs/diff.md does not say its examples are run")
 	}
 }

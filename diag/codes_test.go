@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // TestRegistryAndDocsAgree: every registered code is documented on its
@@ -41,11 +43,8 @@ func TestRegistryAndDocsAgree(t *testing.T) {
 			t.Errorf("%s: Anchor %s", c.Code, c.Anchor())
 		}
 	}
-	diagnostics, err := os.ReadFile("../docs/diagnostics.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile("(?m)^### `([a-z0-9-]+)`").FindAllStringSubmatch(string(diagnostics), -1) {
+	diagnostics := docs.Page("diagnostics.md")
+	for _, m := range regexp.MustCompile("(?m)^### `([a-z0-9-]+)`").FindAllStringSubmatch(diagnostics, -1) {
 		if !seen[Code(m[1])] {
 			t.Errorf("docs/diagnostics.md documents %s, which is not registered", m[1])
 		}
@@ -176,11 +175,8 @@ func namedCodes(t *testing.T, dir string) []string {
 // TestFixKindsDocumented: docs/diagnostics.md's "Fixes" section names
 // exactly the codes whose fix is exact.
 func TestFixKindsDocumented(t *testing.T) {
-	data, err := os.ReadFile("../docs/diagnostics.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(data), "\n## Fixes\n")
+	data := docs.Page("diagnostics.md")
+	_, sec, ok := strings.Cut(data, "\n## Fixes\n")
 	if !ok {
 		t.Fatal("docs/diagnostics.md has no Fixes section")
 	}

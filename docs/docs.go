@@ -14,6 +14,17 @@ import (
 //go:embed *.md
 var Pages embed.FS
 
+// Page returns the text of the page name ("runtime.md"). The tests that
+// hold a page to the table it documents read it here, one way for all of
+// them. A name that is not a page is a mistake in the caller: Page panics.
+func Page(name string) string {
+	data, err := Pages.ReadFile(name)
+	if err != nil {
+		panic("docs: no page " + name)
+	}
+	return string(data)
+}
+
 var heading = regexp.MustCompile("(?m)^### `([a-z0-9-]+)`\\s*$")
 
 // schemaExampleRE is an example section of schema.md's provider rules:

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // served maps every method of protocol.Server that the server implements
@@ -58,11 +60,7 @@ var served = map[string]struct{ method, capability, why, script, untested string
 func TestEveryMethodIsAnnounced(t *testing.T) {
 	implemented, _ := serverMethods(t)
 	caps := reflect.ValueOf(newServer(Options{}).capabilities())
-	doc, err := os.ReadFile("../docs/editors.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(doc)
+	section := docs.Page("editors.md")
 	if i := strings.Index(section, "## What the server serves and what it ignores"); i >= 0 {
 		section = section[i:]
 		if j := strings.Index(section[3:], "\n## "); j >= 0 {

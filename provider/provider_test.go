@@ -1,21 +1,19 @@
 package provider
 
 import (
-	"os"
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/docs"
 )
 
 // TestDocsListEveryProvider: docs/runtime.md names every provider with its
 // key and base-URL variables, so the docs cannot fall behind the table.
 func TestDocsListEveryProvider(t *testing.T) {
-	data, err := os.ReadFile("../docs/runtime.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := docs.Page("runtime.md")
 	rows := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(data, "\n") {
 		if name, ok := strings.CutPrefix(line, "| `"); ok {
 			name, _, _ = strings.Cut(name, "`")
 			rows[name] = line
@@ -153,11 +151,8 @@ func modeStrings(modes []OutputMode) []string {
 // has a row per provider that says what auto picks with tools, as the
 // rows of the table decide it for their newest models.
 func TestDocsShowOutputSupport(t *testing.T) {
-	data, err := os.ReadFile("../docs/runtime.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, _ := strings.Cut(string(data), "What each provider row offers")
+	data := docs.Page("runtime.md")
+	_, section, _ := strings.Cut(data, "What each provider row offers")
 	section, _, _ = strings.Cut(section, "\n\n- ")
 	for _, p := range Table {
 		var row string

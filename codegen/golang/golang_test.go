@@ -6,13 +6,13 @@ import (
 	goast "go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"text/template"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/docs"
 )
 
 func TestExportedName(t *testing.T) {
@@ -207,17 +207,14 @@ func TestFormatError(t *testing.T) {
 // TestReservedNamesDocumented: docs/codegen.md names exactly the
 // package-level names the generator reserves (packageReserved), in order.
 func TestReservedNamesDocumented(t *testing.T) {
-	data, err := os.ReadFile("../../docs/codegen.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)\*\*Collisions\*\* are resolved in a fixed order — (.*?) are reserved`).FindSubmatch(data)
+	data := docs.Page("codegen.md")
+	m := regexp.MustCompile(`(?s)\*\*Collisions\*\* are resolved in a fixed order — (.*?) are reserved`).FindStringSubmatch(data)
 	if m == nil {
 		t.Fatal("docs/codegen.md has no sentence saying which names are reserved")
 	}
 	var documented []string
-	for _, n := range regexp.MustCompile("`([A-Za-z]+)`").FindAllSubmatch(m[1], -1) {
-		documented = append(documented, string(n[1]))
+	for _, n := range regexp.MustCompile("`([A-Za-z]+)`").FindAllStringSubmatch(m[1], -1) {
+		documented = append(documented, n[1])
 	}
 	if strings.Join(documented, ",") != strings.Join(packageReserved, ",") {
 		t.Errorf("docs/codegen.md reserves %v, the generator %v", documented, packageReserved)

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/diag/diagtest"
+	"github.com/gramc-dev/gramc/docs"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -54,12 +54,9 @@ func TestDocExamples(t *testing.T) {
 		},
 	})
 	// A retired code keeps its row.
-	data, err := os.ReadFile("../../docs/schema.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := docs.Page("schema.md")
 	rows := map[string]bool{}
-	for _, m := range docRowRE.FindAllStringSubmatch(string(data), -1) {
+	for _, m := range docRowRE.FindAllStringSubmatch(data, -1) {
 		rows[m[1]] = true
 	}
 	for _, c := range diag.CodesOf(diag.StageTarget) {
