@@ -419,7 +419,7 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 				return nil, fmt.Errorf("golang: enum %s: value %v is not a string", e.Name, v)
 			}
 			lit = quote(s)
-			word = words(s)
+			word = capitalised(s, false)
 			if s == "" {
 				word = "Empty"
 			}
@@ -434,25 +434,6 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 		seen[lit] = true
 	}
 	return em, nil
-}
-
-// words capitalises the words of s and drops the characters in between,
-// without the "X" prefix of exportedName (the result follows another name).
-func words(s string) string {
-	var sb strings.Builder
-	upper := true
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r == '_' {
-			upper = true
-			continue
-		}
-		if upper {
-			r = unicode.ToUpper(r)
-			upper = false
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }
 
 // simpleJSONName reports whether name can be written in a `json:"..."` tag
