@@ -8,9 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/clientopt"
-	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/examples/internal/e2e/e2etest"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -34,7 +32,8 @@ func TestStrictEndToEnd(t *testing.T) {
 	if !AddNoteSpec.Strict {
 		t.Fatal("AddNoteSpec is not strict")
 	}
-	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
+	nb := &notebook{}
+	resp, srv := e2etest.Run(t, NewNotesAgent(), NewToolLibrary(nb), "Note a and b",
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "addNote", Arguments: `{"title":"a","body":null,"priority":null,"tags":null}`},
 			runtimetest.FakeCall{Name: "addNote", Arguments: `{"title":"b","body":"text","priority":"low","tags":["x","y"]}`},
@@ -43,16 +42,7 @@ func TestStrictEndToEnd(t *testing.T) {
 			runtimetest.FakeCall{Name: "addNote", Arguments: `{"title":"d","body":null,"tags":null,"extra":1}`},
 		),
 		runtimetest.TextReply("Noted."),
-	))
-	client, err := openai.New(clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("test-key"), clientopt.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb := &notebook{}
-	resp, err := runtime.Run(context.Background(), client, NewNotesAgent(), NewToolLibrary(nb), "Note a and b", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	sort.Slice(nb.args, func(i, j int) bool { return nb.args[i].Title < nb.args[j].Title })
 	text := "text"
 	want := []AddNoteArgs{

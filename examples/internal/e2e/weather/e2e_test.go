@@ -11,11 +11,10 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/examples/internal/e2e/e2etest"
 	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/runtime/clientopt"
-	"github.com/gramc-dev/gramc/runtime/openai"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
@@ -57,7 +56,8 @@ func (s *station) GetForecast(ctx context.Context, args GetForecastArgs) (GetFor
 // typed implementation with defaults filled in; invalid arguments never
 // do; a tool error is reported to the model, not raised.
 func TestEndToEnd(t *testing.T) {
-	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
+	impl := &station{}
+	resp, srv := e2etest.Run(t, NewWeatherAgent(), NewToolLibrary(impl), "What's the weather in Paris?",
 		runtimetest.ToolCallsReply(
 			runtimetest.FakeCall{Name: "getWeather", Arguments: `{"city":"Paris"}`},
 			runtimetest.FakeCall{Name: "getForecast", Arguments: `{"city":"Oslo","days":2.0,"unit":"fahrenheit"}`},
@@ -74,16 +74,7 @@ func TestEndToEnd(t *testing.T) {
 			runtimetest.FakeCall{Name: "getWeather", Arguments: `{"city":"Atlantis"}`},
 		),
 		runtimetest.TextReply("It is sunny in Paris."),
-	))
-	client, err := openai.New(clientopt.WithBaseURL(srv.URL), clientopt.WithAPIKey("test-key"), clientopt.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	impl := &station{}
-	resp, err := runtime.Run(context.Background(), client, NewWeatherAgent(), NewToolLibrary(impl), "What's the weather in Paris?", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	)
 	if resp.Content != "It is sunny in Paris." {
 		t.Errorf("content = %q", resp.Content)
 	}
