@@ -27,6 +27,9 @@ func BenchmarkGen(b *testing.B) {
 	}
 }
 
+// benchPackage parses and checks gramgen.Package(nTools, nFiles) as
+// codegen/schema's BenchmarkSchema does; kept apart because a shared helper
+// in internal/gramgen would import syntax, whose own tests import gramgen.
 func benchPackage(tb testing.TB, nTools, nFiles int) *check.Package {
 	tb.Helper()
 	var srcs []syntax.Source

@@ -1,7 +1,9 @@
 // Command hellomcp serves hello.gram's sayHello tool to MCP hosts, from
 // generated code: hello.gram.go is generated from ../hello/hello.gram
 // (go generate keeps it fresh, and the tests prove it is), and the tool
-// is the typed method below. Register it in an MCP host as
+// is the typed method below. That file is ../hello/hello.gram.go again, on
+// purpose: a main package cannot import another, and this directory is an
+// example a user copies whole. Register it in an MCP host as
 // {"command": "go", "args": ["run", "github.com/gramc-dev/gramc/examples/hellomcp"]}.
 package main
 

@@ -15,6 +15,8 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Connected as runtime/mcp's BenchmarkMCPCall connects (the SDK's
+	// in-memory transports), spelt out so that the example stands alone.
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)

@@ -22,6 +22,8 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clients"
 )
 
+// main and run are laid out as ../hello/main.go's: each example is a
+// program on its own.
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "triage:", err)

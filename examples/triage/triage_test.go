@@ -29,6 +29,8 @@ func TestTriageFromCassette(t *testing.T) {
 		{runtimetest.Anthropic, "Anthropic/claude-sonnet-4-5", provider.OutputNative},
 		{runtimetest.Gemini, "Gemini/gemini-2.5-flash", provider.OutputTool},
 	} {
+		// The cassette set-up of ../hello/cassette_test.go: each example
+		// shows the whole golden-file habit on its own.
 		t.Run(tc.provider, func(t *testing.T) {
 			mode := cassette.ModeFromEnv()
 			key, base := cassette.ReplayKey, "http://127.0.0.1:1"+runtimetest.BasePath(tc.provider)
