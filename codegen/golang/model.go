@@ -17,6 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // The template's view of the package: every string in it is either a Go
@@ -146,10 +147,8 @@ type signatureModel struct {
 // (schema.Spec of the listed agent's signature, as the .gram loader has
 // it) and the listed agent's constructor.
 type listedModel struct {
-	FuncName                                                  string
-	Name, Title, Description, Signature, Schema, OutputSchema string // literals
-	Strict, Deprecated                                        bool
-	TargetSchemas                                             []targetSchemaModel
+	FuncName string
+	Spec     specModel
 }
 
 // runnerModel is a typed agent's entry point: a struct whose Run method
@@ -666,7 +665,15 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 		tm.NewName, english.A(tm.FuncName), quote(t.Name), tm.SpecName, sent), t.Description)
 	body.Args = b.structOf(tm.ArgsName, "arguments of tool "+quote(t.Name), t.Params, nil)
 	body.Args.Doc = doc(fmt.Sprintf("%s are the arguments of the gram tool %s.", tm.ArgsName, quote(t.Name)), "")
-	body.Spec = specModel{
+	body.Spec = specOf(spec)
+	return body, nil
+}
+
+// specOf is the template's view of a tool's specification: its literals,
+// Title and OutputSchema "" when absent, and the other targets' schemas
+// sorted by target.
+func specOf(spec toolspec.Spec) specModel {
+	m := specModel{
 		Name:        quote(spec.Name),
 		Description: quote(spec.Description),
 		Deprecated:  spec.Deprecated,
@@ -675,10 +682,10 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 		Strict:      spec.Strict,
 	}
 	if spec.Title != "" {
-		body.Spec.Title = quote(spec.Title)
+		m.Title = quote(spec.Title)
 	}
 	if len(spec.OutputSchema) > 0 {
-		body.Spec.OutputSchema = quote(string(spec.OutputSchema))
+		m.OutputSchema = quote(string(spec.OutputSchema))
 	}
 	targets := make([]string, 0, len(spec.TargetSchemas))
 	for target := range spec.TargetSchemas {
@@ -686,10 +693,10 @@ func (b *builder) toolBody(t *check.Tool, tm *toolModel) (*toolBody, error) {
 	}
 	sort.Strings(targets)
 	for _, target := range targets {
-		body.Spec.TargetSchemas = append(body.Spec.TargetSchemas, targetSchemaModel{Target: quote(target),
+		m.TargetSchemas = append(m.TargetSchemas, targetSchemaModel{Target: quote(target),
 			Const: exportedName(target), Schema: quote(string(spec.TargetSchemas[target]))})
 	}
-	return body, nil
+	return m
 }
 
 func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, error) {
@@ -734,19 +741,7 @@ func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, err
 		if err != nil {
 			return nil, fmt.Errorf("agent %s: listed agent %s: %w", a.Name, listed.Name, err)
 		}
-		lm := &listedModel{FuncName: b.agentFunc[listed], Name: quote(spec.Name), Title: quote(spec.Title), Description: quote(spec.Description),
-			Signature: quote(spec.Signature), Schema: quote(string(spec.Schema)), Strict: spec.Strict, Deprecated: spec.Deprecated}
-		if len(spec.OutputSchema) > 0 {
-			lm.OutputSchema = quote(string(spec.OutputSchema))
-		}
-		var targets []string
-		for target := range spec.TargetSchemas {
-			targets = append(targets, target)
-		}
-		sort.Strings(targets)
-		for _, target := range targets {
-			lm.TargetSchemas = append(lm.TargetSchemas, targetSchemaModel{Target: quote(target), Schema: quote(string(spec.TargetSchemas[target]))})
-		}
+		lm := &listedModel{FuncName: b.agentFunc[listed], Spec: specOf(spec)}
 		if lm.FuncName == "" {
 			return nil, fmt.Errorf("agent %s: listed agent %s is not in the package", a.Name, listed.Name)
 		}
