@@ -46,15 +46,9 @@ or I/O errors.`,
 			if err != nil {
 				return usageErrorf("--format: %v", err)
 			}
-			if len(args) == 0 {
-				args = []string{"./..."}
-			}
-			pkgs, err := loadPackages(e, args)
+			pkgs, err := loadSomePackages(e, args, "./...")
 			if err != nil {
 				return err
-			}
-			if len(pkgs) == 0 {
-				return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 			}
 			var buf bytes.Buffer
 			if err := graph.Write(&buf, pkgs, f); err != nil {
