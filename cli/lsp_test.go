@@ -3,11 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -40,18 +38,15 @@ func init() {
 }
 
 func lspFrameMain(args []string) int {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	srv, err := startScriptServer(args)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "lspframe:", err)
 		return 2
 	}
 	answered := make(chan string, 1024)
 	go func() {
 		defer close(answered)
-		r := bufio.NewReader(out)
+		r := bufio.NewReader(srv.out)
 		for {
 			n := -1
 			for {
@@ -71,12 +66,8 @@ func lspFrameMain(args []string) int {
 				return
 			}
 			fmt.Printf("%s\n", body)
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(body, &m) == nil && m.Method == "" && len(m.ID) > 0 {
-				answered <- string(m.ID)
+			if id, ok := answerID(body); ok {
+				answered <- id
 			}
 		}
 	}()
@@ -93,20 +84,15 @@ func lspFrameMain(args []string) int {
 				}
 			}
 		case strings.HasPrefix(line, "raw "):
-			io.WriteString(in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
+			io.WriteString(srv.in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
 		case line != "":
-			fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(line), line)
+			fmt.Fprintf(srv.in, "Content-Length: %d\r\n\r\n%s", len(line), line)
 		}
 	}
-	in.Close()
+	srv.in.Close()
 	for range answered {
 	}
-	err := cmd.Wait()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	fmt.Printf("exit %d\n", code)
+	srv.printExit()
 	return 0
 }
 
@@ -132,11 +118,8 @@ func (c *lspScriptClient) RegisterCapability(context.Context, *protocol.Registra
 func lspClientMain(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	srv, err := startScriptServer(args)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "lspclient:", err)
 		return 1
 	}
@@ -145,7 +128,7 @@ func lspClientMain(args []string) int {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(struct {
 		io.Reader
 		io.WriteCloser
-	}{out, in}))
+	}{srv.out, srv.in}))
 	conn.Go(ctx, protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))
 	server := protocol.ServerDispatcher(conn)
 	wd, _ := os.Getwd()
@@ -209,13 +192,8 @@ func lspClientMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "lspclient: shutdown:", err)
 	}
 	server.Exit(ctx)
-	err := cmd.Wait()
+	srv.printExit()
 	conn.Close()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	fmt.Printf("exit %d\n", code)
 	return 0
 }
 

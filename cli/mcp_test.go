@@ -151,27 +151,20 @@ func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func mcpLinesMain(args []string) int {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	srv, err := startScriptServer(args)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcplines:", err)
 		return 2
 	}
 	answered := make(chan string, 1024)
 	go func() {
 		defer close(answered)
-		sc := bufio.NewScanner(out)
+		sc := bufio.NewScanner(srv.out)
 		sc.Buffer(nil, 16<<20)
 		for sc.Scan() {
 			fmt.Printf("%s\n", sc.Bytes())
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m.Method == "" && len(m.ID) > 0 {
-				answered <- string(m.ID)
+			if id, ok := answerID(sc.Bytes()); ok {
+				answered <- id
 			}
 		}
 	}()
@@ -203,24 +196,17 @@ func mcpLinesMain(args []string) int {
 			}
 		case fmtScan(line, "big %s %d", &id, &n):
 			head := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{"pad":"`
-			io.WriteString(in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
+			io.WriteString(srv.in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
 		case fmtScan(line, "deep %s %d", &id, &n):
-			io.WriteString(in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{"a":`+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
+			io.WriteString(srv.in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{"a":`+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
 		default:
-			io.WriteString(in, line+"\n")
+			io.WriteString(srv.in, line+"\n")
 		}
 	}
-	in.Close()
+	srv.in.Close()
 	for range answered {
 	}
-	code := 0
-	if err := cmd.Wait(); err != nil {
-		code = -1
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-	}
-	fmt.Printf("exit %d\n", code)
+	srv.printExit()
 	return 0
 }
 

@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/gramc-dev/gramc/internal/golden"
@@ -49,4 +54,57 @@ func runScripts(t *testing.T, dir string, setup func(*testscript.Env) error) {
 			return setup(env)
 		},
 	})
+}
+
+// scriptServer is the server a script's JSON-RPC driver (lspclient,
+// lspframe, mcplines) talks to: COMMAND ARGS... with its standard error
+// passed through and its standard input and output piped to the driver.
+type scriptServer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out io.ReadCloser
+}
+
+func startScriptServer(args []string) (*scriptServer, error) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &scriptServer{cmd: cmd, in: in, out: out}, nil
+}
+
+// printExit waits for the server to end and prints its exit status as
+// the scripts read it: "exit N" (-1 when it was not its own).
+func (s *scriptServer) printExit() {
+	code := 0
+	if err := s.cmd.Wait(); err != nil {
+		code = -1
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+	}
+	fmt.Printf("exit %d\n", code)
+}
+
+// answerID is the id of a JSON-RPC message that answers a request (one
+// with an id and no method), for a driver's "await ID".
+func answerID(msg []byte) (string, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return "", false
+	}
+	return string(m.ID), true
 }
