@@ -30,70 +30,51 @@ func init() {
 	// lspframe COMMAND ARGS... starts COMMAND as a language server and
 	// writes each line of its own standard input to it as one message body
 	// framed with a Content-Length header; a line "raw TEXT" is written as
-	// TEXT, with a CR LF for each \r\n; a line "await ID" waits for the
-	// answer to request ID. It prints each message the server writes, one
+	// TEXT, with a CR LF for each \r\n; a line "await ID" waits (up to
+	// 20 s) for the answer to request ID. It prints each message the server writes, one
 	// per line, then closes the server's input and prints its exit status:
 	// the raw frames of hostile-client scripts.
 	scriptCommands["lspframe"] = func() { os.Exit(lspFrameMain(os.Args[1:])) }
 }
 
 func lspFrameMain(args []string) int {
-	srv, err := startScriptServer(args)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "lspframe:", err)
+	srv := startScriptServer("lspframe", args)
+	if srv == nil {
 		return 2
 	}
-	answered := make(chan string, 1024)
-	go func() {
-		defer close(answered)
-		r := bufio.NewReader(srv.out)
-		for {
-			n := -1
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
-					n, _ = strconv.Atoi(v)
-				}
-				if line == "\r\n" {
-					break
-				}
-			}
-			body := make([]byte, max(n, 0))
-			if _, err := io.ReadFull(r, body); err != nil {
-				return
-			}
-			fmt.Printf("%s\n", body)
-			if id, ok := answerID(body); ok {
-				answered <- id
-			}
-		}
-	}()
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	r := bufio.NewReader(srv.out)
+	srv.drive(func() ([]byte, bool) { return readLSPFrame(r) }, func(in io.Writer, line string) {
 		switch {
-		case strings.HasPrefix(line, "await "):
-			want := strings.TrimPrefix(line, "await ")
-			for id := range answered {
-				if id == want {
-					break
-				}
-			}
 		case strings.HasPrefix(line, "raw "):
-			io.WriteString(srv.in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
+			io.WriteString(in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
 		case line != "":
-			fmt.Fprintf(srv.in, "Content-Length: %d\r\n\r\n%s", len(line), line)
+			fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(line), line)
+		}
+	})
+	return 0
+}
+
+// readLSPFrame reads the body of the next message a language server
+// writes, after its headers (a missing Content-Length is an empty body).
+func readLSPFrame(r *bufio.Reader) ([]byte, bool) {
+	n := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, false
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
+			n, _ = strconv.Atoi(v)
+		}
+		if line == "\r\n" {
+			break
 		}
 	}
-	srv.in.Close()
-	for range answered {
+	body := make([]byte, max(n, 0))
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, false
 	}
-	srv.printExit()
-	return 0
+	return body, true
 }
 
 type lspScriptClient struct {
@@ -118,9 +99,8 @@ func (c *lspScriptClient) RegisterCapability(context.Context, *protocol.Registra
 func lspClientMain(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv, err := startScriptServer(args)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "lspclient:", err)
+	srv := startScriptServer("lspclient", args)
+	if srv == nil {
 		return 1
 	}
 	c := &lspScriptClient{diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}}

@@ -151,62 +151,28 @@ func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func mcpLinesMain(args []string) int {
-	srv, err := startScriptServer(args)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mcplines:", err)
+	srv := startScriptServer("mcplines", args)
+	if srv == nil {
 		return 2
 	}
-	answered := make(chan string, 1024)
-	go func() {
-		defer close(answered)
-		sc := bufio.NewScanner(srv.out)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			fmt.Printf("%s\n", sc.Bytes())
-			if id, ok := answerID(sc.Bytes()); ok {
-				answered <- id
-			}
-		}
-	}()
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	out := bufio.NewScanner(srv.out)
+	out.Buffer(nil, 16<<20)
+	srv.drive(func() ([]byte, bool) {
+		ok := out.Scan()
+		return out.Bytes(), ok
+	}, func(in io.Writer, line string) {
 		var id string
 		var n int
 		switch {
-		case strings.HasPrefix(line, "await "):
-			want := strings.TrimPrefix(line, "await ")
-			timeout := time.After(20 * time.Second)
-		wait:
-			for {
-				select {
-				case got, ok := <-answered:
-					if !ok {
-						fmt.Printf("the server closed its output awaiting %s\n", want)
-						break wait
-					}
-					if got == want {
-						break wait
-					}
-				case <-timeout:
-					fmt.Printf("no answer %s\n", want)
-					break wait
-				}
-			}
 		case fmtScan(line, "big %s %d", &id, &n):
 			head := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{"pad":"`
-			io.WriteString(srv.in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
+			io.WriteString(in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
 		case fmtScan(line, "deep %s %d", &id, &n):
-			io.WriteString(srv.in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{"a":`+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
+			io.WriteString(in, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/list","params":{"a":`+strings.Repeat("[", n)+strings.Repeat("]", n)+"}}\n")
 		default:
-			io.WriteString(srv.in, line+"\n")
+			io.WriteString(in, line+"\n")
 		}
-	}
-	srv.in.Close()
-	for range answered {
-	}
-	srv.printExit()
+	})
 	return 0
 }
 

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -65,21 +68,79 @@ type scriptServer struct {
 	out io.ReadCloser
 }
 
-func startScriptServer(args []string) (*scriptServer, error) {
+// startScriptServer starts the server of the driver name; when it cannot,
+// it says why on standard error and returns nil.
+func startScriptServer(name string, args []string) *scriptServer {
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
+	s := &scriptServer{cmd: cmd}
+	var err error
+	if s.in, err = cmd.StdinPipe(); err == nil {
+		if s.out, err = cmd.StdoutPipe(); err == nil {
+			err = cmd.Start()
+		}
+	}
 	if err != nil {
-		return nil, err
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return nil
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+	return s
+}
+
+// drive is the loop of a driver that writes the server the lines of its
+// own standard input (lspframe, mcplines). It prints each message the
+// server writes, one a line, as next reads them. A line "await ID" waits
+// up to 20 s for the answer to request ID (JSON text: 3, "s", null; each
+// answer taken once), saying so when none comes; write sends every other
+// line to the server's input, in the driver's framing. When its input
+// ends, drive closes the server's, reads the server's output to its end
+// and prints the server's exit status.
+func (s *scriptServer) drive(next func() ([]byte, bool), write func(in io.Writer, line string)) {
+	answered := make(chan string, 1024)
+	go func() {
+		defer close(answered)
+		for msg, ok := next(); ok; msg, ok = next() {
+			fmt.Printf("%s\n", msg)
+			if id, ok := answerID(msg); ok {
+				answered <- id
+			}
+		}
+	}()
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if want, ok := strings.CutPrefix(line, "await "); ok {
+			awaitAnswer(answered, want)
+			continue
+		}
+		write(s.in, line)
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
+	s.in.Close()
+	for range answered {
 	}
-	return &scriptServer{cmd: cmd, in: in, out: out}, nil
+	s.printExit()
+}
+
+// awaitAnswer takes the answers off answered up to the one to request
+// want, saying so when the server's output ends first or 20 s pass.
+func awaitAnswer(answered <-chan string, want string) {
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case got, ok := <-answered:
+			if !ok {
+				fmt.Printf("the server closed its output awaiting %s\n", want)
+				return
+			}
+			if got == want {
+				return
+			}
+		case <-timeout:
+			fmt.Printf("no answer %s\n", want)
+			return
+		}
+	}
 }
 
 // printExit waits for the server to end and prints its exit status as
