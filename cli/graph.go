@@ -9,6 +9,9 @@ import (
 	"github.com/gramc-dev/gramc/codegen/graph"
 )
 
+// Parallel to explain.go and lsp.go: every command's file registers a
+// newXCmd that builds its cobra.Command (root.go); they share that shape,
+// not code.
 func init() { register(newGraphCmd) }
 
 func newGraphCmd(e *env) *cobra.Command {
