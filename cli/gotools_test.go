@@ -19,6 +19,10 @@ import (
 // TestDoWithTools (issue 36.2): a program that calls DoWithTools is gramc
 // with Go tools built in: gramc test runs them for results "bound", and
 // gramc mcp serves them.
+//
+// Parallel to gramctemporal's TestWorkerBindsGoTools (another module):
+// the same package of a Go-bound tool, written to a directory, for the
+// worker's binding instead of gramc's commands.
 func TestDoWithTools(t *testing.T) {
 	dir := t.TempDir()
 	src := `[lookUp:Tool {description: "Looks up a city's population"} | (city::String)==>(::Integer)]
