@@ -39,6 +39,8 @@ type checkOptions struct {
 // diagFormats are the values of --format.
 var diagFormats = []string{"text", "json", "github"}
 
+// Parallel to test.go's newTestCmd: a command with an options struct and
+// its --format values opens the same way (root.go's convention).
 func newCheckCmd(e *env) *cobra.Command {
 	var opts checkOptions
 	cmd := &cobra.Command{

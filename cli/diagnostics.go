@@ -107,6 +107,23 @@ func loadPackages(e *env, patterns []string) ([]*check.Package, error) {
 	return pkgs, nil
 }
 
+// loadSomePackages is loadPackages for a command that works on at least
+// one package (gen, graph, schema): no paths mean def ("." or "./..."),
+// and paths that hold no gram package are a usage error.
+func loadSomePackages(e *env, paths []string, def string) ([]*check.Package, error) {
+	if len(paths) == 0 {
+		paths = []string{def}
+	}
+	pkgs, err := loadPackages(e, paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, usageErrorf("no gram packages in %s", strings.Join(paths, " "))
+	}
+	return pkgs, nil
+}
+
 // scopeDiagnostics applies what the user said about warnings: the
 // `// gramc:ignore` comments of the packages' files (check.Suppress) and
 // the codes disabled for the run. Every command that reports diagnostics

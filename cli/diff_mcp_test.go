@@ -19,6 +19,9 @@ import (
 // TestListMCP: a live server's tools/list, over streamable HTTP, read as
 // the OLD version: a parameter made required is found, positioned in the
 // listing with its pointer.
+//
+// Parallel to runtime/mcp's TestInputRequired: the same go-sdk server
+// with a tool, here served over streamable HTTP to gramc diff's lister.
 func TestListMCP(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "t", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "w", Description: "W", InputSchema: json.RawMessage(`{"type":"object","properties":{"days":{"type":"integer","maximum":14}},"additionalProperties":false}`)},

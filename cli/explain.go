@@ -10,6 +10,9 @@ import (
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
+// Parallel to lsp.go, version.go and graph.go: every command's file
+// registers a newXCmd that builds its cobra.Command (root.go); they share
+// that shape, not code.
 func init() { register(newExplainCmd) }
 
 func newExplainCmd(e *env) *cobra.Command {

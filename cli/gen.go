@@ -78,18 +78,12 @@ or I/O errors.`,
 }
 
 func runGen(e *env, opts genOptions, args []string) error {
-	if len(args) == 0 {
-		args = []string{"."}
-	}
 	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
 		return usageErrorf("--package %q is not a valid Go package name", opts.pkgName)
 	}
-	pkgs, err := loadPackages(e, args)
+	pkgs, err := loadSomePackages(e, args, ".")
 	if err != nil {
 		return err
-	}
-	if len(pkgs) == 0 {
-		return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 	}
 	if opts.out != "" && len(pkgs) > 1 {
 		var names []string

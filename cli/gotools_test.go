@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +19,10 @@ import (
 // TestDoWithTools (issue 36.2): a program that calls DoWithTools is gramc
 // with Go tools built in: gramc test runs them for results "bound", and
 // gramc mcp serves them.
+//
+// Parallel to gramctemporal's TestWorkerBindsGoTools (another module):
+// the same package of a Go-bound tool, written to a directory, for the
+// worker's binding instead of gramc's commands.
 func TestDoWithTools(t *testing.T) {
 	dir := t.TempDir()
 	src := `[lookUp:Tool {description: "Looks up a city's population"} | (city::String)==>(::Integer)]
@@ -55,40 +60,33 @@ func TestDoWithTools(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookUp","arguments":{"city":"Lyon"}}}`,
 	}, "\n") + "\n"
 	// The session ends (standard input closes) once the call is answered,
-	// as a host's does.
-	pr, pw := io.Pipe()
-	mcpOut := &lockedBuffer{}
+	// as a host's does, or after 10 s without the answer.
+	stdin, toMCP := io.Pipe()
+	fromMCP, stdout := io.Pipe()
+	var mcpOut bytes.Buffer
+	read := make(chan struct{})
 	go func() {
-		io.WriteString(pw, in)
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(mcpOut.String(), `"id":2`) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+		defer close(read)
+		giveUp := time.AfterFunc(10*time.Second, func() { toMCP.Close() })
+		go io.WriteString(toMCP, in)
+		sc := bufio.NewScanner(fromMCP)
+		for sc.Scan() {
+			fmt.Fprintf(&mcpOut, "%s\n", sc.Bytes())
+			if strings.Contains(sc.Text(), `"id":2`) {
+				giveUp.Stop()
+				toMCP.Close()
+			}
 		}
-		pw.Close()
 	}()
 	errs.Reset()
-	if code := DoWithTools(tools, []string{"mcp", dir}, pr, mcpOut, &errs); code != 0 {
+	code := DoWithTools(tools, []string{"mcp", dir}, stdin, stdout, &errs)
+	stdin.Close() // gramc mcp may have ended without reading it all
+	stdout.Close()
+	<-read
+	if code != 0 {
 		t.Fatalf("gramc mcp: exit %d\n%s", code, errs.String())
 	}
 	if len(calls) != 2 || calls[1] != `{"city":"Lyon"}` || !strings.Contains(mcpOut.String(), `2100000`) {
 		t.Errorf("calls %q, mcp output:\n%s", calls, mcpOut.String())
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/gramc-dev/gramc/codegen/graph"
 )
 
+// Parallel to explain.go and lsp.go: every command's file registers a
+// newXCmd that builds its cobra.Command (root.go); they share that shape,
+// not code.
 func init() { register(newGraphCmd) }
 
 func newGraphCmd(e *env) *cobra.Command {
@@ -46,15 +49,9 @@ or I/O errors.`,
 			if err != nil {
 				return usageErrorf("--format: %v", err)
 			}
-			if len(args) == 0 {
-				args = []string{"./..."}
-			}
-			pkgs, err := loadPackages(e, args)
+			pkgs, err := loadSomePackages(e, args, "./...")
 			if err != nil {
 				return err
-			}
-			if len(pkgs) == 0 {
-				return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 			}
 			var buf bytes.Buffer
 			if err := graph.Write(&buf, pkgs, f); err != nil {

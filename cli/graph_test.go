@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 )
@@ -11,14 +10,7 @@ import (
 // prints for the example it names, byte for byte (the README cannot
 // drift; the browser test renders the same text with mermaid).
 func TestREADMEGraph(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "\n```mermaid\n")
-	if !ok {
-		t.Fatal("the README has no mermaid block")
-	}
+	rest := readmeAfter(t, "\n```mermaid\n", "mermaid block")
 	block, _, ok := strings.Cut(rest, "```\n")
 	if !ok {
 		t.Fatal("the README's mermaid block has no end")

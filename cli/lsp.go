@@ -11,6 +11,9 @@ import (
 	"github.com/gramc-dev/gramc/lsp"
 )
 
+// Parallel to explain.go, version.go and graph.go: every command's file
+// registers a newXCmd that builds its cobra.Command (root.go); they share
+// that shape, not code.
 func init() { register(newLSPCmd) }
 
 func newLSPCmd(e *env) *cobra.Command {

@@ -3,11 +3,9 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,82 +30,51 @@ func init() {
 	// lspframe COMMAND ARGS... starts COMMAND as a language server and
 	// writes each line of its own standard input to it as one message body
 	// framed with a Content-Length header; a line "raw TEXT" is written as
-	// TEXT, with a CR LF for each \r\n; a line "await ID" waits for the
-	// answer to request ID. It prints each message the server writes, one
+	// TEXT, with a CR LF for each \r\n; a line "await ID" waits (up to
+	// 20 s) for the answer to request ID. It prints each message the server writes, one
 	// per line, then closes the server's input and prints its exit status:
 	// the raw frames of hostile-client scripts.
 	scriptCommands["lspframe"] = func() { os.Exit(lspFrameMain(os.Args[1:])) }
 }
 
 func lspFrameMain(args []string) int {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "lspframe:", err)
+	srv := startScriptServer("lspframe", args)
+	if srv == nil {
 		return 2
 	}
-	answered := make(chan string, 1024)
-	go func() {
-		defer close(answered)
-		r := bufio.NewReader(out)
-		for {
-			n := -1
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
-					n, _ = strconv.Atoi(v)
-				}
-				if line == "\r\n" {
-					break
-				}
-			}
-			body := make([]byte, max(n, 0))
-			if _, err := io.ReadFull(r, body); err != nil {
-				return
-			}
-			fmt.Printf("%s\n", body)
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(body, &m) == nil && m.Method == "" && len(m.ID) > 0 {
-				answered <- string(m.ID)
-			}
-		}
-	}()
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	r := bufio.NewReader(srv.out)
+	srv.drive(func() ([]byte, bool) { return readLSPFrame(r) }, func(in io.Writer, line string) {
 		switch {
-		case strings.HasPrefix(line, "await "):
-			want := strings.TrimPrefix(line, "await ")
-			for id := range answered {
-				if id == want {
-					break
-				}
-			}
 		case strings.HasPrefix(line, "raw "):
 			io.WriteString(in, strings.ReplaceAll(strings.TrimPrefix(line, "raw "), `\r\n`, "\r\n"))
 		case line != "":
 			fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(line), line)
 		}
-	}
-	in.Close()
-	for range answered {
-	}
-	err := cmd.Wait()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	fmt.Printf("exit %d\n", code)
+	})
 	return 0
+}
+
+// readLSPFrame reads the body of the next message a language server
+// writes, after its headers (a missing Content-Length is an empty body).
+func readLSPFrame(r *bufio.Reader) ([]byte, bool) {
+	n := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, false
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Content-Length: "); ok {
+			n, _ = strconv.Atoi(v)
+		}
+		if line == "\r\n" {
+			break
+		}
+	}
+	body := make([]byte, max(n, 0))
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, false
+	}
+	return body, true
 }
 
 type lspScriptClient struct {
@@ -132,12 +99,8 @@ func (c *lspScriptClient) RegisterCapability(context.Context, *protocol.Registra
 func lspClientMain(args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "lspclient:", err)
+	srv := startScriptServer("lspclient", args)
+	if srv == nil {
 		return 1
 	}
 	c := &lspScriptClient{diags: map[uri.URI]*protocol.PublishDiagnosticsParams{}}
@@ -145,7 +108,7 @@ func lspClientMain(args []string) int {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(struct {
 		io.Reader
 		io.WriteCloser
-	}{out, in}))
+	}{srv.out, srv.in}))
 	conn.Go(ctx, protocol.ClientHandler(c, jsonrpc2.MethodNotFoundHandler))
 	server := protocol.ServerDispatcher(conn)
 	wd, _ := os.Getwd()
@@ -209,13 +172,8 @@ func lspClientMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "lspclient: shutdown:", err)
 	}
 	server.Exit(ctx)
-	err := cmd.Wait()
+	srv.printExit()
 	conn.Close()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	fmt.Printf("exit %d\n", code)
 	return 0
 }
 

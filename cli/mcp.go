@@ -178,14 +178,11 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
 	// continuing the caller's trace; flushed on every way out.
-	tel, err := setupTelemetry(ctx, e.stderr, "gramc mcp")
+	tel, stopTelemetry, err := startTelemetry(ctx, e, "gramc mcp")
 	if err != nil {
-		return usageErrorf("OpenTelemetry export: %v", err)
+		return err
 	}
-	if tel != nil {
-		reportOTLPErrors(e.stderr)
-		defer tel.shutdown()
-	}
+	defer stopTelemetry()
 	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
 	impls = append(impls, agentTools(srvOpts...)...)
 	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, srvOpts...)

@@ -143,21 +143,7 @@ func mcpAgentToolNames(opts mcpOptions, pkgs []*check.Package) []string {
 // before the server starts.
 func mcpAgentModels(e *env, agent runtime.Agent) (runtime.Option, error) {
 	o := runOptions{noStream: true, requestTimeout: 60 * time.Second, streamTimeout: 10 * time.Minute, maxRetryWait: 60 * time.Second}
-	byModel := map[string]runtime.Model{}
-	for _, a := range append([]runtime.Agent{agent}, runtime.ListedAgents(agent)...) {
-		if _, ok := byModel[a.Model]; ok {
-			continue
-		}
-		m, err := runModel(e, a, o)
-		if err != nil {
-			return nil, err
-		}
-		byModel[a.Model] = m
-	}
-	return runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) {
-		if m, ok := byModel[a.Model]; ok {
-			return m, nil
-		}
-		return nil, &runtime.ConfigurationError{Setting: "model", Message: "no client for agent " + a.Name + "'s model " + a.Model}
-	}), nil
+	return clientPerModel(append([]runtime.Agent{agent}, runtime.ListedAgents(agent)...), func(a runtime.Agent) (runtime.Model, error) {
+		return runModel(e, a, o)
+	})
 }

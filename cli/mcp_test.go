@@ -151,56 +151,19 @@ func (b bearerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func mcpLinesMain(args []string) int {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stderr = os.Stderr
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "mcplines:", err)
+	srv := startScriptServer("mcplines", args)
+	if srv == nil {
 		return 2
 	}
-	answered := make(chan string, 1024)
-	go func() {
-		defer close(answered)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			fmt.Printf("%s\n", sc.Bytes())
-			var m struct {
-				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
-			}
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m.Method == "" && len(m.ID) > 0 {
-				answered <- string(m.ID)
-			}
-		}
-	}()
-	sc := bufio.NewScanner(os.Stdin)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	out := bufio.NewScanner(srv.out)
+	out.Buffer(nil, 16<<20)
+	srv.drive(func() ([]byte, bool) {
+		ok := out.Scan()
+		return out.Bytes(), ok
+	}, func(in io.Writer, line string) {
 		var id string
 		var n int
 		switch {
-		case strings.HasPrefix(line, "await "):
-			want := strings.TrimPrefix(line, "await ")
-			timeout := time.After(20 * time.Second)
-		wait:
-			for {
-				select {
-				case got, ok := <-answered:
-					if !ok {
-						fmt.Printf("the server closed its output awaiting %s\n", want)
-						break wait
-					}
-					if got == want {
-						break wait
-					}
-				case <-timeout:
-					fmt.Printf("no answer %s\n", want)
-					break wait
-				}
-			}
 		case fmtScan(line, "big %s %d", &id, &n):
 			head := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{"pad":"`
 			io.WriteString(in, head+strings.Repeat("x", max(n-len(head)-3, 0))+`"}}`+"\n")
@@ -209,18 +172,7 @@ func mcpLinesMain(args []string) int {
 		default:
 			io.WriteString(in, line+"\n")
 		}
-	}
-	in.Close()
-	for range answered {
-	}
-	code := 0
-	if err := cmd.Wait(); err != nil {
-		code = -1
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-	}
-	fmt.Printf("exit %d\n", code)
+	})
 	return 0
 }
 

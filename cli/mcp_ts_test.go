@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/gramc-dev/gramc/internal/golden"
 )
 
 // TestTypeScriptSDKClient runs the scripts of testdata/script-node: gramc
@@ -31,15 +29,9 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		}
 		t.Skip(why)
 	}
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script-node",
-		RequireExplicitExec: true,
-		UpdateScripts:       golden.Update(),
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("NO_COLOR", "1")
-			env.Setenv("MCPTS", dir)
-			return nil
-		},
+	runScripts(t, "testdata/script-node", func(env *testscript.Env) error {
+		env.Setenv("MCPTS", dir)
+		return nil
 	})
 }
 

@@ -101,6 +101,22 @@ func rootCause(err error) error {
 	return err
 }
 
+// startTelemetry is setupTelemetry as gramc run and gramc mcp start it:
+// an environment it cannot read is a usage error, and the SDK's own
+// errors go to stderr through reportOTLPErrors. stop flushes what is
+// buffered (defer it; with nothing exported it does nothing).
+func startTelemetry(ctx context.Context, e *env, prog string) (tel *telemetrySetup, stop func(), err error) {
+	tel, err = setupTelemetry(ctx, e.stderr, prog)
+	if err != nil {
+		return nil, nil, usageErrorf("OpenTelemetry export: %v", err)
+	}
+	if tel == nil {
+		return nil, func() {}, nil
+	}
+	reportOTLPErrors(e.stderr)
+	return tel, tel.shutdown, nil
+}
+
 // setupTelemetry makes the trace and metric exporters the environment
 // asks for (nil when it asks for none): OTLP/HTTP, and for traces the
 // console, where each span is printed on stderr as it ends. The OTLP

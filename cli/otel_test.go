@@ -82,8 +82,7 @@ func otlpReceiverMain(addr, file string) int {
 		switch r.URL.Path {
 		case "/v1/traces":
 			var req colltrace.ExportTraceServiceRequest
-			if err := proto.Unmarshal(body, &req); err != nil {
-				http.Error(w, err.Error(), 400)
+			if !acceptOTLP(w, body, &req, &colltrace.ExportTraceServiceResponse{}) {
 				return
 			}
 			for _, rs := range req.ResourceSpans {
@@ -98,13 +97,12 @@ func otlpReceiverMain(addr, file string) int {
 					}
 				}
 			}
-			out, _ := proto.Marshal(&colltrace.ExportTraceServiceResponse{})
-			w.Header().Set("Content-Type", "application/x-protobuf")
-			w.Write(out)
+		// Parallel to /v1/traces above: OTLP nests both signals' exports
+		// alike (resources, scopes, then spans or metrics); what each
+		// walk keeps differs.
 		case "/v1/metrics":
 			var req collmetric.ExportMetricsServiceRequest
-			if err := proto.Unmarshal(body, &req); err != nil {
-				http.Error(w, err.Error(), 400)
+			if !acceptOTLP(w, body, &req, &collmetric.ExportMetricsServiceResponse{}) {
 				return
 			}
 			for _, rm := range req.ResourceMetrics {
@@ -114,9 +112,6 @@ func otlpReceiverMain(addr, file string) int {
 					}
 				}
 			}
-			out, _ := proto.Marshal(&collmetric.ExportMetricsServiceResponse{})
-			w.Header().Set("Content-Type", "application/x-protobuf")
-			w.Write(out)
 		default:
 			http.NotFound(w, r)
 			return
@@ -125,6 +120,20 @@ func otlpReceiverMain(addr, file string) int {
 	}))
 	fmt.Fprintln(os.Stderr, "otlpreceiver:", err)
 	return 1
+}
+
+// acceptOTLP decodes an OTLP/HTTP export request (body) into req and
+// answers with resp, sent when the handler returns; a body that does not
+// decode is answered 400 and acceptOTLP is false.
+func acceptOTLP(w http.ResponseWriter, body []byte, req, resp proto.Message) bool {
+	if err := proto.Unmarshal(body, req); err != nil {
+		http.Error(w, err.Error(), 400)
+		return false
+	}
+	out, _ := proto.Marshal(resp)
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.Write(out)
+	return true
 }
 
 // TestExporters: OTEL_*_EXPORTER as the OpenTelemetry environment

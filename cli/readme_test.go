@@ -307,14 +307,7 @@ func TestMissingLines(t *testing.T) {
 // TestREADMEListsEveryTarget: the README's tour of gramc schema names the
 // targets in the registry's order, so a new target cannot be missing from it.
 func TestREADMEListsEveryTarget(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(readme), "**schema**")
-	if !ok {
-		t.Fatal("the README has no **schema** entry in its tour")
-	}
+	after := readmeAfter(t, "**schema**", "**schema** entry in its tour")
 	list, _, _ := strings.Cut(after, "```")
 	var listed []string
 	for _, m := range regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(list, -1) {
@@ -327,4 +320,20 @@ func TestREADMEListsEveryTarget(t *testing.T) {
 	if strings.Join(listed, " ") != strings.Join(want, " ") {
 		t.Errorf("the README's schema tour lists the targets %v, want %v (schema.Targets)", listed, want)
 	}
+}
+
+// readmeAfter is the README's text after the first marker, for a test
+// that holds a part of it to what gramc does; a README without the
+// marker fails the test, naming what (the part) it lacks.
+func readmeAfter(t *testing.T, marker, what string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), marker)
+	if !ok {
+		t.Fatalf("the README has no %s", what)
+	}
+	return after
 }

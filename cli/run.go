@@ -289,14 +289,11 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 
 	// OpenTelemetry export when the standard OTEL_* variables ask for it;
 	// what is buffered is flushed on every way out, a signal included.
-	tel, err := setupTelemetry(ctx, e.stderr, "gramc run")
+	tel, stopTelemetry, err := startTelemetry(ctx, e, "gramc run")
 	if err != nil {
-		return usageErrorf("OpenTelemetry export: %v", err)
+		return err
 	}
-	if tel != nil {
-		reportOTLPErrors(e.stderr)
-		defer tel.shutdown()
-	}
+	defer stopTelemetry()
 	// The answer is printed as it arrives. Text of the model's goes to
 	// standard output, the tool trace to standard error; a line of text
 	// still open when a tool call starts is ended first, so the two

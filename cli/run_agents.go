@@ -25,21 +25,32 @@ func listedModels(e *env, agent runtime.Agent, opts runOptions, extra ...cliento
 	if strings.Contains(opts.model, "/") {
 		top = opts.model
 	}
-	byModel := map[string]runtime.Model{}
-	for _, c := range runtime.ListedAgents(agent) {
-		if _, ok := byModel[c.Model]; ok {
-			continue
-		}
+	return clientPerModel(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
 		co := opts
 		co.model = ""
 		if clients.Of(c.Model) != clients.Of(top) {
 			co.baseURL, co.responses, co.legacy = "", false, false
 		}
-		m, err := runModel(e, c, co, extra...)
+		return runModel(e, c, co, extra...)
+	})
+}
+
+// clientPerModel is the run option that gives each agent the client of
+// its model: newModel makes one per model among agents, before anything
+// is sent; an agent on another model is a configuration error. gramc
+// run's listed agents and gramc mcp's served agents get theirs here
+// (agenttest's listedModels does the same for a test's cassette).
+func clientPerModel(agents []runtime.Agent, newModel func(runtime.Agent) (runtime.Model, error)) (runtime.Option, error) {
+	byModel := map[string]runtime.Model{}
+	for _, a := range agents {
+		if _, ok := byModel[a.Model]; ok {
+			continue
+		}
+		m, err := newModel(a)
 		if err != nil {
 			return nil, err
 		}
-		byModel[c.Model] = m
+		byModel[a.Model] = m
 	}
 	return runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) {
 		m, ok := byModel[a.Model]

@@ -76,15 +76,9 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	if err != nil {
 		return usageErrorf("--target: %w", err)
 	}
-	if len(args) == 0 {
-		args = []string{"./..."}
-	}
-	pkgs, err := loadPackages(e, args)
+	pkgs, err := loadSomePackages(e, args, "./...")
 	if err != nil {
 		return err
-	}
-	if len(pkgs) == 0 {
-		return usageErrorf("no gram packages in %s", strings.Join(args, " "))
 	}
 	tools, err := schemaSelectTools(pkgs, opts)
 	if err != nil {

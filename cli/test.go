@@ -40,6 +40,8 @@ type testOptions struct {
 // testFormats are the values of gramc test --format.
 var testFormats = []string{"text", "json", "junit"}
 
+// Parallel to check.go's newCheckCmd: a command with an options struct and
+// its --format values opens the same way (root.go's convention).
 func newTestCmd(e *env) *cobra.Command {
 	var opts testOptions
 	cmd := &cobra.Command{

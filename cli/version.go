@@ -7,6 +7,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// Parallel to explain.go and lsp.go: every command's file registers a
+// newXCmd that builds its cobra.Command (root.go); they share that shape,
+// not code.
 func init() { register(newVersionCmd) }
 
 func newVersionCmd(e *env) *cobra.Command {

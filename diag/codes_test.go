@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,21 +18,17 @@ import (
 // check/doc_test.go runs), every code documented is registered, and codes
 // are unique.
 func TestRegistryAndDocsAgree(t *testing.T) {
-	pages := map[string]string{}
 	seen := map[Code]bool{}
 	for _, c := range Codes() {
 		if seen[c.Code] {
 			t.Errorf("code %s registered twice", c.Code)
 		}
 		seen[c.Code] = true
-		if _, ok := pages[c.Doc]; !ok {
-			data, err := os.ReadFile("../" + c.Doc)
-			if err != nil {
-				t.Fatalf("%s: %v", c.Code, err)
-			}
-			pages[c.Doc] = string(data)
+		page, err := docs.Pages.ReadFile(strings.TrimPrefix(c.Doc, "docs/"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Code, err)
 		}
-		if !strings.Contains(pages[c.Doc], "`"+string(c.Code)+"`") {
+		if !strings.Contains(string(page), "`"+string(c.Code)+"`") {
 			t.Errorf("%s is not documented in %s", c.Code, c.Doc)
 		}
 		if info, ok := Lookup(c.Code); !ok || info != c {
@@ -49,7 +44,7 @@ func TestRegistryAndDocsAgree(t *testing.T) {
 			t.Errorf("docs/diagnostics.md documents %s, which is not registered", m[1])
 		}
 	}
-	for _, m := range regexp.MustCompile("(?m)^\\| `(target-[a-z-]+)` \\|").FindAllStringSubmatch(pages["docs/schema.md"], -1) {
+	for _, m := range regexp.MustCompile("(?m)^\\| `(target-[a-z-]+)` \\|").FindAllStringSubmatch(docs.Page("schema.md"), -1) {
 		if !seen[Code(m[1])] {
 			t.Errorf("docs/schema.md documents %s, which is not registered", m[1])
 		}

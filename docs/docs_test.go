@@ -11,6 +11,10 @@ import (
 // TestExplainEveryCode: gramc explain knows every registered code, from
 // the pages themselves (one source), with its severity and an example or
 // its meaning.
+//
+// Parallel to check/explain's TestExplainFixes: the same walk over every
+// registered code's explanation; this test holds what the pages give,
+// that one the fix gramc explain prints.
 func TestExplainEveryCode(t *testing.T) {
 	for _, c := range diag.Codes() {
 		text, ok := docs.Explain(string(c.Code))
