@@ -42,9 +42,7 @@ var info, _ = provider.Lookup("Anthropic")
 // Client is a runtime.Model for the Messages API. It is configured one
 // way, with the options of New, and is safe for concurrent use.
 type Client struct {
-	http      apihttp.Config
-	baseURL   string
-	model     string
+	api       clientopt.Settings // the key, retries, timeouts, base URL, model
 	maxTokens int
 
 	// The last output schema and its subset form (outputSchema).
@@ -67,23 +65,18 @@ func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
 // NewFor returns a client for a provider that speaks the Messages API,
 // configured from its row of the provider table, then opts.
 func NewFor(p provider.Info, opts ...Option) (*Client, error) {
-	c := &Client{}
-	s, err := clientopt.Setup(p, c, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	if c.maxTokens <= 0 {
+	c, err := clientopt.NewClient(p, opts, func(c *Client) *clientopt.Settings { return &c.api })
+	if err == nil && c.maxTokens <= 0 {
 		c.maxTokens = DefaultMaxTokens
 	}
-	return c, nil
+	return c, err
 }
 
 // BaseURL returns the API root the client sends requests to.
-func (c *Client) BaseURL() string { return c.baseURL }
+func (c *Client) BaseURL() string { return c.api.BaseURL }
 
 func (c *Client) endpoint() string {
-	base := strings.TrimRight(c.baseURL, "/")
+	base := strings.TrimRight(c.api.BaseURL, "/")
 	// A base URL given with its /v1 (as OpenAI's are) works too.
 	base = strings.TrimSuffix(base, "/v1")
 	return base + "/v1/messages"
@@ -97,11 +90,7 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, false)
-	if err != nil {
-		return nil, err
-	}
-	return c.decodeResponse(resp.Data)
+	return c.api.HTTP.Complete(ctx, c.endpoint(), versionHeader, body, c.decodeResponse)
 }
 
 // Stream implements runtime.StreamingModel.
@@ -110,15 +99,7 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, true)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
-	}
-	return c.decodeStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint(), versionHeader, body, c.decodeResponse, c.decodeStream, emit)
 }
 
 // EncodeRequest returns the JSON request body Complete sends for req.
@@ -153,16 +134,6 @@ func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// modelName returns the model to ask for: the override, or the agent's
-// `Provider/model-name` without its provider.
-func (c *Client) modelName(agentModel string) string {
-	if c.model != "" {
-		return c.model
-	}
-	_, name := runtime.SplitModel(agentModel)
-	return name
 }
 
 // Wire types of the Messages API (only what gramc sends and reads).
@@ -240,7 +211,7 @@ type messagesResponse struct {
 }
 
 func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error) {
-	mr := messagesRequest{Model: c.modelName(req.Model), MaxTokens: c.maxTokens, Stream: stream}
+	mr := messagesRequest{Model: c.api.ModelName(req.Model), MaxTokens: c.maxTokens, Stream: stream}
 	if t := req.Temperature; t != nil {
 		if *t < 0 || *t > 1 {
 			return nil, &runtime.ConfigurationError{Setting: "temperature",
@@ -279,13 +250,11 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		}
 		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: schema}}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(mr); err != nil {
+	body, err := apihttp.Marshal(mr)
+	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return body, nil
 }
 
 // encodeMessages turns a provider-neutral conversation into Messages API
@@ -329,7 +298,7 @@ func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []s
 			ids := make([]string, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
 				ids[j] = toolUseID(tc.ID, i, j)
-				blocks = append(blocks, block{Type: "tool_use", ID: ids[j], Name: tc.Name, Input: inputObject(tc.Arguments)})
+				blocks = append(blocks, block{Type: "tool_use", ID: ids[j], Name: tc.Name, Input: apihttp.ArgumentsObject(tc.Arguments)})
 			}
 			if len(blocks) == 0 {
 				continue // an empty answer: nothing to send
@@ -396,33 +365,13 @@ func toolUseID(id string, msg, call int) string {
 	return string(b)
 }
 
-// inputObject is a call's arguments as the JSON object tool_use.input
-// must be: the arguments text when it is one, else {} (a model's
-// malformed arguments were answered with an error the model can read).
-func inputObject(args string) json.RawMessage {
-	raw := bytes.TrimSpace([]byte(args))
-	var m map[string]json.RawMessage
-	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.Bytes()
-		}
-	}
-	// A double-encoded object, as Run accepts.
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != args {
-		return inputObject(s)
-	}
-	return json.RawMessage(`{}`)
-}
-
 func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	var mr messagesResponse
 	if err := json.Unmarshal(data, &mr); err != nil {
 		return nil, &runtime.APIError{Provider: "anthropic", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
 	}
 	if mr.Type == "error" {
-		if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+		if e, ok := c.api.HTTP.BodyError(http.StatusOK, data); ok {
 			return nil, e
 		}
 	}
@@ -538,11 +487,5 @@ func outputSchemaOf(schema json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	walk(doc, true)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return apihttp.Marshal(doc)
 }

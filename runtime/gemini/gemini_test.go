@@ -22,14 +22,14 @@ func TestNewConfiguration(t *testing.T) {
 	}
 	t.Setenv("GEMINI_API_KEY", "gm-key")
 	c, err := New()
-	if err != nil || c.http.APIKey != "gm-key" {
+	if err != nil || c.api.HTTP.APIKey != "gm-key" {
 		t.Fatalf("GEMINI_API_KEY: %v", err)
 	}
 	// As Google's SDKs: GOOGLE_API_KEY wins when both are set.
 	t.Setenv("GOOGLE_API_KEY", "google-key")
 	c, _ = New()
-	if c.http.APIKey != "google-key" || c.http.KeyEnv != "GOOGLE_API_KEY" {
-		t.Errorf("key %q from %s", c.http.APIKey, c.http.KeyEnv)
+	if c.api.HTTP.APIKey != "google-key" || c.api.HTTP.KeyEnv != "GOOGLE_API_KEY" {
+		t.Errorf("key %q from %s", c.api.HTTP.APIKey, c.api.HTTP.KeyEnv)
 	}
 	if got := c.endpoint("models/gemini-2.5-flash", true); got != info.BaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
 		t.Errorf("endpoint %q", got)

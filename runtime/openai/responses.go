@@ -57,7 +57,7 @@ type responsesText struct {
 }
 
 func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]byte, error) {
-	rr := responsesRequest{Model: c.modelName(req.Model), Instructions: req.Instruction, Temperature: req.Temperature, Stream: stream}
+	rr := responsesRequest{Model: c.api.ModelName(req.Model), Instructions: req.Instruction, Temperature: req.Temperature, Stream: stream}
 	item := func(parts ...string) json.RawMessage {
 		var b []byte
 		b = append(b, '{')
@@ -112,13 +112,7 @@ func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]by
 		f.Type = "json_schema"
 		rr.Text = &responsesText{Format: f}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rr); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return apihttp.Marshal(rr)
 }
 
 // responsesItem is an output item (only what gramc reads).
@@ -156,18 +150,10 @@ func (c *Client) responses(ctx context.Context, req *runtime.Request, emit func(
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	resp, err := c.http.Post(ctx, c.endpoint("/responses"), nil, body, stream)
-	if err != nil {
-		return nil, err
-	}
 	if !stream {
-		return c.decodeResponses(resp.Data)
+		return c.api.HTTP.Complete(ctx, c.endpoint("/responses"), nil, body, c.decodeResponses)
 	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponses, emit)
-	}
-	return c.decodeResponsesStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint("/responses"), nil, body, c.decodeResponses, c.decodeResponsesStream, emit)
 }
 
 func (c *Client) decodeResponses(data []byte) (*runtime.Completion, error) {
@@ -188,12 +174,12 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 		}
 		json.Unmarshal(rr.Error, &eb)
 		if eb.Message == "" {
-			if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+			if e, ok := c.api.HTTP.BodyError(http.StatusOK, data); ok {
 				return nil, e
 			}
 			eb.Message = "the response failed"
 		}
-		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.http.RedactString(eb.Message), Code: eb.Code}
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.api.HTTP.RedactString(eb.Message), Code: eb.Code}
 	}
 	if rr.Object != "response" {
 		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: fmt.Sprintf("malformed response: object %q, want \"response\"", rr.Object)}
@@ -260,12 +246,12 @@ func (c *Client) decodeResponsesStream(ctx context.Context, body io.Reader, emit
 	for n := 1; ; n++ {
 		ev, err := dec.Next()
 		if err == io.EOF {
-			return nil, c.http.Incomplete("no response.completed")
+			return nil, c.api.HTTP.Incomplete("no response.completed")
 		}
 		if err != nil {
 			return nil, c.streamError(ctx, err)
 		}
-		c.http.DebugData("event "+ev.Type, ev.Data)
+		c.api.HTTP.DebugData("event "+ev.Type, ev.Data)
 		var re responsesEvent
 		if err := json.Unmarshal(ev.Data, &re); err != nil {
 			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK,
@@ -277,8 +263,8 @@ func (c *Client) decodeResponsesStream(ctx context.Context, body io.Reader, emit
 			if msg == "" {
 				msg = "an error event"
 			}
-			e := &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "error in the stream: " + c.http.RedactString(msg), Code: re.Code}
-			if eb, ok := c.http.BodyError(0, ev.Data); ok {
+			e := &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "error in the stream: " + c.api.HTTP.RedactString(msg), Code: re.Code}
+			if eb, ok := c.api.HTTP.BodyError(0, ev.Data); ok {
 				e.Message, e.Type = "error in the stream: "+eb.Message, eb.Type
 			}
 			return nil, e

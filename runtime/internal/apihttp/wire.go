@@ -1,0 +1,40 @@
+package apihttp
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Marshal is v as every client sends JSON: compact, without HTML
+// escaping (so a tools entry stays byte-identical to the one `gramc
+// schema` prints) and without the encoder's final newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// ArgumentsObject is a call's arguments text as the JSON object
+// Anthropic's tool_use.input and Gemini's functionCall.args must be: the
+// text compacted when it is an object (or a JSON string holding one, a
+// double-encoded object, as runtime.Run accepts), else {} (a model's
+// malformed arguments were answered with an error the model can read).
+func ArgumentsObject(args string) json.RawMessage {
+	raw := bytes.TrimSpace([]byte(args))
+	var m map[string]json.RawMessage
+	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			return b.Bytes()
+		}
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil && s != args {
+		return ArgumentsObject(s)
+	}
+	return json.RawMessage(`{}`)
+}
