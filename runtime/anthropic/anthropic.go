@@ -225,12 +225,9 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 	}
 	mr.Messages, system = encodeMessages(req.Messages, system)
 	mr.System = strings.Join(system, "\n\n")
-	for _, spec := range req.Tools {
-		e, err := ToolEntry(spec)
-		if err != nil {
-			return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
-		}
-		mr.Tools = append(mr.Tools, e)
+	var err error
+	if mr.Tools, err = apihttp.ToolEntries(req.Tools, ToolEntry); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice {

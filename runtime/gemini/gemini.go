@@ -243,15 +243,11 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 		gr.SystemInstruction = &content{Parts: []part{{Text: &s}}}
 	}
 	if len(req.Tools) > 0 {
-		var te toolEntry
-		for _, spec := range req.Tools {
-			d, err := FunctionDeclaration(spec)
-			if err != nil {
-				return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
-			}
-			te.FunctionDeclarations = append(te.FunctionDeclarations, d)
+		decls, err := apihttp.ToolEntries(req.Tools, FunctionDeclaration)
+		if err != nil {
+			return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 		}
-		gr.Tools = []toolEntry{te}
+		gr.Tools = []toolEntry{{FunctionDeclarations: decls}}
 		if req.ToolChoice != "" {
 			tc := &toolConfig{}
 			switch req.ToolChoice {

@@ -179,20 +179,14 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 			return nil, fmt.Errorf("message with unknown role %q", m.Role)
 		}
 	}
-	for _, spec := range req.Tools {
-		if legacy {
-			e, err := FunctionEntry(spec)
-			if err != nil {
-				return nil, err
-			}
-			cr.Functions = append(cr.Functions, e)
-		} else {
-			e, err := ToolEntry(spec)
-			if err != nil {
-				return nil, err
-			}
-			cr.Tools = append(cr.Tools, e)
-		}
+	var err error
+	if legacy {
+		cr.Functions, err = apihttp.ToolEntries(req.Tools, FunctionEntry)
+	} else {
+		cr.Tools, err = apihttp.ToolEntries(req.Tools, ToolEntry)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(req.Tools) > 0 && req.ToolChoice != "" {
 		switch req.ToolChoice {

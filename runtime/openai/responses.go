@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,20 +22,6 @@ import (
 // and `store: false`, so every request carries the whole conversation and
 // nothing is kept on OpenAI's side. Tools are the entries `gramc schema
 // --target openai-responses` prints.
-
-// ResponsesToolEntry returns the Responses API `tools` entry for spec,
-// compact: {"type":"function","name","description","parameters","strict"}
-// in that order, byte-identical to `gramc schema --target
-// openai-responses`. strict is always sent: the Responses API takes a
-// missing strict as true.
-func ResponsesToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
-	var fn bytes.Buffer
-	if err := writeFunction(&fn, spec, true); err != nil {
-		return nil, err
-	}
-	// The function's members, {"name",...}, at the entry's top level.
-	return append([]byte(`{"type":"function",`), fn.Bytes()[1:]...), nil
-}
 
 type responsesRequest struct {
 	Model        string            `json:"model"`
@@ -92,12 +77,9 @@ func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]by
 			return nil, fmt.Errorf("message with unknown role %q", m.Role)
 		}
 	}
-	for _, spec := range req.Tools {
-		e, err := ResponsesToolEntry(spec)
-		if err != nil {
-			return nil, err
-		}
-		rr.Tools = append(rr.Tools, e)
+	var err error
+	if rr.Tools, err = apihttp.ToolEntries(req.Tools, ResponsesToolEntry); err != nil {
+		return nil, err
 	}
 	if len(req.Tools) > 0 && req.ToolChoice != "" {
 		switch req.ToolChoice {

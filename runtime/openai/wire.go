@@ -23,6 +23,20 @@ func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
+// ResponsesToolEntry returns the Responses API `tools` entry for spec,
+// compact: {"type":"function","name","description","parameters","strict"}
+// in that order, byte-identical to `gramc schema --target
+// openai-responses`. strict is always sent: the Responses API takes a
+// missing strict as true.
+func ResponsesToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	var fn bytes.Buffer
+	if err := writeFunction(&fn, spec, true); err != nil {
+		return nil, err
+	}
+	// The function's members, {"name",...}, at the entry's top level.
+	return append([]byte(`{"type":"function",`), fn.Bytes()[1:]...), nil
+}
+
 // FunctionEntry returns the legacy `functions` entry for spec:
 // {"name","description","parameters"}.
 func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {

@@ -3,6 +3,8 @@ package apihttp
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/gramc-dev/gramc/runtime"
 )
 
 // Marshal is v as every client sends JSON: compact, without HTML
@@ -37,4 +39,19 @@ func ArgumentsObject(args string) json.RawMessage {
 		return ArgumentsObject(s)
 	}
 	return json.RawMessage(`{}`)
+}
+
+// ToolEntries is the request's tools, each as entry encodes it for the
+// provider's API (openai.ToolEntry, anthropic.ToolEntry,
+// gemini.FunctionDeclaration, ...); the first error stops it.
+func ToolEntries(tools []runtime.ToolSpecification, entry func(runtime.ToolSpecification) (json.RawMessage, error)) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for _, spec := range tools {
+		e, err := entry(spec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }
