@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
@@ -120,17 +119,8 @@ func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 		schema = []byte(`{"type":"object","properties":{}}`)
 	}
 	var b bytes.Buffer
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	b.WriteString(`,"input_schema":`)
-	start := b.Len()
-	if err := json.Compact(&b, schema); err != nil {
-		return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-	}
-	if b.Bytes()[start] != '{' {
-		return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	if err := apihttp.OpenToolEntry(&b, spec, "input_schema", schema); err != nil {
+		return nil, err
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -260,7 +250,10 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 // follow become tool_result blocks, all of them first in the next user
 // message (a call without a recorded result gets an error result, a
 // result without its call becomes text). Extra system messages join the
-// system prompt.
+// system prompt. Parallel to gemini.go's encodeContents (the same walk
+// over Gemini's parts); kept apart because each pairs results with calls
+// by its own document's rules (here tool_use ids rewritten to Anthropic's
+// pattern and one result per id).
 func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []string) {
 	var out []wireMessage
 	add := func(role string, blocks ...block) {
@@ -398,7 +391,9 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	return comp, nil
 }
 
-// stopReason maps the Messages API's stop_reason.
+// stopReason maps the Messages API's stop_reason. Parallel to openai's
+// and gemini's stopReason: the same switch over each API's own documented
+// reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "":

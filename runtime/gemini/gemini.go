@@ -110,27 +110,16 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 // parameters for a tool without any). A spec without Gemini's schema
 // (one not made by gramc) sends its JSON Schema as parametersJsonSchema.
 func FunctionDeclaration(spec runtime.ToolSpecification) (json.RawMessage, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	schema, key := spec.TargetSchemas["gemini"], `,"parameters":`
+	schema, key := spec.TargetSchemas["gemini"], "parameters"
 	if len(bytes.TrimSpace(schema)) == 0 {
-		schema, key = spec.Schema, `,"parametersJsonSchema":`
+		schema, key = spec.Schema, "parametersJsonSchema"
 		if !hasProperties(schema) {
 			schema = nil // the gemini target omits parameters then
 		}
 	}
-	if len(bytes.TrimSpace(schema)) > 0 {
-		b.WriteString(key)
-		start := b.Len()
-		if err := json.Compact(&b, schema); err != nil {
-			return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-		}
-		if b.Bytes()[start] != '{' {
-			return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
-		}
+	var b bytes.Buffer
+	if err := apihttp.OpenToolEntry(&b, spec, key, schema); err != nil {
+		return nil, err
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -283,7 +272,10 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 // merge); an assistant's calls are functionCall parts with their thought
 // signatures; the results that follow are functionResponse parts, one per
 // call in call order (a call without a recorded result gets an error
-// response, a result without its call becomes text).
+// response, a result without its call becomes text). Parallel to
+// anthropic.go's encodeMessages (the same walk over the Messages API's
+// blocks); kept apart because each pairs results with calls by its own
+// document's rules (here Gemini's own ids, thought signatures echoed).
 func encodeContents(msgs []runtime.Message) []content {
 	var out []content
 	add := func(role string, parts ...part) {
@@ -462,7 +454,8 @@ func (a *answer) completion() (*runtime.Completion, error) {
 	return comp, nil
 }
 
-// stopReason maps a finishReason.
+// stopReason maps a finishReason. Parallel to openai's and anthropic's
+// stopReason: the same switch over each API's own documented reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "", "FINISH_REASON_UNSPECIFIED":

@@ -305,6 +305,8 @@ func pairLegacyResults(msgs []runtime.Message) (answer map[int]int, resultFor ma
 }
 
 // stopReason maps a finish_reason (or a Responses status reason).
+// Parallel to anthropic's and gemini's stopReason: the same switch over
+// each API's own documented reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "":

@@ -3,10 +3,9 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
 // ToolEntry returns the Chat Completions `tools` entry for spec, compact:
@@ -48,21 +47,12 @@ func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 }
 
 func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool) error {
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	b.WriteString(`,"parameters":`)
 	params := bytes.TrimSpace(spec.Schema)
 	if len(params) == 0 {
 		params = []byte(`{"type":"object","properties":{}}`)
 	}
-	start := b.Len()
-	if err := json.Compact(b, params); err != nil {
-		return fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-	}
-	if b.Bytes()[start] != '{' {
-		return fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	if err := apihttp.OpenToolEntry(b, spec, "parameters", params); err != nil {
+		return err
 	}
 	if strict {
 		if spec.Strict {

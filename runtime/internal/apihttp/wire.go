@@ -3,7 +3,9 @@ package apihttp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -54,4 +56,29 @@ func ToolEntries(tools []runtime.ToolSpecification, entry func(runtime.ToolSpeci
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// OpenToolEntry writes what every provider's function entry starts with,
+// {"name":…,"description":…, then the schema as key's value, compacted
+// (it must be a JSON object; an empty one is left out), and leaves the
+// object open for the provider's own members and its closing brace.
+func OpenToolEntry(b *bytes.Buffer, spec runtime.ToolSpecification, key string, schema []byte) error {
+	b.WriteString(`{"name":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
+	b.WriteString(`,"description":`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return nil
+	}
+	b.WriteString(`,`)
+	b.Write(jsonstr.AppendString(b.AvailableBuffer(), key))
+	b.WriteString(`:`)
+	start := b.Len()
+	if err := json.Compact(b, schema); err != nil {
+		return fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
+	}
+	if b.Bytes()[start] != '{' {
+		return fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	}
+	return nil
 }
