@@ -71,12 +71,9 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 	if r.Header.Get("Authorization") != "" {
 		return nil, fmt.Errorf("an Authorization header: Anthropic takes the key in x-api-key")
 	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("content-type %q, want application/json", ct)
-	}
 	var req anthropicRequest
-	if err := strictDecode(body, &req); err != nil {
-		return nil, fmt.Errorf("body: %w", err)
+	if err := decodeBody(r, body, &req, "body"); err != nil {
+		return nil, err
 	}
 	if req.Model == "" {
 		return nil, fmt.Errorf("model: Field required")

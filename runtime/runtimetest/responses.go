@@ -61,12 +61,9 @@ func (responsesDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
 		return nil, fmt.Errorf("no Authorization: Bearer header")
 	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("content-type %q, want application/json", ct)
-	}
 	var req responsesRequest
-	if err := strictDecode(body, &req); err != nil {
-		return nil, fmt.Errorf("body: %w", err)
+	if err := decodeBody(r, body, &req, "body"); err != nil {
+		return nil, err
 	}
 	if req.Model == "" {
 		return nil, fmt.Errorf("Missing required parameter: 'model'")
