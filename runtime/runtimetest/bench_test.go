@@ -163,14 +163,7 @@ func BenchmarkStreamedRoundTrip(b *testing.B) {
 					}
 				}))
 				defer hs.Close()
-				model, err := newClients[p](hs.URL+runtimetest.BasePath(p), &sleeps{}, clientConfig{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				bound, err := runtime.Bind(helloAgent, library())
-				if err != nil {
-					b.Fatal(err)
-				}
+				model, bound := boundHello(b, p, hs.URL+runtimetest.BasePath(p))
 				var opts []runtime.Option
 				text := 0
 				if stream {

@@ -48,36 +48,47 @@ type clientConfig struct {
 	realSleep     bool
 }
 
-// newClients make each provider's client for a fake server.
-var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error){
-	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return openai.New(opts...)
+// newClients make each provider's client from options.
+var newClients = map[string]func(opts ...clientopt.Option) (runtime.Model, error){
+	runtimetest.OpenAI: func(opts ...clientopt.Option) (runtime.Model, error) { return openai.New(opts...) },
+	runtimetest.OpenAIResponses: func(opts ...clientopt.Option) (runtime.Model, error) {
+		return openai.New(append(opts, openai.WithMode(openai.ResponsesMode))...)
 	},
-	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return openai.New(opts...)
-	},
-	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []gemini.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return gemini.New(opts...)
-	},
-	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []anthropic.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return anthropic.New(opts...)
-	},
+	runtimetest.Gemini:    func(opts ...clientopt.Option) (runtime.Model, error) { return gemini.New(opts...) },
+	runtimetest.Anthropic: func(opts ...clientopt.Option) (runtime.Model, error) { return anthropic.New(opts...) },
+}
+
+// newClient makes provider p's client for a fake server at url,
+// configured by cfg; its waits between retries go to s unless
+// cfg.realSleep.
+func newClient(p, url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+	opts := []clientopt.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
+	if !cfg.realSleep {
+		opts = append(opts, clientopt.WithSleep(s.Sleep))
+	}
+	return newClients[p](opts...)
+}
+
+// fakeClient is provider p's client for a fake server at url, configured
+// by default; an error ends the test.
+func fakeClient(tb testing.TB, p, url string) runtime.Model {
+	tb.Helper()
+	model, err := newClient(p, url, &sleeps{}, clientConfig{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return model
+}
+
+// boundHello is fakeClient and the hello/goodbye agent bound to its
+// library.
+func boundHello(tb testing.TB, p, url string) (runtime.Model, *runtime.BoundAgent) {
+	tb.Helper()
+	bound, err := runtime.Bind(helloAgent, library())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fakeClient(tb, p, url), bound
 }
 
 // harness is one provider, streamed or not.
@@ -111,7 +122,7 @@ func (h *harness) server(p runtimetest.Policy) *runtimetest.ProviderServer {
 func (h *harness) client(srv *runtimetest.ProviderServer, cfg clientConfig) (runtime.Model, *sleeps) {
 	h.t.Helper()
 	s := &sleeps{}
-	m, err := newClients[h.provider](srv.URL, s, cfg)
+	m, err := newClient(h.provider, srv.URL, s, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -293,10 +293,7 @@ func TestTypedTelemetry(t *testing.T) {
 			policy = runtimetest.Replies(runtimetest.Reply{Text: "Urgent."})
 		}
 		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, policy)
-		model, err := newClients[runtimetest.OpenAI](srv.URL, &sleeps{}, clientConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		model := fakeClient(t, runtimetest.OpenAI, srv.URL)
 		agent := typedAgent("OpenAI/gpt-4o-mini", false)
 		want := "json"
 		if !typed {
