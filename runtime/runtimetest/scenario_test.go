@@ -539,15 +539,7 @@ func TestWeatherAgentOnEveryProvider(t *testing.T) {
 	}
 	forEach(t, func(h *harness) {
 		t := h.t
-		var got json.RawMessage
-		lib := runtime.NewToolLibrary()
-		for _, spec := range agent.Tools {
-			lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
-				got = args
-				return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
-					"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
-			}})
-		}
+		lib, got := runtimetest.WeatherLibrary(agent.Tools)
 		srv := h.server(runtimetest.Echo)
 		c, _ := h.client(srv, clientConfig{})
 		var opts []runtime.Option
@@ -558,8 +550,8 @@ func TestWeatherAgentOnEveryProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != `{"city":"Paris","unit":"celsius"}` {
-			t.Errorf("tool got %s", got)
+		if string(got()) != `{"city":"Paris","unit":"celsius"}` {
+			t.Errorf("tool got %s", got())
 		}
 		if !strings.Contains(resp.Content, `"conditions":"sunny"`) {
 			t.Errorf("content %s", resp.Content)
