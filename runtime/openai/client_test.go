@@ -202,7 +202,7 @@ func TestSleepHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = runtime.Run(ctx, c, helloAgent, library(), "hi", nil)
+	_, err = runtime.Run(ctx, c, helloAgent, runtimetest.HelloGoodbyeLibrary(), "hi", nil)
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Errorf("err = %v after %v", err, time.Since(start))
 	}
