@@ -252,6 +252,9 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if turn, err := l2.Receive(comp); err != nil || !turn.Done {
 		t.Fatalf("resumed turn = %+v, %v", turn, err)
 	}
+	// Parallel to temporal/durable/workflow_test.go's responseCmp: the
+	// same equality of responses (a tool error by kind, message and
+	// tool), one in each module's tests.
 	opts := cmp.Options{
 		cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
 		cmp.Comparer(func(a, b error) bool {

@@ -12,6 +12,8 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 )
 
+// TestNewConfiguration is parallel to gemini's and openai's: the client
+// configured from its row's variables, checked through its internals.
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("ANTHROPIC_BASE_URL", "")

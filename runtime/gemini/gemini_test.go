@@ -12,6 +12,8 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 )
 
+// TestNewConfiguration is parallel to anthropic's and openai's: the client
+// configured from its row's variables, checked through its internals.
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("GOOGLE_API_KEY", "")
 	t.Setenv("GEMINI_API_KEY", "")

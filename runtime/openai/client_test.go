@@ -18,6 +18,9 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
+// TestNewConfiguration is parallel to anthropic's and gemini's: the client
+// configured from its row's variables (and a local server's needing no
+// key).
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")

@@ -58,6 +58,8 @@ type anthropicDialect struct{}
 
 func (anthropicDialect) key(r *http.Request) string { return r.Header.Get("X-Api-Key") }
 
+// decode is parallel to geminiDialect's and responsesDialect's: the same
+// first checks (path, key header, JSON body), each in its API's words.
 func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
 		return nil, fmt.Errorf("unexpected %s %s (want POST .../v1/messages)", r.Method, r.URL.Path)

@@ -14,7 +14,9 @@ import (
 
 // canned are, per provider, the wire answers of one tool round trip: a
 // tool call, then (once the request holds the marker of a tool result)
-// the text answer, streamed and whole.
+// the text answer, streamed and whole. A provider's two streams are
+// parallel: one event sequence of its protocol, for a tool_use block and
+// for a text block.
 var canned = map[string]struct {
 	marker                              string
 	call, answer, callStream, answerSSE string

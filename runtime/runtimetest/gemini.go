@@ -62,6 +62,8 @@ type geminiDialect struct{}
 
 func (geminiDialect) key(r *http.Request) string { return r.Header.Get("X-Goog-Api-Key") }
 
+// decode is parallel to anthropicDialect's and responsesDialect's: the
+// same first checks (path, key header, JSON body), each in its API's words.
 func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error) {
 	m := geminiPathRE.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodPost || m == nil {

@@ -461,6 +461,21 @@ func TestScenarioCancellation(t *testing.T) {
 	})
 }
 
+// throughJSON is conv stored as JSON and read back, as a program that
+// resumes a conversation later has it.
+func throughJSON(t *testing.T, conv *runtime.Conversation) *runtime.Conversation {
+	t.Helper()
+	stored, err := json.Marshal(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back runtime.Conversation
+	if err := json.Unmarshal(stored, &back); err != nil {
+		t.Fatal(err)
+	}
+	return &back
+}
+
 func TestScenarioResumedConversation(t *testing.T) {
 	forEach(t, func(h *harness) {
 		t := h.t
@@ -470,15 +485,8 @@ func TestScenarioResumedConversation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored, err := json.Marshal(resp.Conversation)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var conv runtime.Conversation
-		if err := json.Unmarshal(stored, &conv); err != nil {
-			t.Fatal(err)
-		}
-		resp2, err := h.run(context.Background(), c, library(), "and again, for Lea", &conv, srv)
+		conv := throughJSON(t, resp.Conversation)
+		resp2, err := h.run(context.Background(), c, library(), "and again, for Lea", conv, srv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -508,13 +516,11 @@ func TestResumeOnAnotherProvider(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				stored, _ := json.Marshal(resp.Conversation)
-				var conv runtime.Conversation
-				json.Unmarshal(stored, &conv)
+				conv := throughJSON(t, resp.Conversation)
 				h2 := &harness{t: t, provider: to, stream: true}
 				srv2 := h2.server(runtimetest.Echo)
 				c2, _ := h2.client(srv2, clientConfig{})
-				resp2, err := h2.run(context.Background(), c2, library(), "and again, for Lea", &conv, srv2)
+				resp2, err := h2.run(context.Background(), c2, library(), "and again, for Lea", conv, srv2)
 				if err != nil {
 					t.Fatal(err)
 				}
