@@ -60,6 +60,8 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 		}
 		pkgs = append(pkgs, ps...)
 	}
+	// Parallel to gramfile's TestSpecFromToolMatchesSchema: the same walk
+	// over every tool's spec, here to compare each client's entries.
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {

@@ -129,6 +129,17 @@ func (h *harness) client(srv *runtimetest.ProviderServer, cfg clientConfig) (run
 	return m, s
 }
 
+// answer is run with the hello/goodbye library in the background
+// context; an error ends the test.
+func (h *harness) answer(m runtime.Model, srv *runtimetest.ProviderServer, input string, conv *runtime.Conversation, opts ...runtime.Option) *runtime.Response {
+	h.t.Helper()
+	resp, err := h.run(context.Background(), m, library(), input, conv, srv, opts...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return resp
+}
+
 // run runs the agent; streamed, it checks that the text events add up to
 // each answer and that every request asked for a stream.
 func (h *harness) run(ctx context.Context, m runtime.Model, lib *runtime.ToolLibrary, input string, conv *runtime.Conversation, srv *runtimetest.ProviderServer, opts ...runtime.Option) (*runtime.Response, error) {
@@ -172,10 +183,7 @@ func TestScenarioToolLoop(t *testing.T) {
 			runtimetest.TextReply("Hello, Alice! How are you?"),
 		))
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "Hi, I am Alice", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "Hi, I am Alice", nil)
 		if resp.Content != "Hello, Alice! How are you?" || len(resp.Invocations) != 1 || resp.Invocations[0].Result != "Hello, Alice!" {
 			t.Errorf("response = %+v", resp)
 		}
@@ -206,10 +214,7 @@ func TestScenarioParallelCalls(t *testing.T) {
 			runtimetest.TextReply("done"),
 		))
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "greet Ann, bid Bob farewell", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "greet Ann, bid Bob farewell", nil)
 		if len(resp.Invocations) != 2 || resp.Invocations[0].Result != "Hello, Ann!" || resp.Invocations[1].Result != "Goodbye, Bob!" {
 			t.Errorf("invocations = %+v", resp.Invocations)
 		}
@@ -266,10 +271,7 @@ func TestScenarioInvalidArgumentsFedBack(t *testing.T) {
 			return runtimetest.TextReply(turn.Last().Content)
 		})
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "hi", nil)
 		if resp.Content != "Hello, Alice!" || len(resp.Invocations) != 2 {
 			t.Errorf("content %q, %d invocations", resp.Content, len(resp.Invocations))
 		}
@@ -387,10 +389,7 @@ func TestScenarioRetries(t *testing.T) {
 			return runtimetest.TextReply("hello after waiting")
 		})
 		c, s := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "hi", nil)
 		if resp.Content != "hello after waiting" {
 			t.Errorf("content %q", resp.Content)
 		}
@@ -403,7 +402,7 @@ func TestScenarioRetries(t *testing.T) {
 			return runtimetest.Reply{Status: http.StatusInternalServerError, Message: "The server had an error while processing your request."}
 		})
 		c, s = h.client(srv, clientConfig{maxRetries: 2})
-		_, err = h.run(context.Background(), c, library(), "hi", nil, srv)
+		_, err := h.run(context.Background(), c, library(), "hi", nil, srv)
 		var ae *runtime.APIError
 		if !errors.As(err, &ae) || ae.StatusCode != 500 || !ae.Retryable || ae.Attempts != 3 || !strings.Contains(err.Error(), "The server had an error") {
 			t.Fatalf("err = %#v", err)
@@ -481,15 +480,9 @@ func TestScenarioResumedConversation(t *testing.T) {
 		t := h.t
 		srv := h.server(runtimetest.Echo)
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "Hello, I am Max", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "Hello, I am Max", nil)
 		conv := throughJSON(t, resp.Conversation)
-		resp2, err := h.run(context.Background(), c, library(), "and again, for Lea", conv, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp2 := h.answer(c, srv, "and again, for Lea", conv)
 		if resp2.Content != "Hello, Lea!" || len(resp2.Conversation.Messages) != 8 {
 			t.Errorf("second answer %q, %d messages", resp2.Content, len(resp2.Conversation.Messages))
 		}
@@ -512,18 +505,12 @@ func TestResumeOnAnotherProvider(t *testing.T) {
 				h1 := &harness{t: t, provider: from}
 				srv1 := h1.server(runtimetest.Echo)
 				c1, _ := h1.client(srv1, clientConfig{})
-				resp, err := h1.run(context.Background(), c1, library(), "Hello, I am Max", nil, srv1)
-				if err != nil {
-					t.Fatal(err)
-				}
+				resp := h1.answer(c1, srv1, "Hello, I am Max", nil)
 				conv := throughJSON(t, resp.Conversation)
 				h2 := &harness{t: t, provider: to, stream: true}
 				srv2 := h2.server(runtimetest.Echo)
 				c2, _ := h2.client(srv2, clientConfig{})
-				resp2, err := h2.run(context.Background(), c2, library(), "and again, for Lea", conv, srv2)
-				if err != nil {
-					t.Fatal(err)
-				}
+				resp2 := h2.answer(c2, srv2, "and again, for Lea", conv)
 				if resp2.Content != "Hello, Lea!" {
 					t.Errorf("answer %q", resp2.Content)
 				}
