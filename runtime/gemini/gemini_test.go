@@ -3,13 +3,12 @@ package gemini
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // TestNewConfiguration is parallel to anthropic's and openai's: the client
@@ -92,12 +91,8 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write([]byte(tt.stream))
-			}))
-			defer hs.Close()
-			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(hs.URL))
+			srv := runtimetest.NewProviderServer(t, runtimetest.Gemini, runtimetest.Replies(runtimetest.Reply{SSE: tt.stream}))
+			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(srv.URL))
 			comp, err := c.Stream(context.Background(), &runtime.Request{Model: "g", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
 			var got string
 			switch {
