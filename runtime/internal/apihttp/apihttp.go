@@ -6,8 +6,10 @@
 // or Gemini's RetryInfo delay winning), each provider's error body read
 // into a *runtime.APIError that never contains the key, and debug dumps
 // with the key redacted. A streamed response's body is handed back open;
-// Complete and Stream are the whole exchange of a request a client has
-// encoded (with Marshal) and an answer it decodes.
+// Complete and Stream are the whole exchange, from a request a client has
+// encoded to the answer it decodes. Beside them (wire.go), the JSON every
+// client writes alike: the request body (Marshal), the tools entries
+// (ToolEntries, OpenToolEntry) and a call's arguments object.
 package apihttp
 
 import (
@@ -479,9 +481,16 @@ func (r *Response) isJSON() bool {
 	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json")
 }
 
+// A Decoder reads a whole answer into a completion.
+type Decoder func(data []byte) (*runtime.Completion, error)
+
+// A StreamDecoder reads a streamed answer's events to its end, reporting
+// them to emit (nil for none) as they come.
+type StreamDecoder func(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error)
+
 // Complete posts body to endpoint and decodes the whole answer with
 // decode: every client's runtime.Model.Complete after encoding.
-func (c *Config) Complete(ctx context.Context, endpoint string, header http.Header, body []byte, decode func([]byte) (*runtime.Completion, error)) (*runtime.Completion, error) {
+func (c *Config) Complete(ctx context.Context, endpoint string, header http.Header, body []byte, decode Decoder) (*runtime.Completion, error) {
 	resp, err := c.Post(ctx, endpoint, header, body, false)
 	if err != nil {
 		return nil, err
@@ -493,10 +502,7 @@ func (c *Config) Complete(ctx context.Context, endpoint string, header http.Head
 // answer's events with decodeStream, or, from a server that answers it
 // whole (isJSON), the answer with decode (readWhole): every client's
 // runtime.StreamingModel.Stream after encoding.
-func (c *Config) Stream(ctx context.Context, endpoint string, header http.Header, body []byte,
-	decode func([]byte) (*runtime.Completion, error),
-	decodeStream func(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error),
-	emit func(runtime.Event)) (*runtime.Completion, error) {
+func (c *Config) Stream(ctx context.Context, endpoint string, header http.Header, body []byte, decode Decoder, decodeStream StreamDecoder, emit func(runtime.Event)) (*runtime.Completion, error) {
 	resp, err := c.Post(ctx, endpoint, header, body, true)
 	if err != nil {
 		return nil, err
@@ -511,7 +517,7 @@ func (c *Config) Stream(ctx context.Context, endpoint string, header http.Header
 // readWhole reads a whole answer given to a stream request (isJSON),
 // decodes it with decode and reports it to emit as a stream would have:
 // its text as one EventText, then each call's EventToolCallStart.
-func (c *Config) readWhole(ctx context.Context, body io.Reader, decode func([]byte) (*runtime.Completion, error), emit func(runtime.Event)) (*runtime.Completion, error) {
+func (c *Config) readWhole(ctx context.Context, body io.Reader, decode Decoder, emit func(runtime.Event)) (*runtime.Completion, error) {
 	data, err := credhttp.ReadBody(body, MaxResponseBytes)
 	c.DebugData("response body", data)
 	if err != nil {
