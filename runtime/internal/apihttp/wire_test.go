@@ -10,6 +10,13 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 )
 
+func TestMarshalKeepsHTML(t *testing.T) {
+	got, err := Marshal(map[string]string{"d": "<a> & b"})
+	if err != nil || string(got) != `{"d":"<a> & b"}` {
+		t.Errorf("Marshal = %s, %v", got, err)
+	}
+}
+
 func TestArgumentsObject(t *testing.T) {
 	for args, want := range map[string]string{
 		`{"a": 1, "b": [1, 2]}`:  `{"a":1,"b":[1,2]}`,
@@ -27,10 +34,23 @@ func TestArgumentsObject(t *testing.T) {
 	}
 }
 
-func TestMarshalKeepsHTML(t *testing.T) {
-	got, err := Marshal(map[string]string{"d": "<a> & b"})
-	if err != nil || string(got) != `{"d":"<a> & b"}` {
-		t.Errorf("Marshal = %s, %v", got, err)
+func TestToolEntriesStopsAtTheFirstError(t *testing.T) {
+	bad := errors.New("bad tool")
+	entry := func(spec runtime.ToolSpecification) (json.RawMessage, error) {
+		if spec.Name == "bad" {
+			return nil, bad
+		}
+		return json.RawMessage(`{"name":"` + spec.Name + `"}`), nil
+	}
+	got, err := ToolEntries([]runtime.ToolSpecification{{Name: "a"}, {Name: "b"}}, entry)
+	if err != nil || len(got) != 2 || string(got[1]) != `{"name":"b"}` {
+		t.Errorf("ToolEntries = %s, %v", got, err)
+	}
+	if got, err := ToolEntries([]runtime.ToolSpecification{{Name: "a"}, {Name: "bad"}}, entry); !errors.Is(err, bad) || got != nil {
+		t.Errorf("ToolEntries with a bad tool = %s, %v", got, err)
+	}
+	if got, err := ToolEntries(nil, entry); err != nil || got != nil {
+		t.Errorf("ToolEntries(nil) = %s, %v", got, err)
 	}
 }
 
@@ -56,26 +76,6 @@ func TestOpenToolEntry(t *testing.T) {
 		if err != nil || b.String() != tt.want {
 			t.Errorf("schema %q: %s, %v; want %s", tt.schema, b.String(), err, tt.want)
 		}
-	}
-}
-
-func TestToolEntriesStopsAtTheFirstError(t *testing.T) {
-	bad := errors.New("bad tool")
-	entry := func(spec runtime.ToolSpecification) (json.RawMessage, error) {
-		if spec.Name == "bad" {
-			return nil, bad
-		}
-		return json.RawMessage(`{"name":"` + spec.Name + `"}`), nil
-	}
-	got, err := ToolEntries([]runtime.ToolSpecification{{Name: "a"}, {Name: "b"}}, entry)
-	if err != nil || len(got) != 2 || string(got[1]) != `{"name":"b"}` {
-		t.Errorf("ToolEntries = %s, %v", got, err)
-	}
-	if got, err := ToolEntries([]runtime.ToolSpecification{{Name: "a"}, {Name: "bad"}}, entry); !errors.Is(err, bad) || got != nil {
-		t.Errorf("ToolEntries with a bad tool = %s, %v", got, err)
-	}
-	if got, err := ToolEntries(nil, entry); err != nil || got != nil {
-		t.Errorf("ToolEntries(nil) = %s, %v", got, err)
 	}
 }
 
