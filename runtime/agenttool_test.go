@@ -31,6 +31,14 @@ func models(byAgent map[string]runtime.Model) runtime.Option {
 	})
 }
 
+// triageModel is the listed triage agent's model: it looks ACME up, then
+// answers that the ticket is urgent.
+func triageModel() *runtimetest.ScriptedModel {
+	return runtimetest.NewScriptedModel(
+		runtimetest.CallTools(runtimetest.Call("lookupCustomer", `{"id":"acme"}`)),
+		runtimetest.Say(`{"priority":"urgent","summary":"down"}`))
+}
+
 // TestListedAgentRuns: calling a listed agent runs it on its own model,
 // with its own instruction and tools, in a fresh conversation; its typed
 // value is the caller's tool result, and its run is kept in the caller's
@@ -41,9 +49,7 @@ func TestListedAgentRuns(t *testing.T) {
 	pm := runtimetest.NewScriptedModel(
 		runtimetest.CallTools(runtimetest.Call("triage", `{"ticket":"The site is down for ACME"}`)),
 		runtimetest.Say("Triaged: urgent."))
-	cm := runtimetest.NewScriptedModel(
-		runtimetest.CallTools(runtimetest.Call("lookupCustomer", `{"id":"acme"}`)),
-		runtimetest.Say(`{"priority":"urgent","summary":"down"}`))
+	cm := triageModel()
 	resp, err := runtime.Run(context.Background(), pm, parent, lookupLib(), "Please handle: the site is down for ACME", nil,
 		models(map[string]runtime.Model{"triage": cm}))
 	if err != nil {
@@ -300,9 +306,7 @@ func TestListedAgentEvents(t *testing.T) {
 	pm := runtimetest.NewScriptedModel(
 		runtimetest.CallTools(runtimetest.Call("triage", `{"ticket":"The site is down"}`)),
 		runtimetest.Say("done"))
-	cm := runtimetest.NewScriptedModel(
-		runtimetest.CallTools(runtimetest.Call("lookupCustomer", `{"id":"acme"}`)),
-		runtimetest.Say(`{"priority":"urgent","summary":"down"}`))
+	cm := triageModel()
 	var got []string
 	_, err := runtime.Run(context.Background(), pm, coordinator(child), lookupLib(), "Handle it", nil,
 		models(map[string]runtime.Model{"triage": cm}),

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	deps := strings.Fields(string(out))
-	if len(deps) < 10 || !contains(deps, "github.com/gramc-dev/gramc/runtime") {
+	if len(deps) < 10 || !slices.Contains(deps, "github.com/gramc-dev/gramc/runtime") {
 		t.Fatalf("go list -deps gave %d packages; the test is broken:\n%s", len(deps), out)
 	}
 	forbidden := []string{
@@ -39,15 +40,6 @@ func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestCompilerSharesOnlyTheSpecType: the compiler's schema emitter
 // produces the runtime's tool specification type (toolspec, a
 // leaf) and links nothing else of the runtime, so neither side of the
@@ -61,7 +53,7 @@ func TestCompilerSharesOnlyTheSpecType(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	deps := strings.Fields(string(out))
-	if !contains(deps, "github.com/gramc-dev/gramc/toolspec") {
+	if !slices.Contains(deps, "github.com/gramc-dev/gramc/toolspec") {
 		t.Fatalf("codegen/schema does not link toolspec; the test is broken:\n%s", out)
 	}
 	for _, d := range deps {

@@ -75,19 +75,30 @@ func script() []runtimetest.Step {
 	}
 }
 
-// TestLoopDrivenAsRun holds the Loop to Run: driving it step by step, as
-// a workflow does, gives the same conversation, invocations and answer as
-// Run, including unknown tools, invalid arguments and refused calls.
-func TestLoopDrivenAsRun(t *testing.T) {
+// scriptOptions bound script()'s runs: the fourth of its calls is
+// refused.
+var scriptOptions = runtime.RunOptions{MaxToolCalls: 3}
+
+// driveScript binds the hello agent and drives its Loop by hand through
+// script() from input, with scriptOptions.
+func driveScript(t *testing.T, input string) (*runtime.BoundAgent, *runtime.Response) {
+	t.Helper()
 	b, err := runtime.Bind(helloAgent, helloLib())
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := runtime.RunOptions{MaxToolCalls: 3}
-	got, err := driveLoop(t, b, runtimetest.NewScriptedModel(script()...), "hi, I am Alice", o)
+	resp, err := driveLoop(t, b, runtimetest.NewScriptedModel(script()...), input, scriptOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, resp
+}
+
+// TestLoopDrivenAsRun holds the Loop to Run: driving it step by step, as
+// a workflow does, gives the same conversation, invocations and answer as
+// Run, including unknown tools, invalid arguments and refused calls.
+func TestLoopDrivenAsRun(t *testing.T) {
+	b, got := driveScript(t, "hi, I am Alice")
 	want, err := b.Run(context.Background(), runtimetest.NewScriptedModel(script()...), "hi, I am Alice", nil,
 		runtime.WithMaxToolCalls(3), runtime.WithConcurrency(1))
 	if err != nil {
@@ -204,18 +215,10 @@ func TestLoopRejects(t *testing.T) {
 // JSON and ResumeLoop (Temporal's continue-as-new), ends as the run that
 // never stopped, tool errors and their kinds included.
 func TestLoopResumesFromJSON(t *testing.T) {
-	b, err := runtime.Bind(helloAgent, helloLib())
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := runtime.RunOptions{MaxToolCalls: 3}
-	want, err := driveLoop(t, b, runtimetest.NewScriptedModel(script()...), "hi", o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, want := driveScript(t, "hi")
 
 	model := runtimetest.NewScriptedModel(script()...)
-	l, err := runtime.NewLoop(b.Agent, "hi", nil, o)
+	l, err := runtime.NewLoop(b.Agent, "hi", nil, scriptOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +240,7 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &carried); err != nil {
 		t.Fatal(err)
 	}
-	l2, err := runtime.ResumeLoop(b.Agent, &carried, o)
+	l2, err := runtime.ResumeLoop(b.Agent, &carried, scriptOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,6 +252,9 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if turn, err := l2.Receive(comp); err != nil || !turn.Done {
 		t.Fatalf("resumed turn = %+v, %v", turn, err)
 	}
+	// Parallel to temporal/durable/workflow_test.go's responseCmp: the
+	// same equality of responses (a tool error by kind, message and
+	// tool), one in each module's tests.
 	opts := cmp.Options{
 		cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
 		cmp.Comparer(func(a, b error) bool {
@@ -265,7 +271,7 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if d := cmp.Diff(want, l2.Response(), opts); d != "" {
 		t.Errorf("resumed run differs (-uninterrupted +resumed):\n%s", d)
 	}
-	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, o); err == nil {
+	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, scriptOptions); err == nil {
 		t.Error("ResumeLoop with no conversation: no error")
 	}
 }

@@ -29,18 +29,8 @@ var helloAgent = runtime.Agent{
 	Tools:       []runtime.ToolSpecification{helloSpec},
 }
 
-func greet(greeting string) runtime.ToolFunc {
-	return func(ctx context.Context, args json.RawMessage) (any, error) {
-		var a struct{ PersonName string }
-		if err := json.Unmarshal(args, &a); err != nil {
-			return nil, err
-		}
-		return fmt.Sprintf("%s, %s!", greeting, a.PersonName), nil
-	}
-}
-
 func helloLib() *runtime.ToolLibrary {
-	return runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: greet("Hello")})
+	return runtime.NewToolLibrary(runtime.Tool{Spec: helloSpec, Func: runtimetest.Greeter("Hello")})
 }
 
 func TestRunScripted(t *testing.T) {
@@ -132,11 +122,11 @@ func TestRunToolFailures(t *testing.T) {
 		kind runtime.ToolCallErrorKind
 		want string
 	}{
-		{"unknown tool", greet("Hello"), runtimetest.Call("sayHelo", `{}`), nil, runtime.UnknownTool,
+		{"unknown tool", runtimetest.Greeter("Hello"), runtimetest.Call("sayHelo", `{}`), nil, runtime.UnknownTool,
 			`error: unknown tool "sayHelo"; did you mean sayHello? (the available tools are sayHello)`},
-		{"invalid arguments", greet("Hello"), runtimetest.Call("sayHello", `{"personName":42}`), nil, runtime.InvalidArguments,
+		{"invalid arguments", runtimetest.Greeter("Hello"), runtimetest.Call("sayHello", `{"personName":42}`), nil, runtime.InvalidArguments,
 			"error: invalid arguments for tool sayHello: at '/personName': got number, want string"},
-		{"bad json", greet("Hello"), runtimetest.Call("sayHello", `{"personName":`), nil, runtime.InvalidArguments,
+		{"bad json", runtimetest.Greeter("Hello"), runtimetest.Call("sayHello", `{"personName":`), nil, runtime.InvalidArguments,
 			"error: invalid arguments for tool sayHello: arguments are not valid JSON"},
 		{"tool error", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("database down") },
 			runtimetest.Call("sayHello", `{}`), nil, runtime.ToolFailed, "error: tool sayHello failed: database down"},

@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
@@ -42,9 +41,7 @@ var info, _ = provider.Lookup("Anthropic")
 // Client is a runtime.Model for the Messages API. It is configured one
 // way, with the options of New, and is safe for concurrent use.
 type Client struct {
-	http      apihttp.Config
-	baseURL   string
-	model     string
+	api       clientopt.Settings // the key, retries, timeouts, base URL, model
 	maxTokens int
 
 	// The last output schema and its subset form (outputSchema).
@@ -67,23 +64,18 @@ func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
 // NewFor returns a client for a provider that speaks the Messages API,
 // configured from its row of the provider table, then opts.
 func NewFor(p provider.Info, opts ...Option) (*Client, error) {
-	c := &Client{}
-	s, err := clientopt.Setup(p, c, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	if c.maxTokens <= 0 {
+	c, err := clientopt.NewClient(p, opts, func(c *Client) *clientopt.Settings { return &c.api })
+	if err == nil && c.maxTokens <= 0 {
 		c.maxTokens = DefaultMaxTokens
 	}
-	return c, nil
+	return c, err
 }
 
 // BaseURL returns the API root the client sends requests to.
-func (c *Client) BaseURL() string { return c.baseURL }
+func (c *Client) BaseURL() string { return c.api.BaseURL }
 
 func (c *Client) endpoint() string {
-	base := strings.TrimRight(c.baseURL, "/")
+	base := strings.TrimRight(c.api.BaseURL, "/")
 	// A base URL given with its /v1 (as OpenAI's are) works too.
 	base = strings.TrimSuffix(base, "/v1")
 	return base + "/v1/messages"
@@ -97,11 +89,7 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, false)
-	if err != nil {
-		return nil, err
-	}
-	return c.decodeResponse(resp.Data)
+	return c.api.HTTP.Complete(ctx, c.endpoint(), versionHeader, body, c.decodeResponse)
 }
 
 // Stream implements runtime.StreamingModel.
@@ -110,15 +98,7 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(), versionHeader, body, true)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
-	}
-	return c.decodeStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint(), versionHeader, body, c.decodeResponse, c.decodeStream, emit)
 }
 
 // EncodeRequest returns the JSON request body Complete sends for req.
@@ -139,30 +119,11 @@ func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 		schema = []byte(`{"type":"object","properties":{}}`)
 	}
 	var b bytes.Buffer
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	b.WriteString(`,"input_schema":`)
-	start := b.Len()
-	if err := json.Compact(&b, schema); err != nil {
-		return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-	}
-	if b.Bytes()[start] != '{' {
-		return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	if err := apihttp.OpenToolEntry(&b, spec, "input_schema", schema); err != nil {
+		return nil, err
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// modelName returns the model to ask for: the override, or the agent's
-// `Provider/model-name` without its provider.
-func (c *Client) modelName(agentModel string) string {
-	if c.model != "" {
-		return c.model
-	}
-	_, name := runtime.SplitModel(agentModel)
-	return name
 }
 
 // Wire types of the Messages API (only what gramc sends and reads).
@@ -240,7 +201,7 @@ type messagesResponse struct {
 }
 
 func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error) {
-	mr := messagesRequest{Model: c.modelName(req.Model), MaxTokens: c.maxTokens, Stream: stream}
+	mr := messagesRequest{Model: c.api.ModelName(req.Model), MaxTokens: c.maxTokens, Stream: stream}
 	if t := req.Temperature; t != nil {
 		if *t < 0 || *t > 1 {
 			return nil, &runtime.ConfigurationError{Setting: "temperature",
@@ -254,12 +215,9 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 	}
 	mr.Messages, system = encodeMessages(req.Messages, system)
 	mr.System = strings.Join(system, "\n\n")
-	for _, spec := range req.Tools {
-		e, err := ToolEntry(spec)
-		if err != nil {
-			return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
-		}
-		mr.Tools = append(mr.Tools, e)
+	var err error
+	if mr.Tools, err = apihttp.ToolEntries(req.Tools, ToolEntry); err != nil {
+		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice {
@@ -279,13 +237,11 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 		}
 		mr.OutputConfig = &outputConfig{Format: outputFormat{Type: "json_schema", Schema: schema}}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(mr); err != nil {
+	body, err := apihttp.Marshal(mr)
+	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return body, nil
 }
 
 // encodeMessages turns a provider-neutral conversation into Messages API
@@ -294,7 +250,10 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 // follow become tool_result blocks, all of them first in the next user
 // message (a call without a recorded result gets an error result, a
 // result without its call becomes text). Extra system messages join the
-// system prompt.
+// system prompt. Parallel to gemini.go's encodeContents (the same walk
+// over Gemini's parts); kept apart because each pairs results with calls
+// by its own document's rules (here tool_use ids rewritten to Anthropic's
+// pattern and one result per id).
 func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []string) {
 	var out []wireMessage
 	add := func(role string, blocks ...block) {
@@ -329,7 +288,7 @@ func encodeMessages(msgs []runtime.Message, system []string) ([]wireMessage, []s
 			ids := make([]string, len(m.ToolCalls))
 			for j, tc := range m.ToolCalls {
 				ids[j] = toolUseID(tc.ID, i, j)
-				blocks = append(blocks, block{Type: "tool_use", ID: ids[j], Name: tc.Name, Input: inputObject(tc.Arguments)})
+				blocks = append(blocks, block{Type: "tool_use", ID: ids[j], Name: tc.Name, Input: apihttp.ArgumentsObject(tc.Arguments)})
 			}
 			if len(blocks) == 0 {
 				continue // an empty answer: nothing to send
@@ -396,33 +355,13 @@ func toolUseID(id string, msg, call int) string {
 	return string(b)
 }
 
-// inputObject is a call's arguments as the JSON object tool_use.input
-// must be: the arguments text when it is one, else {} (a model's
-// malformed arguments were answered with an error the model can read).
-func inputObject(args string) json.RawMessage {
-	raw := bytes.TrimSpace([]byte(args))
-	var m map[string]json.RawMessage
-	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.Bytes()
-		}
-	}
-	// A double-encoded object, as Run accepts.
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != args {
-		return inputObject(s)
-	}
-	return json.RawMessage(`{}`)
-}
-
 func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	var mr messagesResponse
 	if err := json.Unmarshal(data, &mr); err != nil {
 		return nil, &runtime.APIError{Provider: "anthropic", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
 	}
 	if mr.Type == "error" {
-		if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+		if e, ok := c.api.HTTP.BodyError(http.StatusOK, data); ok {
 			return nil, e
 		}
 	}
@@ -452,7 +391,9 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	return comp, nil
 }
 
-// stopReason maps the Messages API's stop_reason.
+// stopReason maps the Messages API's stop_reason. Parallel to openai's
+// and gemini's stopReason: the same switch over each API's own documented
+// reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "":
@@ -538,11 +479,5 @@ func outputSchemaOf(schema json.RawMessage) (json.RawMessage, error) {
 		}
 	}
 	walk(doc, true)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return apihttp.Marshal(doc)
 }

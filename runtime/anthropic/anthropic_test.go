@@ -3,15 +3,16 @@ package anthropic
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
+// TestNewConfiguration is parallel to gemini's and openai's: the client
+// configured from its row's variables, checked through its internals.
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("ANTHROPIC_BASE_URL", "")
@@ -79,12 +80,8 @@ func TestStreamErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write([]byte(tt.stream))
-			}))
-			defer hs.Close()
-			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(hs.URL))
+			srv := runtimetest.NewProviderServer(t, runtimetest.Anthropic, runtimetest.Replies(runtimetest.Reply{SSE: tt.stream}))
+			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(srv.URL))
 			_, err := c.Stream(context.Background(), &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)

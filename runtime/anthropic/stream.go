@@ -62,19 +62,19 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 	for {
 		ev, err := dec.Next()
 		if err == io.EOF {
-			return nil, c.http.Incomplete("no message_stop")
+			return nil, c.api.HTTP.Incomplete("no message_stop")
 		}
 		if err != nil {
-			return nil, c.http.StreamError(ctx, err)
+			return nil, c.api.HTTP.StreamError(ctx, err)
 		}
-		c.http.DebugData("event "+ev.Type, ev.Data)
+		c.api.HTTP.DebugData("event "+ev.Type, ev.Data)
 		var se streamEvent
 		if err := json.Unmarshal(ev.Data, &se); err != nil {
 			return nil, malformed("event %q: %v", ev.Type, err)
 		}
 		switch se.Type {
 		case "error":
-			if e, ok := c.http.BodyError(0, ev.Data); ok {
+			if e, ok := c.api.HTTP.BodyError(0, ev.Data); ok {
 				e.Message = "error in the stream: " + e.Message
 				return nil, e
 			}

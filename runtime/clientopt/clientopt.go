@@ -41,6 +41,16 @@ type Settings struct {
 	Model   string         // when set, overrides the agent's model name
 }
 
+// ModelName is the model a request asks for: the Model override, or the
+// agent's `Provider/model-name` without its provider.
+func (s *Settings) ModelName(agentModel string) string {
+	if s.Model != "" {
+		return s.Model
+	}
+	_, name := runtime.SplitModel(agentModel)
+	return name
+}
+
 func shared(f func(*Settings)) Option { return Option{shared: f} }
 
 // WithAPIKey sets the API key instead of the provider's key variable.
@@ -178,4 +188,16 @@ func Setup[C any](p provider.Info, c *C, opts []Option) (Settings, error) {
 		BaseSetting: baseSetting, KeySetting: p.KeySetting(), OfficialHost: official, MissingKey: p.MissingKey()})
 	s.BaseURL = base
 	return s, err
+}
+
+// NewClient is every client's NewFor: a new C whose settings, the field
+// settings points to, are Setup's.
+func NewClient[C any](p provider.Info, opts []Option, settings func(*C) *Settings) (*C, error) {
+	c := new(C)
+	s, err := Setup(p, c, opts)
+	if err != nil {
+		return nil, err
+	}
+	*settings(c) = s
+	return c, nil
 }

@@ -32,9 +32,7 @@ import (
 // Client is a runtime.Model for the Gemini API. It is configured one way,
 // with the options of New, and is safe for concurrent use.
 type Client struct {
-	http    apihttp.Config
-	baseURL string
-	model   string
+	api clientopt.Settings // the key, retries, timeouts, base URL, model
 }
 
 // Option configures New: any of package clientopt's options, or this
@@ -56,31 +54,15 @@ func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
 // NewFor returns a client for a provider that speaks the Gemini API,
 // configured from its row of the provider table, then opts.
 func NewFor(p provider.Info, opts ...Option) (*Client, error) {
-	c := &Client{}
-	s, err := clientopt.Setup(p, c, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	return c, nil
+	return clientopt.NewClient(p, opts, func(c *Client) *clientopt.Settings { return &c.api })
 }
 
 // BaseURL returns the API root the client sends requests to.
-func (c *Client) BaseURL() string { return c.baseURL }
-
-// modelName returns the model to ask for: the override, or the agent's
-// `Provider/model-name` without its provider.
-func (c *Client) modelName(agentModel string) string {
-	if c.model != "" {
-		return c.model
-	}
-	_, name := runtime.SplitModel(agentModel)
-	return name
-}
+func (c *Client) BaseURL() string { return c.api.BaseURL }
 
 func (c *Client) endpoint(model string, stream bool) string {
 	model = strings.TrimPrefix(model, "models/")
-	u := strings.TrimRight(c.baseURL, "/") + "/models/" + url.PathEscape(model)
+	u := strings.TrimRight(c.api.BaseURL, "/") + "/models/" + url.PathEscape(model)
 	if stream {
 		return u + ":streamGenerateContent?alt=sse"
 	}
@@ -93,11 +75,7 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(c.modelName(req.Model), false), nil, body, false)
-	if err != nil {
-		return nil, err
-	}
-	return c.decodeResponse(resp.Data)
+	return c.api.HTTP.Complete(ctx, c.endpoint(c.api.ModelName(req.Model), false), nil, body, c.decodeResponse)
 }
 
 func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
@@ -106,7 +84,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "malformed response: " + err.Error(), Err: err}
 	}
 	if gr.Error != nil {
-		if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+		if e, ok := c.api.HTTP.BodyError(http.StatusOK, data); ok {
 			return nil, e
 		}
 	}
@@ -123,15 +101,7 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Post(ctx, c.endpoint(c.modelName(req.Model), true), nil, body, true)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
-	}
-	return c.decodeStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint(c.api.ModelName(req.Model), true), nil, body, c.decodeResponse, c.decodeStream, emit)
 }
 
 // FunctionDeclaration returns the functionDeclarations entry for spec,
@@ -140,27 +110,16 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 // parameters for a tool without any). A spec without Gemini's schema
 // (one not made by gramc) sends its JSON Schema as parametersJsonSchema.
 func FunctionDeclaration(spec runtime.ToolSpecification) (json.RawMessage, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	schema, key := spec.TargetSchemas["gemini"], `,"parameters":`
+	schema, key := spec.TargetSchemas["gemini"], "parameters"
 	if len(bytes.TrimSpace(schema)) == 0 {
-		schema, key = spec.Schema, `,"parametersJsonSchema":`
+		schema, key = spec.Schema, "parametersJsonSchema"
 		if !hasProperties(schema) {
 			schema = nil // the gemini target omits parameters then
 		}
 	}
-	if len(bytes.TrimSpace(schema)) > 0 {
-		b.WriteString(key)
-		start := b.Len()
-		if err := json.Compact(&b, schema); err != nil {
-			return nil, fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-		}
-		if b.Bytes()[start] != '{' {
-			return nil, fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
-		}
+	var b bytes.Buffer
+	if err := apihttp.OpenToolEntry(&b, spec, key, schema); err != nil {
+		return nil, err
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -273,15 +232,11 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 		gr.SystemInstruction = &content{Parts: []part{{Text: &s}}}
 	}
 	if len(req.Tools) > 0 {
-		var te toolEntry
-		for _, spec := range req.Tools {
-			d, err := FunctionDeclaration(spec)
-			if err != nil {
-				return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
-			}
-			te.FunctionDeclarations = append(te.FunctionDeclarations, d)
+		decls, err := apihttp.ToolEntries(req.Tools, FunctionDeclaration)
+		if err != nil {
+			return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 		}
-		gr.Tools = []toolEntry{te}
+		gr.Tools = []toolEntry{{FunctionDeclarations: decls}}
 		if req.ToolChoice != "" {
 			tc := &toolConfig{}
 			switch req.ToolChoice {
@@ -305,13 +260,11 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 		gr.GenerationConfig.ResponseMimeType = "application/json"
 		gr.GenerationConfig.ResponseJSONSchema = req.Output.Schema
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(gr); err != nil {
+	body, err := apihttp.Marshal(gr)
+	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return body, nil
 }
 
 // encodeContents turns a provider-neutral conversation into Gemini
@@ -319,7 +272,10 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 // merge); an assistant's calls are functionCall parts with their thought
 // signatures; the results that follow are functionResponse parts, one per
 // call in call order (a call without a recorded result gets an error
-// response, a result without its call becomes text).
+// response, a result without its call becomes text). Parallel to
+// anthropic.go's encodeMessages (the same walk over the Messages API's
+// blocks); kept apart because each pairs results with calls by its own
+// document's rules (here Gemini's own ids, thought signatures echoed).
 func encodeContents(msgs []runtime.Message) []content {
 	var out []content
 	add := func(role string, parts ...part) {
@@ -350,7 +306,7 @@ func encodeContents(msgs []runtime.Message) []content {
 				parts = append(parts, p)
 			}
 			for _, tc := range m.ToolCalls {
-				parts = append(parts, part{FunctionCall: &functionCall{ID: callID(tc), Name: tc.Name, Args: argsObject(tc.Arguments)}, ThoughtSignature: tc.ThoughtSignature})
+				parts = append(parts, part{FunctionCall: &functionCall{ID: callID(tc), Name: tc.Name, Args: apihttp.ArgumentsObject(tc.Arguments)}, ThoughtSignature: tc.ThoughtSignature})
 			}
 			if len(parts) == 0 {
 				continue
@@ -392,24 +348,6 @@ func encodeContents(msgs []runtime.Message) []content {
 		}
 	}
 	return out
-}
-
-// argsObject is a call's arguments as the object functionCall.args must
-// be ({} for arguments that are not one: the model was told why).
-func argsObject(args string) json.RawMessage {
-	raw := bytes.TrimSpace([]byte(args))
-	var m map[string]json.RawMessage
-	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.Bytes()
-		}
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil && s != args {
-		return argsObject(s)
-	}
-	return json.RawMessage(`{}`)
 }
 
 // responseObject is a tool result as functionResponse.response, always a
@@ -516,7 +454,8 @@ func (a *answer) completion() (*runtime.Completion, error) {
 	return comp, nil
 }
 
-// stopReason maps a finishReason.
+// stopReason maps a finishReason. Parallel to openai's and anthropic's
+// stopReason: the same switch over each API's own documented reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "", "FINISH_REASON_UNSPECIFIED":

@@ -3,15 +3,16 @@ package gemini
 import (
 	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
+// TestNewConfiguration is parallel to anthropic's and openai's: the client
+// configured from its row's variables, checked through its internals.
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("GOOGLE_API_KEY", "")
 	t.Setenv("GEMINI_API_KEY", "")
@@ -22,14 +23,14 @@ func TestNewConfiguration(t *testing.T) {
 	}
 	t.Setenv("GEMINI_API_KEY", "gm-key")
 	c, err := New()
-	if err != nil || c.http.APIKey != "gm-key" {
+	if err != nil || c.api.HTTP.APIKey != "gm-key" {
 		t.Fatalf("GEMINI_API_KEY: %v", err)
 	}
 	// As Google's SDKs: GOOGLE_API_KEY wins when both are set.
 	t.Setenv("GOOGLE_API_KEY", "google-key")
 	c, _ = New()
-	if c.http.APIKey != "google-key" || c.http.KeyEnv != "GOOGLE_API_KEY" {
-		t.Errorf("key %q from %s", c.http.APIKey, c.http.KeyEnv)
+	if c.api.HTTP.APIKey != "google-key" || c.api.HTTP.KeyEnv != "GOOGLE_API_KEY" {
+		t.Errorf("key %q from %s", c.api.HTTP.APIKey, c.api.HTTP.KeyEnv)
 	}
 	if got := c.endpoint("models/gemini-2.5-flash", true); got != info.BaseURL+"/models/gemini-2.5-flash:streamGenerateContent?alt=sse" {
 		t.Errorf("endpoint %q", got)
@@ -90,12 +91,8 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.Write([]byte(tt.stream))
-			}))
-			defer hs.Close()
-			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(hs.URL))
+			srv := runtimetest.NewProviderServer(t, runtimetest.Gemini, runtimetest.Replies(runtimetest.Reply{SSE: tt.stream}))
+			c, _ := New(clientopt.WithAPIKey("k"), clientopt.WithBaseURL(srv.URL))
 			comp, err := c.Stream(context.Background(), &runtime.Request{Model: "g", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}}, nil)
 			var got string
 			switch {

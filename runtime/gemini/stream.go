@@ -24,16 +24,16 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 			break
 		}
 		if err != nil {
-			return nil, c.http.StreamError(ctx, err)
+			return nil, c.api.HTTP.StreamError(ctx, err)
 		}
-		c.http.DebugData("event", ev.Data)
+		c.api.HTTP.DebugData("event", ev.Data)
 		var gr generateResponse
 		if err := json.Unmarshal(ev.Data, &gr); err != nil {
 			return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK,
 				Message: "malformed stream event " + strconv.Itoa(n) + ": " + err.Error(), Err: err}
 		}
 		if gr.Error != nil {
-			if e, ok := c.http.BodyError(0, ev.Data); ok {
+			if e, ok := c.api.HTTP.BodyError(0, ev.Data); ok {
 				e.Message = "error in the stream: " + e.Message
 				return nil, e
 			}
@@ -46,7 +46,7 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		if acc.text.Len() == 0 && len(acc.calls) == 0 {
 			return nil, runtime.EmptyAnswer("gemini", "")
 		}
-		return nil, c.http.Incomplete("no finishReason")
+		return nil, c.api.HTTP.Incomplete("no finishReason")
 	}
 	return acc.completion()
 }

@@ -10,7 +10,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -47,10 +46,8 @@ const (
 // ResponsesMode. It is configured one way, with the options of New
 // (WithBaseURL, WithModel, ...), and is safe for concurrent use.
 type Client struct {
-	http    apihttp.Config // the key, retries, timeouts, debug
-	baseURL string         // the API root, e.g. "https://api.openai.com/v1"
-	model   string         // when set, overrides the agent's model name
-	mode    Mode
+	api  clientopt.Settings // the key, retries, timeouts, base URL, model
+	mode Mode
 }
 
 // Option configures New: any of package clientopt's options, or this
@@ -61,7 +58,7 @@ type Option = clientopt.Option
 func WithMode(m Mode) Option { return clientopt.Own(func(c *Client) { c.mode = m }) }
 
 // BaseURL returns the API root the client sends requests to.
-func (c *Client) BaseURL() string { return c.baseURL }
+func (c *Client) BaseURL() string { return c.api.BaseURL }
 
 // New returns a client for OpenAI's own row of the provider table
 // (OPENAI_API_KEY, OPENAI_BASE_URL), then opts. Without an API key it is
@@ -73,23 +70,7 @@ func New(opts ...Option) (*Client, error) { return NewFor(info, opts...) }
 // of the provider table whose Client is provider.OpenAI: Ollama, or one
 // a program adds), configured from the row's variables, then opts.
 func NewFor(p provider.Info, opts ...Option) (*Client, error) {
-	c := &Client{}
-	s, err := clientopt.Setup(p, c, opts)
-	if err != nil {
-		return nil, err
-	}
-	c.http, c.baseURL, c.model = s.HTTP, s.BaseURL, s.Model
-	return c, nil
-}
-
-// modelName returns the model to ask for: the override, or the agent's
-// `Provider/model-name` without its provider.
-func (c *Client) modelName(agentModel string) string {
-	if c.model != "" {
-		return c.model
-	}
-	_, name := runtime.SplitModel(agentModel)
-	return name
+	return clientopt.NewClient(p, opts, func(c *Client) *clientopt.Settings { return &c.api })
 }
 
 // Complete implements runtime.Model.
@@ -101,11 +82,7 @@ func (c *Client) Complete(ctx context.Context, req *runtime.Request) (*runtime.C
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	resp, err := c.http.Post(ctx, c.endpoint("/chat/completions"), nil, body, false)
-	if err != nil {
-		return nil, err
-	}
-	return c.decodeResponse(resp.Data)
+	return c.api.HTTP.Complete(ctx, c.endpoint("/chat/completions"), nil, body, c.decodeResponse)
 }
 
 // Stream implements runtime.StreamingModel: the request asks for
@@ -121,19 +98,11 @@ func (c *Client) Stream(ctx context.Context, req *runtime.Request, emit func(run
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	resp, err := c.http.Post(ctx, c.endpoint("/chat/completions"), nil, body, true)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponse, emit)
-	}
-	return c.decodeStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint("/chat/completions"), nil, body, c.decodeResponse, c.decodeStream, emit)
 }
 
 func (c *Client) endpoint(path string) string {
-	return strings.TrimRight(c.baseURL, "/") + path
+	return strings.TrimRight(c.api.BaseURL, "/") + path
 }
 
 // EncodeRequest returns the JSON request body Complete sends for req.
@@ -145,7 +114,7 @@ func (c *Client) EncodeRequest(req *runtime.Request) ([]byte, error) {
 }
 
 func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error) {
-	cr := chatRequest{Model: c.modelName(req.Model), Temperature: req.Temperature}
+	cr := chatRequest{Model: c.api.ModelName(req.Model), Temperature: req.Temperature}
 	if stream {
 		cr.Stream = true
 		cr.StreamOptions = &streamOptions{IncludeUsage: true}
@@ -210,20 +179,14 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 			return nil, fmt.Errorf("message with unknown role %q", m.Role)
 		}
 	}
-	for _, spec := range req.Tools {
-		if legacy {
-			e, err := FunctionEntry(spec)
-			if err != nil {
-				return nil, err
-			}
-			cr.Functions = append(cr.Functions, e)
-		} else {
-			e, err := ToolEntry(spec)
-			if err != nil {
-				return nil, err
-			}
-			cr.Tools = append(cr.Tools, e)
-		}
+	var err error
+	if legacy {
+		cr.Functions, err = apihttp.ToolEntries(req.Tools, FunctionEntry)
+	} else {
+		cr.Tools, err = apihttp.ToolEntries(req.Tools, ToolEntry)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(req.Tools) > 0 && req.ToolChoice != "" {
 		switch req.ToolChoice {
@@ -248,15 +211,7 @@ func (c *Client) encodeRequest(req *runtime.Request, stream bool) ([]byte, error
 	if req.Output != nil {
 		cr.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: structuredFormat(req.Output)}
 	}
-	// No HTML escaping, so the tools entries stay byte-identical to
-	// `gramc schema --target openai`.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(cr); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return apihttp.Marshal(cr)
 }
 
 func ptr(s string) *string { return &s }
@@ -279,7 +234,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		var eb errorBody
 		if json.Unmarshal(data, &eb) == nil && eb.Error != nil && eb.Error.Message != "" {
 			// Some servers report errors with status 200.
-			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.http.RedactString(eb.Error.Message), Type: eb.Error.Type}
+			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.api.HTTP.RedactString(eb.Error.Message), Type: eb.Error.Type}
 		}
 		return nil, runtime.EmptyAnswer("openai", "")
 	}
@@ -350,6 +305,8 @@ func pairLegacyResults(msgs []runtime.Message) (answer map[int]int, resultFor ma
 }
 
 // stopReason maps a finish_reason (or a Responses status reason).
+// Parallel to anthropic's and gemini's stopReason: the same switch over
+// each API's own documented reasons.
 func stopReason(r string) runtime.StopReason {
 	switch r {
 	case "":

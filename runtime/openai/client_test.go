@@ -18,6 +18,9 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
+// TestNewConfiguration is parallel to anthropic's and gemini's: the client
+// configured from its row's variables (and a local server's needing no
+// key).
 func TestNewConfiguration(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
@@ -202,7 +205,7 @@ func TestSleepHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = runtime.Run(ctx, c, helloAgent, library(), "hi", nil)
+	_, err = runtime.Run(ctx, c, helloAgent, runtimetest.HelloGoodbyeLibrary(), "hi", nil)
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Errorf("err = %v after %v", err, time.Since(start))
 	}
@@ -254,44 +257,48 @@ func TestModelOverride(t *testing.T) {
 	}
 }
 
-func TestLegacyInterleavesSeveralCalls(t *testing.T) {
-	c := newClient(t, openai.WithMode(openai.FunctionsMode))
-	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
-		{Role: runtime.RoleUser, Content: "hi"},
-		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "a", Name: "f", Arguments: "{}"}, {ID: "b", Name: "g", Arguments: "{}"}}},
-		{Role: runtime.RoleTool, ToolCallID: "a", Name: "f", Content: "ra"},
-		{Role: runtime.RoleTool, ToolCallID: "b", Name: "g", Content: "rb"},
-	}})
-	if err != nil {
-		t.Fatal(err)
+// TestLegacyFunctions: with --functions, a stored turn of several calls
+// goes as call, result, call, result, and results follow their own calls
+// even when a stored conversation repeats an ID (issue 12.6).
+func TestLegacyFunctions(t *testing.T) {
+	tests := []struct {
+		name     string
+		messages []runtime.Message
+		want     string
+		validate bool // against OpenAI's published request schema
+	}{
+		{"several calls interleave", []runtime.Message{
+			{Role: runtime.RoleUser, Content: "hi"},
+			{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "a", Name: "f", Arguments: "{}"}, {ID: "b", Name: "g", Arguments: "{}"}}},
+			{Role: runtime.RoleTool, ToolCallID: "a", Name: "f", Content: "ra"},
+			{Role: runtime.RoleTool, ToolCallID: "b", Name: "g", Content: "rb"},
+		}, `"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"ra","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rb","name":"g"}]`, true},
+		{"pairs by position", []runtime.Message{
+			{Role: runtime.RoleUser, Content: "hi"},
+			{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "f", Arguments: "{}"}, {ID: "x", Name: "g", Arguments: "{}"}}},
+			{Role: runtime.RoleTool, ToolCallID: "x", Name: "f", Content: "rf"},
+			{Role: runtime.RoleTool, ToolCallID: "x", Name: "g", Content: "rg"},
+			{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "h", Arguments: "{}"}}},
+			{Role: runtime.RoleTool, ToolCallID: "x", Name: "h", Content: "rh"},
+		}, `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"rf","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rg","name":"g"},{"role":"assistant","content":null,"function_call":{"name":"h","arguments":"{}"}},{"role":"function","content":"rh","name":"h"}]`, false},
 	}
-	want := `"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"ra","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rb","name":"g"}]`
-	if !strings.Contains(string(body), want) {
-		t.Errorf("body %s\nwant %s", body, want)
-	}
-	if err := runtimetest.ValidateRequest(body); err != nil {
-		t.Error(err)
-	}
-}
-
-// TestLegacyPairsByPosition: with --functions, results follow their own
-// calls even when a stored conversation repeats an ID (issue 12.6).
-func TestLegacyPairsByPosition(t *testing.T) {
-	c := newClient(t, openai.WithMode(openai.FunctionsMode))
-	body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: []runtime.Message{
-		{Role: runtime.RoleUser, Content: "hi"},
-		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "f", Arguments: "{}"}, {ID: "x", Name: "g", Arguments: "{}"}}},
-		{Role: runtime.RoleTool, ToolCallID: "x", Name: "f", Content: "rf"},
-		{Role: runtime.RoleTool, ToolCallID: "x", Name: "g", Content: "rg"},
-		{Role: runtime.RoleAssistant, ToolCalls: []runtime.ToolCall{{ID: "x", Name: "h", Arguments: "{}"}}},
-		{Role: runtime.RoleTool, ToolCallID: "x", Name: "h", Content: "rh"},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}},{"role":"function","content":"rf","name":"f"},{"role":"assistant","content":null,"function_call":{"name":"g","arguments":"{}"}},{"role":"function","content":"rg","name":"g"},{"role":"assistant","content":null,"function_call":{"name":"h","arguments":"{}"}},{"role":"function","content":"rh","name":"h"}]`
-	if !strings.Contains(string(body), want) {
-		t.Errorf("body %s\nwant %s", body, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newClient(t, openai.WithMode(openai.FunctionsMode))
+			body, err := c.EncodeRequest(&runtime.Request{Model: "m", Messages: tt.messages})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(body), tt.want) {
+				t.Errorf("body %s\nwant %s", body, tt.want)
+			}
+			if !tt.validate {
+				return
+			}
+			if err := runtimetest.ValidateRequest(body); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 

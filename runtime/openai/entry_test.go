@@ -60,6 +60,8 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 		}
 		pkgs = append(pkgs, ps...)
 	}
+	// Parallel to gramfile's TestSpecFromToolMatchesSchema: the same walk
+	// over every tool's spec, here to compare each client's entries.
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
@@ -115,23 +117,15 @@ func TestWeatherAgentAgainstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got json.RawMessage
-	lib := runtime.NewToolLibrary()
-	for _, spec := range agent.Tools {
-		lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
-			got = args
-			return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
-				"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
-		}})
-	}
+	lib, got := runtimetest.WeatherLibrary(agent.Tools)
 	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 	c, _ := client(t, srv)
 	resp, err := runtime.Run(context.Background(), c, agent, lib, "What is the weather in Paris", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != `{"city":"Paris","unit":"celsius"}` {
-		t.Errorf("tool got %s", got)
+	if string(got()) != `{"city":"Paris","unit":"celsius"}` {
+		t.Errorf("tool got %s", got())
 	}
 	if resp.Content != `{"conditions":"sunny","humidity":40,"position":{"latitude":48.85,"longitude":2.35},"temperature":21.5}` {
 		t.Errorf("content %s", resp.Content)

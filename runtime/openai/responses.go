@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,20 +23,6 @@ import (
 // nothing is kept on OpenAI's side. Tools are the entries `gramc schema
 // --target openai-responses` prints.
 
-// ResponsesToolEntry returns the Responses API `tools` entry for spec,
-// compact: {"type":"function","name","description","parameters","strict"}
-// in that order, byte-identical to `gramc schema --target
-// openai-responses`. strict is always sent: the Responses API takes a
-// missing strict as true.
-func ResponsesToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
-	var fn bytes.Buffer
-	if err := writeFunction(&fn, spec, true); err != nil {
-		return nil, err
-	}
-	// The function's members, {"name",...}, at the entry's top level.
-	return append([]byte(`{"type":"function",`), fn.Bytes()[1:]...), nil
-}
-
 type responsesRequest struct {
 	Model        string            `json:"model"`
 	Instructions string            `json:"instructions,omitempty"`
@@ -57,7 +42,7 @@ type responsesText struct {
 }
 
 func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]byte, error) {
-	rr := responsesRequest{Model: c.modelName(req.Model), Instructions: req.Instruction, Temperature: req.Temperature, Stream: stream}
+	rr := responsesRequest{Model: c.api.ModelName(req.Model), Instructions: req.Instruction, Temperature: req.Temperature, Stream: stream}
 	item := func(parts ...string) json.RawMessage {
 		var b []byte
 		b = append(b, '{')
@@ -92,12 +77,9 @@ func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]by
 			return nil, fmt.Errorf("message with unknown role %q", m.Role)
 		}
 	}
-	for _, spec := range req.Tools {
-		e, err := ResponsesToolEntry(spec)
-		if err != nil {
-			return nil, err
-		}
-		rr.Tools = append(rr.Tools, e)
+	var err error
+	if rr.Tools, err = apihttp.ToolEntries(req.Tools, ResponsesToolEntry); err != nil {
+		return nil, err
 	}
 	if len(req.Tools) > 0 && req.ToolChoice != "" {
 		switch req.ToolChoice {
@@ -112,13 +94,7 @@ func (c *Client) encodeResponsesRequest(req *runtime.Request, stream bool) ([]by
 		f.Type = "json_schema"
 		rr.Text = &responsesText{Format: f}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rr); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return apihttp.Marshal(rr)
 }
 
 // responsesItem is an output item (only what gramc reads).
@@ -156,18 +132,10 @@ func (c *Client) responses(ctx context.Context, req *runtime.Request, emit func(
 	if err != nil {
 		return nil, &runtime.ConfigurationError{Setting: "tools", Message: "cannot encode the request", Err: err}
 	}
-	resp, err := c.http.Post(ctx, c.endpoint("/responses"), nil, body, stream)
-	if err != nil {
-		return nil, err
-	}
 	if !stream {
-		return c.decodeResponses(resp.Data)
+		return c.api.HTTP.Complete(ctx, c.endpoint("/responses"), nil, body, c.decodeResponses)
 	}
-	defer resp.Body.Close()
-	if resp.IsJSON() {
-		return c.http.ReadWhole(ctx, resp.Body, c.decodeResponses, emit)
-	}
-	return c.decodeResponsesStream(ctx, resp.Body, emit)
+	return c.api.HTTP.Stream(ctx, c.endpoint("/responses"), nil, body, c.decodeResponses, c.decodeResponsesStream, emit)
 }
 
 func (c *Client) decodeResponses(data []byte) (*runtime.Completion, error) {
@@ -188,12 +156,12 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 		}
 		json.Unmarshal(rr.Error, &eb)
 		if eb.Message == "" {
-			if e, ok := c.http.BodyError(http.StatusOK, data); ok {
+			if e, ok := c.api.HTTP.BodyError(http.StatusOK, data); ok {
 				return nil, e
 			}
 			eb.Message = "the response failed"
 		}
-		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.http.RedactString(eb.Message), Code: eb.Code}
+		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: c.api.HTTP.RedactString(eb.Message), Code: eb.Code}
 	}
 	if rr.Object != "response" {
 		return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: fmt.Sprintf("malformed response: object %q, want \"response\"", rr.Object)}
@@ -260,12 +228,12 @@ func (c *Client) decodeResponsesStream(ctx context.Context, body io.Reader, emit
 	for n := 1; ; n++ {
 		ev, err := dec.Next()
 		if err == io.EOF {
-			return nil, c.http.Incomplete("no response.completed")
+			return nil, c.api.HTTP.Incomplete("no response.completed")
 		}
 		if err != nil {
 			return nil, c.streamError(ctx, err)
 		}
-		c.http.DebugData("event "+ev.Type, ev.Data)
+		c.api.HTTP.DebugData("event "+ev.Type, ev.Data)
 		var re responsesEvent
 		if err := json.Unmarshal(ev.Data, &re); err != nil {
 			return nil, &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK,
@@ -277,8 +245,8 @@ func (c *Client) decodeResponsesStream(ctx context.Context, body io.Reader, emit
 			if msg == "" {
 				msg = "an error event"
 			}
-			e := &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "error in the stream: " + c.http.RedactString(msg), Code: re.Code}
-			if eb, ok := c.http.BodyError(0, ev.Data); ok {
+			e := &runtime.APIError{Provider: "openai", StatusCode: http.StatusOK, Message: "error in the stream: " + c.api.HTTP.RedactString(msg), Code: re.Code}
+			if eb, ok := c.api.HTTP.BodyError(0, ev.Data); ok {
 				e.Message, e.Type = "error in the stream: "+eb.Message, eb.Type
 			}
 			return nil, e

@@ -17,14 +17,9 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-// The hello/goodbye agent every provider's scenarios run (runtimetest).
-var (
-	helloSpec   = runtimetest.HelloSpec()
-	goodbyeSpec = runtimetest.GoodbyeSpec()
-	helloAgent  = runtimetest.HelloGoodbyeAgent()
-	library     = runtimetest.HelloGoodbyeLibrary
-	greeter     = runtimetest.Greeter
-)
+// helloAgent is the hello/goodbye agent every provider's scenarios run
+// (runtimetest).
+var helloAgent = runtimetest.HelloGoodbyeAgent()
 
 type sleeps = runtimetest.Sleeps
 
@@ -45,7 +40,7 @@ func call(name, args string) runtimetest.FakeCall {
 
 func run(t *testing.T, c runtime.Model, input string, conv *runtime.Conversation, opts ...runtime.Option) (*runtime.Response, error) {
 	t.Helper()
-	return runtime.Run(context.Background(), c, helloAgent, library(), input, conv, opts...)
+	return runtime.Run(context.Background(), c, helloAgent, runtimetest.HelloGoodbyeLibrary(), input, conv, opts...)
 }
 
 func TestHelloAgent(t *testing.T) {
@@ -112,7 +107,7 @@ func TestLegacyFunctionMode(t *testing.T) {
 	c, _ := client(t, srv, openai.WithMode(openai.FunctionsMode))
 	agent := helloAgent
 	agent.ToolChoice = "auto"
-	resp, err := runtime.Run(context.Background(), c, agent, library(), "bye", nil)
+	resp, err := runtime.Run(context.Background(), c, agent, runtimetest.HelloGoodbyeLibrary(), "bye", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,11 +126,11 @@ func TestLegacyFunctionMode(t *testing.T) {
 
 func TestABLibraries(t *testing.T) {
 	formal := runtime.NewToolLibrary(
-		runtime.Tool{Spec: helloSpec, Func: greeter("Good day")},
-		runtime.Tool{Spec: goodbyeSpec, Func: greeter("Farewell")},
+		runtime.Tool{Spec: runtimetest.HelloSpec(), Func: runtimetest.Greeter("Good day")},
+		runtime.Tool{Spec: runtimetest.GoodbyeSpec(), Func: runtimetest.Greeter("Farewell")},
 	)
 	answers := map[string]string{}
-	for name, lib := range map[string]*runtime.ToolLibrary{"A": library(), "B": formal} {
+	for name, lib := range map[string]*runtime.ToolLibrary{"A": runtimetest.HelloGoodbyeLibrary(), "B": formal} {
 		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 		c, _ := client(t, srv)
 		resp, err := runtime.Run(context.Background(), c, helloAgent, lib, "Hello, I am Zoe", nil)

@@ -174,14 +174,14 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		if err != nil {
 			return nil, c.streamError(ctx, err)
 		}
-		c.http.DebugData("event", ev.Data)
+		c.api.HTTP.DebugData("event", ev.Data)
 		data := bytes.TrimSpace(ev.Data)
 		if string(data) == "[DONE]" {
 			done = true
 			break
 		}
 		if ev.Type == "error" || bytes.Contains(data, []byte(`"error"`)) {
-			if e, ok := c.http.BodyError(0, data); ok {
+			if e, ok := c.api.HTTP.BodyError(0, data); ok {
 				e.Message = "error in the stream: " + e.Message
 				return nil, e
 			}
@@ -236,7 +236,7 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 		}
 	}
 	if !done && !finished {
-		return nil, c.http.Incomplete("no finish_reason and no [DONE]")
+		return nil, c.api.HTTP.Incomplete("no finish_reason and no [DONE]")
 	}
 	msg := runtime.Message{Role: runtime.RoleAssistant, Content: text.String()}
 	if msg.Content == "" && refusal.Len() > 0 {
@@ -254,5 +254,5 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 }
 
 func (c *Client) streamError(ctx context.Context, err error) error {
-	return c.http.StreamError(ctx, err)
+	return c.api.HTTP.StreamError(ctx, err)
 }

@@ -3,10 +3,9 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/internal/apihttp"
 )
 
 // ToolEntry returns the Chat Completions `tools` entry for spec, compact:
@@ -23,6 +22,20 @@ func ToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
+// ResponsesToolEntry returns the Responses API `tools` entry for spec,
+// compact: {"type":"function","name","description","parameters","strict"}
+// in that order, byte-identical to `gramc schema --target
+// openai-responses`. strict is always sent: the Responses API takes a
+// missing strict as true.
+func ResponsesToolEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
+	var fn bytes.Buffer
+	if err := writeFunction(&fn, spec, true); err != nil {
+		return nil, err
+	}
+	// The function's members, {"name",...}, at the entry's top level.
+	return append([]byte(`{"type":"function",`), fn.Bytes()[1:]...), nil
+}
+
 // FunctionEntry returns the legacy `functions` entry for spec:
 // {"name","description","parameters"}.
 func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
@@ -34,21 +47,12 @@ func FunctionEntry(spec runtime.ToolSpecification) (json.RawMessage, error) {
 }
 
 func writeFunction(b *bytes.Buffer, spec runtime.ToolSpecification, strict bool) error {
-	b.WriteString(`{"name":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Name))
-	b.WriteString(`,"description":`)
-	b.Write(jsonstr.AppendString(b.AvailableBuffer(), spec.Description))
-	b.WriteString(`,"parameters":`)
 	params := bytes.TrimSpace(spec.Schema)
 	if len(params) == 0 {
 		params = []byte(`{"type":"object","properties":{}}`)
 	}
-	start := b.Len()
-	if err := json.Compact(b, params); err != nil {
-		return fmt.Errorf("tool %s: schema is not valid JSON: %w", spec.Name, err)
-	}
-	if b.Bytes()[start] != '{' {
-		return fmt.Errorf("tool %s: schema is not a JSON object", spec.Name)
+	if err := apihttp.OpenToolEntry(b, spec, "parameters", params); err != nil {
+		return err
 	}
 	if strict {
 		if spec.Strict {

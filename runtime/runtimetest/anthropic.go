@@ -58,6 +58,8 @@ type anthropicDialect struct{}
 
 func (anthropicDialect) key(r *http.Request) string { return r.Header.Get("X-Api-Key") }
 
+// decode is parallel to geminiDialect's and responsesDialect's: the same
+// first checks (path, key header, JSON body), each in its API's words.
 func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/messages") {
 		return nil, fmt.Errorf("unexpected %s %s (want POST .../v1/messages)", r.Method, r.URL.Path)
@@ -71,12 +73,9 @@ func (anthropicDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 	if r.Header.Get("Authorization") != "" {
 		return nil, fmt.Errorf("an Authorization header: Anthropic takes the key in x-api-key")
 	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("content-type %q, want application/json", ct)
-	}
 	var req anthropicRequest
-	if err := strictDecode(body, &req); err != nil {
-		return nil, fmt.Errorf("body: %w", err)
+	if err := decodeBody(r, body, &req, "body"); err != nil {
+		return nil, err
 	}
 	if req.Model == "" {
 		return nil, fmt.Errorf("model: Field required")

@@ -14,7 +14,9 @@ import (
 
 // canned are, per provider, the wire answers of one tool round trip: a
 // tool call, then (once the request holds the marker of a tool result)
-// the text answer, streamed and whole.
+// the text answer, streamed and whole. A provider's two streams are
+// parallel: one event sequence of its protocol, for a tool_use block and
+// for a text block.
 var canned = map[string]struct {
 	marker                              string
 	call, answer, callStream, answerSSE string
@@ -163,14 +165,7 @@ func BenchmarkStreamedRoundTrip(b *testing.B) {
 					}
 				}))
 				defer hs.Close()
-				model, err := newClients[p](hs.URL+runtimetest.BasePath(p), &sleeps{}, clientConfig{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				bound, err := runtime.Bind(helloAgent, library())
-				if err != nil {
-					b.Fatal(err)
-				}
+				model, bound := boundHello(b, p, hs.URL+runtimetest.BasePath(p))
 				var opts []runtime.Option
 				text := 0
 				if stream {

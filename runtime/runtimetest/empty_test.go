@@ -46,7 +46,7 @@ func TestEmptyAnswer(t *testing.T) {
 					reply = runtimetest.Reply{SSE: body}
 				}
 				srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(reply))
-				model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{maxRetries: -1})
+				model, err := newClient(p, srv.URL, &sleeps{}, clientConfig{maxRetries: -1})
 				if err != nil {
 					t.Fatal(err)
 				}

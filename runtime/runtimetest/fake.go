@@ -206,6 +206,19 @@ func strictDecode(data []byte, v any) error {
 	return nil
 }
 
+// decodeBody checks that a request's body is JSON and strictDecodes it
+// into v; what names the body in a decoding error, in the provider's
+// words.
+func decodeBody(r *http.Request, body []byte, v any, what string) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return fmt.Errorf("content-type %q, want application/json", ct)
+	}
+	if err := strictDecode(body, v); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)

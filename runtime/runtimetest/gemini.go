@@ -62,6 +62,8 @@ type geminiDialect struct{}
 
 func (geminiDialect) key(r *http.Request) string { return r.Header.Get("X-Goog-Api-Key") }
 
+// decode is parallel to anthropicDialect's and responsesDialect's: the
+// same first checks (path, key header, JSON body), each in its API's words.
 func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error) {
 	m := geminiPathRE.FindStringSubmatch(r.URL.Path)
 	if r.Method != http.MethodPost || m == nil {
@@ -77,12 +79,9 @@ func (geminiDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error
 	if r.Header.Get("X-Goog-Api-Key") == "" {
 		return nil, fmt.Errorf("no x-goog-api-key header")
 	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("content-type %q, want application/json", ct)
-	}
 	var req geminiRequest
-	if err := strictDecode(body, &req); err != nil {
-		return nil, fmt.Errorf("Invalid JSON payload received: %w", err)
+	if err := decodeBody(r, body, &req, "Invalid JSON payload received"); err != nil {
+		return nil, err
 	}
 	if req.SystemInstruction != nil {
 		for _, p := range req.SystemInstruction.Parts {

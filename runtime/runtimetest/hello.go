@@ -86,3 +86,26 @@ func (s *Sleeps) Waits() []time.Duration {
 	defer s.mu.Unlock()
 	return append([]time.Duration(nil), s.d...)
 }
+
+// WeatherLibrary implements the tools of the weather example's agent
+// (testdata/examples/weather.gram), each answering with Paris's sunny
+// weather; args returns the arguments of the last call.
+func WeatherLibrary(tools []runtime.ToolSpecification) (lib *runtime.ToolLibrary, args func() json.RawMessage) {
+	var mu sync.Mutex
+	var got json.RawMessage
+	lib = runtime.NewToolLibrary()
+	for _, spec := range tools {
+		lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, a json.RawMessage) (any, error) {
+			mu.Lock()
+			got = a
+			mu.Unlock()
+			return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
+				"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
+		}})
+	}
+	return lib, func() json.RawMessage {
+		mu.Lock()
+		defer mu.Unlock()
+		return got
+	}
+}

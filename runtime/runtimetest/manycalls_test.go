@@ -31,10 +31,7 @@ func BenchmarkManyToolCalls(b *testing.B) {
 				b.Run(name, func(b *testing.B) {
 					reply := manyCalls(n)
 					srv := runtimetest.NewProviderServer(b, p, func(*runtimetest.Turn, int) runtimetest.Reply { return reply })
-					model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-					if err != nil {
-						b.Fatal(err)
-					}
+					model := fakeClient(b, p, srv.URL)
 					req := &runtime.Request{Model: "m", Messages: []runtime.Message{{Role: runtime.RoleUser, Content: "hi"}}, Tools: helloAgent.Tools}
 					for b.Loop() {
 						var comp *runtime.Completion
@@ -74,14 +71,7 @@ func BenchmarkRunManyToolCalls(b *testing.B) {
 					}
 					return reply
 				})
-				model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				bound, err := runtime.Bind(helloAgent, library())
-				if err != nil {
-					b.Fatal(err)
-				}
+				model, bound := boundHello(b, p, srv.URL)
 				events := 0
 				for b.Loop() {
 					resp, err := bound.Run(context.Background(), model, "hi", nil, runtime.WithEvents(func(runtime.Event) { events++ }))
@@ -104,18 +94,11 @@ func TestCancelDuringManyCalls(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			reply := manyCalls(n)
 			srv := runtimetest.NewProviderServer(t, p, func(*runtimetest.Turn, int) runtimetest.Reply { return reply })
-			model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			bound, err := runtime.Bind(helloAgent, library())
-			if err != nil {
-				t.Fatal(err)
-			}
+			model, bound := boundHello(t, p, srv.URL)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			starts := 0
-			_, err = bound.Run(ctx, model, "hi", nil, runtime.WithEvents(func(ev runtime.Event) {
+			_, err := bound.Run(ctx, model, "hi", nil, runtime.WithEvents(func(ev runtime.Event) {
 				if ev.Kind == runtime.EventToolCallStart {
 					starts++
 					if starts == 10 {

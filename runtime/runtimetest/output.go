@@ -17,7 +17,9 @@ import (
 var formatNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // openAIJSONSchema is OpenAI's ResponseFormatJSONSchema.json_schema (and,
-// with Type, the Responses API's TextResponseFormatJsonSchema).
+// with Type, the Responses API's TextResponseFormatJsonSchema). Parallel
+// in shape to responses.go's function tool, another object of OpenAI's
+// reference.
 type openAIJSONSchema struct {
 	Type        string          `json:"type,omitempty"`
 	Name        string          `json:"name"`

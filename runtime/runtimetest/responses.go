@@ -54,6 +54,8 @@ func (responsesDialect) key(r *http.Request) string {
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 }
 
+// decode is parallel to anthropicDialect's and geminiDialect's: the same
+// first checks (path, key header, JSON body), each in its API's words.
 func (responsesDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, error) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
 		return nil, fmt.Errorf("unexpected %s %s (want POST .../responses)", r.Method, r.URL.Path)
@@ -61,12 +63,9 @@ func (responsesDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 	if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
 		return nil, fmt.Errorf("no Authorization: Bearer header")
 	}
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("content-type %q, want application/json", ct)
-	}
 	var req responsesRequest
-	if err := strictDecode(body, &req); err != nil {
-		return nil, fmt.Errorf("body: %w", err)
+	if err := decodeBody(r, body, &req, "body"); err != nil {
+		return nil, err
 	}
 	if req.Model == "" {
 		return nil, fmt.Errorf("Missing required parameter: 'model'")
@@ -79,6 +78,8 @@ func (responsesDialect) decode(f *Fake, r *http.Request, body []byte) (*Turn, er
 		t.System = *req.Instructions
 	}
 	for i, raw := range req.Tools {
+		// A function tool; parallel in shape to output.go's
+		// openAIJSONSchema, another object of OpenAI's reference.
 		var tool struct {
 			Type        string          `json:"type"`
 			Name        string          `json:"name"`

@@ -48,36 +48,47 @@ type clientConfig struct {
 	realSleep     bool
 }
 
-// newClients make each provider's client for a fake server.
-var newClients = map[string]func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error){
-	runtimetest.OpenAI: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return openai.New(opts...)
+// newClients make each provider's client from options.
+var newClients = map[string]func(opts ...clientopt.Option) (runtime.Model, error){
+	runtimetest.OpenAI: func(opts ...clientopt.Option) (runtime.Model, error) { return openai.New(opts...) },
+	runtimetest.OpenAIResponses: func(opts ...clientopt.Option) (runtime.Model, error) {
+		return openai.New(append(opts, openai.WithMode(openai.ResponsesMode))...)
 	},
-	runtimetest.OpenAIResponses: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []openai.Option{openai.WithMode(openai.ResponsesMode), clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return openai.New(opts...)
-	},
-	runtimetest.Gemini: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []gemini.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return gemini.New(opts...)
-	},
-	runtimetest.Anthropic: func(url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
-		opts := []anthropic.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
-		if !cfg.realSleep {
-			opts = append(opts, clientopt.WithSleep(s.Sleep))
-		}
-		return anthropic.New(opts...)
-	},
+	runtimetest.Gemini:    func(opts ...clientopt.Option) (runtime.Model, error) { return gemini.New(opts...) },
+	runtimetest.Anthropic: func(opts ...clientopt.Option) (runtime.Model, error) { return anthropic.New(opts...) },
+}
+
+// newClient makes provider p's client for a fake server at url,
+// configured by cfg; its waits between retries go to s unless
+// cfg.realSleep.
+func newClient(p, url string, s *sleeps, cfg clientConfig) (runtime.Model, error) {
+	opts := []clientopt.Option{clientopt.WithBaseURL(url), clientopt.WithAPIKey(secret), clientopt.WithMaxRetries(cfg.maxRetries), clientopt.WithTimeout(cfg.timeout), clientopt.WithStreamTimeout(cfg.streamTimeout)}
+	if !cfg.realSleep {
+		opts = append(opts, clientopt.WithSleep(s.Sleep))
+	}
+	return newClients[p](opts...)
+}
+
+// fakeClient is provider p's client for a fake server at url, configured
+// by default; an error ends the test.
+func fakeClient(tb testing.TB, p, url string) runtime.Model {
+	tb.Helper()
+	model, err := newClient(p, url, &sleeps{}, clientConfig{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return model
+}
+
+// boundHello is fakeClient and the hello/goodbye agent bound to its
+// library.
+func boundHello(tb testing.TB, p, url string) (runtime.Model, *runtime.BoundAgent) {
+	tb.Helper()
+	bound, err := runtime.Bind(helloAgent, library())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fakeClient(tb, p, url), bound
 }
 
 // harness is one provider, streamed or not.
@@ -111,11 +122,22 @@ func (h *harness) server(p runtimetest.Policy) *runtimetest.ProviderServer {
 func (h *harness) client(srv *runtimetest.ProviderServer, cfg clientConfig) (runtime.Model, *sleeps) {
 	h.t.Helper()
 	s := &sleeps{}
-	m, err := newClients[h.provider](srv.URL, s, cfg)
+	m, err := newClient(h.provider, srv.URL, s, cfg)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	return m, s
+}
+
+// answer is run with the hello/goodbye library in the background
+// context; an error ends the test.
+func (h *harness) answer(m runtime.Model, srv *runtimetest.ProviderServer, input string, conv *runtime.Conversation, opts ...runtime.Option) *runtime.Response {
+	h.t.Helper()
+	resp, err := h.run(context.Background(), m, library(), input, conv, srv, opts...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return resp
 }
 
 // run runs the agent; streamed, it checks that the text events add up to
@@ -161,10 +183,7 @@ func TestScenarioToolLoop(t *testing.T) {
 			runtimetest.TextReply("Hello, Alice! How are you?"),
 		))
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "Hi, I am Alice", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "Hi, I am Alice", nil)
 		if resp.Content != "Hello, Alice! How are you?" || len(resp.Invocations) != 1 || resp.Invocations[0].Result != "Hello, Alice!" {
 			t.Errorf("response = %+v", resp)
 		}
@@ -195,10 +214,7 @@ func TestScenarioParallelCalls(t *testing.T) {
 			runtimetest.TextReply("done"),
 		))
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "greet Ann, bid Bob farewell", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "greet Ann, bid Bob farewell", nil)
 		if len(resp.Invocations) != 2 || resp.Invocations[0].Result != "Hello, Ann!" || resp.Invocations[1].Result != "Goodbye, Bob!" {
 			t.Errorf("invocations = %+v", resp.Invocations)
 		}
@@ -255,10 +271,7 @@ func TestScenarioInvalidArgumentsFedBack(t *testing.T) {
 			return runtimetest.TextReply(turn.Last().Content)
 		})
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "hi", nil)
 		if resp.Content != "Hello, Alice!" || len(resp.Invocations) != 2 {
 			t.Errorf("content %q, %d invocations", resp.Content, len(resp.Invocations))
 		}
@@ -376,10 +389,7 @@ func TestScenarioRetries(t *testing.T) {
 			return runtimetest.TextReply("hello after waiting")
 		})
 		c, s := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "hi", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "hi", nil)
 		if resp.Content != "hello after waiting" {
 			t.Errorf("content %q", resp.Content)
 		}
@@ -392,7 +402,7 @@ func TestScenarioRetries(t *testing.T) {
 			return runtimetest.Reply{Status: http.StatusInternalServerError, Message: "The server had an error while processing your request."}
 		})
 		c, s = h.client(srv, clientConfig{maxRetries: 2})
-		_, err = h.run(context.Background(), c, library(), "hi", nil, srv)
+		_, err := h.run(context.Background(), c, library(), "hi", nil, srv)
 		var ae *runtime.APIError
 		if !errors.As(err, &ae) || ae.StatusCode != 500 || !ae.Retryable || ae.Attempts != 3 || !strings.Contains(err.Error(), "The server had an error") {
 			t.Fatalf("err = %#v", err)
@@ -450,27 +460,29 @@ func TestScenarioCancellation(t *testing.T) {
 	})
 }
 
+// throughJSON is conv stored as JSON and read back, as a program that
+// resumes a conversation later has it.
+func throughJSON(t *testing.T, conv *runtime.Conversation) *runtime.Conversation {
+	t.Helper()
+	stored, err := json.Marshal(conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back runtime.Conversation
+	if err := json.Unmarshal(stored, &back); err != nil {
+		t.Fatal(err)
+	}
+	return &back
+}
+
 func TestScenarioResumedConversation(t *testing.T) {
 	forEach(t, func(h *harness) {
 		t := h.t
 		srv := h.server(runtimetest.Echo)
 		c, _ := h.client(srv, clientConfig{})
-		resp, err := h.run(context.Background(), c, library(), "Hello, I am Max", nil, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stored, err := json.Marshal(resp.Conversation)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var conv runtime.Conversation
-		if err := json.Unmarshal(stored, &conv); err != nil {
-			t.Fatal(err)
-		}
-		resp2, err := h.run(context.Background(), c, library(), "and again, for Lea", &conv, srv)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := h.answer(c, srv, "Hello, I am Max", nil)
+		conv := throughJSON(t, resp.Conversation)
+		resp2 := h.answer(c, srv, "and again, for Lea", conv)
 		if resp2.Content != "Hello, Lea!" || len(resp2.Conversation.Messages) != 8 {
 			t.Errorf("second answer %q, %d messages", resp2.Content, len(resp2.Conversation.Messages))
 		}
@@ -493,20 +505,12 @@ func TestResumeOnAnotherProvider(t *testing.T) {
 				h1 := &harness{t: t, provider: from}
 				srv1 := h1.server(runtimetest.Echo)
 				c1, _ := h1.client(srv1, clientConfig{})
-				resp, err := h1.run(context.Background(), c1, library(), "Hello, I am Max", nil, srv1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				stored, _ := json.Marshal(resp.Conversation)
-				var conv runtime.Conversation
-				json.Unmarshal(stored, &conv)
+				resp := h1.answer(c1, srv1, "Hello, I am Max", nil)
+				conv := throughJSON(t, resp.Conversation)
 				h2 := &harness{t: t, provider: to, stream: true}
 				srv2 := h2.server(runtimetest.Echo)
 				c2, _ := h2.client(srv2, clientConfig{})
-				resp2, err := h2.run(context.Background(), c2, library(), "and again, for Lea", &conv, srv2)
-				if err != nil {
-					t.Fatal(err)
-				}
+				resp2 := h2.answer(c2, srv2, "and again, for Lea", conv)
 				if resp2.Content != "Hello, Lea!" {
 					t.Errorf("answer %q", resp2.Content)
 				}
@@ -528,15 +532,7 @@ func TestWeatherAgentOnEveryProvider(t *testing.T) {
 	}
 	forEach(t, func(h *harness) {
 		t := h.t
-		var got json.RawMessage
-		lib := runtime.NewToolLibrary()
-		for _, spec := range agent.Tools {
-			lib.Replace(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
-				got = args
-				return map[string]any{"temperature": 21.5, "conditions": "sunny", "humidity": 40,
-					"position": map[string]float64{"latitude": 48.85, "longitude": 2.35}}, nil
-			}})
-		}
+		lib, got := runtimetest.WeatherLibrary(agent.Tools)
 		srv := h.server(runtimetest.Echo)
 		c, _ := h.client(srv, clientConfig{})
 		var opts []runtime.Option
@@ -547,8 +543,8 @@ func TestWeatherAgentOnEveryProvider(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != `{"city":"Paris","unit":"celsius"}` {
-			t.Errorf("tool got %s", got)
+		if string(got()) != `{"city":"Paris","unit":"celsius"}` {
+			t.Errorf("tool got %s", got())
 		}
 		if !strings.Contains(resp.Content, `"conditions":"sunny"`) {
 			t.Errorf("content %s", resp.Content)

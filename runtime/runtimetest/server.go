@@ -152,16 +152,8 @@ type chatServer struct {
 	// apply.
 	NoSchema bool
 
-	mu       sync.Mutex
-	requests []*ChatRequest
-	n        int
-}
-
-// Requests returns the requests received so far.
-func (s *chatServer) Requests() []*ChatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*ChatRequest(nil), s.requests...)
+	mu sync.Mutex
+	n  int // requests so far
 }
 
 func (s *chatServer) problem(err error) {
@@ -201,7 +193,6 @@ func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.n++
 	n := s.n
-	s.requests = append(s.requests, req)
 	s.mu.Unlock()
 
 	reply := s.Handler(req, n)

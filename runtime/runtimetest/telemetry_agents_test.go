@@ -31,14 +31,8 @@ func testTelemetryNested(t *testing.T) {
 	childSrv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
 		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`)}},
 		runtimetest.Reply{Text: "Hello, Ada!"}))
-	parentModel, err := newClients[runtimetest.Anthropic](parentSrv.URL, &sleeps{}, clientConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	childModel, err := newClients[runtimetest.OpenAI](childSrv.URL, &sleeps{}, clientConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	parentModel := fakeClient(t, runtimetest.Anthropic, parentSrv.URL)
+	childModel := fakeClient(t, runtimetest.OpenAI, childSrv.URL)
 	child := runtime.Agent{Name: "greeter", Description: "Greets someone", Model: "OpenAI/gpt-4o-mini",
 		Instruction: "Greet with sayHello.", Tools: []runtime.ToolSpecification{runtimetest.HelloSpec()}}
 	parent := runtime.Agent{Name: "desk", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Use the greeter.",

@@ -54,10 +54,7 @@ func TestTelemetry(t *testing.T) {
 				srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(
 					runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`), call("sayHello", `{"personName":7}`)}},
 					runtimetest.Reply{Text: "Hello, Ada!"}))
-				model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				model := fakeClient(t, p, srv.URL)
 				exp := tracetest.NewInMemoryExporter()
 				tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 				reader := sdkmetric.NewManualReader()
@@ -172,10 +169,7 @@ func TestTelemetry(t *testing.T) {
 // result — never an API key.
 func TestTelemetryContent(t *testing.T) {
 	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
-	model, err := newClients[runtimetest.OpenAI](srv.URL, &sleeps{}, clientConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	model := fakeClient(t, runtimetest.OpenAI, srv.URL)
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	if _, err := runtime.Run(context.Background(), model, helloAgent, library(), "Hi, I am Ada", nil,
@@ -209,14 +203,7 @@ func TestTelemetryContent(t *testing.T) {
 // provider: nothing recorded or allocated for it) and on.
 func BenchmarkRoundTripTelemetry(b *testing.B) {
 	srv := runtimetest.NewProviderServer(b, runtimetest.OpenAI, runtimetest.Echo)
-	model, err := newClients[runtimetest.OpenAI](srv.URL, &sleeps{}, clientConfig{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	bound, err := runtime.Bind(helloAgent, library())
-	if err != nil {
-		b.Fatal(err)
-	}
+	model, bound := boundHello(b, runtimetest.OpenAI, srv.URL)
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	for _, c := range []struct {
@@ -242,10 +229,7 @@ func TestTelemetryRetries(t *testing.T) {
 			srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(
 				runtimetest.Reply{Status: 503, Message: "overloaded"},
 				runtimetest.Reply{Text: "Hello!"}))
-			model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			model := fakeClient(t, p, srv.URL)
 			exp := tracetest.NewInMemoryExporter()
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 			if _, err := runtime.Run(context.Background(), model, helloAgent, library(), "Hi", nil, runtime.WithTracerProvider(tp)); err != nil {
@@ -278,10 +262,7 @@ func TestTelemetryErrors(t *testing.T) {
 	for _, p := range runtimetest.Providers() {
 		t.Run(p, func(t *testing.T) {
 			srv := runtimetest.NewProviderServer(t, p, runtimetest.Replies(runtimetest.Reply{Status: 401, Message: "bad key"}))
-			model, err := newClients[p](srv.URL, &sleeps{}, clientConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			model := fakeClient(t, p, srv.URL)
 			exp := tracetest.NewInMemoryExporter()
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 			if _, err := runtime.Run(context.Background(), model, helloAgent, library(), "Hi", nil, runtime.WithTracerProvider(tp)); err == nil {

@@ -22,7 +22,7 @@ func BenchmarkTypedRoundTrip(b *testing.B) {
 					return runtimetest.Reply{Text: answer}
 				})
 				s := &sleeps{}
-				model, err := newClients[p](srv.URL, s, clientConfig{})
+				model, err := newClient(p, srv.URL, s, clientConfig{})
 				if err != nil {
 					b.Fatal(err)
 				}

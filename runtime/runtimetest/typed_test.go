@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ var typedModels = map[string][]struct {
 func typedPolicy(t *testing.T, answers ...string) runtimetest.Policy {
 	return func(turn *runtimetest.Turn, n int) runtimetest.Reply {
 		last := turn.Last()
-		if contains(turn.Tools, "lookupCustomer") && n == 1 {
+		if slices.Contains(turn.Tools, "lookupCustomer") && n == 1 {
 			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{{Name: "lookupCustomer", Arguments: `{"id":"c-7"}`}}}
 		}
 		i := 0
@@ -84,7 +85,7 @@ func typedPolicy(t *testing.T, answers ...string) runtimetest.Policy {
 		if turn.Output != nil {
 			return runtimetest.Reply{Text: answers[i]}
 		}
-		if contains(turn.Tools, "final_answer") {
+		if slices.Contains(turn.Tools, "final_answer") {
 			return runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{{Name: "final_answer", Arguments: answers[i]}}}
 		}
 		t.Errorf("request %d asks for no structured output and offers no final-answer tool", n)
@@ -101,15 +102,6 @@ func jsonEqual(raw json.RawMessage, want string) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestTypedRunOnEveryProvider: a typed run per provider and API (Chat
@@ -186,11 +178,11 @@ func TestTypedRunOnEveryProvider(t *testing.T) {
 							if !jsonEqual(turn.Output, wantSchema) {
 								t.Errorf("request %d: output schema %s, want %s", i+1, turn.Output, wantSchema)
 							}
-							if contains(turn.Tools, "final_answer") {
+							if slices.Contains(turn.Tools, "final_answer") {
 								t.Errorf("request %d: a final-answer tool in native mode", i+1)
 							}
 						case provider.OutputTool:
-							if turn.Output != nil || !contains(turn.Tools, "final_answer") {
+							if turn.Output != nil || !slices.Contains(turn.Tools, "final_answer") {
 								t.Errorf("request %d: tool mode sent output %s, tools %v", i+1, turn.Output, turn.Tools)
 							}
 							if want := toolChoiceRequired[h.provider]; string(turn.ToolChoice) != want {
@@ -293,10 +285,7 @@ func TestTypedTelemetry(t *testing.T) {
 			policy = runtimetest.Replies(runtimetest.Reply{Text: "Urgent."})
 		}
 		srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, policy)
-		model, err := newClients[runtimetest.OpenAI](srv.URL, &sleeps{}, clientConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		model := fakeClient(t, runtimetest.OpenAI, srv.URL)
 		agent := typedAgent("OpenAI/gpt-4o-mini", false)
 		want := "json"
 		if !typed {

@@ -5,7 +5,11 @@
 // exponential backoff and jitter (the server's Retry-After, retry-after-ms
 // or Gemini's RetryInfo delay winning), each provider's error body read
 // into a *runtime.APIError that never contains the key, and debug dumps
-// with the key redacted. A streamed response's body is handed back open.
+// with the key redacted. A streamed response's body is handed back open;
+// Complete and Stream are the whole exchange, from a request a client has
+// encoded to the answer it decodes. Beside them (wire.go), the JSON every
+// client writes alike: the request body (Marshal), the tools entries
+// (ToolEntries, OpenToolEntry) and a call's arguments object.
 package apihttp
 
 import (
@@ -471,16 +475,49 @@ func (c *Config) Incomplete(what string) error {
 // whole one.
 var StreamLimits = sse.Limits{MaxStream: MaxResponseBytes}
 
-// IsJSON reports whether a response is JSON rather than an event stream:
+// isJSON reports whether a response is JSON rather than an event stream:
 // a server that does not stream answers a stream request whole.
-func (r *Response) IsJSON() bool {
+func (r *Response) isJSON() bool {
 	return strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "application/json")
 }
 
-// ReadWhole reads a whole answer given to a stream request (IsJSON),
+// A Decoder reads a whole answer into a completion.
+type Decoder func(data []byte) (*runtime.Completion, error)
+
+// A StreamDecoder reads a streamed answer's events to its end, reporting
+// them to emit (nil for none) as they come.
+type StreamDecoder func(ctx context.Context, body io.Reader, emit func(runtime.Event)) (*runtime.Completion, error)
+
+// Complete posts body to endpoint and decodes the whole answer with
+// decode: every client's runtime.Model.Complete after encoding.
+func (c *Config) Complete(ctx context.Context, endpoint string, header http.Header, body []byte, decode Decoder) (*runtime.Completion, error) {
+	resp, err := c.Post(ctx, endpoint, header, body, false)
+	if err != nil {
+		return nil, err
+	}
+	return decode(resp.Data)
+}
+
+// Stream posts body, a request for a stream, to endpoint and reads the
+// answer's events with decodeStream, or, from a server that answers it
+// whole (isJSON), the answer with decode (readWhole): every client's
+// runtime.StreamingModel.Stream after encoding.
+func (c *Config) Stream(ctx context.Context, endpoint string, header http.Header, body []byte, decode Decoder, decodeStream StreamDecoder, emit func(runtime.Event)) (*runtime.Completion, error) {
+	resp, err := c.Post(ctx, endpoint, header, body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.isJSON() {
+		return c.readWhole(ctx, resp.Body, decode, emit)
+	}
+	return decodeStream(ctx, resp.Body, emit)
+}
+
+// readWhole reads a whole answer given to a stream request (isJSON),
 // decodes it with decode and reports it to emit as a stream would have:
 // its text as one EventText, then each call's EventToolCallStart.
-func (c *Config) ReadWhole(ctx context.Context, body io.Reader, decode func([]byte) (*runtime.Completion, error), emit func(runtime.Event)) (*runtime.Completion, error) {
+func (c *Config) readWhole(ctx context.Context, body io.Reader, decode Decoder, emit func(runtime.Event)) (*runtime.Completion, error) {
 	data, err := credhttp.ReadBody(body, MaxResponseBytes)
 	c.DebugData("response body", data)
 	if err != nil {
