@@ -106,6 +106,20 @@ func newEnv(t *testing.T, cfg durable.Config) env {
 	return env{e, w}
 }
 
+// response is the finished workflow's Response; the test stops if the
+// workflow failed.
+func (e env) response(t *testing.T) runtime.Response {
+	t.Helper()
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got runtime.Response
+	if err := e.GetWorkflowResult(&got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func modelFor(m runtime.Model) func(runtime.Agent) (runtime.Model, error) {
 	return func(runtime.Agent) (runtime.Model, error) { return m, nil }
 }
@@ -126,13 +140,7 @@ func TestWorkflowEqualsRun(t *testing.T) {
 	if !e.IsWorkflowCompleted() {
 		t.Fatal("workflow did not complete")
 	}
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if d := cmp.Diff(*want, got, responseCmp); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}
@@ -251,15 +259,9 @@ func TestToolActivityRetriedWithSameKey(t *testing.T) {
 			return e.worker.CallTool(ctx, in)
 		})
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi"})
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if calls.Load() != 2 {
 		t.Errorf("tool activity attempted %d times, want 2", calls.Load())
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
 	}
 	// The tool ran once (the second attempt) and panicked: that is fed
 	// back as a tool error, with the key set.
@@ -295,13 +297,7 @@ func TestContinueAsNew(t *testing.T) {
 	cfg.ContinueAsNewTurns = 0
 	e2 := newEnv(t, cfg)
 	e2.ExecuteWorkflow(durable.WorkflowName, next)
-	if err := e2.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e2.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e2.response(t)
 	want, err := bound(t, &runs).Run(context.Background(), runtimetest.NewScriptedModel(script()...), "hi, I am Alice", nil,
 		runtime.WithConcurrency(1), runtime.WithMaxToolCalls(4))
 	if err != nil {
@@ -355,13 +351,7 @@ func TestWorkflowTyped(t *testing.T) {
 	}
 	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(runtimetest.NewScriptedModel(typedScript()...))})
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi, I am Alice"})
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if d := cmp.Diff(*want, got, responseCmp); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}
