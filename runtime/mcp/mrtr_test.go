@@ -26,17 +26,7 @@ func TestInputRequired(t *testing.T) {
 	srv.AddTool(&sdk.Tool{Name: "state", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return &sdk.CallToolResult{RequestState: "opaque"}, nil
 	})
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient("gramc", "test").Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := serveInMemory(t, srv, mcp.NewClient("gramc", "test"), nil)
 	tools, err := mcp.Tools(context.Background(), cs)
 	if err != nil || len(tools) != 2 {
 		t.Fatal(tools, err)
