@@ -66,7 +66,10 @@ type CompleteInput struct {
 	Request runtime.Request `json:"request"`
 }
 
-// ToolInput is ActivityCallTool's input: one validated tool call.
+// ToolInput is ActivityCallTool's input: one validated tool call. With
+// ToolOutput it parallels runtime/gemini's functionCall and
+// functionResponse, a call and its answer in Gemini's wire format; these
+// are the activity's payloads, named by agent.
 type ToolInput struct {
 	Agent  string          `json:"agent"`
 	Tool   string          `json:"tool"`

@@ -14,6 +14,8 @@ import (
 
 // Agents as tools, durably (issue 34.6): desk lists researcher, which is
 // e2eAgent under another name (note and slow, from the same library).
+// Parallel to workflow_agents_test.go's greeter and front desk, the same
+// listing for the worker process's tools.
 var (
 	researcherAgent = renamed(e2eAgent, "researcher", "Takes notes slowly")
 	deskAgent       = delegator("desk", "OpenAI/gpt-4o-mini", "Delegate to the researcher.", researcherAgent)

@@ -60,6 +60,8 @@ var e2eAgent = runtime.Agent{
 }
 
 // e2eTyped is a typed agent (LANGUAGE.md §2.5): a note, then a Receipt.
+// Parallel to workflow_test.go's typedAgent, the same kind of fixture:
+// this one uses the worker process's tools (note), that one sayHello.
 var e2eTyped = runtime.Agent{
 	Name:        "durable_typed_agent",
 	Model:       "OpenAI/gpt-4o-mini",

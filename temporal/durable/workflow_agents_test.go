@@ -14,7 +14,9 @@ import (
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
 
-// greeterAgent is helloAgent listed by frontDesk (issue 34.6).
+// greeterAgent is helloAgent listed by frontDesk (issue 34.6). Parallel
+// to e2e_agents_test.go's researcher and desk (the listing the worker
+// process serves).
 var (
 	greeterAgent = renamed(helloAgent, "greeter", "Greets people")
 	frontDesk    = delegator("front_desk", "Anthropic/claude-sonnet-4-5", "Have the greeter greet.", greeterAgent)

@@ -74,6 +74,9 @@ func script() []runtimetest.Step {
 	}
 }
 
+// responseCmp compares Responses as runtime/loop_test.go's resume test
+// does (the same options, written again: this module cannot import the
+// runtime's tests): durations aside, tool errors by kind, message, tool.
 var responseCmp = cmp.Options{
 	cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
 	cmp.Comparer(func(a, b error) bool {
@@ -315,7 +318,8 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 }
 
 // typedAgent is a typed agent (LANGUAGE.md §2.5): hello's tool, and a
-// Greeting as its answer.
+// Greeting as its answer. Parallel to e2e_test.go's e2eTyped (the worker
+// process's typed agent, with its tools).
 var typedAgent = runtime.Agent{
 	Name:        "typed_greeter",
 	Model:       "OpenAI/gpt-4o-mini",
