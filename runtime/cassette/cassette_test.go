@@ -328,7 +328,9 @@ func TestRetriesRecorded(t *testing.T) {
 
 // TestSaveNotThroughPlantedLink: a NAME.cassette.tmp symbolic link planted
 // beside the cassette is not written through (issue 35.3): Save creates
-// its temporary file exclusively.
+// its temporary file exclusively. The set-up (a file, a link planted
+// beside it) parallels cli's TestFmtWriteFile, which checks that fmt -w
+// keeps a hard link.
 func TestSaveNotThroughPlantedLink(t *testing.T) {
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim.txt")

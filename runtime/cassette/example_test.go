@@ -16,7 +16,9 @@ import (
 
 // Open records a session's exchanges to a cassette file and replays them
 // without a network; a request that differs from the recording fails,
-// naming the first difference.
+// naming the first difference. An Example stands alone (godoc shows its
+// body whole), so its set-up parallels compat's ExampleCompare and the
+// runtime's ExampleRun rather than sharing a helper.
 func ExampleOpen() {
 	dir, err := os.MkdirTemp("", "cassette")
 	if err != nil {

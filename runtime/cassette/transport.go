@@ -231,6 +231,10 @@ func firstDifference(rec, got Request) (path, recorded, gotv string) {
 	return jsonPath(d.Pointer), show(d.A), show(d.B)
 }
 
+// decode reads a body as the JSON value runtime.FirstDifference compares
+// (numbers as json.Number), as agenttest's jsonReady reads an answer;
+// two copies, since agenttest is above this package and no package
+// below both has the function.
 func decode(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -31,6 +31,40 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// initialize is a 2025-06-18 client's first request.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// postMCP posts body to the MCP endpoint url as a streamable HTTP client
+// does, with the headers h (one whose value is "" is not sent), and
+// returns the response and its body, read and closed.
+func postMCP(t *testing.T, url, body string, h http.Header) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for name, values := range h {
+		if values[0] != "" {
+			req.Header.Set(name, values[0])
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(data)
+}
+
+// inSession is the headers of a request in session (none for "", before
+// initialize has given one).
+func inSession(session string) http.Header {
+	if session == "" {
+		return nil
+	}
+	return http.Header{"Mcp-Session-Id": {session}, "Mcp-Protocol-Version": {"2025-06-18"}}
+}
+
 func connectHTTP(t *testing.T, url string, hc *http.Client) (*sdk.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -43,17 +77,7 @@ func TestHTTPToken(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{Token: "s3cret-token"}))
 	defer srv.Close()
 	for _, auth := range []string{"", "Bearer wrong", "Bearer s3cret-token-but-longer", "s3cret-token", "Basic czNjcmV0LXRva2Vu"} {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if auth != "" {
-			req.Header.Set("Authorization", auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, http.Header{"Authorization": {auth}})
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 			t.Errorf("Authorization %q: status %d, WWW-Authenticate %q; want 401 Bearer", auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 		}
@@ -87,17 +111,7 @@ func TestHTTPOrigin(t *testing.T) {
 		"http://localhost:3000":     http.StatusOK,
 		srv.URL:                     http.StatusOK,
 	} {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if origin != "" {
-			req.Header.Set("Origin", origin)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := postMCP(t, srv.URL, initialize, http.Header{"Origin": {origin}})
 		if resp.StatusCode != want {
 			t.Errorf("Origin %q: status %d, want %d", origin, resp.StatusCode, want)
 		}
@@ -187,17 +201,7 @@ func TestHTTPTokenScheme(t *testing.T) {
 		{"Bearer wrong", http.StatusUnauthorized, `Bearer realm="gramc mcp", error="invalid_token"`},
 		{"bearer s3cret-tokenx", http.StatusUnauthorized, `Bearer realm="gramc mcp", error="invalid_token"`},
 	} {
-		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if c.auth != "" {
-			req.Header.Set("Authorization", c.auth)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := postMCP(t, srv.URL, initialize, http.Header{"Authorization": {c.auth}})
 		if resp.StatusCode != c.status || resp.Header.Get("WWW-Authenticate") != c.challenge {
 			t.Errorf("Authorization %q: status %d, WWW-Authenticate %q; want %d, %q", c.auth, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.status, c.challenge)
 		}
@@ -291,31 +295,15 @@ func TestHTTPSlowBodyCut(t *testing.T) {
 func TestHTTPSessionExpires(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{SessionTimeout: 200 * time.Millisecond}))
 	defer srv.Close()
-	post := func(session, body string) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
-	}
-	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	resp, _ := postMCP(t, srv.URL, initialize, nil)
 	session := resp.Header.Get("Mcp-Session-Id")
 	if session == "" {
 		t.Fatalf("no session: %d", resp.StatusCode)
 	}
-	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	postMCP(t, srv.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, inSession(session))
 	for range 100 {
 		time.Sleep(100 * time.Millisecond)
-		if r := post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`); r.StatusCode == http.StatusNotFound {
+		if r, _ := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, inSession(session)); r.StatusCode == http.StatusNotFound {
 			return
 		}
 		time.Sleep(300 * time.Millisecond) // idle past the timeout
@@ -328,27 +316,11 @@ func TestHTTPSessionExpires(t *testing.T) {
 func TestHTTPIDsRoundTrip(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{}))
 	defer srv.Close()
-	post := func(session, body string) (*http.Response, string) {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return resp, string(data)
-	}
-	resp, _ := post("", `{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	resp, _ := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, nil)
 	session := resp.Header.Get("Mcp-Session-Id")
-	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	postMCP(t, srv.URL, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, inSession(session))
 	for _, id := range []string{`2.5`, `9007199254740993`, `"gramc-id-1"`} {
-		_, body := post(session, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)
+		_, body := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`, inSession(session))
 		if !strings.Contains(body, `"id":`+id+`,`) || !strings.Contains(body, "hi") {
 			t.Errorf("id %s answered: %s", id, body)
 		}

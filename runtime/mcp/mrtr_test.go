@@ -14,7 +14,8 @@ import (
 // TestInputRequired: a server's input_required result (MCP 2026-07-28,
 // SEP-2322) is a tool error naming what the server asked, never an empty
 // result for the model (issue 35.4) — also when it names nothing and
-// only carries a request state.
+// only carries a request state. The server is the SDK's own, built by
+// hand as cli's TestListMCP builds one: gramc's never answers this way.
 func TestInputRequired(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "s", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "del", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -26,17 +27,7 @@ func TestInputRequired(t *testing.T) {
 	srv.AddTool(&sdk.Tool{Name: "state", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return &sdk.CallToolResult{RequestState: "opaque"}, nil
 	})
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient("gramc", "test").Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := serveInMemory(t, srv, mcp.NewClient("gramc", "test"), nil)
 	tools, err := mcp.Tools(context.Background(), cs)
 	if err != nil || len(tools) != 2 {
 		t.Fatal(tools, err)

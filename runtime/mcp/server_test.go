@@ -92,18 +92,25 @@ func connectVersion(t *testing.T, specs []runtime.ToolSpecification, lib *runtim
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveInMemory(t, srv, sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil), &sdk.ClientSessionOptions{ProtocolVersion: version})
+}
+
+// serveInMemory connects client to srv over the SDK's in-memory
+// transports; both sessions are closed when the test ends.
+func serveInMemory(tb testing.TB, srv *sdk.Server, client *sdk.Client, opts *sdk.ClientSessionOptions) *sdk.ClientSession {
+	tb.Helper()
 	st, ct := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	tb.Cleanup(func() { ss.Close() })
+	cs, err := client.Connect(ctx, ct, opts)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { cs.Close() })
+	tb.Cleanup(func() { cs.Close() })
 	return cs
 }
 
@@ -230,6 +237,12 @@ func TestBindingMismatch(t *testing.T) {
 // validation, defaults, the tool (trivial here) and the protocol — so the
 // figure is gramc's and the SDK's overhead per call.
 func BenchmarkMCPCall(b *testing.B) {
+	benchCalls(b, serveInMemory(b, benchServer(b), benchClient(), nil))
+}
+
+// benchServer serves sayHello, a trivial tool with a default, for the
+// benchmarks of one call.
+func benchServer(b *testing.B) *sdk.Server {
 	spec := runtime.ToolSpecification{Name: "sayHello", Description: "Greets",
 		Schema: json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`)}
 	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "Hello!", nil }})
@@ -237,18 +250,16 @@ func BenchmarkMCPCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, ct := sdk.NewInMemoryTransports()
+	return srv
+}
+
+func benchClient() *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil)
+}
+
+// benchCalls times calls of benchServer's sayHello over cs.
+func benchCalls(b *testing.B, cs *sdk.ClientSession) {
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	params := &sdk.CallToolParams{Name: "sayHello", Arguments: json.RawMessage(`{"personName":"Ada"}`)}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -329,31 +340,17 @@ func TestStructuredOutputAndMeta(t *testing.T) {
 // mcp uses: newline-delimited JSON through two OS pipes (the process
 // boundary itself is not measured).
 func BenchmarkMCPCallStdio(b *testing.B) {
-	spec := runtime.ToolSpecification{Name: "sayHello", Description: "Greets",
-		Schema: json.RawMessage(`{"type":"object","properties":{"personName":{"type":"string","default":"world"}},"additionalProperties":false}`)}
-	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "Hello!", nil }})
-	srv, err := mcp.NewServer("bench", "1", lib, []runtime.ToolSpecification{spec})
-	if err != nil {
-		b.Fatal(err)
-	}
 	toServerR, toServerW, _ := os.Pipe()
 	toClientR, toClientW, _ := os.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go srv.Run(ctx, mcp.NewIOTransport(toServerR, toClientW, nil)) //nolint:errcheck
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: toClientR, Writer: toServerW}, nil)
+	go benchServer(b).Run(ctx, mcp.NewIOTransport(toServerR, toClientW, nil)) //nolint:errcheck
+	cs, err := benchClient().Connect(ctx, &sdk.IOTransport{Reader: toClientR, Writer: toServerW}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer cs.Close()
-	params := &sdk.CallToolParams{Name: "sayHello", Arguments: json.RawMessage(`{"personName":"Ada"}`)}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := cs.CallTool(ctx, params)
-		if err != nil || res.IsError {
-			b.Fatal(err, res)
-		}
-	}
+	benchCalls(b, cs)
 }
 
 // TestByProtocolVersion: a String tool's result is structured content for

@@ -190,6 +190,8 @@ func (nopCloser) Close() error { return nil }
 
 // lockedWriter makes each Write whole: the SDK writes a message per
 // Write, and the filter's answers go between them, never inside one.
+// cli's gotools_test.go has the same lock around a buffer (lockedBuffer),
+// which also reads it; this one only passes writes on.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer

@@ -66,7 +66,10 @@ type CompleteInput struct {
 	Request runtime.Request `json:"request"`
 }
 
-// ToolInput is ActivityCallTool's input: one validated tool call.
+// ToolInput is ActivityCallTool's input: one validated tool call. With
+// ToolOutput it parallels runtime/gemini's functionCall and
+// functionResponse, a call and its answer in Gemini's wire format; these
+// are the activity's payloads, named by agent.
 type ToolInput struct {
 	Agent  string          `json:"agent"`
 	Tool   string          `json:"tool"`
@@ -145,27 +148,15 @@ func New(cfg Config) (*Worker, error) {
 	if cfg.Model == nil {
 		return nil, errors.New("durable: no Model function")
 	}
-	if cfg.ModelTimeout <= 0 {
-		cfg.ModelTimeout = DefaultModelTimeout
-	}
-	if cfg.ToolTimeout <= 0 {
-		cfg.ToolTimeout = DefaultToolTimeout
-	}
-	if cfg.ToolHeartbeat <= 0 {
-		cfg.ToolHeartbeat = DefaultToolHeartbeat
-	}
+	orDefault(&cfg.ModelTimeout, DefaultModelTimeout)
+	orDefault(&cfg.ToolTimeout, DefaultToolTimeout)
+	orDefault(&cfg.ToolHeartbeat, DefaultToolHeartbeat)
 	if cfg.ToolRetry == nil {
 		cfg.ToolRetry = &temporal.RetryPolicy{MaximumAttempts: 3}
 	}
-	if cfg.ContinueAsNewAfter <= 0 {
-		cfg.ContinueAsNewAfter = DefaultContinueAsNewAfter
-	}
-	if cfg.ContinueAsNewTurns <= 0 {
-		cfg.ContinueAsNewTurns = DefaultContinueAsNewTurns
-	}
-	if cfg.MaxPayloadBytes <= 0 {
-		cfg.MaxPayloadBytes = DefaultMaxPayloadBytes
-	}
+	orDefault(&cfg.ContinueAsNewAfter, DefaultContinueAsNewAfter)
+	orDefault(&cfg.ContinueAsNewTurns, DefaultContinueAsNewTurns)
+	orDefault(&cfg.MaxPayloadBytes, DefaultMaxPayloadBytes)
 	w := &Worker{cfg: cfg, agents: map[string]*runtime.BoundAgent{}, models: map[string]runtime.Model{}}
 	for _, b := range cfg.Agents {
 		name := b.Agent.Name
@@ -182,6 +173,14 @@ func New(cfg Config) (*Worker, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// orDefault sets a Config's limit to def when it is not set: zero or
+// negative.
+func orDefault[T int | time.Duration](limit *T, def T) {
+	if *limit <= 0 {
+		*limit = def
+	}
 }
 
 // Register registers the workflow and both activities under their names.

@@ -2,14 +2,10 @@ package durable_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/server/temporaltest"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -18,19 +14,12 @@ import (
 
 // Agents as tools, durably (issue 34.6): desk lists researcher, which is
 // e2eAgent under another name (note and slow, from the same library).
-var researcherAgent = func() runtime.Agent {
-	a := e2eAgent
-	a.Name, a.Description = "researcher", "Takes notes slowly"
-	return a
-}()
-
-var deskAgent = runtime.Agent{
-	Name:        "desk",
-	Model:       "OpenAI/gpt-4o-mini",
-	Instruction: "Delegate to the researcher.",
-	Tools:       []runtime.ToolSpecification{runtime.AgentToolSpec(researcherAgent)},
-	Agents:      []runtime.Agent{researcherAgent},
-}
+// Parallel to workflow_agents_test.go's greeter and front desk, the same
+// listing for the worker process's tools.
+var (
+	researcherAgent = renamed(e2eAgent, "researcher", "Takes notes slowly")
+	deskAgent       = delegator("desk", "OpenAI/gpt-4o-mini", "Delegate to the researcher.", researcherAgent)
+)
 
 // bindAll binds agents to the e2e tools logging to dir.
 func bindAll(dir string, agents ...runtime.Agent) ([]*runtime.BoundAgent, error) {
@@ -63,67 +52,24 @@ func deskPolicy(t *runtimetest.Turn, n int) runtimetest.Reply {
 // completed ran once, the child's history is its own, and the answer and
 // the nested run equal those of runtime.Run without a crash.
 func TestWorkerCrashInChild(t *testing.T) {
-	refModel, err := e2eModel(runtimetest.NewProviderServer(t, runtimetest.OpenAI, deskPolicy).URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := runtime.Run(context.Background(), refModel, deskAgent, e2eTools(t.TempDir()), "research the milk", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := inProcess(t, deskPolicy, deskAgent, "research the milk")
 	if want.Invocations[0].Agent == nil || len(want.Invocations[0].Agent.Invocations) != 2 {
 		t.Fatalf("the reference run did not run the child: %+v", want.Invocations)
 	}
 
-	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietLogger()}))
-	c := ts.GetDefaultClient()
-	addr, ns := ts.GetFrontendHostPort(), ts.GetDefaultNamespace()
-	fake := runtimetest.NewProviderServer(t, runtimetest.OpenAI, deskPolicy)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "hold"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w1 := startWorker(t, addr, ns, fake.URL, dir)
-
-	ctx := context.Background()
-	run, err := durable.Start(ctx, c, client.StartWorkflowOptions{ID: "e2e-child", TaskQueue: taskQueue}, durable.Input{Agent: deskAgent.Name, Input: "research the milk"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	childID := "e2e-child/call_research"
-	// Kill the worker once the child's slow has started and its note's
-	// activity completed; the caller waits on its child workflow.
-	waitFor(t, "the child's slow to start and its note to complete", func() bool {
-		if countLines(t, dir, "start slow "+childID+"/call_slow") == 0 {
-			return false
-		}
-		d, err := c.DescribeWorkflowExecution(ctx, childID, "")
+	e := newE2E(t, deskPolicy)
+	id := "e2e-child"
+	childID := id + "/call_research"
+	// The caller waits on its child workflow while the child's slow runs.
+	got := e.runWithCrash(id, durable.Input{Agent: deskAgent.Name, Input: "research the milk"}, childID, func(run client.WorkflowRun) {
+		parent, err := e.c.DescribeWorkflowExecution(context.Background(), run.GetID(), run.GetRunID())
 		if err != nil {
-			return false
+			t.Fatal(err)
 		}
-		pending := d.GetPendingActivities()
-		return len(pending) == 1 && pending[0].GetActivityType().GetName() == durable.ActivityCallTool &&
-			pending[0].GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED
+		if pc := parent.GetPendingChildren(); len(pc) != 1 || pc[0].GetWorkflowId() != childID {
+			t.Fatalf("the caller's pending children: %v, want the child workflow %s", pc, childID)
+		}
 	})
-	parent, err := c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pc := parent.GetPendingChildren(); len(pc) != 1 || pc[0].GetWorkflowId() != childID {
-		t.Fatalf("the caller's pending children: %v, want the child workflow %s", pc, childID)
-	}
-	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	w1.Wait()
-	t.Logf("worker 1 killed with the child's slow running; log: %q", readLog(t, dir))
-	os.Remove(filepath.Join(dir, "hold"))
-
-	startWorker(t, addr, ns, fake.URL, dir)
-	got, err := durable.Result(ctx, durable.Attach(c, run.GetID()))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if got.Content != want.Content {
 		t.Errorf("answer after the crash:\n%s\nwant (no crash):\n%s", got.Content, want.Content)
 	}
@@ -139,26 +85,16 @@ func TestWorkerCrashInChild(t *testing.T) {
 			t.Errorf("nested invocation %d = %s %q (%v), want %s %q", i, g.Tool, g.Result, g.Err, w.Tool, w.Result)
 		}
 	}
-	// The child's note completed before the crash: it ran once; its slow
-	// started twice (killed, retried) with one key and finished once.
-	if n := countLines(t, dir, "done note "+childID+"/call_note"); n != 1 {
-		t.Errorf("note ran %d times, want exactly 1", n)
-	}
-	if n := countLines(t, dir, "start slow "+childID+"/call_slow"); n != 2 {
-		t.Errorf("slow started %d times with the same key, want 2 (killed, retried)", n)
-	}
-	if n := countLines(t, dir, "done slow "+childID+"/call_slow"); n != 1 {
-		t.Errorf("slow finished %d times, want 1", n)
-	}
+	e.checkRanOnce(childID)
 	// Four model requests in all: the caller's two, the child's two; none
 	// repeated after the crash.
-	if reqs := len(fake.Turns()); reqs != 4 {
+	if reqs := len(e.fake.Turns()); reqs != 4 {
 		t.Errorf("the provider saw %d requests, want 4", reqs)
 	}
 	// The child is a workflow of its own, started from the caller's
 	// history.
 	started := false
-	iter := c.GetWorkflowHistory(ctx, run.GetID(), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	iter := e.c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for iter.HasNext() {
 		ev, err := iter.Next()
 		if err != nil {

@@ -60,6 +60,8 @@ var e2eAgent = runtime.Agent{
 }
 
 // e2eTyped is a typed agent (LANGUAGE.md §2.5): a note, then a Receipt.
+// Parallel to workflow_test.go's typedAgent, the same kind of fixture:
+// this one uses the worker process's tools (note), that one sayHello.
 var e2eTyped = runtime.Agent{
 	Name:        "durable_typed_agent",
 	Model:       "OpenAI/gpt-4o-mini",
@@ -179,16 +181,128 @@ func e2eModel(url string) (runtime.Model, error) {
 	return openai.New(clientopt.WithBaseURL(url), clientopt.WithAPIKey("sk-test"), clientopt.WithModel("gpt-4o-mini"), clientopt.WithMaxRetries(0))
 }
 
-func startWorker(t *testing.T, addr, ns, url, dir string) *exec.Cmd {
+// e2eServers is what an end-to-end test runs its worker processes
+// against: a Temporal server started in the test, a fake OpenAI server
+// answering by a policy, and the directory the tools log to.
+type e2eServers struct {
+	t        *testing.T
+	c        client.Client
+	addr, ns string
+	fake     *runtimetest.ProviderServer
+	dir      string
+}
+
+func newE2E(t *testing.T, policy runtimetest.Policy) *e2eServers {
 	t.Helper()
+	start := time.Now()
+	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietLogger()}))
+	t.Logf("Temporal server started in %v", time.Since(start).Round(time.Millisecond))
+	return &e2eServers{t: t, c: ts.GetDefaultClient(), addr: ts.GetFrontendHostPort(), ns: ts.GetDefaultNamespace(),
+		fake: runtimetest.NewProviderServer(t, runtimetest.OpenAI, policy), dir: t.TempDir()}
+}
+
+// startWorker starts a worker process; it is killed when the test ends.
+func (e *e2eServers) startWorker() *exec.Cmd {
+	e.t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), workerEnv+"="+strings.Join([]string{addr, ns, url, dir}, "|"))
+	cmd.Env = append(os.Environ(), workerEnv+"="+strings.Join([]string{e.addr, e.ns, e.fake.URL, e.dir}, "|"))
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// start starts the workflow id on the task queue the workers serve.
+func (e *e2eServers) start(id string, in durable.Input) client.WorkflowRun {
+	e.t.Helper()
+	run, err := durable.Start(context.Background(), e.c, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, in)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return run
+}
+
+// result waits for the run's Response, as a client that attaches to it
+// by its ID does.
+func (e *e2eServers) result(run client.WorkflowRun) *runtime.Response {
+	e.t.Helper()
+	got, err := durable.Result(context.Background(), durable.Attach(e.c, run.GetID()))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return got
+}
+
+// runWithCrash runs in as the workflow id with a worker killed mid-tool:
+// dir/hold keeps slow running; once the slow of the workflow toolsOf
+// (id's own or a child's) has started and its note's activity completed,
+// beforeKill (if any) looks at the run, the worker is killed (SIGKILL),
+// slow is let go, and a new worker finishes the run.
+func (e *e2eServers) runWithCrash(id string, in durable.Input, toolsOf string, beforeKill func(client.WorkflowRun)) *runtime.Response {
+	e.t.Helper()
+	t := e.t
+	if err := os.WriteFile(filepath.Join(e.dir, "hold"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd
+	w1 := e.startWorker()
+	run := e.start(id, in)
+	waitFor(t, "the slow of "+toolsOf+" to start and its note's activity to complete", func() bool {
+		if countLines(t, e.dir, "start slow "+toolsOf+"/call_slow") == 0 {
+			return false
+		}
+		d, err := e.c.DescribeWorkflowExecution(context.Background(), toolsOf, "")
+		if err != nil {
+			return false
+		}
+		pending := d.GetPendingActivities()
+		return len(pending) == 1 && pending[0].GetActivityType().GetName() == durable.ActivityCallTool &&
+			pending[0].GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED
+	})
+	if beforeKill != nil {
+		beforeKill(run)
+	}
+	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	w1.Wait()
+	t.Logf("worker 1 killed with the slow of %s running; log: %q", toolsOf, readLog(t, e.dir))
+	os.Remove(filepath.Join(e.dir, "hold"))
+	e.startWorker()
+	return e.result(run)
+}
+
+// checkRanOnce checks the tool log of runWithCrash for the tools of the
+// workflow toolsOf: note completed before the crash and ran once; slow
+// started twice (the killed attempt and the retry) and finished once,
+// both times with the same idempotency key.
+func (e *e2eServers) checkRanOnce(toolsOf string) {
+	e.t.Helper()
+	if n := countLines(e.t, e.dir, "done note "+toolsOf+"/call_note"); n != 1 {
+		e.t.Errorf("note ran %d times, want exactly 1", n)
+	}
+	if n := countLines(e.t, e.dir, "start slow "+toolsOf+"/call_slow"); n != 2 {
+		e.t.Errorf("slow started %d times with the same key, want 2 (killed, retried)", n)
+	}
+	if n := countLines(e.t, e.dir, "done slow "+toolsOf+"/call_slow"); n != 1 {
+		e.t.Errorf("slow finished %d times, want 1", n)
+	}
+}
+
+// inProcess is runtime.Run's Response for agent and input, in process
+// and without a crash, against its own fake server answering by policy.
+func inProcess(t *testing.T, policy runtimetest.Policy, agent runtime.Agent, input string) *runtime.Response {
+	t.Helper()
+	model, err := e2eModel(runtimetest.NewProviderServer(t, runtimetest.OpenAI, policy).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := runtime.Run(context.Background(), model, agent, e2eTools(t.TempDir()), input, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
 }
 
 func readLog(t *testing.T, dir string) []string {
@@ -233,61 +347,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // run; every tool call whose activity completed ran exactly once; the
 // answer equals that of a run without the crash.
 func TestWorkerCrash(t *testing.T) {
-	// The answer of a run without a crash, in process.
-	refDir := t.TempDir()
-	refModel, err := e2eModel(runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy).URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := runtime.Run(context.Background(), refModel, e2eAgent, e2eTools(refDir), "take a note", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	start := time.Now()
-	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietLogger()}))
-	t.Logf("Temporal server started in %v", time.Since(start).Round(time.Millisecond))
-	c := ts.GetDefaultClient()
-	addr, ns := ts.GetFrontendHostPort(), ts.GetDefaultNamespace()
-	fake := runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy)
-
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "hold"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w1 := startWorker(t, addr, ns, fake.URL, dir)
-
-	ctx := context.Background()
-	run, err := durable.Start(ctx, c, client.StartWorkflowOptions{ID: "e2e-crash", TaskQueue: taskQueue}, durable.Input{Agent: e2eAgent.Name, Input: "take a note"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Kill the worker once slow has started and note's activity is
-	// recorded as completed (only slow is pending).
-	waitFor(t, "slow to start and note's activity to complete", func() bool {
-		if countLines(t, dir, "start slow") == 0 {
-			return false
-		}
-		d, err := c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
-		if err != nil {
-			return false
-		}
-		pending := d.GetPendingActivities()
-		return len(pending) == 1 && pending[0].GetActivityType().GetName() == durable.ActivityCallTool &&
-			pending[0].GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED
-	})
-	if err := w1.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	w1.Wait()
-	t.Logf("worker 1 killed with slow running; log: %q", readLog(t, dir))
-	os.Remove(filepath.Join(dir, "hold"))
-
-	startWorker(t, addr, ns, fake.URL, dir)
-	got, err := durable.Result(ctx, durable.Attach(c, run.GetID()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := inProcess(t, e2ePolicy, e2eAgent, "take a note")
+	e := newE2E(t, e2ePolicy)
+	got := e.runWithCrash("e2e-crash", durable.Input{Agent: e2eAgent.Name, Input: "take a note"}, "e2e-crash", nil)
 
 	if got.Content != want.Content {
 		t.Errorf("answer after the crash:\n%s\nwant (no crash):\n%s", got.Content, want.Content)
@@ -300,19 +362,8 @@ func TestWorkerCrash(t *testing.T) {
 			t.Errorf("invocation %d = %s %q (%v), want %s %q", i, g.Tool, g.Result, g.Err, w.Tool, w.Result)
 		}
 	}
-	// note completed before the crash: it ran once. slow started twice
-	// (the killed attempt and the retry) and finished once, both with the
-	// same idempotency key.
-	if n := countLines(t, dir, "done note e2e-crash/call_note"); n != 1 {
-		t.Errorf("note ran %d times, want exactly 1", n)
-	}
-	if n := countLines(t, dir, "start slow e2e-crash/call_slow"); n != 2 {
-		t.Errorf("slow started %d times with the same key, want 2 (killed, retried)", n)
-	}
-	if n := countLines(t, dir, "done slow e2e-crash/call_slow"); n != 1 {
-		t.Errorf("slow finished %d times, want 1", n)
-	}
-	if reqs := len(fake.Turns()); reqs != 2 {
+	e.checkRanOnce("e2e-crash")
+	if reqs := len(e.fake.Turns()); reqs != 2 {
 		t.Errorf("the provider saw %d requests, want 2 (the first is not repeated after the crash)", reqs)
 	}
 }
@@ -321,34 +372,17 @@ func TestWorkerCrash(t *testing.T) {
 // process: the workflow makes the repair turn and returns the typed
 // value, as runtime.Run does in process.
 func TestTypedE2E(t *testing.T) {
-	refModel, err := e2eModel(runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy).URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := runtime.Run(context.Background(), refModel, e2eTyped, e2eTools(t.TempDir()), "note the milk", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quietLogger()}))
-	c := ts.GetDefaultClient()
-	fake := runtimetest.NewProviderServer(t, runtimetest.OpenAI, e2ePolicy)
-	startWorker(t, ts.GetFrontendHostPort(), ts.GetDefaultNamespace(), fake.URL, t.TempDir())
-	ctx := context.Background()
-	run, err := durable.Start(ctx, c, client.StartWorkflowOptions{ID: "e2e-typed", TaskQueue: taskQueue}, durable.Input{Agent: e2eTyped.Name, Input: "note the milk"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := durable.Result(ctx, durable.Attach(c, run.GetID()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := inProcess(t, e2ePolicy, e2eTyped, "note the milk")
+	e := newE2E(t, e2ePolicy)
+	e.startWorker()
+	got := e.result(e.start("e2e-typed", durable.Input{Agent: e2eTyped.Name, Input: "note the milk"}))
 	if string(got.Value) != `{"copies":1,"noted":"remember the milk"}` || string(got.Value) != string(want.Value) {
 		t.Errorf("value %s, want %s (in process)", got.Value, want.Value)
 	}
 	if got.Repairs != 1 || got.OutputMode != "native" {
 		t.Errorf("%d repairs in mode %q, want 1 in native", got.Repairs, got.OutputMode)
 	}
-	if reqs := len(fake.Turns()); reqs != 3 {
+	if reqs := len(e.fake.Turns()); reqs != 3 {
 		t.Errorf("the provider saw %d requests, want 3 (tool call, invalid answer, repaired answer)", reqs)
 	}
 }

@@ -14,19 +14,26 @@ import (
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
 
-// greeterAgent is helloAgent listed by frontDesk (issue 34.6).
-var greeterAgent = func() runtime.Agent {
-	a := helloAgent
-	a.Name, a.Description = "greeter", "Greets people"
-	return a
-}()
+// greeterAgent is helloAgent listed by frontDesk (issue 34.6). Parallel
+// to e2e_agents_test.go's researcher and desk (the listing the worker
+// process serves).
+var (
+	greeterAgent = renamed(helloAgent, "greeter", "Greets people")
+	frontDesk    = delegator("front_desk", "Anthropic/claude-sonnet-4-5", "Have the greeter greet.", greeterAgent)
+)
 
-var frontDesk = runtime.Agent{
-	Name:        "front_desk",
-	Model:       "Anthropic/claude-sonnet-4-5",
-	Instruction: "Have the greeter greet.",
-	Tools:       []runtime.ToolSpecification{runtime.AgentToolSpec(greeterAgent)},
-	Agents:      []runtime.Agent{greeterAgent},
+// renamed is a under another name, with a description: an agent as
+// another lists it.
+func renamed(a runtime.Agent, name, description string) runtime.Agent {
+	a.Name, a.Description = name, description
+	return a
+}
+
+// delegator is an agent that lists child (issue 34.6): child is its one
+// tool, run as a child workflow.
+func delegator(name, model, instruction string, child runtime.Agent) runtime.Agent {
+	return runtime.Agent{Name: name, Model: model, Instruction: instruction,
+		Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(child)}, Agents: []runtime.Agent{child}}
 }
 
 // byAgent gives each agent its scripted model.
@@ -73,13 +80,7 @@ func TestWorkflowListedAgent(t *testing.T) {
 			child := runtimetest.NewScriptedModel(tc.child...)
 			e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: byAgent(runtimetest.NewScriptedModel(parentSteps()...), child)})
 			e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: frontDesk.Name, Input: "hi", MaxIterations: tc.maxIterations})
-			if err := e.GetWorkflowError(); err != nil {
-				t.Fatal(err)
-			}
-			var got runtime.Response
-			if err := e.GetWorkflowResult(&got); err != nil {
-				t.Fatal(err)
-			}
+			got := e.response(t)
 			if got.Content != "done" || len(got.Invocations) != 1 {
 				t.Fatalf("answer %q, invocations %+v", got.Content, got.Invocations)
 			}

@@ -74,6 +74,9 @@ func script() []runtimetest.Step {
 	}
 }
 
+// responseCmp compares Responses as runtime/loop_test.go's resume test
+// does (the same options, written again: this module cannot import the
+// runtime's tests): durations aside, tool errors by kind, message, tool.
 var responseCmp = cmp.Options{
 	cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
 	cmp.Comparer(func(a, b error) bool {
@@ -106,6 +109,20 @@ func newEnv(t *testing.T, cfg durable.Config) env {
 	return env{e, w}
 }
 
+// response is the finished workflow's Response; the test stops if the
+// workflow failed.
+func (e env) response(t *testing.T) runtime.Response {
+	t.Helper()
+	if err := e.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got runtime.Response
+	if err := e.GetWorkflowResult(&got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 func modelFor(m runtime.Model) func(runtime.Agent) (runtime.Model, error) {
 	return func(runtime.Agent) (runtime.Model, error) { return m, nil }
 }
@@ -126,13 +143,7 @@ func TestWorkflowEqualsRun(t *testing.T) {
 	if !e.IsWorkflowCompleted() {
 		t.Fatal("workflow did not complete")
 	}
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if d := cmp.Diff(*want, got, responseCmp); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}
@@ -251,15 +262,9 @@ func TestToolActivityRetriedWithSameKey(t *testing.T) {
 			return e.worker.CallTool(ctx, in)
 		})
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: helloAgent.Name, Input: "hi"})
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if calls.Load() != 2 {
 		t.Errorf("tool activity attempted %d times, want 2", calls.Load())
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
 	}
 	// The tool ran once (the second attempt) and panicked: that is fed
 	// back as a tool error, with the key set.
@@ -295,13 +300,7 @@ func TestContinueAsNew(t *testing.T) {
 	cfg.ContinueAsNewTurns = 0
 	e2 := newEnv(t, cfg)
 	e2.ExecuteWorkflow(durable.WorkflowName, next)
-	if err := e2.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e2.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e2.response(t)
 	want, err := bound(t, &runs).Run(context.Background(), runtimetest.NewScriptedModel(script()...), "hi, I am Alice", nil,
 		runtime.WithConcurrency(1), runtime.WithMaxToolCalls(4))
 	if err != nil {
@@ -319,7 +318,8 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 }
 
 // typedAgent is a typed agent (LANGUAGE.md §2.5): hello's tool, and a
-// Greeting as its answer.
+// Greeting as its answer. Parallel to e2e_test.go's e2eTyped (the worker
+// process's typed agent, with its tools).
 var typedAgent = runtime.Agent{
 	Name:        "typed_greeter",
 	Model:       "OpenAI/gpt-4o-mini",
@@ -355,13 +355,7 @@ func TestWorkflowTyped(t *testing.T) {
 	}
 	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(runtimetest.NewScriptedModel(typedScript()...))})
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi, I am Alice"})
-	if err := e.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	var got runtime.Response
-	if err := e.GetWorkflowResult(&got); err != nil {
-		t.Fatal(err)
-	}
+	got := e.response(t)
 	if d := cmp.Diff(*want, got, responseCmp); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}

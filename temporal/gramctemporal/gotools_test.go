@@ -14,7 +14,9 @@ import (
 
 // TestWorkerBindsGoTools (issue 36.2): the worker of MainWithTools binds a
 // tool no --tool names to its Go function; a --tool command still wins,
-// and a tool with neither is named with the way to bind it.
+// and a tool with neither is named with the way to bind it. Parallel to
+// cli's TestDoWithTools (the same binding for gramc; another module, so
+// the set-up is written again).
 func TestWorkerBindsGoTools(t *testing.T) {
 	dir := t.TempDir()
 	src := `[a:Tool {description: "A"} | (x::String)==>(::String)]
