@@ -510,10 +510,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			d := c.errorf(diag.CodeUnknownTool, n, "unknown tool %s", name).WithDetail("Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.")
-			if s := c.suggest(name, c.toolNames()); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, name, c.toolNames())
 			if r, ok := c.ignored[name]; ok {
 				// [name:Tol ...]: declared, but under a label gramc ignores.
 				d.Detail = "A pattern named " + name + " exists, but without the label :Tool it is not a tool declaration; label it [" + name + ":Tool {description: \"...\"} | ...]."

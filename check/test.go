@@ -9,7 +9,6 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
-	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -280,12 +279,7 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 		c.errorf(diag.CodeInvalidTestCall, q.Value, "args must be a map, not %s", describeValue(q.Value)).WithDetail(`Write the arguments the call must have as a map: args: {city: "Paris"}.`)
 		return nil
 	}
-	params := map[string]*Param{}
-	var names []string
-	for _, p := range tool.Params {
-		params[p.Name] = p
-		names = append(names, p.Name)
-	}
+	params, names := byName(tool.Params)
 	out := make(map[string]any, len(m.Entries))
 	for i := range m.Entries {
 		e := &m.Entries[i]
@@ -296,10 +290,7 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 			if len(names) == 0 {
 				d.Detail = tool.Name + " has no parameters."
 			}
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			continue
 		}
 		if v, ok := c.testValue(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
@@ -345,26 +336,15 @@ func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 		return out
 	}
 	params := a.Signature.Params
-	names := make([]string, len(params))
-	for i, p := range params {
-		names[i] = p.Name
-	}
+	byParam, names := byName(params)
 	out := make(map[string]any, len(m.Entries))
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		k := keyName(&e.Key)
-		var p *Param
-		for _, x := range params {
-			if x.Name == k {
-				p = x
-			}
-		}
-		if p == nil {
+		p, ok := byParam[k]
+		if !ok {
 			d := c.errorf(diag.CodeInvalidTest, e.Key, "agent %s has no parameter %s", a.Name, k).WithDetail(fmt.Sprintf("The input of %s is %s: its parameters are %s.", a.Name, a.Signature.Signature, strings.Join(names, ", ")))
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			continue
 		}
 		what := "argument " + k + " of " + a.Name
@@ -384,6 +364,19 @@ func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 		c.errorf(diag.CodeInvalidTest, m, "the input of test %s lacks %s of agent %s: %s", t.Name, english.Plural(len(missing), "required argument"), a.Name, strings.Join(missing, ", ")).WithDetail(fmt.Sprintf("The input of %s is %s; give every parameter without a default or optional: true.", a.Name, a.Signature.Signature))
 	}
 	return out
+}
+
+// byName indexes ps by name (a later one of the same name wins) and lists
+// their names in order: a map written against them looks its keys up in
+// the one and suggests a name from the other.
+func byName(ps []*Param) (map[string]*Param, []string) {
+	index := make(map[string]*Param, len(ps))
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		index[p.Name] = p
+		names[i] = p.Name
+	}
+	return index, names
 }
 
 func hasKey(m *ast.Map, k string) bool {
@@ -414,28 +407,16 @@ func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 		return c.conform(v, out, diag.CodeInvalidTestAnswer, what)
 	}
 	c.ensureLowered(out.Decl)
-	fields := out.Decl.Fields
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
-	}
+	fields, names := byName(out.Decl.Fields)
 	res := make(map[string]any, len(m.Entries))
 	good := true
 	for i := range m.Entries {
 		e := &m.Entries[i]
 		k := keyName(&e.Key)
-		var f *Param
-		for _, x := range fields {
-			if x.Name == k {
-				f = x
-			}
-		}
-		if f == nil {
+		f, ok := fields[k]
+		if !ok {
 			d := c.errorf(diag.CodeInvalidTestAnswer, e.Key, "%s has no field %s", out.Decl.Name, k).WithDetail(fmt.Sprintf("The answer's keys are fields of %s, the output type of %s: %s.", out.Decl.Name, a.Name, strings.Join(names, ", ")))
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			good = false
 			continue
 		}
