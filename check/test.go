@@ -281,9 +281,7 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 	}
 	params, names := byName(tool.Params)
 	out := make(map[string]any, len(m.Entries))
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
+	for k, e := range keyed(m) {
 		p, ok := params[k]
 		if !ok {
 			d := c.errorf(diag.CodeInvalidTestCall, e.Key, "tool %s has no parameter %s", tool.Name, k).WithDetail(fmt.Sprintf("The parameters of %s are: %s.", tool.Name, strings.Join(names, ", ")))
@@ -338,9 +336,7 @@ func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 	params := a.Signature.Params
 	byParam, names := byName(params)
 	out := make(map[string]any, len(m.Entries))
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
+	for k, e := range keyed(m) {
 		p, ok := byParam[k]
 		if !ok {
 			d := c.errorf(diag.CodeInvalidTest, e.Key, "agent %s has no parameter %s", a.Name, k).WithDetail(fmt.Sprintf("The input of %s is %s: its parameters are %s.", a.Name, a.Signature.Signature, strings.Join(names, ", ")))
@@ -410,9 +406,7 @@ func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 	fields, names := byName(out.Decl.Fields)
 	res := make(map[string]any, len(m.Entries))
 	good := true
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
+	for k, e := range keyed(m) {
 		f, ok := fields[k]
 		if !ok {
 			d := c.errorf(diag.CodeInvalidTestAnswer, e.Key, "%s has no field %s", out.Decl.Name, k).WithDetail(fmt.Sprintf("The answer's keys are fields of %s, the output type of %s: %s.", out.Decl.Name, a.Name, strings.Join(names, ", ")))

@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"math/big"
 	"sort"
@@ -349,6 +350,17 @@ func keyName(k *ast.Key) string {
 		return ""
 	}
 	return k.Name
+}
+
+// keyed yields the entries of m, each with its key's name.
+func keyed(m *ast.Map) iter.Seq2[string, *ast.MapEntry] {
+	return func(yield func(string, *ast.MapEntry) bool) {
+		for i := range m.Entries {
+			if e := &m.Entries[i]; !yield(keyName(&e.Key), e) {
+				return
+			}
+		}
+	}
 }
 
 // writeNode writes `(subject)`.
