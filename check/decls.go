@@ -53,7 +53,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 		c.errorf(diag.CodeInvalidEnum, q.Value, "values must be an array, not %s", describeValue(q.Value)).WithDetail(`Write the values as an array: values: ["a", "b"].`)
 		return
 	}
-	seen := map[string]ast.Node{}
+	seen := map[string]ast.Value{}
 	var first ast.Value
 	for _, e := range arr.Elements {
 		var v any
@@ -87,14 +87,9 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first value"}}
 			continue
 		}
-		k := fmt.Sprint(v)
-		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each value must appear once; remove the repetition.")
-			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
-			continue
+		if c.firstListing(seen, e, v, "Each value must appear once; remove the repetition.") {
+			en.Values = append(en.Values, v)
 		}
-		seen[k] = e
-		en.Values = append(en.Values, v)
 	}
 }
 

@@ -420,22 +420,32 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 		return nil
 	}
 	out := make([]any, 0, len(arr.Elements))
-	seen := map[string]ast.Node{}
+	seen := map[string]ast.Value{}
 	for _, e := range arr.Elements {
 		v, good := c.conform(e, t, diag.CodeInvalidEnum, "enum value of "+what)
 		if !good {
 			continue
 		}
-		k := fmt.Sprint(v)
-		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each allowed value must appear once; remove the repetition.")
-			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
-			continue
+		if c.firstListing(seen, e, v, "Each allowed value must appear once; remove the repetition.") {
+			out = append(out, v)
 		}
-		seen[k] = e
-		out = append(out, v)
 	}
 	return out
+}
+
+// firstListing records in seen that e lists the enum value v and reports
+// whether it is the first to: a repetition is an error, with detail, that
+// points at the first listing. An :Enum's values and a parameter's enum
+// list are held to this one rule.
+func (c *checker) firstListing(seen map[string]ast.Value, e ast.Value, v any, detail string) bool {
+	k := fmt.Sprint(v)
+	if prev, dup := seen[k]; dup {
+		d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail(detail)
+		d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
+		return false
+	}
+	seen[k] = e
+	return true
 }
 
 // examples reads `examples`: each element is one example, except for an
