@@ -415,7 +415,7 @@ func testCacheSuggestBudget(t *testing.T) {
 	// one check (and, in parallel, within one goroutine: the first two
 	// tools go to the first of three). Once the first no longer
 	// suggests, the second must.
-	p := len(paramProps) // an unknown parameter property compares with each
+	p := len(propertyNames[OnParam]) // an unknown parameter property compares with each
 	suggestBudget = p + p/2
 	var first, five strings.Builder
 	fmt.Fprintf(&first, "[t0:Tool {description: \"d\"} | (q::String {descriptoin: \"x\"})==>(::String)]\n")

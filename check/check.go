@@ -523,6 +523,9 @@ func (c *checker) collect(p ast.Pattern) {
 		c.pkg.Tests = append(c.pkg.Tests, t)
 		c.testSrc = append(c.testSrc, pendingTest{pending{c.file, sp}, t})
 	case labelType:
+		// Parallel to labelEnum's case below: the two kinds of declared
+		// type share one namespace and are registered alike, each in its
+		// own map, list and queue.
 		if c.reserved(name, sp.Identifier) || !c.declare(name, labelType, sp.Identifier) {
 			return
 		}
@@ -532,6 +535,7 @@ func (c *checker) collect(p ast.Pattern) {
 		c.typeSrc = append(c.typeSrc, pending{c.file, sp})
 		c.typeSP[td] = pending{c.file, sp}
 	case labelEnum:
+		// Parallel to labelType's case above.
 		if c.reserved(name, sp.Identifier) || !c.declare(name, labelEnum, sp.Identifier) {
 			return
 		}

@@ -34,9 +34,6 @@ func (r role) String() string {
 	return "parameter"
 }
 
-// paramProps are the properties a parameter or field may carry.
-var paramProps = propertyNames(OnParam)
-
 var paramHints = map[string]string{
 	"type":     "The type is the node's label, not a property: write (city::String) instead of {type: \"String\"}.",
 	"fields":   "An inline record is not valid gram. Declare the record at top level with [Person:Type | (name::String), (age::Integer)] and use it as the type: (person::Person).",
@@ -99,7 +96,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 	}
 	p.Type = c.nodeType(n, props, what)
 	c.lowerProps(p, props, r, what)
-	c.unknownProps(n.Record, r.String(), paramProps, paramHints)
+	c.unknownProps(n.Record, r.String(), propertyNames[OnParam], paramHints)
 	return p
 }
 
@@ -147,7 +144,7 @@ func nodeText(n *ast.NodePattern) string {
 func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 	t := p.Type
 	if r == roleResult {
-		for _, k := range paramProps {
+		for _, k := range propertyNames[OnParam] {
 			if k == "description" || k == "elementType" {
 				continue
 			}

@@ -15,11 +15,6 @@ import (
 // labelCall labels a test's expected calls: (::Call {tool: "x", ...}).
 const labelCall = "Call"
 
-var (
-	testProps = propertyNames(OnTest)
-	callProps = propertyNames(OnCall)
-)
-
 var testHints = map[string]string{
 	"expect":  "A test's expected tool calls are its elements: [t:Test {...} | (::Call {tool: \"getWeather\", args: {city: \"Paris\"}})].",
 	"answers": "Say what the answer must hold with answer (the typed result), answerContains (text) or answerMatches (a regular expression).",
@@ -45,7 +40,7 @@ func CallOrders() []string { return append([]string(nil), callOrders...) }
 // lowered, so the agent's tools are known.
 func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "test", testProps, testHints)
+	c.unknownProps(sp.Record, "test", propertyNames[OnTest], testHints)
 	if q := props.get("description"); q != nil {
 		t.Description, _ = c.proseProp(q, "test")
 	}
@@ -194,7 +189,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		return nil
 	}
 	props := c.props(n.Record)
-	c.unknownProps(n.Record, "call", callProps, nil)
+	c.unknownProps(n.Record, "call", propertyNames[OnCall], nil)
 	call := &ExpectedCall{Range: c.rng(n)}
 	q := props.get("tool")
 	if q == nil {
