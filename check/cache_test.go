@@ -240,6 +240,7 @@ func testCacheAgreesAcrossEdits(t *testing.T) {
 		t.Fatalf("an unchanged package reused %d tools, want all 5", k.reusedTools)
 	}
 
+	// One row a step, alike in shape: an edit and what it must show.
 	steps := []struct {
 		name  string
 		edit  func()
