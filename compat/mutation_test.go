@@ -150,6 +150,19 @@ func someParam(r *rand.Rand, p *genPkg, ok func(genParam) bool) *genParam {
 	return cands[r.IntN(len(cands))]
 }
 
+// onParam is the mutation that changes one parameter where chooses (not
+// applicable when there is none).
+func onParam(where func(genParam) bool, change func(r *rand.Rand, q *genParam)) func(*rand.Rand, *genPkg) bool {
+	return func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, where)
+		if q == nil {
+			return false
+		}
+		change(r, q)
+		return true
+	}
+}
+
 var mutations = []mutation{
 	{"add an optional parameter", true, func(r *rand.Rand, p *genPkg) bool {
 		t := &p.tools[r.IntN(len(p.tools))]
@@ -174,39 +187,16 @@ var mutations = []mutation{
 		t.params = slices.Delete(t.params, i, i+1)
 		return true
 	}},
-	{"make a parameter optional", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return !q.optional })
-		if q == nil {
-			return false
-		}
-		q.optional = true
-		return true
-	}},
-	{"make a parameter required", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.optional })
-		if q == nil {
-			return false
-		}
-		q.optional = false
-		return true
-	}},
-	{"lower a minimum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.min != nil })
-		if q == nil {
-			return false
-		}
+	{"make a parameter optional", true, onParam(func(q genParam) bool { return !q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = true })},
+	{"make a parameter required", false, onParam(func(q genParam) bool { return q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = false })},
+	{"lower a minimum or drop it", true, onParam(func(q genParam) bool { return q.min != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.min = nil
 		} else {
 			q.min = ptr(*q.min - 1 - r.IntN(3))
 		}
-		return true
-	}},
-	{"raise a minimum", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" || q.typ == "Number" })
-		if q == nil {
-			return false
-		}
+	})},
+	{"raise a minimum", false, onParam(func(q genParam) bool { return q.typ == "Integer" || q.typ == "Number" }, func(r *rand.Rand, q *genParam) {
 		m := 0
 		if q.min != nil {
 			m = *q.min
@@ -215,20 +205,14 @@ var mutations = []mutation{
 		if q.max != nil && *q.max < *q.min {
 			q.max = ptr(*q.min)
 		}
-		return true
-	}},
-	{"raise a maximum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.max != nil })
-		if q == nil {
-			return false
-		}
+	})},
+	{"raise a maximum or drop it", true, onParam(func(q genParam) bool { return q.max != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.max = nil
 		} else {
 			q.max = ptr(*q.max + 1 + r.IntN(3))
 		}
-		return true
-	}},
+	})},
 	{"lower a maxLength", false, func(r *rand.Rand, p *genPkg) bool {
 		q := someParam(r, p, func(q genParam) bool { return q.typ == "String" })
 		if q == nil {
@@ -244,43 +228,19 @@ var mutations = []mutation{
 		q.maxLen = ptr(n)
 		return true
 	}},
-	{"raise a maxLength or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.maxLen != nil })
-		if q == nil {
-			return false
-		}
+	{"raise a maxLength or drop it", true, onParam(func(q genParam) bool { return q.maxLen != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.maxLen = nil
 		} else {
 			q.maxLen = ptr(*q.maxLen + 1)
 		}
-		return true
-	}},
-	{"Integer to Number", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" })
-		if q == nil {
-			return false
-		}
-		q.typ = "Number"
-		return true
-	}},
-	{"Number to Integer", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Number" })
-		if q == nil {
-			return false
-		}
-		q.typ = "Integer"
-		return true
-	}},
-	{"change a parameter's type", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(genParam) bool { return true })
-		if q == nil {
-			return false
-		}
+	})},
+	{"Integer to Number", true, onParam(func(q genParam) bool { return q.typ == "Integer" }, func(_ *rand.Rand, q *genParam) { q.typ = "Number" })},
+	{"Number to Integer", false, onParam(func(q genParam) bool { return q.typ == "Number" }, func(_ *rand.Rand, q *genParam) { q.typ = "Integer" })},
+	{"change a parameter's type", false, onParam(func(genParam) bool { return true }, func(r *rand.Rand, q *genParam) {
 		q.typ = types[r.IntN(len(types))]
 		q.min, q.max, q.maxLen = nil, nil, nil
-		return true
-	}},
+	})},
 	{"add an enum value", true, func(r *rand.Rand, p *genPkg) bool {
 		p.levels = append(p.levels, fmt.Sprintf("v%d", len(p.levels)))
 		return true
