@@ -163,21 +163,21 @@ func onParam(where func(genParam) bool, change func(r *rand.Rand, q *genParam)) 
 	}
 }
 
+// addParam is the mutation that adds a random parameter, optional or
+// not, to some tool.
+func addParam(optional bool) func(*rand.Rand, *genPkg) bool {
+	return func(r *rand.Rand, p *genPkg) bool {
+		t := &p.tools[r.IntN(len(p.tools))]
+		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
+		q.optional = optional
+		t.params = append(t.params, q)
+		return true
+	}
+}
+
 var mutations = []mutation{
-	{"add an optional parameter", true, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
-		q.optional = true
-		t.params = append(t.params, q)
-		return true
-	}},
-	{"add a required parameter", false, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
-		q.optional = false
-		t.params = append(t.params, q)
-		return true
-	}},
+	{"add an optional parameter", true, addParam(true)},
+	{"add a required parameter", false, addParam(false)},
 	{"remove a parameter", false, func(r *rand.Rand, p *genPkg) bool {
 		t := &p.tools[r.IntN(len(p.tools))]
 		if len(t.params) == 0 {
