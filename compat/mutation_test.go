@@ -175,17 +175,21 @@ func addParam(optional bool) func(*rand.Rand, *genPkg) bool {
 	}
 }
 
+// removeOne removes a random element of *s, if it has more than keep.
+func removeOne[T any](r *rand.Rand, s *[]T, keep int) bool {
+	if len(*s) <= keep {
+		return false
+	}
+	i := r.IntN(len(*s))
+	*s = slices.Delete(*s, i, i+1)
+	return true
+}
+
 var mutations = []mutation{
 	{"add an optional parameter", true, addParam(true)},
 	{"add a required parameter", false, addParam(false)},
 	{"remove a parameter", false, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		if len(t.params) == 0 {
-			return false
-		}
-		i := r.IntN(len(t.params))
-		t.params = slices.Delete(t.params, i, i+1)
-		return true
+		return removeOne(r, &p.tools[r.IntN(len(p.tools))].params, 0)
 	}},
 	{"make a parameter optional", true, onParam(func(q genParam) bool { return !q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = true })},
 	{"make a parameter required", false, onParam(func(q genParam) bool { return q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = false })},
@@ -245,14 +249,7 @@ var mutations = []mutation{
 		p.levels = append(p.levels, fmt.Sprintf("v%d", len(p.levels)))
 		return true
 	}},
-	{"remove an enum value", false, func(r *rand.Rand, p *genPkg) bool {
-		if len(p.levels) < 2 {
-			return false
-		}
-		i := r.IntN(len(p.levels))
-		p.levels = slices.Delete(p.levels, i, i+1)
-		return true
-	}},
+	{"remove an enum value", false, func(r *rand.Rand, p *genPkg) bool { return removeOne(r, &p.levels, 1) }},
 	{"edit a description", true, func(r *rand.Rand, p *genPkg) bool {
 		p.tools[r.IntN(len(p.tools))].desc += " (edited)"
 		return true
@@ -261,14 +258,7 @@ var mutations = []mutation{
 		p.tools = append(p.tools, genTool{name: fmt.Sprintf("added%d", len(p.tools)), desc: "New"})
 		return true
 	}},
-	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool {
-		if len(p.tools) < 2 {
-			return false
-		}
-		i := r.IntN(len(p.tools))
-		p.tools = slices.Delete(p.tools, i, i+1)
-		return true
-	}},
+	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool { return removeOne(r, &p.tools, 1) }},
 }
 
 func checked(t *testing.T, dir string, p genPkg) *check.Package {
