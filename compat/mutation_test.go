@@ -261,6 +261,30 @@ var mutations = []mutation{
 	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool { return removeOne(r, &p.tools, 1) }},
 }
 
+// forRandomEdits calls edit with n random packages (a fifth as many with
+// -short) from the generator seeded with seed: each package old, cur (old
+// after one to three random mutations), and the two checked. It returns
+// the number of packages.
+func forRandomEdits(t *testing.T, n int, seed uint64, edit func(it int, old, cur genPkg, oldPkgs, newPkgs []*check.Package)) int {
+	t.Helper()
+	if testing.Short() {
+		n /= 5
+	}
+	r := rand.New(rand.NewPCG(23, seed))
+	dir := t.TempDir()
+	for it := range n {
+		old := randPkg(r)
+		cur := old.clone()
+		for range 1 + r.IntN(3) {
+			mutations[r.IntN(len(mutations))].apply(r, &cur)
+		}
+		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
+		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+		edit(it, old, cur, oldPkgs, newPkgs)
+	}
+	return n
+}
+
 func checked(t *testing.T, dir string, p genPkg) *check.Package {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
