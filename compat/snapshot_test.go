@@ -225,6 +225,8 @@ func TestSnapshotRandomMutations(t *testing.T) {
 // 10,000-tool versions under 1 s), as gramc schema writes it (indented)
 // and on one line (as a server's tools/list comes).
 func BenchmarkSnapshot10k(b *testing.B) {
+	// As importer's mcpSnapshot makes its input (test code is not shared
+	// across packages), but the package is kept to compare with.
 	dir := b.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.gram"), gramgen.Document(10000), 0o644); err != nil {
 		b.Fatal(err)
