@@ -26,7 +26,9 @@ func mockListed(agent runtime.Agent, t *check.Test) runtime.Agent {
 // model's client, made with copts (the cassette's HTTP client among
 // them), so the nested exchanges are recorded and replayed in order;
 // extra (Options.ClientOptions: a base URL) only for a listed agent on
-// the same client as agent's.
+// the same client as agent's. Parallel to cli's mcpAgentModels: one
+// client per model and the same lookup, kept apart because each makes its
+// clients its own way (here through the cassette's HTTP client).
 func listedModels(agent runtime.Agent, copts, extra []clientopt.Option) (runtime.Option, error) {
 	byModel := map[string]runtime.Model{}
 	for _, c := range runtime.ListedAgents(agent) {

@@ -19,12 +19,12 @@ import (
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -438,12 +438,7 @@ func (r *Result) checkValue() {
 		r.fail(t.NameRange, "the answer is %s, want an object with %s", showJSON(r.Value), showJSON(data))
 		return
 	}
-	keys := make([]string, 0, len(wm))
-	for k := range wm {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(wm)) {
 		g, present := gm[k]
 		if !present {
 			r.fail(t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
@@ -462,7 +457,8 @@ func (r *Result) checkValue() {
 func showJSON(data []byte) string { return termsafe.Line(string(data), 400) }
 
 // jsonReady decodes JSON with its numbers as json.Number, as jsonvalue.Equal
-// compares them.
+// compares them. Parallel to runtime/cassette's decode (unexported there):
+// jsonvalue.Read is stricter (no repeated key), so neither uses it.
 func jsonReady(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -613,11 +609,7 @@ func describeExpected(c *check.ExpectedCall) string {
 	if len(c.Args) == 0 {
 		return name
 	}
-	keys := make([]string, 0, len(c.Args))
-	for k := range c.Args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(c.Args))
 	var b strings.Builder
 	b.WriteString(name + " {")
 	for i, k := range keys {

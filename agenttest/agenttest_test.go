@@ -200,6 +200,7 @@ func TestAnyOrder(t *testing.T) {
 // time; "cassette" runs it when recording and replays its result without
 // running it.
 func TestToolResultsFromTheCassette(t *testing.T) {
+	// Per provider, as TestRecordThenReplay: other tests of the same agent.
 	for _, p := range providers {
 		t.Run(p, func(t *testing.T) {
 			dir := t.TempDir()

@@ -19,6 +19,30 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
+// testdataFile is a file of the repository's test data, read.
+type testdataFile struct {
+	name string
+	src  []byte
+}
+
+// readTestdata reads the files that match patterns, in the order of the
+// patterns and then of their names.
+func readTestdata(tb testing.TB, patterns ...string) []testdataFile {
+	tb.Helper()
+	var out []testdataFile
+	for _, pattern := range patterns {
+		names, _ := filepath.Glob(pattern)
+		for _, name := range names {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, testdataFile{name, src})
+		}
+	}
+	return out
+}
+
 // workspace is a package being edited: each file parsed once per
 // version, as a language server re-parses only the file that changed.
 type workspace struct {
@@ -216,6 +240,7 @@ func testCacheAgreesAcrossEdits(t *testing.T) {
 		t.Fatalf("an unchanged package reused %d tools, want all 5", k.reusedTools)
 	}
 
+	// One row a step, alike in shape: an edit and what it must show.
 	steps := []struct {
 		name  string
 		edit  func()
@@ -415,7 +440,7 @@ func testCacheSuggestBudget(t *testing.T) {
 	// one check (and, in parallel, within one goroutine: the first two
 	// tools go to the first of three). Once the first no longer
 	// suggests, the second must.
-	p := len(paramProps) // an unknown parameter property compares with each
+	p := len(propertyNames[OnParam]) // an unknown parameter property compares with each
 	suggestBudget = p + p/2
 	var first, five strings.Builder
 	fmt.Fprintf(&first, "[t0:Tool {description: \"d\"} | (q::String {descriptoin: \"x\"})==>(::String)]\n")
@@ -444,20 +469,14 @@ func testCacheSuggestBudget(t *testing.T) {
 func TestCacheTestdata(t *testing.T) { inModes(t, testCacheTestdata) }
 
 func testCacheTestdata(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/check/*.gram")
-	dirs, _ := filepath.Glob("../testdata/check/*/*.gram")
 	var k Cache
 	pkg := map[string]string{}
-	for _, name := range append(files, dirs...) {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		one := newWorkspace(t, map[string]string{filepath.Base(name): string(src)})
+	for _, f := range readTestdata(t, "../testdata/check/*.gram", "../testdata/check/*/*.gram") {
+		one := newWorkspace(t, map[string]string{filepath.Base(f.name): string(f.src)})
 		var k1 Cache
-		agree(t, &k1, one, name)
-		agree(t, &k1, one, name+" again")
-		pkg[strings.ReplaceAll(name, "/", "_")] = string(src)
+		agree(t, &k1, one, f.name)
+		agree(t, &k1, one, f.name+" again")
+		pkg[strings.ReplaceAll(f.name, "/", "_")] = string(f.src)
 	}
 	// All of them as one package: many errors, every cross-file rule.
 	w := newWorkspace(t, pkg)
@@ -472,14 +491,9 @@ func testCacheTestdata(t *testing.T) {
 // FuzzCacheAgrees: after a file of a small package changes to anything,
 // and changes back, Cache.Check returns exactly what CheckSources does.
 func FuzzCacheAgrees(f *testing.F) {
-	seeds, _ := filepath.Glob("../testdata/check/*.gram")
-	for i, name := range seeds {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), src)
-		f.Add(uint8(i)|0x80, src)
+	for i, seed := range readTestdata(f, "../testdata/check/*.gram") {
+		f.Add(uint8(i), seed.src)
+		f.Add(uint8(i)|0x80, seed.src)
 	}
 	f.Add(uint8(1), []byte(cacheTools+"[Point:Type | (x::Number)]"))
 	f.Fuzz(func(t *testing.T, which uint8, src []byte) {
@@ -521,15 +535,9 @@ func TestParallelCheckAgrees(t *testing.T) {
 	parallelMin, parallelWorkers = 1, 3
 	pkgs := map[string]map[string]string{}
 	all := map[string]string{}
-	names, _ := filepath.Glob("../testdata/check/*.gram")
-	more, _ := filepath.Glob("../testdata/check/*/*.gram")
-	for _, name := range append(names, more...) {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pkgs[name] = map[string]string{filepath.Base(name): string(src)}
-		all[strings.ReplaceAll(name, "/", "_")] = string(src)
+	for _, f := range readTestdata(t, "../testdata/check/*.gram", "../testdata/check/*/*.gram") {
+		pkgs[f.name] = map[string]string{filepath.Base(f.name): string(f.src)}
+		all[strings.ReplaceAll(f.name, "/", "_")] = string(f.src)
 	}
 	pkgs["all testdata"] = all
 	gen := map[string]string{}

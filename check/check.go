@@ -46,6 +46,15 @@ func joinWords(xs []string, conj string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " " + conj + " " + xs[len(xs)-1]
 }
 
+// suggestName adds to d the nearest of candidates to name: the
+// did-you-mean and the suggestion an editor offers.
+func (c *checker) suggestName(d *diag.Diagnostic, name string, candidates []string) {
+	if s := c.suggest(name, candidates); s != "" {
+		d.Summary += suggest.DidYouMean(s)
+		d.Suggestion = s
+	}
+}
+
 // suggestQuoted adds to d, about the string value s written at d's range,
 // the nearest of candidates: the did-you-mean, and the fix that writes it.
 func (c *checker) suggestQuoted(d *diag.Diagnostic, s string, candidates []string) {
@@ -514,6 +523,9 @@ func (c *checker) collect(p ast.Pattern) {
 		c.pkg.Tests = append(c.pkg.Tests, t)
 		c.testSrc = append(c.testSrc, pendingTest{pending{c.file, sp}, t})
 	case labelType:
+		// Parallel to labelEnum's case below: the two kinds of declared
+		// type share one namespace and are registered alike, each in its
+		// own map, list and queue.
 		if c.reserved(name, sp.Identifier) || !c.declare(name, labelType, sp.Identifier) {
 			return
 		}
@@ -523,6 +535,7 @@ func (c *checker) collect(p ast.Pattern) {
 		c.typeSrc = append(c.typeSrc, pending{c.file, sp})
 		c.typeSP[td] = pending{c.file, sp}
 	case labelEnum:
+		// Parallel to labelType's case above.
 		if c.reserved(name, sp.Identifier) || !c.declare(name, labelEnum, sp.Identifier) {
 			return
 		}
@@ -650,10 +663,7 @@ func (c *checker) unknownProps(r *ast.Record, what string, known []string, hints
 		}
 		detail := fmt.Sprintf("Known %s properties: %s. gramc ignores this one.", what, strings.Join(known, ", "))
 		d := c.warnf(diag.CodeUnknownProperty, p.Key, "unknown %s property %s", what, k).WithDetail(detail)
-		if s := c.suggest(k, known); s != "" {
-			d.Summary += suggest.DidYouMean(s)
-			d.Suggestion = s
-		}
+		c.suggestName(d, k, known)
 	}
 }
 

@@ -195,16 +195,11 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		out := make(map[string]any, len(m.Entries))
 		good := true
-		for i := range m.Entries {
-			e := &m.Entries[i]
-			k := keyName(&e.Key)
+		for k, e := range keyed(m) {
 			f, ok := fields[k]
 			if !ok {
 				d := c.errorf(code, e.Key, "%s: %s has no field %s", what, td.Name, k).WithDetail(fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")))
-				if s := c.suggest(k, fieldNames); s != "" {
-					d.Summary += suggest.DidYouMean(s)
-					d.Suggestion = s
-				}
+				c.suggestName(d, k, fieldNames)
 				good = false
 				continue
 			}

@@ -12,13 +12,6 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-var (
-	toolProps  = propertyNames(OnTool)
-	enumProps  = propertyNames(OnEnum)
-	typeProps  = propertyNames(OnType)
-	agentProps = propertyNames(OnAgent)
-)
-
 var toolHints = map[string]string{
 	"parameters": "A tool's parameters are the nodes of its signature: [t:Tool {description: \"...\"} | (city::String)==>(::String)].",
 	"returns":    "A tool's return type is the last node of its signature: ==>(::String).",
@@ -35,7 +28,7 @@ var agentHints = map[string]string{
 func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 	en := c.enums[sp.Identifier.Name]
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "enum", enumProps, nil)
+	c.unknownProps(sp.Record, "enum", propertyNames[OnEnum], nil)
 	if q := props.get("description"); q != nil {
 		en.Description, _ = c.proseProp(q, "enum")
 	}
@@ -53,7 +46,7 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 		c.errorf(diag.CodeInvalidEnum, q.Value, "values must be an array, not %s", describeValue(q.Value)).WithDetail(`Write the values as an array: values: ["a", "b"].`)
 		return
 	}
-	seen := map[string]ast.Node{}
+	seen := map[string]ast.Value{}
 	var first ast.Value
 	for _, e := range arr.Elements {
 		var v any
@@ -87,14 +80,9 @@ func (c *checker) lowerEnum(sp *ast.SubjectPattern) {
 			d.Related = []diag.Related{{Range: c.rng(first), Message: "first value"}}
 			continue
 		}
-		k := fmt.Sprint(v)
-		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each value must appear once; remove the repetition.")
-			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
-			continue
+		if c.firstListing(seen, e, v, "Each value must appear once; remove the repetition.") {
+			en.Values = append(en.Values, v)
 		}
-		seen[k] = e
-		en.Values = append(en.Values, v)
 	}
 }
 
@@ -106,7 +94,7 @@ func (c *checker) lowerTypeDecl(sp *ast.SubjectPattern, td *TypeDecl) {
 	c.lowered[td] = 1
 	defer func() { c.lowered[td] = 2 }()
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "type", typeProps, map[string]string{"fields": paramHints["fields"]})
+	c.unknownProps(sp.Record, "type", propertyNames[OnType], map[string]string{"fields": paramHints["fields"]})
 	if q := props.get("description"); q != nil {
 		td.Description, _ = c.proseProp(q, "type")
 	}
@@ -275,7 +263,7 @@ func (c *checker) lowerTool(sp *ast.SubjectPattern) *Tool {
 		c.errorf(diag.CodeInvalidToolName, sp.Identifier, "tool name %s is not a valid function name", syntax.QuoteName(t.Name)).WithDetail("LLM providers accept function names of 1 to 64 letters, digits, underscores and hyphens; rename the tool, e.g. get_weather.")
 	}
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "tool", toolProps, toolHints)
+	c.unknownProps(sp.Record, "tool", propertyNames[OnTool], toolHints)
 	if q := props.get("description"); q == nil {
 		c.errorf(diag.CodeMissingDescription, sp.Identifier, "tool %s has no description", t.Name).WithDetail(fmt.Sprintf(`The model chooses tools by their description; add one: [%s:Tool {description: "What it does"} | ...].`, syntax.QuoteName(t.Name)))
 	} else if s, ok := c.proseProp(q, "tool"); ok {
@@ -365,7 +353,7 @@ func (c *checker) lowerSignature(sig ast.Pattern, t *Tool, owner string) {
 	t.Result = c.nodeType(res, rprops, "return type")
 	rp := &Param{Type: t.Result}
 	c.lowerProps(rp, rprops, roleResult, "return type")
-	c.unknownProps(res.Record, "return type", paramProps, nil)
+	c.unknownProps(res.Record, "return type", propertyNames[OnParam], nil)
 	t.ResultDescription = rp.Description
 }
 
@@ -374,7 +362,7 @@ func (c *checker) lowerSignature(sig ast.Pattern, t *Tool, owner string) {
 // lowered before any agent's elements (lowerAgentElements).
 func (c *checker) lowerAgentHead(sp *ast.SubjectPattern, a *Agent) {
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "agent", agentProps, agentHints)
+	c.unknownProps(sp.Record, "agent", propertyNames[OnAgent], agentHints)
 	if q := props.get("description"); q != nil {
 		a.Description, _ = c.proseProp(q, "agent")
 	}
@@ -510,10 +498,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 				continue
 			}
 			d := c.errorf(diag.CodeUnknownTool, n, "unknown tool %s", name).WithDetail("Declare it in any file of the package with [name:Tool {description: \"...\"} | ...], or list it inline in the agent.")
-			if s := c.suggest(name, c.toolNames()); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, name, c.toolNames())
 			if r, ok := c.ignored[name]; ok {
 				// [name:Tol ...]: declared, but under a label gramc ignores.
 				d.Detail = "A pattern named " + name + " exists, but without the label :Tool it is not a tool declaration; label it [" + name + ":Tool {description: \"...\"} | ...]."

@@ -290,6 +290,8 @@ func (r *declRel) equal(a, b reflect.Value) bool {
 		}
 		return r.equal(a.Elem(), b.Elem())
 	case reflect.Struct:
+		// The struct, slice and map cases are parallel, as in
+		// reflect.DeepEqual: one loop over fields, elements or keys each.
 		for i := range a.NumField() {
 			if !r.equal(a.Field(i), b.Field(i)) {
 				return false

@@ -213,13 +213,8 @@ func TestParallelSuggestBudgetExact(t *testing.T) {
 // sequentially or on three goroutines in batches of two, with the whole
 // did-you-mean budget or a small one.
 func FuzzDiagnoseAgrees(f *testing.F) {
-	seeds, _ := filepath.Glob("../testdata/check/*.gram")
-	for i, name := range seeds {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(uint8(i), src)
+	for i, seed := range readTestdata(f, "../testdata/check/*.gram") {
+		f.Add(uint8(i), seed.src)
 	}
 	f.Add(uint8(3), gramgen.Mistakes(20))
 	f.Fuzz(func(t *testing.T, mode uint8, src []byte) {

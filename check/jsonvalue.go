@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -113,12 +114,7 @@ func conformJSON(x any, t *Type, path string) string {
 		for _, f := range t.Decl.Fields {
 			fields[f.Name] = f
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			f, ok := fields[k]
 			if !ok {
 				return fmt.Sprintf("at %s: %s has no field %s", path, t.Decl.Name, jsonstr.Text(k))

@@ -1,14 +1,23 @@
 package check
 
 import (
+	"encoding/json"
 	"math/big"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// jsonNumberRE is the JSON number grammar isJSONNumber implements.
+// jsonNumberRE is the JSON number grammar IsJSONNumber implements.
 var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+func TestIsJSONNumberAgreesWithEncodingJSON(t *testing.T) {
+	for _, s := range []string{"0", "-0", "1", "-12", "1.5", "1e9", "1E+9", "2.5e-3", "", "-", "01", "1.", ".5", "1e", "+1", "0x1F", "NaN", "1_000"} {
+		if got, want := IsJSONNumber(s), json.Valid([]byte(s)); got != want {
+			t.Errorf("IsJSONNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
 
 func TestIsJSONNumberIsTheGrammar(t *testing.T) {
 	inputs := []string{"", "-", "0", "-0", "00", "01", "1", "-1", "10", "1.", ".5", "1.5", "1.5e", "1.5e+", "1.5e+3",
@@ -27,8 +36,8 @@ func TestIsJSONNumberIsTheGrammar(t *testing.T) {
 	}
 	gen("", 4)
 	for _, s := range inputs {
-		if got, want := isJSONNumber(s), jsonNumberRE.MatchString(s); got != want {
-			t.Errorf("isJSONNumber(%q) = %v, want %v", s, got, want)
+		if got, want := IsJSONNumber(s), jsonNumberRE.MatchString(s); got != want {
+			t.Errorf("IsJSONNumber(%q) = %v, want %v", s, got, want)
 		}
 		if isDecimalInt(s) {
 			var z big.Int

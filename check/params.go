@@ -34,9 +34,6 @@ func (r role) String() string {
 	return "parameter"
 }
 
-// paramProps are the properties a parameter or field may carry.
-var paramProps = propertyNames(OnParam)
-
 var paramHints = map[string]string{
 	"type":     "The type is the node's label, not a property: write (city::String) instead of {type: \"String\"}.",
 	"fields":   "An inline record is not valid gram. Declare the record at top level with [Person:Type | (name::String), (age::Integer)] and use it as the type: (person::Person).",
@@ -99,7 +96,7 @@ func (c *checker) lowerParam(n *ast.NodePattern, r role) *Param {
 	}
 	p.Type = c.nodeType(n, props, what)
 	c.lowerProps(p, props, r, what)
-	c.unknownProps(n.Record, r.String(), paramProps, paramHints)
+	c.unknownProps(n.Record, r.String(), propertyNames[OnParam], paramHints)
 	return p
 }
 
@@ -147,7 +144,7 @@ func nodeText(n *ast.NodePattern) string {
 func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 	t := p.Type
 	if r == roleResult {
-		for _, k := range paramProps {
+		for _, k := range propertyNames[OnParam] {
 			if k == "description" || k == "elementType" {
 				continue
 			}
@@ -420,22 +417,32 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 		return nil
 	}
 	out := make([]any, 0, len(arr.Elements))
-	seen := map[string]ast.Node{}
+	seen := map[string]ast.Value{}
 	for _, e := range arr.Elements {
 		v, good := c.conform(e, t, diag.CodeInvalidEnum, "enum value of "+what)
 		if !good {
 			continue
 		}
-		k := fmt.Sprint(v)
-		if prev, dup := seen[k]; dup {
-			d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail("Each allowed value must appear once; remove the repetition.")
-			d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
-			continue
+		if c.firstListing(seen, e, v, "Each allowed value must appear once; remove the repetition.") {
+			out = append(out, v)
 		}
-		seen[k] = e
-		out = append(out, v)
 	}
 	return out
+}
+
+// firstListing records in seen that e lists the enum value v and reports
+// whether it is the first to: a repetition is an error, with detail, that
+// points at the first listing. An :Enum's values and a parameter's enum
+// list are held to this one rule.
+func (c *checker) firstListing(seen map[string]ast.Value, e ast.Value, v any, detail string) bool {
+	k := fmt.Sprint(v)
+	if prev, dup := seen[k]; dup {
+		d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail(detail)
+		d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
+		return false
+	}
+	seen[k] = e
+	return true
 }
 
 // examples reads `examples`: each element is one example, except for an

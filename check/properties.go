@@ -106,13 +106,12 @@ func LookupProperty(owner Owner, name string) (PropertyInfo, bool) {
 	return PropertyInfo{}, false
 }
 
-// propertyNames lists the names of owner's properties, in table order.
-func propertyNames(owner Owner) []string {
-	var out []string
+// propertyNames lists each owner's property names, in table order: the
+// properties the checker knows on a declaration or record of that owner.
+var propertyNames = func() map[Owner][]string {
+	m := map[Owner][]string{}
 	for _, p := range properties {
-		if p.Owner == owner {
-			out = append(out, p.Name)
-		}
+		m[p.Owner] = append(m[p.Owner], p.Name)
 	}
-	return out
-}
+	return m
+}()

@@ -62,7 +62,7 @@ func TestPropertiesTableMatchesDocs(t *testing.T) {
 			t.Errorf("docs/language.md documents %s, which is not a parameter property", d)
 		}
 	}
-	if !slices.Contains(propertyNames(OnParam), "description") {
+	if !slices.Contains(propertyNames[OnParam], "description") {
 		t.Error("no description property")
 	}
 }

@@ -9,17 +9,11 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
-	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
 // labelCall labels a test's expected calls: (::Call {tool: "x", ...}).
 const labelCall = "Call"
-
-var (
-	testProps = propertyNames(OnTest)
-	callProps = propertyNames(OnCall)
-)
 
 var testHints = map[string]string{
 	"expect":  "A test's expected tool calls are its elements: [t:Test {...} | (::Call {tool: \"getWeather\", args: {city: \"Paris\"}})].",
@@ -46,7 +40,7 @@ func CallOrders() []string { return append([]string(nil), callOrders...) }
 // lowered, so the agent's tools are known.
 func (c *checker) lowerTest(sp *ast.SubjectPattern, t *Test) {
 	props := c.props(sp.Record)
-	c.unknownProps(sp.Record, "test", testProps, testHints)
+	c.unknownProps(sp.Record, "test", propertyNames[OnTest], testHints)
 	if q := props.get("description"); q != nil {
 		t.Description, _ = c.proseProp(q, "test")
 	}
@@ -195,7 +189,7 @@ func (c *checker) expectedCall(e ast.Pattern, t *Test) *ExpectedCall {
 		return nil
 	}
 	props := c.props(n.Record)
-	c.unknownProps(n.Record, "call", callProps, nil)
+	c.unknownProps(n.Record, "call", propertyNames[OnCall], nil)
 	call := &ExpectedCall{Range: c.rng(n)}
 	q := props.get("tool")
 	if q == nil {
@@ -280,26 +274,16 @@ func (c *checker) callArgs(q *ast.Property, tool *Tool) map[string]any {
 		c.errorf(diag.CodeInvalidTestCall, q.Value, "args must be a map, not %s", describeValue(q.Value)).WithDetail(`Write the arguments the call must have as a map: args: {city: "Paris"}.`)
 		return nil
 	}
-	params := map[string]*Param{}
-	var names []string
-	for _, p := range tool.Params {
-		params[p.Name] = p
-		names = append(names, p.Name)
-	}
+	params, names := byName(tool.Params)
 	out := make(map[string]any, len(m.Entries))
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
+	for k, e := range keyed(m) {
 		p, ok := params[k]
 		if !ok {
 			d := c.errorf(diag.CodeInvalidTestCall, e.Key, "tool %s has no parameter %s", tool.Name, k).WithDetail(fmt.Sprintf("The parameters of %s are: %s.", tool.Name, strings.Join(names, ", ")))
 			if len(names) == 0 {
 				d.Detail = tool.Name + " has no parameters."
 			}
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			continue
 		}
 		if v, ok := c.testValue(e.Value, p.Type, diag.CodeInvalidTestCall, "argument "+k+" of "+tool.Name); ok {
@@ -345,26 +329,13 @@ func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 		return out
 	}
 	params := a.Signature.Params
-	names := make([]string, len(params))
-	for i, p := range params {
-		names[i] = p.Name
-	}
+	byParam, names := byName(params)
 	out := make(map[string]any, len(m.Entries))
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
-		var p *Param
-		for _, x := range params {
-			if x.Name == k {
-				p = x
-			}
-		}
-		if p == nil {
+	for k, e := range keyed(m) {
+		p, ok := byParam[k]
+		if !ok {
 			d := c.errorf(diag.CodeInvalidTest, e.Key, "agent %s has no parameter %s", a.Name, k).WithDetail(fmt.Sprintf("The input of %s is %s: its parameters are %s.", a.Name, a.Signature.Signature, strings.Join(names, ", ")))
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			continue
 		}
 		what := "argument " + k + " of " + a.Name
@@ -384,6 +355,19 @@ func (c *checker) testArguments(m *ast.Map, t *Test) map[string]any {
 		c.errorf(diag.CodeInvalidTest, m, "the input of test %s lacks %s of agent %s: %s", t.Name, english.Plural(len(missing), "required argument"), a.Name, strings.Join(missing, ", ")).WithDetail(fmt.Sprintf("The input of %s is %s; give every parameter without a default or optional: true.", a.Name, a.Signature.Signature))
 	}
 	return out
+}
+
+// byName indexes ps by name (a later one of the same name wins) and lists
+// their names in order: a map written against them looks its keys up in
+// the one and suggests a name from the other.
+func byName(ps []*Param) (map[string]*Param, []string) {
+	index := make(map[string]*Param, len(ps))
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		index[p.Name] = p
+		names[i] = p.Name
+	}
+	return index, names
 }
 
 func hasKey(m *ast.Map, k string) bool {
@@ -414,28 +398,14 @@ func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 		return c.conform(v, out, diag.CodeInvalidTestAnswer, what)
 	}
 	c.ensureLowered(out.Decl)
-	fields := out.Decl.Fields
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.Name
-	}
+	fields, names := byName(out.Decl.Fields)
 	res := make(map[string]any, len(m.Entries))
 	good := true
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		k := keyName(&e.Key)
-		var f *Param
-		for _, x := range fields {
-			if x.Name == k {
-				f = x
-			}
-		}
-		if f == nil {
+	for k, e := range keyed(m) {
+		f, ok := fields[k]
+		if !ok {
 			d := c.errorf(diag.CodeInvalidTestAnswer, e.Key, "%s has no field %s", out.Decl.Name, k).WithDetail(fmt.Sprintf("The answer's keys are fields of %s, the output type of %s: %s.", out.Decl.Name, a.Name, strings.Join(names, ", ")))
-			if s := c.suggest(k, names); s != "" {
-				d.Summary += suggest.DidYouMean(s)
-				d.Suggestion = s
-			}
+			c.suggestName(d, k, names)
 			good = false
 			continue
 		}

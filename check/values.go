@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"math/big"
 	"sort"
@@ -15,10 +16,11 @@ import (
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// isJSONNumber reports whether s is in the JSON number grammar,
+// IsJSONNumber reports whether s is in the JSON number grammar,
 // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? (a test holds it to that
-// regular expression).
-func isJSONNumber(s string) bool {
+// regular expression and to encoding/json). The checker reads numbers with
+// it and the schema encoder holds every json.Number it writes to it.
+func IsJSONNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -150,7 +152,7 @@ func numberText(n *ast.Number) (json.Number, error) {
 		}
 		return json.Number(z.String()), nil
 	}
-	if isJSONNumber(raw) {
+	if IsJSONNumber(raw) {
 		return json.Number(raw), nil
 	}
 	s := strings.TrimPrefix(raw, "+")
@@ -159,13 +161,13 @@ func numberText(n *ast.Number) (json.Number, error) {
 		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	out := f.Text('g', -1)
-	if !isJSONNumber(out) {
+	if !IsJSONNumber(out) {
 		// big.Float writes "1e+10" and "+Inf"; the former is valid JSON.
 		if fv, err := strconv.ParseFloat(s, 64); err == nil {
 			out = strconv.FormatFloat(fv, 'g', -1, 64)
 		}
 	}
-	if !isJSONNumber(out) {
+	if !IsJSONNumber(out) {
 		return "", fmt.Errorf("malformed number %s", n.Raw())
 	}
 	return json.Number(out), nil
@@ -348,6 +350,17 @@ func keyName(k *ast.Key) string {
 		return ""
 	}
 	return k.Name
+}
+
+// keyed yields the entries of m, each with its key's name.
+func keyed(m *ast.Map) iter.Seq2[string, *ast.MapEntry] {
+	return func(yield func(string, *ast.MapEntry) bool) {
+		for i := range m.Entries {
+			if e := &m.Entries[i]; !yield(keyName(&e.Key), e) {
+				return
+			}
+		}
+	}
 }
 
 // writeNode writes `(subject)`.

@@ -271,6 +271,7 @@ func listedBy(name string, agents map[string]*check.Agent) string {
 	return " (a tool of agents " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + ")"
 }
 
+// agentsOf indexes the typed agents of pkgs by name; parallel to toolsOf.
 func agentsOf(pkgs []*check.Package) map[string]*check.Agent {
 	m := map[string]*check.Agent{}
 	for _, p := range pkgs {

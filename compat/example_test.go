@@ -14,6 +14,9 @@ import (
 // Compare lists every change from one version of a package's tools to the
 // next, each with its code and severity: what gramc diff prints.
 func ExampleCompare() {
+	// Alike in shape to the runtime's and cassette's examples on purpose:
+	// each is a whole program a reader copies (a temporary directory, a
+	// package, the call, its printed output).
 	dir, err := os.MkdirTemp("", "compat")
 	if err != nil {
 		log.Fatal(err)

@@ -150,63 +150,57 @@ func someParam(r *rand.Rand, p *genPkg, ok func(genParam) bool) *genParam {
 	return cands[r.IntN(len(cands))]
 }
 
+// onParam is the mutation that changes one parameter where chooses (not
+// applicable when there is none).
+func onParam(where func(genParam) bool, change func(r *rand.Rand, q *genParam)) func(*rand.Rand, *genPkg) bool {
+	return func(r *rand.Rand, p *genPkg) bool {
+		q := someParam(r, p, where)
+		if q == nil {
+			return false
+		}
+		change(r, q)
+		return true
+	}
+}
+
+// addParam is the mutation that adds a random parameter, optional or
+// not, to some tool.
+func addParam(optional bool) func(*rand.Rand, *genPkg) bool {
+	return func(r *rand.Rand, p *genPkg) bool {
+		t := &p.tools[r.IntN(len(p.tools))]
+		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
+		q.optional = optional
+		t.params = append(t.params, q)
+		return true
+	}
+}
+
+// removeOne removes a random element of *s, if it has more than keep.
+func removeOne[T any](r *rand.Rand, s *[]T, keep int) bool {
+	if len(*s) <= keep {
+		return false
+	}
+	i := r.IntN(len(*s))
+	*s = slices.Delete(*s, i, i+1)
+	return true
+}
+
 var mutations = []mutation{
-	{"add an optional parameter", true, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
-		q.optional = true
-		t.params = append(t.params, q)
-		return true
-	}},
-	{"add a required parameter", false, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		q := randParam(r, fmt.Sprintf("n%d", len(t.params)))
-		q.optional = false
-		t.params = append(t.params, q)
-		return true
-	}},
+	{"add an optional parameter", true, addParam(true)},
+	{"add a required parameter", false, addParam(false)},
 	{"remove a parameter", false, func(r *rand.Rand, p *genPkg) bool {
-		t := &p.tools[r.IntN(len(p.tools))]
-		if len(t.params) == 0 {
-			return false
-		}
-		i := r.IntN(len(t.params))
-		t.params = slices.Delete(t.params, i, i+1)
-		return true
+		return removeOne(r, &p.tools[r.IntN(len(p.tools))].params, 0)
 	}},
-	{"make a parameter optional", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return !q.optional })
-		if q == nil {
-			return false
-		}
-		q.optional = true
-		return true
-	}},
-	{"make a parameter required", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.optional })
-		if q == nil {
-			return false
-		}
-		q.optional = false
-		return true
-	}},
-	{"lower a minimum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.min != nil })
-		if q == nil {
-			return false
-		}
+	{"make a parameter optional", true, onParam(func(q genParam) bool { return !q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = true })},
+	{"make a parameter required", false, onParam(func(q genParam) bool { return q.optional }, func(_ *rand.Rand, q *genParam) { q.optional = false })},
+	{"lower a minimum or drop it", true, onParam(func(q genParam) bool { return q.min != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.min = nil
 		} else {
 			q.min = ptr(*q.min - 1 - r.IntN(3))
 		}
-		return true
-	}},
-	{"raise a minimum", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" || q.typ == "Number" })
-		if q == nil {
-			return false
-		}
+	})},
+	{"raise a minimum", false, onParam(func(q genParam) bool { return q.typ == "Integer" || q.typ == "Number" }, func(r *rand.Rand, q *genParam) {
 		m := 0
 		if q.min != nil {
 			m = *q.min
@@ -215,20 +209,14 @@ var mutations = []mutation{
 		if q.max != nil && *q.max < *q.min {
 			q.max = ptr(*q.min)
 		}
-		return true
-	}},
-	{"raise a maximum or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.max != nil })
-		if q == nil {
-			return false
-		}
+	})},
+	{"raise a maximum or drop it", true, onParam(func(q genParam) bool { return q.max != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.max = nil
 		} else {
 			q.max = ptr(*q.max + 1 + r.IntN(3))
 		}
-		return true
-	}},
+	})},
 	{"lower a maxLength", false, func(r *rand.Rand, p *genPkg) bool {
 		q := someParam(r, p, func(q genParam) bool { return q.typ == "String" })
 		if q == nil {
@@ -244,55 +232,24 @@ var mutations = []mutation{
 		q.maxLen = ptr(n)
 		return true
 	}},
-	{"raise a maxLength or drop it", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.maxLen != nil })
-		if q == nil {
-			return false
-		}
+	{"raise a maxLength or drop it", true, onParam(func(q genParam) bool { return q.maxLen != nil }, func(r *rand.Rand, q *genParam) {
 		if r.IntN(2) == 0 {
 			q.maxLen = nil
 		} else {
 			q.maxLen = ptr(*q.maxLen + 1)
 		}
-		return true
-	}},
-	{"Integer to Number", true, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Integer" })
-		if q == nil {
-			return false
-		}
-		q.typ = "Number"
-		return true
-	}},
-	{"Number to Integer", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(q genParam) bool { return q.typ == "Number" })
-		if q == nil {
-			return false
-		}
-		q.typ = "Integer"
-		return true
-	}},
-	{"change a parameter's type", false, func(r *rand.Rand, p *genPkg) bool {
-		q := someParam(r, p, func(genParam) bool { return true })
-		if q == nil {
-			return false
-		}
+	})},
+	{"Integer to Number", true, onParam(func(q genParam) bool { return q.typ == "Integer" }, func(_ *rand.Rand, q *genParam) { q.typ = "Number" })},
+	{"Number to Integer", false, onParam(func(q genParam) bool { return q.typ == "Number" }, func(_ *rand.Rand, q *genParam) { q.typ = "Integer" })},
+	{"change a parameter's type", false, onParam(func(genParam) bool { return true }, func(r *rand.Rand, q *genParam) {
 		q.typ = types[r.IntN(len(types))]
 		q.min, q.max, q.maxLen = nil, nil, nil
-		return true
-	}},
+	})},
 	{"add an enum value", true, func(r *rand.Rand, p *genPkg) bool {
 		p.levels = append(p.levels, fmt.Sprintf("v%d", len(p.levels)))
 		return true
 	}},
-	{"remove an enum value", false, func(r *rand.Rand, p *genPkg) bool {
-		if len(p.levels) < 2 {
-			return false
-		}
-		i := r.IntN(len(p.levels))
-		p.levels = slices.Delete(p.levels, i, i+1)
-		return true
-	}},
+	{"remove an enum value", false, func(r *rand.Rand, p *genPkg) bool { return removeOne(r, &p.levels, 1) }},
 	{"edit a description", true, func(r *rand.Rand, p *genPkg) bool {
 		p.tools[r.IntN(len(p.tools))].desc += " (edited)"
 		return true
@@ -301,14 +258,31 @@ var mutations = []mutation{
 		p.tools = append(p.tools, genTool{name: fmt.Sprintf("added%d", len(p.tools)), desc: "New"})
 		return true
 	}},
-	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool {
-		if len(p.tools) < 2 {
-			return false
+	{"remove a tool", false, func(r *rand.Rand, p *genPkg) bool { return removeOne(r, &p.tools, 1) }},
+}
+
+// forRandomEdits calls edit with n random packages (a fifth as many with
+// -short) from the generator seeded with seed: each package old, cur (old
+// after one to three random mutations), and the two checked. It returns
+// the number of packages.
+func forRandomEdits(t *testing.T, n int, seed uint64, edit func(it int, old, cur genPkg, oldPkgs, newPkgs []*check.Package)) int {
+	t.Helper()
+	if testing.Short() {
+		n /= 5
+	}
+	r := rand.New(rand.NewPCG(23, seed))
+	dir := t.TempDir()
+	for it := range n {
+		old := randPkg(r)
+		cur := old.clone()
+		for range 1 + r.IntN(3) {
+			mutations[r.IntN(len(mutations))].apply(r, &cur)
 		}
-		i := r.IntN(len(p.tools))
-		p.tools = slices.Delete(p.tools, i, i+1)
-		return true
-	}},
+		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
+		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+		edit(it, old, cur, oldPkgs, newPkgs)
+	}
+	return n
 }
 
 func checked(t *testing.T, dir string, p genPkg) *check.Package {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,21 +200,8 @@ func TestSnapshotToolsList(t *testing.T) {
 // and OLD compared with the snapshot of NEW, find what comparing the two
 // .gram versions finds.
 func TestSnapshotRandomMutations(t *testing.T) {
-	iterations := 200
-	if testing.Short() {
-		iterations = 40
-	}
-	r := rand.New(rand.NewPCG(23, 1125))
-	dir := t.TempDir()
 	compared := 0
-	for it := range iterations {
-		old := randPkg(r)
-		cur := old.clone()
-		for range 1 + r.IntN(3) {
-			mutations[r.IntN(len(mutations))].apply(r, &cur)
-		}
-		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
-		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+	iterations := forRandomEdits(t, 200, 1125, func(it int, old, cur genPkg, oldPkgs, newPkgs []*check.Package) {
 		want := summary(compat.Compare(oldPkgs, newPkgs))
 		for _, target := range []schema.Target{schema.MCP, schema.JSONSchema} {
 			if got := summary(compat.Compare(snapshotOf(t, oldPkgs, target).Packages, newPkgs)); !slices.Equal(got, want) {
@@ -228,7 +214,7 @@ func TestSnapshotRandomMutations(t *testing.T) {
 		if len(want) > 0 {
 			compared++
 		}
-	}
+	})
 	if compared < iterations/2 {
 		t.Errorf("only %d of %d iterations changed anything", compared, iterations)
 	}
@@ -239,6 +225,8 @@ func TestSnapshotRandomMutations(t *testing.T) {
 // 10,000-tool versions under 1 s), as gramc schema writes it (indented)
 // and on one line (as a server's tools/list comes).
 func BenchmarkSnapshot10k(b *testing.B) {
+	// As importer's mcpSnapshot makes its input (test code is not shared
+	// across packages), but the package is kept to compare with.
 	dir := b.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "t.gram"), gramgen.Document(10000), 0o644); err != nil {
 		b.Fatal(err)

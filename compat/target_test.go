@@ -2,7 +2,6 @@ package compat_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,20 +105,7 @@ func TestTargetsAgreeWithTheModel(t *testing.T) {
 // openai-strict's required optional parameters, and every change a
 // target adds names it and is placed in the .gram files.
 func TestTargetsRandomMutations(t *testing.T) {
-	iterations := 100
-	if testing.Short() {
-		iterations = 20
-	}
-	r := rand.New(rand.NewPCG(23, 626))
-	dir := t.TempDir()
-	for it := range iterations {
-		old := randPkg(r)
-		cur := old.clone()
-		for range 1 + r.IntN(3) {
-			mutations[r.IntN(len(mutations))].apply(r, &cur)
-		}
-		oldPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "old"), old)}
-		newPkgs := []*check.Package{checked(t, filepath.Join(dir, fmt.Sprint(it), "new"), cur)}
+	forRandomEdits(t, 100, 626, func(it int, old, cur genPkg, oldPkgs, newPkgs []*check.Package) {
 		base := compat.Compare(oldPkgs, newPkgs)
 		for _, x := range compat.CompareTargets(oldPkgs, newPkgs, base, schema.Targets()) {
 			ok := x.Target == "openai-strict" && x.Code == compat.ParamAddedRequired && strings.HasSuffix(x.New.File, ".gram")
@@ -132,7 +118,7 @@ func TestTargetsRandomMutations(t *testing.T) {
 				t.Errorf("iteration %d: %s sees %s at %s.%s (%s, %v)\nOLD:\n%sNEW:\n%s", it, x.Target, x.Code, x.Tool, x.Path, x.Severity, x.New, old.gram(), cur.gram())
 			}
 		}
-	}
+	})
 }
 
 // TestTargetsWithSnapshot: a package compared with its own mcp snapshot,

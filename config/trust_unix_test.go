@@ -26,6 +26,17 @@ func TestUntrustedNotUsed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// inDir writes a good gramc.json in the directory name, of mode.
+	inDir := func(name string, mode os.FileMode) func(dir string) string {
+		return func(dir string) string {
+			sub := filepath.Join(dir, name)
+			os.Mkdir(sub, 0o755)
+			os.Chmod(sub, mode)
+			p := filepath.Join(sub, FileName)
+			write(p, 0o644)
+			return p
+		}
+	}
 	for _, tc := range []struct {
 		name  string
 		setup func(dir string) string // returns the gramc.json path
@@ -33,22 +44,8 @@ func TestUntrustedNotUsed(t *testing.T) {
 	}{
 		{"plain", func(dir string) string { p := filepath.Join(dir, FileName); write(p, 0o644); return p }, ""},
 		{"world-writable", func(dir string) string { p := filepath.Join(dir, FileName); write(p, 0o666); return p }, "every user may write it"},
-		{"open directory", func(dir string) string {
-			sub := filepath.Join(dir, "open")
-			os.Mkdir(sub, 0o755)
-			os.Chmod(sub, 0o777)
-			p := filepath.Join(sub, FileName)
-			write(p, 0o644)
-			return p
-		}, "every user may change its directory"},
-		{"sticky directory", func(dir string) string {
-			sub := filepath.Join(dir, "tmp")
-			os.Mkdir(sub, 0o755)
-			os.Chmod(sub, 0o777|os.ModeSticky)
-			p := filepath.Join(sub, FileName)
-			write(p, 0o644)
-			return p
-		}, ""},
+		{"open directory", inDir("open", 0o777), "every user may change its directory"},
+		{"sticky directory", inDir("tmp", 0o777|os.ModeSticky), ""},
 		{"link out", func(dir string) string {
 			outside := filepath.Join(dir, "secret.json")
 			write(outside, 0o644)

@@ -42,6 +42,8 @@ func TestLoadAgent(t *testing.T) {
 	}
 }
 
+// Parallel to runtime/openai's TestToolEntryMatchesGramcSchema: the same
+// walk over the examples' tools, held to a different emitter's output.
 func TestSpecFromToolMatchesSchema(t *testing.T) {
 	pkgs, diags, err := load.Packages([]string{"../testdata/examples/..."}, nil)
 	if err != nil || diags.HasErrors() {

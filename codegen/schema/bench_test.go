@@ -11,6 +11,9 @@ import (
 // BenchmarkSchema emits 10,000 tools (gramgen.Package(10000, 100), checked
 // once outside the timer) for every target. Bytes/s is output bytes.
 func BenchmarkSchema(b *testing.B) {
+	// Parallel to codegen/golang's benchPackage: the same parse and check
+	// of a gramgen package, repeated because test code is not shared
+	// across packages and neither check nor gramgen has a use for it.
 	var srcs []syntax.Source
 	for name, src := range gramgen.Package(10000, 100) {
 		srcs = append(srcs, syntax.Source{Name: name, Src: src})

@@ -70,6 +70,13 @@ func (b *builder) fallback(r ast.Range, keyword string) {
 		fmt.Sprintf("%s cannot express %s in its schema, so gramc states it in the description instead and the provider will not enforce it. Validate the arguments in the tool, or drop the keyword.", b.name(), keyword))
 }
 
+// nonNegative is a length or count keyword's value (the caller has
+// checked that n is not negative).
+func nonNegative(n int64) *uint64 {
+	u := uint64(n)
+	return &u
+}
+
 func newProperties() *orderedmap.OrderedMap[string, *jsonschema.Schema] {
 	return orderedmap.New[string, *jsonschema.Schema]()
 }
@@ -260,6 +267,15 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	// Keywords on a $ref'd type would constrain the reference; the checker
 	// only allows constraints on scalars and arrays, so they land on s.
 	var notes []string
+	// kept reports whether the target carries a keyword; when it does not,
+	// note goes into the description and the fallback is reported.
+	kept := func(supported bool, keyword, note string) bool {
+		if !supported {
+			notes = append(notes, note)
+			b.fallback(p.Range, keyword)
+		}
+		return supported
+	}
 	c := p.Constraints.Value()
 	if c.Enum != nil {
 		if b.sub.stringEnums && t.Kind != check.String {
@@ -280,39 +296,17 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if c.Maximum != nil {
 		s.Maximum = *c.Maximum
 	}
-	if c.ExclusiveMinimum != nil {
-		if !b.sub.exclusiveBounds {
-			notes = append(notes, "Greater than "+string(*c.ExclusiveMinimum)+".")
-			b.fallback(p.Range, "exclusiveMinimum")
-		} else {
-			s.ExclusiveMinimum = *c.ExclusiveMinimum
-		}
+	if c.ExclusiveMinimum != nil && kept(b.sub.exclusiveBounds, "exclusiveMinimum", "Greater than "+string(*c.ExclusiveMinimum)+".") {
+		s.ExclusiveMinimum = *c.ExclusiveMinimum
 	}
-	if c.ExclusiveMaximum != nil {
-		if !b.sub.exclusiveBounds {
-			notes = append(notes, "Less than "+string(*c.ExclusiveMaximum)+".")
-			b.fallback(p.Range, "exclusiveMaximum")
-		} else {
-			s.ExclusiveMaximum = *c.ExclusiveMaximum
-		}
+	if c.ExclusiveMaximum != nil && kept(b.sub.exclusiveBounds, "exclusiveMaximum", "Less than "+string(*c.ExclusiveMaximum)+".") {
+		s.ExclusiveMaximum = *c.ExclusiveMaximum
 	}
-	if c.MinLength != nil && *c.MinLength >= 0 {
-		if !b.sub.lengths {
-			notes = append(notes, fmt.Sprintf("At least %s.", plural(*c.MinLength, "character")))
-			b.fallback(p.Range, "minLength")
-		} else {
-			n := uint64(*c.MinLength)
-			s.MinLength = &n
-		}
+	if c.MinLength != nil && *c.MinLength >= 0 && kept(b.sub.lengths, "minLength", fmt.Sprintf("At least %s.", plural(*c.MinLength, "character"))) {
+		s.MinLength = nonNegative(*c.MinLength)
 	}
-	if c.MaxLength != nil && *c.MaxLength >= 0 {
-		if !b.sub.lengths {
-			notes = append(notes, fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character")))
-			b.fallback(p.Range, "maxLength")
-		} else {
-			n := uint64(*c.MaxLength)
-			s.MaxLength = &n
-		}
+	if c.MaxLength != nil && *c.MaxLength >= 0 && kept(b.sub.lengths, "maxLength", fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character"))) {
+		s.MaxLength = nonNegative(*c.MaxLength)
 	}
 	if c.Pattern != "" {
 		s.Pattern = c.Pattern
@@ -331,20 +325,13 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 		}
 	}
 	if c.MinItems != nil && *c.MinItems >= 0 {
-		n := uint64(*c.MinItems)
-		s.MinItems = &n
+		s.MinItems = nonNegative(*c.MinItems)
 	}
 	if c.MaxItems != nil && *c.MaxItems >= 0 {
-		n := uint64(*c.MaxItems)
-		s.MaxItems = &n
+		s.MaxItems = nonNegative(*c.MaxItems)
 	}
-	if c.UniqueItems {
-		if b.sub.uniqueItems {
-			s.UniqueItems = true
-		} else {
-			notes = append(notes, "Items must be unique.")
-			b.fallback(p.Range, "uniqueItems")
-		}
+	if c.UniqueItems && kept(b.sub.uniqueItems, "uniqueItems", "Items must be unique.") {
+		s.UniqueItems = true
 	}
 	if p.HasDefault {
 		if b.sub.allRequired {
@@ -356,21 +343,11 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 			s.Default = p.Default
 		}
 	}
-	if len(p.Examples) > 0 {
-		if b.sub.examples {
-			s.Examples = p.Examples
-		} else {
-			notes = append(notes, "Examples: "+jsonstr.List(p.Examples)+".")
-			b.fallback(p.Range, "examples")
-		}
+	if len(p.Examples) > 0 && kept(b.sub.examples, "examples", "Examples: "+jsonstr.List(p.Examples)+".") {
+		s.Examples = p.Examples
 	}
-	if p.Deprecated {
-		if b.sub.deprecated {
-			s.Deprecated = true
-		} else {
-			notes = append(notes, "Deprecated.")
-			b.fallback(p.Range, "deprecated")
-		}
+	if p.Deprecated && kept(b.sub.deprecated, "deprecated", "Deprecated.") {
+		s.Deprecated = true
 	}
 	desc := p.Description
 	if b.sub.inlineDefs && s.Description != "" && s.Description != desc {

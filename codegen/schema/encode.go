@@ -3,9 +3,11 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"iter"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/invopop/jsonschema"
@@ -35,22 +37,128 @@ const extraType = "type"
 // extraNullable is the Extras key of Gemini's OpenAPI `nullable` flag.
 const extraNullable = "nullable"
 
-// encoder accumulates compact JSON.
+// encoder accumulates compact JSON. err is the first error of an object's
+// members (see members); it stops the writing of the rest.
 type encoder struct {
 	buf []byte
+	err error
 }
 
 func (e *encoder) str(s string) {
 	e.buf = jsonstr.AppendString(e.buf, s)
 }
 
-func (e *encoder) key(first *bool, k string) {
-	if !*first {
-		e.buf = append(e.buf, ',')
+// members writes the members of one JSON object, in the order of its
+// calls, between the braces open and close write. The first error stops
+// the writing; close returns it.
+type members struct {
+	e     *encoder
+	first bool
+}
+
+func (e *encoder) open() members {
+	e.buf = append(e.buf, '{')
+	return members{e: e, first: true}
+}
+
+// key starts the member k and reports whether to write its value.
+func (m *members) key(k string) bool {
+	if m.e.err != nil {
+		return false
 	}
-	*first = false
-	e.str(k)
-	e.buf = append(e.buf, ':')
+	if !m.first {
+		m.e.buf = append(m.e.buf, ',')
+	}
+	m.first = false
+	m.e.str(k)
+	m.e.buf = append(m.e.buf, ':')
+	return true
+}
+
+func (m *members) close() error {
+	if m.e.err != nil {
+		return m.e.err
+	}
+	m.e.buf = append(m.e.buf, '}')
+	return nil
+}
+
+// value writes the member k: v.
+func (m *members) value(k string, v any) {
+	if m.key(k) {
+		m.e.err = m.e.value(v)
+	}
+}
+
+// optional writes the member k: v, unless v is nil.
+func (m *members) optional(k string, v any) {
+	if v != nil {
+		m.value(k, v)
+	}
+}
+
+// values writes the member k: vs, unless vs is nil.
+func (m *members) values(k string, vs []any) {
+	if vs != nil {
+		m.value(k, vs)
+	}
+}
+
+// names writes the member k: ns, unless ns is nil.
+func (m *members) names(k string, ns []string) {
+	if ns != nil {
+		m.value(k, ns)
+	}
+}
+
+// schema writes the member k: s, unless s is nil.
+func (m *members) schema(k string, s *jsonschema.Schema) {
+	if s != nil && m.key(k) {
+		m.e.err = m.e.schema(s)
+	}
+}
+
+// str writes the member k: s, unless s is empty.
+func (m *members) str(k, s string) {
+	if s != "" && m.key(k) {
+		m.e.str(s)
+	}
+}
+
+// number writes the member k: n, unless n is empty.
+func (m *members) number(k string, n json.Number) {
+	if n != "" {
+		m.value(k, n)
+	}
+}
+
+// count writes the member k: *n, unless n is nil.
+func (m *members) count(k string, n *uint64) {
+	if n != nil && m.key(k) {
+		m.e.buf = strconv.AppendUint(m.e.buf, *n, 10)
+	}
+}
+
+// flag writes the member k: true when b is.
+func (m *members) flag(k string, b bool) {
+	if b && m.key(k) {
+		m.e.buf = append(m.e.buf, "true"...)
+	}
+}
+
+// list writes a JSON array of n elements, the ith written by elem.
+func (e *encoder) list(n int, elem func(i int) error) error {
+	e.buf = append(e.buf, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := elem(i); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return nil
 }
 
 // value writes any JSON-ready value: an ordered object, a schema, raw JSON
@@ -61,15 +169,11 @@ func (e *encoder) value(v any) error {
 	case nil:
 		e.buf = append(e.buf, "null"...)
 	case object:
-		e.buf = append(e.buf, '{')
-		first := true
+		o := e.open()
 		for _, m := range v {
-			e.key(&first, m.key)
-			if err := e.value(m.value); err != nil {
-				return err
-			}
+			o.value(m.key, m.value)
 		}
-		e.buf = append(e.buf, '}')
+		return o.close()
 	case *jsonschema.Schema:
 		return e.schema(v)
 	case json.RawMessage:
@@ -82,7 +186,7 @@ func (e *encoder) value(v any) error {
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, v)
 	case json.Number:
-		if !validNumber(string(v)) {
+		if !check.IsJSONNumber(string(v)) {
 			return fmt.Errorf("invalid JSON number %q", string(v))
 		}
 		e.buf = append(e.buf, v...)
@@ -98,40 +202,15 @@ func (e *encoder) value(v any) error {
 		}
 		e.buf = strconv.AppendFloat(e.buf, v, 'g', -1, 64)
 	case []any:
-		e.buf = append(e.buf, '[')
-		for i, x := range v {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			if err := e.value(x); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, ']')
+		return e.list(len(v), func(i int) error { return e.value(v[i]) })
 	case []string:
-		e.buf = append(e.buf, '[')
-		for i, x := range v {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.str(x)
-		}
-		e.buf = append(e.buf, ']')
+		return e.list(len(v), func(i int) error { e.str(v[i]); return nil })
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		o := e.open()
+		for k, x := range sorted(v) {
+			o.value(k, x)
 		}
-		sort.Strings(keys)
-		e.buf = append(e.buf, '{')
-		first := true
-		for _, k := range keys {
-			e.key(&first, k)
-			if err := e.value(v[k]); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, '}')
+		return o.close()
 	default:
 		return fmt.Errorf("value of type %T has no JSON form here", v)
 	}
@@ -159,216 +238,78 @@ func (e *encoder) schema(s *jsonschema.Schema) error {
 		s.Comments != "" {
 		return fmt.Errorf("schema uses a keyword the encoder does not write")
 	}
-	e.buf = append(e.buf, '{')
-	first := true
-	if s.Version != "" {
-		e.key(&first, "$schema")
-		e.str(s.Version)
-	}
-	if s.Ref != "" {
-		e.key(&first, "$ref")
-		e.str(s.Ref)
-	}
-	if s.Title != "" {
-		e.key(&first, "title")
-		e.str(s.Title)
-	}
-	if s.Type != "" {
-		e.key(&first, "type")
-		e.str(s.Type)
-	} else if t, ok := s.Extras[extraType]; ok {
-		e.key(&first, "type")
-		if err := e.value(t); err != nil {
-			return err
-		}
-	}
-	if n, ok := s.Extras[extraNullable]; ok {
-		e.key(&first, extraNullable)
-		if err := e.value(n); err != nil {
-			return err
-		}
-	}
 	for k := range s.Extras {
 		if k != extraType && k != extraNullable {
 			return fmt.Errorf("schema extra %q is not written by the encoder", k)
 		}
 	}
-	if s.Format != "" {
-		e.key(&first, "format")
-		e.str(s.Format)
+	o := e.open()
+	o.str("$schema", s.Version)
+	o.str("$ref", s.Ref)
+	o.str("title", s.Title)
+	if t, ok := s.Extras[extraType]; ok && s.Type == "" {
+		o.value("type", t) // a union: ["string","null"]
+	} else {
+		o.str("type", s.Type)
 	}
-	if s.Enum != nil {
-		e.key(&first, "enum")
-		if err := e.value(s.Enum); err != nil {
-			return err
-		}
+	if n, ok := s.Extras[extraNullable]; ok {
+		o.value(extraNullable, n)
 	}
-	if s.Const != nil {
-		e.key(&first, "const")
-		if err := e.value(s.Const); err != nil {
-			return err
-		}
-	}
-	if s.Pattern != "" {
-		e.key(&first, "pattern")
-		e.str(s.Pattern)
-	}
-	if s.MinLength != nil {
-		e.key(&first, "minLength")
-		e.buf = strconv.AppendUint(e.buf, *s.MinLength, 10)
-	}
-	if s.MaxLength != nil {
-		e.key(&first, "maxLength")
-		e.buf = strconv.AppendUint(e.buf, *s.MaxLength, 10)
-	}
-	for _, n := range []struct {
-		k string
-		v json.Number
-	}{{"minimum", s.Minimum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"maximum", s.Maximum}, {"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
-		if n.v != "" {
-			e.key(&first, n.k)
-			if err := e.value(n.v); err != nil {
-				return err
-			}
-		}
-	}
-	if s.Items != nil {
-		e.key(&first, "items")
-		if err := e.schema(s.Items); err != nil {
-			return err
-		}
-	}
-	if s.MinItems != nil {
-		e.key(&first, "minItems")
-		e.buf = strconv.AppendUint(e.buf, *s.MinItems, 10)
-	}
-	if s.MaxItems != nil {
-		e.key(&first, "maxItems")
-		e.buf = strconv.AppendUint(e.buf, *s.MaxItems, 10)
-	}
-	if s.UniqueItems {
-		e.key(&first, "uniqueItems")
-		e.buf = append(e.buf, "true"...)
-	}
-	if s.Properties != nil {
-		e.key(&first, "properties")
-		e.buf = append(e.buf, '{')
-		pfirst := true
+	o.str("format", s.Format)
+	o.values("enum", s.Enum)
+	o.optional("const", s.Const)
+	o.str("pattern", s.Pattern)
+	o.count("minLength", s.MinLength)
+	o.count("maxLength", s.MaxLength)
+	o.number("minimum", s.Minimum)
+	o.number("exclusiveMinimum", s.ExclusiveMinimum)
+	o.number("maximum", s.Maximum)
+	o.number("exclusiveMaximum", s.ExclusiveMaximum)
+	o.number("multipleOf", s.MultipleOf)
+	o.schema("items", s.Items)
+	o.count("minItems", s.MinItems)
+	o.count("maxItems", s.MaxItems)
+	o.flag("uniqueItems", s.UniqueItems)
+	if s.Properties != nil && o.key("properties") {
+		ps := e.open()
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			e.key(&pfirst, p.Key)
-			if err := e.schema(p.Value); err != nil {
-				return err
-			}
+			ps.value(p.Key, p.Value) // a nil schema is an error
 		}
-		e.buf = append(e.buf, '}')
+		ps.close()
 	}
-	if s.Required != nil {
-		e.key(&first, "required")
-		e.value(s.Required) //nolint:errcheck // []string cannot fail
+	o.names("required", s.Required)
+	o.schema("additionalProperties", s.AdditionalProperties)
+	if s.AnyOf != nil && o.key("anyOf") {
+		e.err = e.list(len(s.AnyOf), func(i int) error { return e.schema(s.AnyOf[i]) })
 	}
-	if s.AdditionalProperties != nil {
-		e.key(&first, "additionalProperties")
-		if err := e.schema(s.AdditionalProperties); err != nil {
-			return err
+	o.str("description", s.Description)
+	o.optional("default", s.Default)
+	o.values("examples", s.Examples)
+	o.flag("deprecated", s.Deprecated)
+	if len(s.Definitions) > 0 && o.key("$defs") {
+		defs := e.open()
+		for k, d := range sorted(s.Definitions) {
+			defs.value(k, d)
 		}
+		defs.close()
 	}
-	if s.AnyOf != nil {
-		e.key(&first, "anyOf")
-		e.buf = append(e.buf, '[')
-		for i, sub := range s.AnyOf {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			if err := e.schema(sub); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, ']')
-	}
-	if s.Description != "" {
-		e.key(&first, "description")
-		e.str(s.Description)
-	}
-	if s.Default != nil {
-		e.key(&first, "default")
-		if err := e.value(s.Default); err != nil {
-			return err
-		}
-	}
-	if s.Examples != nil {
-		e.key(&first, "examples")
-		if err := e.value(s.Examples); err != nil {
-			return err
-		}
-	}
-	if s.Deprecated {
-		e.key(&first, "deprecated")
-		e.buf = append(e.buf, "true"...)
-	}
-	if len(s.Definitions) > 0 {
-		e.key(&first, "$defs")
-		names := make([]string, 0, len(s.Definitions))
-		for k := range s.Definitions {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		e.buf = append(e.buf, '{')
-		dfirst := true
-		for _, k := range names {
-			e.key(&dfirst, k)
-			if err := e.schema(s.Definitions[k]); err != nil {
-				return err
-			}
-		}
-		e.buf = append(e.buf, '}')
-	}
-	e.buf = append(e.buf, '}')
-	return nil
+	return o.close()
 }
 
-// validNumber reports whether s is a JSON number literal.
-func validNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if i == len(s) {
-		return false
-	}
-	switch {
-	case s[i] == '0':
-		i++
-	case s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
+// sorted yields the entries of m in the order of their keys.
+func sorted[V any](m map[string]V) iter.Seq2[string, V] {
+	return func(yield func(string, V) bool) {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
 		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
+		slices.Sort(keys)
+		for _, k := range keys {
+			if !yield(k, m[k]) {
+				return
+			}
 		}
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // marshal encodes v compactly.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -282,7 +283,7 @@ func TestAnthropicShape(t *testing.T) {
 		if c.target != Anthropic {
 			continue
 		}
-		keys := sortedKeys(c.entry)
+		keys := slices.Sorted(maps.Keys(c.entry))
 		if !slices.Equal(keys, []string{"description", "input_schema", "name"}) {
 			t.Errorf("%v: keys %v", c, keys)
 		}
@@ -290,15 +291,6 @@ func TestAnthropicShape(t *testing.T) {
 			t.Errorf("%v: input_schema type %v", c, s["type"])
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // TestEveryTargetHasADocsSection: docs/schema.md's "Targets" has a

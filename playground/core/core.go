@@ -306,7 +306,8 @@ func Gen(fs Files) (map[string]string, error) {
 	return out, nil
 }
 
-// Graph returns what gramc graph --format format prints.
+// Graph returns what gramc graph --format format prints. Parallel to
+// Schema: each command reads its flag as the CLI does, then checks.
 func Graph(fs Files, format string) (string, error) {
 	f, err := graph.ParseFormat(format)
 	if err != nil {
