@@ -384,6 +384,7 @@ func setArrowKind(a *ast.Arrow, open, close string) {
 	default:
 		a.Style = ast.SingleArrow
 	}
+	// Alike in shape to tokens.go's number kinds; nothing is shared.
 	switch {
 	case left && right:
 		a.Kind = ast.BidirectionalArrow
