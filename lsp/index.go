@@ -536,8 +536,7 @@ func (w *walker) refs(p ast.Pattern) {
 				w.refs(p.Left)
 			}
 			if p.Arrow != nil {
-				s, e := p.Arrow.Offsets()
-				w.tok(s, e, tokOperator, 0)
+				w.nodeTok(p.Arrow, tokOperator)
 			}
 			if p.Right != nil {
 				w.refs(p.Right)
@@ -551,8 +550,7 @@ func (w *walker) arrows(elems []ast.Pattern) {
 		r, ok := unwrap(e).(*ast.RelationshipPattern)
 		for ok && r != nil {
 			if r.Arrow != nil {
-				s, e := r.Arrow.Offsets()
-				w.tok(s, e, tokOperator, 0)
+				w.nodeTok(r.Arrow, tokOperator)
 			}
 			r, ok = r.Right.(*ast.RelationshipPattern)
 		}
@@ -700,8 +698,7 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 			if a, ok := pr.Value.(*ast.Array); ok && a != nil {
 				for _, v := range a.Elements {
 					if v != nil {
-						s, e := v.Offsets()
-						w.tok(s, e, tokEnumMember, 0)
+						w.nodeTok(v, tokEnumMember)
 					}
 				}
 				continue
@@ -713,56 +710,37 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 
 // value classifies a value's tokens.
 func (w *walker) value(v ast.Value) {
+	if ast.Missing(v) {
+		return
+	}
 	switch v := v.(type) {
-	case *ast.String:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokString, 0)
-		}
-	case *ast.TaggedString:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokString, 0)
-		}
+	case *ast.String, *ast.TaggedString:
+		w.nodeTok(v, tokString)
 	case *ast.Number:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokNumber, 0)
-		}
-	case *ast.RangeValue:
-		if v != nil {
-			if v.Lower != nil {
-				w.value(v.Lower)
-			}
-			if v.Upper != nil {
-				w.value(v.Upper)
-			}
-		}
+		w.nodeTok(v, tokNumber)
 	case *ast.Boolean:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokKeyword, 0)
-		}
+		w.nodeTok(v, tokKeyword)
 	case *ast.Symbol:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokVariable, 0)
-		}
+		w.nodeTok(v, tokVariable)
+	case *ast.RangeValue:
+		w.value(v.Lower)
+		w.value(v.Upper)
 	case *ast.Array:
-		if v != nil {
-			for _, x := range v.Elements {
-				w.value(x)
-			}
+		for _, x := range v.Elements {
+			w.value(x)
 		}
 	case *ast.Map:
-		if v != nil {
-			for i := range v.Entries {
-				s, e := v.Entries[i].Key.Offsets()
-				w.tok(s, e, tokProperty, 0)
-				w.value(v.Entries[i].Value)
-			}
+		for i := range v.Entries {
+			w.nodeTok(&v.Entries[i].Key, tokProperty)
+			w.value(v.Entries[i].Value)
 		}
 	}
+}
+
+// nodeTok classifies n as one token of type typ.
+func (w *walker) nodeTok(n ast.Node, typ tokenType) {
+	s, e := n.Offsets()
+	w.tok(s, e, typ, 0)
 }
 
 func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"io"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -298,8 +297,8 @@ func list[T ast.Node](typ string, items []T, child func(T) *TreeNode) *TreeNode 
 }
 
 func pattern(p ast.Pattern) *TreeNode {
-	if p == nil || reflect.ValueOf(p).IsNil() {
-		return nil // a partial tree's missing pattern
+	if ast.Missing(p) {
+		return nil
 	}
 	switch p := p.(type) {
 	case *ast.SubjectPattern:
