@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 )
@@ -24,13 +26,38 @@ const (
 	symCall // not a symbol: the owner of a test's (::Call {...}) keys
 )
 
-func (k symKind) String() string {
-	names := [...]string{"tool", "parameter", "type", "field", "enum", "agent", "header", "test", "call"}
-	if k < 0 || int(k) >= len(names) {
-		return "name"
-	}
-	return names[k]
+// symKinds is what each symKind is to the reader, to the checker (the
+// owner of the properties of what it declares) and to the protocol (its
+// document symbol's kind and its name's semantic token type).
+var symKinds = [...]symKindFacts{
+	symTool:   {"tool", check.OnTool, protocol.SymbolKindFunction, tokFunction},
+	symParam:  {"parameter", check.OnParam, protocol.SymbolKindVariable, tokParameter},
+	symType:   {"type", check.OnType, protocol.SymbolKindStruct, tokType},
+	symField:  {"field", check.OnParam, protocol.SymbolKindField, tokParameter},
+	symEnum:   {"enum", check.OnEnum, protocol.SymbolKindEnum, tokEnum},
+	symAgent:  {"agent", check.OnAgent, protocol.SymbolKindClass, tokClass},
+	symHeader: {"header", check.OnHeader, protocol.SymbolKindClass, tokParameter},
+	symTest:   {"test", check.OnTest, protocol.SymbolKindMethod, tokFunction},
+	symCall:   {"call", check.OnCall, protocol.SymbolKindClass, tokParameter},
 }
+
+type symKindFacts struct {
+	name   string
+	owner  check.Owner
+	symbol protocol.SymbolKind
+	token  tokenType
+}
+
+// facts is k's row of symKinds; a kind outside it (-1: nothing gramc
+// knows) is a "name" whose properties are read as the header's.
+func (k symKind) facts() symKindFacts {
+	if k < 0 || int(k) >= len(symKinds) {
+		return symKindFacts{"name", check.OnHeader, protocol.SymbolKindClass, tokParameter}
+	}
+	return symKinds[k]
+}
+
+func (k symKind) String() string { return k.facts().name }
 
 // A symbol is one declaration of the package: a tool, agent, type or enum
 // (package-wide names) or a parameter or field (local to its tool or type).
@@ -474,7 +501,7 @@ func (w *walker) refs(p ast.Pattern) {
 		owner := symKind(-1)
 		if s != nil {
 			owner = s.kind
-			w.tok(s.name0, s.name1, declTokenType(s.kind), modDeclaration|deprecatedMod(s.deprecated))
+			w.tok(s.name0, s.name1, s.kind.facts().token, modDeclaration|deprecatedMod(s.deprecated))
 		}
 		w.labels(p.Labels)
 		if p.Record != nil {
@@ -586,7 +613,7 @@ func (w *walker) toolRef(id *ast.Identifier) {
 	}
 	if target != nil {
 		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), sym: target})
-		w.tok(s, e, declTokenType(target.kind), deprecatedMod(target.deprecated))
+		w.tok(s, e, target.kind.facts().token, deprecatedMod(target.deprecated))
 	} else {
 		w.tok(s, e, tokFunction, 0)
 	}
@@ -747,22 +774,6 @@ func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {
 	if e > s {
 		w.fi.toks = append(w.fi.toks, token{start: int32(s), end: int32(e), typ: typ, mods: mods})
 	}
-}
-
-func declTokenType(k symKind) tokenType {
-	switch k {
-	case symTool:
-		return tokFunction
-	case symType:
-		return tokType
-	case symEnum:
-		return tokEnum
-	case symAgent:
-		return tokClass
-	case symTest:
-		return tokFunction
-	}
-	return tokParameter
 }
 
 func deprecatedMod(d bool) tokenMod {

@@ -216,7 +216,7 @@ func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		build := func(sym *symbol) protocol.DocumentSymbol {
 			ds := protocol.DocumentSymbol{
 				Name:           sym.name,
-				Kind:           symbolKind(sym.kind),
+				Kind:           sym.kind.facts().symbol,
 				Range:          f.m.rng(sym.full0, sym.full1),
 				SelectionRange: f.m.rng(sym.name0, sym.name1),
 			}
@@ -243,24 +243,6 @@ func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		}
 		return out, nil
 	})
-}
-
-func symbolKind(k symKind) protocol.SymbolKind {
-	switch k {
-	case symTool:
-		return protocol.SymbolKindFunction
-	case symParam:
-		return protocol.SymbolKindVariable
-	case symType:
-		return protocol.SymbolKindStruct
-	case symField:
-		return protocol.SymbolKindField
-	case symEnum:
-		return protocol.SymbolKindEnum
-	case symTest:
-		return protocol.SymbolKindMethod
-	}
-	return protocol.SymbolKindClass
 }
 
 // detail is a symbol's one-line summary: a tool's signature, a
@@ -315,7 +297,7 @@ func (s *server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolPa
 				continue
 			}
 			si := protocol.SymbolInformation{Location: loc}
-			si.Name, si.Kind = sym.name, symbolKind(sym.kind)
+			si.Name, si.Kind = sym.name, sym.kind.facts().symbol
 			if sym.parent != nil {
 				c := sym.parent.name
 				si.ContainerName = &c
