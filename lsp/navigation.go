@@ -24,6 +24,15 @@ func (s *server) location(file string, start, end int) (protocol.Location, bool)
 	return protocol.Location{URI: f.uri, Range: f.m.rng(start, end)}, true
 }
 
+// appendLocation appends the place from start to end in file to locs,
+// when the file is known.
+func (s *server) appendLocation(locs []protocol.Location, file string, start, end int) []protocol.Location {
+	if loc, ok := s.location(file, start, end); ok {
+		return append(locs, loc)
+	}
+	return locs
+}
+
 // symbolAt is the symbol named at a request's position, if any.
 func symbolAt(f *file, r *result, pos protocol.Position) (occurrence, bool, error) {
 	off, err := offsetAt(f, pos)
@@ -47,9 +56,7 @@ func (s *server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		}
 		out := protocol.LocationSlice{}
 		for _, t := range targets {
-			if loc, ok := s.location(t.file, t.name0, t.name1); ok {
-				out = append(out, loc)
-			}
+			out = s.appendLocation(out, t.file, t.name0, t.name1)
 		}
 		return out, nil
 	})
@@ -66,9 +73,7 @@ func (s *server) References(ctx context.Context, params *protocol.ReferenceParam
 			if ref.decl && !params.Context.IncludeDeclaration {
 				continue
 			}
-			if loc, ok := s.location(ref.file, int(ref.start), int(ref.end)); ok {
-				out = append(out, loc)
-			}
+			out = s.appendLocation(out, ref.file, int(ref.start), int(ref.end))
 		}
 		return out, nil
 	})
