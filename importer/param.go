@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -148,19 +149,16 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		break
 	}
 	if numeric {
-		for _, b := range []struct {
-			key string
-			to  *string
-		}{{"minimum", nil}, {"maximum", nil}, {"exclusiveMinimum", nil}, {"exclusiveMaximum", nil}} {
-			v := first(b.key)
+		for _, key := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+			v := first(key)
 			if v == nil {
 				continue
 			}
-			if v.Kind == jsonvalue.Bool && strings.HasPrefix(b.key, "exclusive") {
+			if v.Kind == jsonvalue.Bool && strings.HasPrefix(key, "exclusive") {
 				continue // OpenAPI 3.0's boolean form, read with the bound below
 			}
 			if v.Kind != jsonvalue.Number {
-				im.s.fail(v, "%q is a number, not %s", b.key, kindName(v))
+				im.s.fail(v, "%q is a number, not %s", key, kindName(v))
 			}
 			n, ok := plainNumber(string(v.Num))
 			if !ok {
@@ -168,30 +166,19 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 				continue
 			}
 			num := jsonNumber(n)
-			key := b.key
 			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
 			if ex := first("exclusive" + upperFirst(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
 				key = "exclusive" + upperFirst(key)
 			}
-			switch key {
-			case "minimum":
-				c.Minimum = &num
-			case "maximum":
-				c.Maximum = &num
-			case "exclusiveMinimum":
-				c.ExclusiveMinimum = &num
-			case "exclusiveMaximum":
-				c.ExclusiveMaximum = &num
+			for _, b := range bounds(c) {
+				if b.key == key {
+					*b.to = &num
+				}
 			}
 			p.props[key] = v
 		}
 	}
-	counts := []struct {
-		key  string
-		kind check.Kind
-		to   **int64
-	}{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
-	for _, k := range counts {
+	for _, k := range sizes(c) {
 		v := first(k.key)
 		if v == nil || kind != k.kind {
 			continue // a keyword of another type constrains nothing here
@@ -282,4 +269,28 @@ func termNumber(s string) string {
 		return s[:20] + "..." + s[len(s)-10:]
 	}
 	return s
+}
+
+// A bound is a number bound's keyword and its field in c.
+type bound struct {
+	key string
+	to  **json.Number
+}
+
+// bounds are c's number bounds, in the order gram writes them.
+func bounds(c *check.Constraints) []bound {
+	return []bound{{"minimum", &c.Minimum}, {"exclusiveMinimum", &c.ExclusiveMinimum}, {"maximum", &c.Maximum}, {"exclusiveMaximum", &c.ExclusiveMaximum}}
+}
+
+// A size is a length's or an item count's keyword, the kind of value it
+// constrains and its field in c.
+type size struct {
+	key  string
+	kind check.Kind
+	to   **int64
+}
+
+// sizes are c's lengths and item counts, in the order gram writes them.
+func sizes(c *check.Constraints) []size {
+	return []size{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
 }
