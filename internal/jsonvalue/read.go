@@ -150,9 +150,16 @@ func ReadWithin(data []byte, lim Limits) (*Node, error) {
 		return &SyntaxError{Off: off, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
 	count := 0
+	// Nodes come from slabs, not one allocation each: the tree is read
+	// and dropped whole.
+	var slab []Node
 	var value func(parent *Node, index, depth int) (*Node, error)
 	value = func(parent *Node, index, depth int) (*Node, error) {
-		n := &Node{Off: start(), Parent: parent, Index: index}
+		if len(slab) == cap(slab) {
+			slab = make([]Node, 0, 256)
+		}
+		slab = append(slab, Node{Off: start(), Parent: parent, Index: index})
+		n := &slab[len(slab)-1]
 		if count++; lim.Values > 0 && count > lim.Values {
 			return nil, &SyntaxError{Off: n.Off, Msg: fmt.Sprintf("more than %d JSON values", lim.Values), Err: ErrTooMany}
 		}
