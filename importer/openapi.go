@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
@@ -101,7 +102,7 @@ func (im *importer) operation(path, method string, op, shared *node) {
 			"A gram tool needs a description: the model chooses tools by it. Describe the operation.")
 	}
 	t.deprecated = im.boolean(op, "deprecated")
-	hint := upperFirst(t.name)
+	hint := camel.Case(t.name)
 
 	// Parameters: the path item's, overridden by the operation's (by name and in).
 	type key struct{ name, in string }
@@ -164,7 +165,7 @@ func (im *importer) operation(path, method string, op, shared *node) {
 			continue
 		}
 		required := k.in == "path" || im.boolean(pn, "required")
-		p := im.param(k.name, schema, required, hint+upperFirst(k.name), 1)
+		p := im.param(k.name, schema, required, hint+camel.Case(k.name), 1)
 		if d := im.str(pn, "description"); d != "" {
 			p.description = d
 			p.props["description"] = pn.Get("description")

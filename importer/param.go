@@ -7,6 +7,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"github.com/gramc-dev/gramc/internal/limits"
@@ -167,8 +168,8 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 			}
 			num := jsonNumber(n)
 			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
-			if ex := first("exclusive" + upperFirst(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
-				key = "exclusive" + upperFirst(key)
+			if ex := first("exclusive" + camel.Case(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
+				key = "exclusive" + camel.Case(key)
 			}
 			for _, b := range bounds(c) {
 				if b.key == key {

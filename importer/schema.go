@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
@@ -770,7 +770,7 @@ func (im *importer) properties(s *node, owner string, depth int) []*param {
 		return nil
 	}
 	for _, k := range props.Keys {
-		out = append(out, im.param(k, props.Obj[k], required[k], owner+upperFirst(k), depth+1))
+		out = append(out, im.param(k, props.Obj[k], required[k], owner+camel.Case(k), depth+1))
 	}
 	return out
 }
@@ -899,21 +899,4 @@ func describe(t *typ) string {
 		return "Array of " + describe(t.elem)
 	}
 	return t.kind.String()
-}
-
-func upperFirst(s string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
@@ -230,7 +231,7 @@ func (im *importer) arguments(in *node, tool string) []*param {
 	}
 	im.report(s)
 	if has(s, "allOf") {
-		r := &record{name: upperFirst(tool) + "Arguments"}
+		r := &record{name: camel.Case(tool) + "Arguments"}
 		im.fillRecord(r, s, 0)
 		return r.fields
 	}
@@ -240,7 +241,7 @@ func (im *importer) arguments(in *node, tool string) []*param {
 				"A gram tool has one list of parameters. Declare one tool per alternative, or one parameter list with the fields of all of them (optional where they differ).")
 		}
 	}
-	return im.properties(s, upperFirst(tool), 1)
+	return im.properties(s, camel.Case(tool), 1)
 }
 
 // result reads an output schema: a record at its root is a :Type of its
@@ -250,7 +251,7 @@ func (im *importer) result(out *node, tool string) (*typ, string) {
 	if out.Kind != jsonvalue.Object {
 		im.s.fail(out, "an output schema is an object, not %s", kindName(out))
 	}
-	name := upperFirst(tool) + "Result"
+	name := camel.Case(tool) + "Result"
 	if im.isRecord(out, 0) && !has(out, "$ref") {
 		r := im.newRecord(out, name, false)
 		im.resultRoot, im.resultRec = out, r
@@ -298,9 +299,9 @@ func (im *importer) jsonSchema(s *source) {
 	}
 	named := false
 	if im.isRecord(root, 0) && !has(root, "$ref") {
-		im.named(root, upperFirst(name), 0)
+		im.named(root, camel.Case(name), 0)
 		named = true
-	} else if has(root, "enum") && im.enumDecl(root, upperFirst(name)) != nil {
+	} else if has(root, "enum") && im.enumDecl(root, camel.Case(name)) != nil {
 		named = true
 	}
 	for _, k := range []string{"$defs", "definitions"} {
