@@ -492,6 +492,9 @@ func (s spanned) Offsets() (int, int) { return int(s.start.Offset), int(s.end.Of
 
 func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 
+// record is r's node; value's *ast.Map case is its parallel (a map's
+// entries as a record's properties: two node types of tree-sitter-gram,
+// one shape).
 func record(r *ast.Record) *TreeNode {
 	n := node("record", r)
 	for i := range r.Properties {
@@ -561,7 +564,7 @@ func value(v ast.Value) *TreeNode {
 			n.add("", value(e))
 		}
 		return n
-	case *ast.Map:
+	case *ast.Map: // as record does a record
 		n := node("map", v)
 		for i := range v.Entries {
 			e := &v.Entries[i]
