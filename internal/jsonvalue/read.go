@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Read accepts, as
@@ -25,6 +26,7 @@ type Node struct {
 	Line int32 // 1-based line and column, for a reader that counts them; 0 when Off places the value
 	Col  int32
 	Kind Kind
+	Bool bool // a boolean's value
 	// An object's keys in the document's order, each key's offset, and
 	// the values by key.
 	Keys    []string
@@ -33,7 +35,6 @@ type Node struct {
 	Arr     []*Node // an array's elements
 	Str     string
 	Num     json.Number
-	Bool    bool
 
 	// Parent is the array or object that holds the value (nil for the
 	// document), and Index the value's place in it: its index in
@@ -41,6 +42,9 @@ type Node struct {
 	Parent *Node
 	Index  int
 }
+
+// slabLen is how many Nodes Read allocates at once: 32 KiB of them.
+const slabLen = 32 << 10 / unsafe.Sizeof(Node{})
 
 // Get is the value under key in an object, or nil.
 func (n *Node) Get(key string) *Node {
@@ -156,7 +160,7 @@ func ReadWithin(data []byte, lim Limits) (*Node, error) {
 	var value func(parent *Node, index, depth int) (*Node, error)
 	value = func(parent *Node, index, depth int) (*Node, error) {
 		if len(slab) == cap(slab) {
-			slab = make([]Node, 0, 256)
+			slab = make([]Node, 0, slabLen)
 		}
 		slab = append(slab, Node{Off: start(), Parent: parent, Index: index})
 		n := &slab[len(slab)-1]
