@@ -279,8 +279,8 @@ type bound struct {
 }
 
 // bounds are c's number bounds, in the order gram writes them.
-func bounds(c *check.Constraints) []bound {
-	return []bound{{"minimum", &c.Minimum}, {"exclusiveMinimum", &c.ExclusiveMinimum}, {"maximum", &c.Maximum}, {"exclusiveMaximum", &c.ExclusiveMaximum}}
+func bounds(c *check.Constraints) [4]bound {
+	return [...]bound{{"minimum", &c.Minimum}, {"exclusiveMinimum", &c.ExclusiveMinimum}, {"maximum", &c.Maximum}, {"exclusiveMaximum", &c.ExclusiveMaximum}}
 }
 
 // A size is a length's or an item count's keyword, the kind of value it
@@ -292,6 +292,6 @@ type size struct {
 }
 
 // sizes are c's lengths and item counts, in the order gram writes them.
-func sizes(c *check.Constraints) []size {
-	return []size{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
+func sizes(c *check.Constraints) [4]size {
+	return [...]size{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
 }

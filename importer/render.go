@@ -277,17 +277,17 @@ func (w *writer) param(p *param) {
 	} else if p.optional {
 		prop("optional", "true")
 	}
-	c := p.c
+	c := &p.c
 	if c.Enum != nil {
 		prop("enum", value(c.Enum))
 	}
-	for _, b := range bounds(&c) {
+	for _, b := range bounds(c) {
 		if *b.to != nil {
 			prop(b.key, string(**b.to))
 		}
 	}
 	propSizes := func(kind check.Kind) {
-		for _, s := range sizes(&c) {
+		for _, s := range sizes(c) {
 			if s.kind == kind && *s.to != nil {
 				prop(s.key, fmt.Sprint(**s.to))
 			}
