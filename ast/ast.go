@@ -75,6 +75,8 @@ type PatternReference struct {
 	Span
 }
 
+// The marker methods close Pattern to its node types, as go/ast's
+// exprNode does; value.go's valueNode closes Value the same way.
 func (*SubjectPattern) patternNode()      {}
 func (*NodePattern) patternNode()         {}
 func (*RelationshipPattern) patternNode() {}

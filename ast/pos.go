@@ -14,6 +14,7 @@ package ast
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -269,6 +270,16 @@ type Node interface {
 	// Offsets returns the node's byte span without computing lines and
 	// columns.
 	Offsets() (start, end int)
+}
+
+// Missing reports whether n is nil, or a nil pointer of a node type: a
+// part a partial tree (one with syntax errors) lacks.
+func Missing(n Node) bool {
+	if n == nil {
+		return true
+	}
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // RangeOf returns the range of n in the named file.

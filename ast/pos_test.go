@@ -218,3 +218,22 @@ func BenchmarkSourceInit(b *testing.B) {
 		NewSource(text).Position(0)
 	}
 }
+
+// TestMissing: a nil node, typed or not, is missing; any other node is not.
+func TestMissing(t *testing.T) {
+	var typed *NodePattern
+	for _, c := range []struct {
+		n    Node
+		want bool
+	}{
+		{nil, true},
+		{typed, true},
+		{Value((*Number)(nil)), true},
+		{&NodePattern{}, false},
+		{&Number{}, false},
+	} {
+		if got := Missing(c.n); got != c.want {
+			t.Errorf("Missing(%#v) = %v, want %v", c.n, got, c.want)
+		}
+	}
+}

@@ -127,6 +127,8 @@ type MapEntry struct {
 	Span
 }
 
+// The marker methods close Value to its node types, as ast.go's
+// patternNode closes Pattern.
 func (*Number) valueNode()       {}
 func (*RangeValue) valueNode()   {}
 func (*Boolean) valueNode()      {}

@@ -45,7 +45,7 @@ func Inspect(n Node, f func(Node) bool) {
 			Inspect(n.Identifier, f)
 		}
 		inspectLabels(n.Labels, f)
-	case *Record:
+	case *Record: // walked as *Map is below: two node types, one shape
 		for i := range n.Properties {
 			Inspect(&n.Properties[i], f)
 		}
@@ -63,7 +63,7 @@ func Inspect(n Node, f func(Node) bool) {
 		for _, e := range n.Elements {
 			Inspect(e, f)
 		}
-	case *Map:
+	case *Map: // as *Record above
 		for i := range n.Entries {
 			Inspect(&n.Entries[i], f)
 		}

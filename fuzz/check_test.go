@@ -6,8 +6,15 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/syntax"
 )
+
+// checkSource parses and checks src as the one file of a package.
+func checkSource(name string, src []byte) (*check.Package, diag.Diagnostics) {
+	f, ds := syntax.ParseFile(name, src)
+	return check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
+}
 
 // FuzzCheck: the checker never panics or hangs on any input, and every
 // diagnostic's range lies inside the file it names.
@@ -18,8 +25,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("[a:Agent {model: \"OpenAI/x\", instruction: ```\nhi\n```} | t, [t:Tool | ()==>(::String)]]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		const name = "fuzz.gram"
-		f, ds := syntax.ParseFile(name, src)
-		pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
+		pkg, ds := checkSource(name, src)
 		if pkg == nil {
 			t.Fatal("nil package")
 		}

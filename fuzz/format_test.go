@@ -15,7 +15,12 @@ import (
 )
 
 // formatSameTree compares parsed files up to positions; the formatter
-// normalises label separators, which mean the same.
+// normalises label separators, which mean the same. Parallel to
+// syntax/format_test.go's sameTree and signatureFirst: the same rules of
+// what formatting may change, written twice because no package both
+// tests may import can hold ast-typed cmp options (internal/ sits below
+// ast in layers_test.go's rules, and a new test-helper package needs a
+// rule there).
 var formatSameTree = cmp.Options{
 	cmpopts.IgnoreTypes(ast.Span{}),
 	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/golang"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // FuzzGen checks that any input that checks clean yields Go that go/format
@@ -19,8 +17,7 @@ func FuzzGen(f *testing.F) {
 		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram"))
 	f.Add([]byte("[`a b`:Type | (`c d`::String), (c_d::Integer {optional: true})]\n[t:Tool {description: \"x */ \\n //go:generate\"} | (`x y`::`a b`)==>(::String)]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		f, diags := syntax.ParseFile("fuzz.gram", src)
-		pkg, diags := check.CheckSources("", []check.SourceFile{{AST: f, Diags: diags}})
+		pkg, diags := checkSource("fuzz.gram", src)
 		if diags.HasErrors() || pkg == nil {
 			return
 		}

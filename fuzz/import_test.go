@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/importer"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -102,8 +101,7 @@ func FuzzImport(f *testing.F) {
 			}
 			return
 		}
-		file, ds := syntax.ParseFile("imported.gram", res.Gram)
-		_, ds = check.CheckSources("", []check.SourceFile{{AST: file, Diags: ds}})
+		_, ds := checkSource("imported.gram", res.Gram)
 		if ds.HasErrors() {
 			t.Fatalf("the import does not check: %v\n%s", ds.Errors(), res.Gram)
 		}

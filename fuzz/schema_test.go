@@ -6,9 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // FuzzSchema checks that any input that checks clean yields, for every
@@ -22,8 +20,7 @@ func FuzzSchema(f *testing.F) {
 	f.Add([]byte(`[T:Type | (self::Array {elementType: T, optional: true})] [t:Tool {description: "d", strict: true} | (x::T)==>(::T)]`))
 	f.Add([]byte(`[E:Enum {values: [1, 2]}] [t:Tool {description: "d"} | (e::E {default: 2})==>(n::Number {exclusiveMinimum: 1e3})==>(::E)]`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		f, ds := syntax.ParseFile("fuzz.gram", src)
-		pkg, ds := check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
+		pkg, ds := checkSource("fuzz.gram", src)
 		if pkg == nil {
 			return
 		}

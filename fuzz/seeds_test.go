@@ -12,12 +12,8 @@ import (
 func corpusInputs(f *testing.F, paths ...string) [][]byte {
 	var out [][]byte
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
 		var cases []struct{ Input string }
-		if err := json.Unmarshal(data, &cases); err != nil {
+		if err := json.Unmarshal(readSeed(f, path), &cases); err != nil {
 			f.Fatalf("%s: %v", path, err)
 		}
 		for _, c := range cases {
@@ -37,14 +33,20 @@ func seedFiles(f *testing.F, patterns ...string) [][]byte {
 			f.Fatal(err)
 		}
 		for _, name := range names {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, src)
+			out = append(out, readSeed(f, name))
 		}
 	}
 	return out
+}
+
+// readSeed is the file at path; one that cannot be read fails the target.
+func readSeed(f *testing.F, path string) []byte {
+	f.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
 }
 
 // addSeeds adds seeds to f's corpus.

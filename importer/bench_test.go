@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -13,21 +11,16 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/importer"
 	"github.com/gramc-dev/gramc/internal/gramgen"
-	"github.com/gramc-dev/gramc/load"
 )
 
 // mcpSnapshot is what gramc schema --target mcp writes for a generated
 // package of n tools (10,000 tools: about 10 MB).
 func mcpSnapshot(tb testing.TB, n int) []byte {
-	dir := tb.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t.gram"), gramgen.Document(n), 0o644); err != nil {
-		tb.Fatal(err)
+	pkg, ds := checkText(tb, "t.gram", string(gramgen.Document(n)))
+	if ds.HasErrors() {
+		tb.Fatal(ds.Err())
 	}
-	p, _, err := load.Packages([]string{dir}, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	data, err := schema.Emit(p[0].Tools, schema.MCP)
+	data, err := schema.Emit(pkg.Tools, schema.MCP)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func (s *source) fail(n *node, format string, args ...any) {
 func (s *source) errorAt(n *node, msg string) *Error {
 	e := &Error{At: s.at(n), Msg: msg}
 	if n != nil {
-		e.Pointer = n.pointer()
+		e.Pointer = n.Pointer()
 		if e.Pointer == "" {
 			e.Pointer = "/"
 		}
@@ -112,10 +112,10 @@ func (s *source) at(n *node) ast.Range {
 	}
 	var p ast.Pos
 	switch {
-	case n.line > 0:
-		p = s.position(n.line, n.col)
-	case s.text != nil && n.off >= 0:
-		p = s.text.Position(int(n.off))
+	case n.Line > 0:
+		p = s.position(n.Line, n.Col)
+	case s.text != nil && n.Off >= 0:
+		p = s.text.Position(int(n.Off))
 	default:
 		return r
 	}

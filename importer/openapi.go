@@ -8,7 +8,9 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
 var methods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true}
@@ -17,38 +19,38 @@ var methods = map[string]bool{"get": true, "put": true, "post": true, "delete": 
 // types, each operation as a tool.
 func (im *importer) openapi(s *source) {
 	root := s.root
-	if comps := root.get("components"); comps != nil {
-		if comps.kind != 'o' {
-			s.fail(comps, "\"components\" is an object, not %s", comps.kindName())
+	if comps := root.Get("components"); comps != nil {
+		if comps.Kind != jsonvalue.Object {
+			s.fail(comps, "\"components\" is an object, not %s", kindName(comps))
 		}
-		if schemas := comps.get("schemas"); schemas != nil {
-			if schemas.kind != 'o' {
-				s.fail(schemas, "\"components.schemas\" is an object, not %s", schemas.kindName())
+		if schemas := comps.Get("schemas"); schemas != nil {
+			if schemas.Kind != jsonvalue.Object {
+				s.fail(schemas, "\"components.schemas\" is an object, not %s", kindName(schemas))
 			}
-			for _, name := range schemas.keys {
-				d := schemas.obj[name]
-				if d.kind == 'o' && !d.has("$ref") && (im.isRecord(d, 0) || d.has("enum")) {
+			for _, name := range schemas.Keys {
+				d := schemas.Obj[name]
+				if d.Kind == jsonvalue.Object && !has(d, "$ref") && (im.isRecord(d, 0) || has(d, "enum")) {
 					im.named(d, name, 0)
 				}
 			}
 		}
 	}
-	paths := root.get("paths")
+	paths := root.Get("paths")
 	if paths == nil {
 		return // a 3.1 document may have only webhooks or components
 	}
-	if paths.kind != 'o' {
-		s.fail(paths, "\"paths\" is an object, not %s", paths.kindName())
+	if paths.Kind != jsonvalue.Object {
+		s.fail(paths, "\"paths\" is an object, not %s", kindName(paths))
 	}
-	for _, path := range paths.keys {
-		item := im.follow(paths.obj[path], "path item")
-		if item.kind != 'o' {
-			s.fail(item, "a path item is an object, not %s", item.kindName())
+	for _, path := range paths.Keys {
+		item := im.follow(paths.Obj[path], "path item")
+		if item.Kind != jsonvalue.Object {
+			s.fail(item, "a path item is an object, not %s", kindName(item))
 		}
-		shared := item.get("parameters")
-		for _, method := range item.keys {
+		shared := item.Get("parameters")
+		for _, method := range item.Keys {
 			if methods[method] {
-				im.operation(path, method, item.obj[method], shared)
+				im.operation(path, method, item.Obj[method], shared)
 			}
 		}
 	}
@@ -57,11 +59,11 @@ func (im *importer) openapi(s *source) {
 // follow resolves the $ref of a path item, parameter, request body or
 // response (within the document).
 func (im *importer) follow(n *node, what string) *node {
-	for i := 0; n.kind == 'o' && n.has("$ref"); i++ {
+	for i := 0; n.Kind == jsonvalue.Object && has(n, "$ref"); i++ {
 		if i == 64 {
 			im.s.fail(n, "a chain of more than 64 references")
 		}
-		target, _ := im.resolve(n.get("$ref"))
+		target, _ := im.resolve(n.Get("$ref"))
 		if target == nil {
 			im.s.fail(n, "the %s's $ref cannot be followed", what)
 		}
@@ -73,15 +75,15 @@ func (im *importer) follow(n *node, what string) *node {
 // operation reads one operation as a tool.
 func (im *importer) operation(path, method string, op, shared *node) {
 	s := im.s
-	if op.kind != 'o' {
-		s.fail(op, "an operation is an object, not %s", op.kindName())
+	if op.Kind != jsonvalue.Object {
+		s.fail(op, "an operation is an object, not %s", kindName(op))
 	}
 	t := &tool{src: s, at: op}
-	if id := op.get("operationId"); id != nil {
-		if id.kind != 's' {
-			s.fail(id, "\"operationId\" is a string, not %s", id.kindName())
+	if id := op.Get("operationId"); id != nil {
+		if id.Kind != jsonvalue.String {
+			s.fail(id, "\"operationId\" is a string, not %s", kindName(id))
 		}
-		t.name, t.at = id.str, id
+		t.name, t.at = id.Str, id
 	} else {
 		t.name = method + strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(path, "/", "_"), "{", ""), "}", "")
 		im.warn(diag.CodeImportRenamed, op, fmt.Sprintf("%s %s has no operationId; the tool is named %s", strings.ToUpper(method), path, jsonstr.Text(sanitizeTool(t.name))),
@@ -100,29 +102,29 @@ func (im *importer) operation(path, method string, op, shared *node) {
 			"A gram tool needs a description: the model chooses tools by it. Describe the operation.")
 	}
 	t.deprecated = im.boolean(op, "deprecated")
-	hint := upperFirst(t.name)
+	hint := camel.Case(t.name)
 
 	// Parameters: the path item's, overridden by the operation's (by name and in).
 	type key struct{ name, in string }
 	var order []key
 	byKey := map[key]*node{}
-	for _, list := range []*node{shared, op.get("parameters")} {
+	for _, list := range []*node{shared, op.Get("parameters")} {
 		if list == nil {
 			continue
 		}
-		if list.kind != 'a' {
-			s.fail(list, "\"parameters\" is an array, not %s", list.kindName())
+		if list.Kind != jsonvalue.Array {
+			s.fail(list, "\"parameters\" is an array, not %s", kindName(list))
 		}
-		for _, pn := range list.arr {
+		for _, pn := range list.Arr {
 			pn = im.follow(pn, "parameter")
-			if pn.kind != 'o' {
-				s.fail(pn, "a parameter is an object, not %s", pn.kindName())
+			if pn.Kind != jsonvalue.Object {
+				s.fail(pn, "a parameter is an object, not %s", kindName(pn))
 			}
-			name, in := pn.get("name"), pn.get("in")
-			if name == nil || name.kind != 's' || in == nil || in.kind != 's' {
+			name, in := pn.Get("name"), pn.Get("in")
+			if name == nil || name.Kind != jsonvalue.String || in == nil || in.Kind != jsonvalue.String {
 				s.fail(pn, "a parameter has a \"name\" and an \"in\" string")
 			}
-			k := key{name.str, in.str}
+			k := key{name.Str, in.Str}
 			if _, ok := byKey[k]; !ok {
 				order = append(order, k)
 			}
@@ -147,13 +149,13 @@ func (im *importer) operation(path, method string, op, shared *node) {
 		switch k.in {
 		case "path", "query", "header":
 		default:
-			im.warn(diag.CodeImportParameterDropped, pn.get("in"), fmt.Sprintf("the %s parameter %s is dropped", k.in, jsonstr.Text(k.name)),
+			im.warn(diag.CodeImportParameterDropped, pn.Get("in"), fmt.Sprintf("the %s parameter %s is dropped", k.in, jsonstr.Text(k.name)),
 				"gramc import makes path, query and header parameters and the JSON request body's properties a tool's parameters; a cookie is the HTTP client's to send.")
 			continue
 		}
-		schema := pn.get("schema")
+		schema := pn.Get("schema")
 		if schema == nil {
-			if content := pn.get("content"); content != nil {
+			if content := pn.Get("content"); content != nil {
 				schema, _ = im.jsonMedia(content)
 			}
 		}
@@ -163,15 +165,15 @@ func (im *importer) operation(path, method string, op, shared *node) {
 			continue
 		}
 		required := k.in == "path" || im.boolean(pn, "required")
-		p := im.param(k.name, schema, required, hint+upperFirst(k.name), 1)
+		p := im.param(k.name, schema, required, hint+camel.Case(k.name), 1)
 		if d := im.str(pn, "description"); d != "" {
 			p.description = d
-			p.props["description"] = pn.get("description")
+			p.props["description"] = pn.Get("description")
 		}
 		if im.boolean(pn, "deprecated") {
 			p.deprecated = true
 		}
-		if ex := pn.get("example"); ex != nil && len(p.examples) == 0 {
+		if ex := pn.Get("example"); ex != nil && len(p.examples) == 0 {
 			if v, ok := im.value(ex, "example"); ok {
 				p.examples, p.props["examples"] = []any{v}, ex
 			}
@@ -179,14 +181,14 @@ func (im *importer) operation(path, method string, op, shared *node) {
 		add(p, pn)
 	}
 
-	if body := op.get("requestBody"); body != nil {
+	if body := op.Get("requestBody"); body != nil {
 		body = im.follow(body, "request body")
 		required := im.boolean(body, "required")
-		content := body.get("content")
+		content := body.Get("content")
 		schema, _ := im.jsonMedia(content)
 		switch {
-		case schema == nil && content != nil && content.kind == 'o' && len(content.keys) > 0:
-			im.warn(diag.CodeImportNonJSONBody, content, fmt.Sprintf("the request body (%s) is not JSON; dropped", strings.Join(content.keys, ", ")),
+		case schema == nil && content != nil && content.Kind == jsonvalue.Object && len(content.Keys) > 0:
+			im.warn(diag.CodeImportNonJSONBody, content, fmt.Sprintf("the request body (%s) is not JSON; dropped", strings.Join(content.Keys, ", ")),
 				"gramc import makes the properties of a JSON request body parameters; a form, a file or other media cannot be a tool's arguments. Add an application/json body, or declare the tool by hand.")
 		case schema != nil:
 			before := len(im.decls)
@@ -252,11 +254,11 @@ func (im *importer) jsonMedia(content *node) (*node, string) {
 	if content == nil {
 		return nil, ""
 	}
-	if content.kind != 'o' {
-		im.s.fail(content, "\"content\" is an object, not %s", content.kindName())
+	if content.Kind != jsonvalue.Object {
+		im.s.fail(content, "\"content\" is an object, not %s", kindName(content))
 	}
 	pick := ""
-	for _, k := range content.keys {
+	for _, k := range content.Keys {
 		mt, _, err := mime.ParseMediaType(k)
 		if err != nil {
 			continue
@@ -272,11 +274,11 @@ func (im *importer) jsonMedia(content *node) (*node, string) {
 	if pick == "" {
 		return nil, ""
 	}
-	m := content.obj[pick]
-	if m.kind != 'o' {
-		im.s.fail(m, "a media type is an object, not %s", m.kindName())
+	m := content.Obj[pick]
+	if m.Kind != jsonvalue.Object {
+		im.s.fail(m, "a media type is an object, not %s", kindName(m))
 	}
-	schema := m.get("schema")
+	schema := m.Get("schema")
 	if schema == nil {
 		return nil, ""
 	}
@@ -285,12 +287,12 @@ func (im *importer) jsonMedia(content *node) (*node, string) {
 
 // response reads an operation's first 2xx JSON response as its result.
 func (im *importer) response(op *node, method, path, hint string) (*typ, string) {
-	resps := op.get("responses")
-	if resps != nil && resps.kind != 'o' {
-		im.s.fail(resps, "\"responses\" is an object, not %s", resps.kindName())
+	resps := op.Get("responses")
+	if resps != nil && resps.Kind != jsonvalue.Object {
+		im.s.fail(resps, "\"responses\" is an object, not %s", kindName(resps))
 	}
 	var codes []string
-	for _, k := range resps.keysOrNil() {
+	for _, k := range keysOrNil(resps) {
 		if len(k) == 3 && k[0] == '2' && (k[1] >= '0' && k[1] <= '9' || k == "2XX" || k == "2xx") {
 			codes = append(codes, k)
 		}
@@ -308,14 +310,14 @@ func (im *importer) response(op *node, method, path, hint string) (*typ, string)
 	if len(codes) == 0 {
 		return none("has no 2xx response")
 	}
-	resp := im.follow(resps.obj[codes[0]], "response")
-	if resp.kind != 'o' {
-		im.s.fail(resp, "a response is an object, not %s", resp.kindName())
+	resp := im.follow(resps.Obj[codes[0]], "response")
+	if resp.Kind != jsonvalue.Object {
+		im.s.fail(resp, "a response is an object, not %s", kindName(resp))
 	}
 	at = resp
-	schema, _ := im.jsonMedia(resp.get("content"))
+	schema, _ := im.jsonMedia(resp.Get("content"))
 	if schema == nil {
-		if resp.has("content") {
+		if has(resp, "content") {
 			return none(fmt.Sprintf("responds %s without JSON", codes[0]))
 		}
 		return none(fmt.Sprintf("responds %s without content", codes[0]))
@@ -323,7 +325,7 @@ func (im *importer) response(op *node, method, path, hint string) (*typ, string)
 	desc := im.str(resp, "description")
 	old := im.refRoot
 	defer func() { im.refRoot = old }()
-	if im.isRecord(schema, 0) && !schema.has("$ref") {
+	if im.isRecord(schema, 0) && !has(schema, "$ref") {
 		r := im.newRecord(schema, hint+"Result", false)
 		im.fillRecord(r, schema, 1)
 		if r.description == "" {
@@ -338,9 +340,9 @@ func (im *importer) response(op *node, method, path, hint string) (*typ, string)
 	return t, d
 }
 
-func (n *node) keysOrNil() []string {
+func keysOrNil(n *node) []string {
 	if n == nil {
 		return nil
 	}
-	return n.keys
+	return n.Keys
 }

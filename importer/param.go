@@ -1,24 +1,27 @@
 package importer
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"github.com/gramc-dev/gramc/internal/limits"
 )
 
 // param reads a property (a parameter or a field) of schema s.
 func (im *importer) param(name string, s *node, required bool, hint string, depth int) *param {
 	p := &param{name: name, at: s, src: im.s, props: map[string]*node{}}
-	if s.kind != 'o' && s.kind != 'b' {
-		im.s.fail(s, "the schema of %s is an object (or true or false), not %s", jsonstr.Text(name), s.kindName())
+	if s.Kind != jsonvalue.Object && s.Kind != jsonvalue.Bool {
+		im.s.fail(s, "the schema of %s is an object (or true or false), not %s", jsonstr.Text(name), kindName(s))
 	}
 	t, chain := im.typ(s, hint, depth)
 	p.typ = t
-	null := s.kind == 'o' && nullable(s)
+	null := s.Kind == jsonvalue.Object && nullable(s)
 	for _, c := range chain {
 		if nullable(c) {
 			null = true
@@ -26,29 +29,29 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 	}
 	first := func(key string) *node {
 		for _, c := range chain {
-			if v := c.get(key); v != nil {
+			if v := c.Get(key); v != nil {
 				return v
 			}
 		}
 		return nil
 	}
 	if d := first("description"); d != nil {
-		if d.kind != 's' {
-			im.s.fail(d, "\"description\" is a string, not %s", d.kindName())
+		if d.Kind != jsonvalue.String {
+			im.s.fail(d, "\"description\" is a string, not %s", kindName(d))
 		}
-		p.description = im.text(d, d.str)
+		p.description = im.text(d, d.Str)
 		p.props["description"] = d
 	}
 	if d := first("deprecated"); d != nil {
-		if d.kind != 'b' {
-			im.s.fail(d, "\"deprecated\" is a boolean, not %s", d.kindName())
+		if d.Kind != jsonvalue.Bool {
+			im.s.fail(d, "\"deprecated\" is a boolean, not %s", kindName(d))
 		}
-		p.deprecated = d.b
+		p.deprecated = d.Bool
 		p.props["deprecated"] = d
 	}
 	if d := first("default"); d != nil {
 		switch {
-		case d.kind == 'z' && null:
+		case d.Kind == jsonvalue.Null && null:
 			// the default of a nullable value is "not given"
 		default:
 			if v, ok := im.value(d, "default"); ok {
@@ -58,11 +61,11 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 		}
 	}
 	if ex := first("examples"); ex != nil {
-		if ex.kind != 'a' {
-			im.s.fail(ex, "\"examples\" is an array, not %s", ex.kindName())
+		if ex.Kind != jsonvalue.Array {
+			im.s.fail(ex, "\"examples\" is an array, not %s", kindName(ex))
 		}
-		for _, e := range ex.arr {
-			if e.kind == 'z' && null {
+		for _, e := range ex.Arr {
+			if e.Kind == jsonvalue.Null && null {
 				continue
 			}
 			if v, ok := im.value(e, "example"); ok {
@@ -70,7 +73,7 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 			}
 		}
 		p.props["examples"] = ex
-	} else if ex := first("example"); ex != nil && !(ex.kind == 'z' && null) {
+	} else if ex := first("example"); ex != nil && !(ex.Kind == jsonvalue.Null && null) {
 		if v, ok := im.value(ex, "example"); ok {
 			p.examples = []any{v}
 			p.props["examples"] = ex
@@ -104,10 +107,10 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		}
 		var vals []*node
 		if key == "enum" {
-			if v.kind != 'a' {
-				im.s.fail(v, "\"enum\" is an array, not %s", v.kindName())
+			if v.Kind != jsonvalue.Array {
+				im.s.fail(v, "\"enum\" is an array, not %s", kindName(v))
 			}
-			vals = v.arr
+			vals = v.Arr
 		} else {
 			vals = []*node{v}
 		}
@@ -122,12 +125,12 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		list := []any{}
 		for _, e := range vals {
 			switch {
-			case kind == check.String && e.kind == 's':
-				list = append(list, im.text(e, e.str))
-			case numeric && e.kind == 'n':
-				n, ok := plainNumber(e.num)
+			case kind == check.String && e.Kind == jsonvalue.String:
+				list = append(list, im.text(e, e.Str))
+			case numeric && e.Kind == jsonvalue.Number:
+				n, ok := plainNumber(string(e.Num))
 				if !ok {
-					im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(e.num)), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
+					im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(string(e.Num))), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
 					continue
 				}
 				if kind == check.Integer && strings.Contains(n, ".") {
@@ -147,95 +150,81 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		break
 	}
 	if numeric {
-		for _, b := range []struct {
-			key string
-			to  *string
-		}{{"minimum", nil}, {"maximum", nil}, {"exclusiveMinimum", nil}, {"exclusiveMaximum", nil}} {
-			v := first(b.key)
+		for _, key := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+			v := first(key)
 			if v == nil {
 				continue
 			}
-			if v.kind == 'b' && strings.HasPrefix(b.key, "exclusive") {
+			if v.Kind == jsonvalue.Bool && strings.HasPrefix(key, "exclusive") {
 				continue // OpenAPI 3.0's boolean form, read with the bound below
 			}
-			if v.kind != 'n' {
-				im.s.fail(v, "%q is a number, not %s", b.key, v.kindName())
+			if v.Kind != jsonvalue.Number {
+				im.s.fail(v, "%q is a number, not %s", key, kindName(v))
 			}
-			n, ok := plainNumber(v.num)
+			n, ok := plainNumber(string(v.Num))
 			if !ok {
-				im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(v.num)), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
+				im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(string(v.Num))), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
 				continue
 			}
 			num := jsonNumber(n)
-			key := b.key
 			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
-			if ex := first("exclusive" + upperFirst(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.kind == 'b' && ex.b {
-				key = "exclusive" + upperFirst(key)
+			if ex := first("exclusive" + camel.Case(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
+				key = "exclusive" + camel.Case(key)
 			}
-			switch key {
-			case "minimum":
-				c.Minimum = &num
-			case "maximum":
-				c.Maximum = &num
-			case "exclusiveMinimum":
-				c.ExclusiveMinimum = &num
-			case "exclusiveMaximum":
-				c.ExclusiveMaximum = &num
+			for _, b := range bounds(c) {
+				if b.key == key {
+					*b.to = &num
+				}
 			}
 			p.props[key] = v
 		}
 	}
-	counts := []struct {
-		key  string
-		kind check.Kind
-		to   **int64
-	}{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
-	for _, k := range counts {
+	for _, k := range sizes(c) {
 		v := first(k.key)
 		if v == nil || kind != k.kind {
 			continue // a keyword of another type constrains nothing here
 		}
 		n, ok := count(v)
 		if !ok {
-			im.s.fail(v, "%q is a non-negative integer, not %s", k.key, v.kindName())
+			im.s.fail(v, "%q is a non-negative integer, not %s", k.key, kindName(v))
 		}
 		*k.to = &n
 		p.props[k.key] = v
 	}
 	if kind == check.String {
 		if v := first("pattern"); v != nil {
-			if v.kind != 's' {
-				im.s.fail(v, "\"pattern\" is a string, not %s", v.kindName())
+			if v.Kind != jsonvalue.String {
+				im.s.fail(v, "\"pattern\" is a string, not %s", kindName(v))
 			}
-			if strings.IndexByte(v.str, 0) >= 0 {
+			if strings.IndexByte(v.Str, 0) >= 0 {
 				im.warn(diag.CodeImportInvalidValue, v, "a pattern with a NUL character cannot be written in gram; dropped", "A gram document cannot hold U+0000.")
 			} else {
-				c.Pattern = v.str
+				c.Pattern = v.Str
 				p.props["pattern"] = v
 			}
 		}
 	}
 	if v := first("format"); v != nil {
-		if v.kind != 's' {
-			im.s.fail(v, "\"format\" is a string, not %s", v.kindName())
+		if v.Kind != jsonvalue.String {
+			im.s.fail(v, "\"format\" is a string, not %s", kindName(v))
 		}
 		switch {
-		case kind == check.String && isFormat(v.str):
-			c.Format = v.str
+		case kind == check.String && isFormat(v.Str):
+			c.Format = v.Str
 			p.props["format"] = v
-		case kind == check.Integer && v.str == "int64", kind == check.Number && v.str == "double":
+		case kind == check.Integer && v.Str == "int64", kind == check.Number && v.Str == "double":
 			// what gram's Integer and Number are
 		case kind == check.String || numeric:
-			im.warn(diag.CodeImportFormat, v, fmt.Sprintf("format %s is dropped: gram knows %s", jsonstr.Text(v.str), strings.Join(gramFormats(kind), ", ")),
+			im.warn(diag.CodeImportFormat, v, fmt.Sprintf("format %s is dropped: gram knows %s", jsonstr.Text(v.Str), strings.Join(gramFormats(kind), ", ")),
 				"The format is not checked, nor told to the model. Describe it in the description if the model needs it.")
 		}
 	}
 	if kind == check.Array {
 		if v := first("uniqueItems"); v != nil {
-			if v.kind != 'b' {
-				im.s.fail(v, "\"uniqueItems\" is a boolean, not %s", v.kindName())
+			if v.Kind != jsonvalue.Bool {
+				im.s.fail(v, "\"uniqueItems\" is a boolean, not %s", kindName(v))
 			}
-			c.UniqueItems = v.b
+			c.UniqueItems = v.Bool
 			p.props["uniqueItems"] = v
 		}
 	}
@@ -262,10 +251,10 @@ func isFormat(f string) bool {
 
 // count reads a non-negative integer.
 func count(v *node) (int64, bool) {
-	if v.kind != 'n' {
+	if v.Kind != jsonvalue.Number {
 		return 0, false
 	}
-	p, ok := plainNumber(v.num)
+	p, ok := plainNumber(string(v.Num))
 	if !ok || strings.Contains(p, ".") || strings.HasPrefix(p, "-") || len(p) > 18 {
 		return 0, false
 	}
@@ -281,4 +270,28 @@ func termNumber(s string) string {
 		return s[:20] + "..." + s[len(s)-10:]
 	}
 	return s
+}
+
+// A bound is a number bound's keyword and its field in c.
+type bound struct {
+	key string
+	to  **json.Number
+}
+
+// bounds are c's number bounds, in the order gram writes them.
+func bounds(c *check.Constraints) [4]bound {
+	return [...]bound{{"minimum", &c.Minimum}, {"exclusiveMinimum", &c.ExclusiveMinimum}, {"maximum", &c.Maximum}, {"exclusiveMaximum", &c.ExclusiveMaximum}}
+}
+
+// A size is a length's or an item count's keyword, the kind of value it
+// constrains and its field in c.
+type size struct {
+	key  string
+	kind check.Kind
+	to   **int64
+}
+
+// sizes are c's lengths and item counts, in the order gram writes them.
+func sizes(c *check.Constraints) [4]size {
+	return [...]size{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
 }

@@ -110,29 +110,25 @@ func (p *param) drop(key string) bool {
 		return had
 	case "enum":
 		c.Enum = nil
-	case "minimum":
-		c.Minimum = nil
-	case "maximum":
-		c.Maximum = nil
-	case "exclusiveMinimum":
-		c.ExclusiveMinimum = nil
-	case "exclusiveMaximum":
-		c.ExclusiveMaximum = nil
-	case "minLength":
-		c.MinLength = nil
-	case "maxLength":
-		c.MaxLength = nil
 	case "pattern":
 		c.Pattern = ""
 	case "format":
 		c.Format = ""
-	case "minItems":
-		c.MinItems = nil
-	case "maxItems":
-		c.MaxItems = nil
 	case "uniqueItems":
 		c.UniqueItems = false
 	default:
+		for _, b := range bounds(c) {
+			if b.key == key {
+				*b.to = nil
+				return true
+			}
+		}
+		for _, s := range sizes(c) {
+			if s.key == key {
+				*s.to = nil
+				return true
+			}
+		}
 		return false
 	}
 	return true
@@ -281,40 +277,30 @@ func (w *writer) param(p *param) {
 	} else if p.optional {
 		prop("optional", "true")
 	}
-	c := p.c
+	c := &p.c
 	if c.Enum != nil {
 		prop("enum", value(c.Enum))
 	}
-	for _, b := range []struct {
-		key string
-		v   *json.Number
-	}{{"minimum", c.Minimum}, {"exclusiveMinimum", c.ExclusiveMinimum}, {"maximum", c.Maximum}, {"exclusiveMaximum", c.ExclusiveMaximum}} {
-		if b.v != nil {
-			prop(b.key, string(*b.v))
+	for _, b := range bounds(c) {
+		if *b.to != nil {
+			prop(b.key, string(**b.to))
 		}
 	}
-	for _, n := range []struct {
-		key string
-		v   *int64
-	}{{"minLength", c.MinLength}, {"maxLength", c.MaxLength}} {
-		if n.v != nil {
-			prop(n.key, fmt.Sprint(*n.v))
+	propSizes := func(kind check.Kind) {
+		for _, s := range sizes(c) {
+			if s.kind == kind && *s.to != nil {
+				prop(s.key, fmt.Sprint(**s.to))
+			}
 		}
 	}
+	propSizes(check.String) // lengths
 	if c.Pattern != "" {
 		prop("pattern", str(c.Pattern))
 	}
 	if c.Format != "" {
 		prop("format", str(c.Format))
 	}
-	for _, n := range []struct {
-		key string
-		v   *int64
-	}{{"minItems", c.MinItems}, {"maxItems", c.MaxItems}} {
-		if n.v != nil {
-			prop(n.key, fmt.Sprint(*n.v))
-		}
-	}
+	propSizes(check.Array) // item counts
 	if c.UniqueItems {
 		prop("uniqueItems", "true")
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 // checkText checks gram text as one package.
-func checkText(t *testing.T, name, text string) (*check.Package, diag.Diagnostics) {
+func checkText(t testing.TB, name, text string) (*check.Package, diag.Diagnostics) {
 	t.Helper()
 	f, ds := syntax.ParseString(name, text)
 	return check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})

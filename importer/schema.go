@@ -7,11 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
 // importer holds one import: the package so far and, for the schema being
@@ -57,7 +58,7 @@ func newImporter() *importer {
 func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
 	r := im.s.at(n)
 	if im.s.Server && n != nil {
-		summary += " (at " + orRoot(n.pointer()) + ")"
+		summary += " (at " + orRoot(n.Pointer()) + ")"
 	}
 	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
 }
@@ -76,27 +77,27 @@ func (im *importer) hash(n *node) [32]byte {
 		return h
 	}
 	d := sha256.New()
-	d.Write([]byte{n.kind})
-	switch n.kind {
-	case 'o':
-		keys := slices.Clone(n.keys)
+	d.Write([]byte{byte(n.Kind)})
+	switch n.Kind {
+	case jsonvalue.Object:
+		keys := slices.Clone(n.Keys)
 		slices.Sort(keys)
 		for _, k := range keys {
-			h := im.hash(n.obj[k])
+			h := im.hash(n.Obj[k])
 			fmt.Fprintf(d, "%d:%s", len(k), k)
 			d.Write(h[:])
 		}
-	case 'a':
-		for _, e := range n.arr {
+	case jsonvalue.Array:
+		for _, e := range n.Arr {
 			h := im.hash(e)
 			d.Write(h[:])
 		}
-	case 's':
-		d.Write([]byte(n.str))
-	case 'n':
-		d.Write([]byte(n.num))
-	case 'b':
-		fmt.Fprint(d, n.b)
+	case jsonvalue.String:
+		d.Write([]byte(n.Str))
+	case jsonvalue.Number:
+		d.Write([]byte(n.Num))
+	case jsonvalue.Bool:
+		fmt.Fprint(d, n.Bool)
 	}
 	var h [32]byte
 	copy(h[:], d.Sum(nil))
@@ -116,14 +117,14 @@ func (im *importer) step(s *node, depth int) {
 
 // str reads an optional string property of n.
 func (im *importer) str(n *node, key string) string {
-	v := n.get(key)
+	v := n.Get(key)
 	if v == nil {
 		return ""
 	}
-	if v.kind != 's' {
-		im.s.fail(v, "%q is a string, not %s", key, v.kindName())
+	if v.Kind != jsonvalue.String {
+		im.s.fail(v, "%q is a string, not %s", key, kindName(v))
 	}
-	return im.text(v, v.str)
+	return im.text(v, v.Str)
 }
 
 // text is a string gram can hold: a NUL ends a gram string, so it
@@ -137,14 +138,14 @@ func (im *importer) text(n *node, s string) string {
 }
 
 func (im *importer) boolean(n *node, key string) bool {
-	v := n.get(key)
+	v := n.Get(key)
 	if v == nil {
 		return false
 	}
-	if v.kind != 'b' {
-		im.s.fail(v, "%q is a boolean, not %s", key, v.kindName())
+	if v.Kind != jsonvalue.Bool {
+		im.s.fail(v, "%q is a boolean, not %s", key, kindName(v))
 	}
-	return v.b
+	return v.Bool
 }
 
 // unsupported are the keywords gram cannot hold, each reported with its
@@ -178,7 +179,7 @@ func (im *importer) report(s *node) {
 	}
 	im.reported[s] = true
 	for _, u := range unsupported {
-		if v := s.get(u.key); v != nil {
+		if v := s.Get(u.key); v != nil {
 			im.warn(u.code, v, fmt.Sprintf("%s is dropped: %s", u.key, u.what),
 				fmt.Sprintf("The gram says nothing of %s: values it would refuse are accepted (or, in a result, not promised). Check them in the tool, or describe the rule in the description.", u.key))
 		}
@@ -190,18 +191,18 @@ func (im *importer) report(s *node) {
 // components.schemas). A reference that cannot be followed is a warning
 // and nil.
 func (im *importer) resolve(ref *node) (*node, string) {
-	if ref.kind != 's' {
+	if ref.Kind != jsonvalue.String {
 		hint := ""
-		if ref.kind == 'z' && ref.line > 0 {
+		if ref.Kind == jsonvalue.Null && ref.Line > 0 {
 			hint = " (in YAML, an unquoted # starts a comment: quote the reference)"
 		}
-		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref is %s, not a reference%s; the value is Object", ref.kindName(), hint),
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref is %s, not a reference%s; the value is Object", kindName(ref), hint),
 			"A $ref is a string, a URI reference; this one cannot be followed, so the value is declared a free-form Object. Fix the reference.")
 		return nil, ""
 	}
-	frag, ok := strings.CutPrefix(ref.str, "#")
+	frag, ok := strings.CutPrefix(ref.Str, "#")
 	if !ok {
-		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s is outside this document; the value is Object", jsonstr.Text(ref.str)),
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s is outside this document; the value is Object", jsonstr.Text(ref.Str)),
 			"gramc import reads one document and never fetches another: a reference to another file or URL cannot be followed, so the value is declared a free-form Object. Bundle the document first (all references inside it).")
 		return nil, ""
 	}
@@ -212,7 +213,7 @@ func (im *importer) resolve(ref *node) (*node, string) {
 		frag = u
 	}
 	if !strings.HasPrefix(frag, "/") {
-		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names an anchor; the value is Object", jsonstr.Text(ref.str)),
+		im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names an anchor; the value is Object", jsonstr.Text(ref.Str)),
 			"gramc import follows JSON-pointer references (#/$defs/Name, #/components/schemas/Name); an anchor or $id cannot be followed, so the value is declared a free-form Object.")
 		return nil, ""
 	}
@@ -220,21 +221,21 @@ func (im *importer) resolve(ref *node) (*node, string) {
 	parts := strings.Split(frag[1:], "/")
 	for _, p := range parts {
 		p = unescaper.Replace(p)
-		switch n.kind {
-		case 'o':
-			n = n.obj[p]
-		case 'a':
+		switch n.Kind {
+		case jsonvalue.Object:
+			n = n.Obj[p]
+		case jsonvalue.Array:
 			i, err := strconv.Atoi(p)
-			if err != nil || i < 0 || i >= len(n.arr) {
+			if err != nil || i < 0 || i >= len(n.Arr) {
 				n = nil
 			} else {
-				n = n.arr[i]
+				n = n.Arr[i]
 			}
 		default:
 			n = nil
 		}
 		if n == nil {
-			im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names nothing in this document; the value is Object", jsonstr.Text(ref.str)),
+			im.warn(diag.CodeImportExternalRef, ref, fmt.Sprintf("$ref %s names nothing in this document; the value is Object", jsonstr.Text(ref.Str)),
 				"The reference cannot be followed, so the value is declared a free-form Object. Fix the reference.")
 			return nil, ""
 		}
@@ -252,8 +253,8 @@ func (im *importer) resolve(ref *node) (*node, string) {
 // nonNull splits a list of alternatives (anyOf, oneOf, or type names)
 // into the ones that are not null, and whether null was one.
 func nonNull(list *node) (alts []*node, null bool) {
-	for _, e := range list.arr {
-		if e.kind == 's' && e.str == "null" || e.kind == 'o' && e.get("type") != nil && e.get("type").kind == 's' && e.get("type").str == "null" && len(e.keys) <= 2 {
+	for _, e := range list.Arr {
+		if e.Kind == jsonvalue.String && e.Str == "null" || e.Kind == jsonvalue.Object && e.Get("type") != nil && e.Get("type").Kind == jsonvalue.String && e.Get("type").Str == "null" && len(e.Keys) <= 2 {
 			null = true
 			continue
 		}
@@ -264,22 +265,22 @@ func nonNull(list *node) (alts []*node, null bool) {
 
 // nullable reports whether s admits null besides its type.
 func nullable(s *node) bool {
-	if s.kind != 'o' {
+	if s.Kind != jsonvalue.Object {
 		return false
 	}
-	if v := s.get("nullable"); v != nil && v.kind == 'b' && v.b {
+	if v := s.Get("nullable"); v != nil && v.Kind == jsonvalue.Bool && v.Bool {
 		return true
 	}
 	for _, k := range []string{"type", "anyOf", "oneOf"} {
-		if v := s.get(k); v != nil && v.kind == 'a' {
+		if v := s.Get(k); v != nil && v.Kind == jsonvalue.Array {
 			if _, null := nonNull(v); null {
 				return true
 			}
 		}
 	}
-	if v := s.get("enum"); v != nil && v.kind == 'a' {
-		for _, e := range v.arr {
-			if e.kind == 'z' {
+	if v := s.Get("enum"); v != nil && v.Kind == jsonvalue.Array {
+		for _, e := range v.Arr {
+			if e.Kind == jsonvalue.Null {
 				return true
 			}
 		}
@@ -292,20 +293,20 @@ func nullable(s *node) bool {
 // enum, whose keywords are its declaration's).
 func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 	im.step(s, depth)
-	if s.kind == 'b' {
-		if !s.b {
+	if s.Kind == jsonvalue.Bool {
+		if !s.Bool {
 			im.warn(diag.CodeImportUnsupportedKeyword, s, "the schema false (no value) is not a gram type; the value is Object", "A schema that accepts nothing cannot be declared in gram; the value is declared a free-form Object.")
 		} else {
 			im.untyped(s)
 		}
 		return &typ{kind: check.Object}, nil
 	}
-	if s.kind != 'o' {
-		im.s.fail(s, "a schema is an object (or true or false), not %s", s.kindName())
+	if s.Kind != jsonvalue.Object {
+		im.s.fail(s, "a schema is an object (or true or false), not %s", kindName(s))
 	}
 	im.report(s)
 	chain := []*node{s}
-	if ref := s.get("$ref"); ref != nil {
+	if ref := s.Get("$ref"); ref != nil {
 		target, name := im.resolve(ref)
 		switch {
 		case target == nil:
@@ -318,15 +319,15 @@ func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 		}
 		return im.alias(s, target, hint, depth)
 	}
-	if all := s.get("allOf"); all != nil {
+	if all := s.Get("allOf"); all != nil {
 		return im.allOf(s, all, hint, depth)
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		list := s.get(k)
+		list := s.Get(k)
 		if list == nil {
 			continue
 		}
-		if list.kind != 'a' || len(list.arr) == 0 {
+		if list.Kind != jsonvalue.Array || len(list.Arr) == 0 {
 			im.s.fail(list, "%q is a non-empty array of schemas", k)
 		}
 		alts, _ := nonNull(list)
@@ -340,17 +341,17 @@ func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 		}
 		return im.union(list, alts, k, hint, depth), chain
 	}
-	tn := s.get("type")
+	tn := s.Get("type")
 	name := ""
 	if tn != nil {
-		switch tn.kind {
-		case 's':
-			name = tn.str
-		case 'a':
+		switch tn.Kind {
+		case jsonvalue.String:
+			name = tn.Str
+		case jsonvalue.Array:
 			alts, _ := nonNull(tn)
 			for _, a := range alts {
-				if a.kind != 's' {
-					im.s.fail(a, "a type name is a string, not %s", a.kindName())
+				if a.Kind != jsonvalue.String {
+					im.s.fail(a, "a type name is a string, not %s", kindName(a))
 				}
 			}
 			switch len(alts) {
@@ -358,18 +359,18 @@ func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 				im.warn(diag.CodeImportUntyped, tn, "a schema that admits only null is not a gram type; the value is Object", "gram has no null type; the value is declared a free-form Object.")
 				return &typ{kind: check.Object}, chain
 			case 1:
-				name = alts[0].str
+				name = alts[0].Str
 			default:
 				var names []string
 				for _, a := range alts {
-					names = append(names, a.str)
+					names = append(names, a.Str)
 				}
-				name = alts[0].str
+				name = alts[0].Str
 				im.warn(diag.CodeImportUnion, tn, fmt.Sprintf("type %s is a union; gram has none, so the value is %s", jsonstr.List(anys(names)), gramKind(name)),
 					"A gram value has one type. The first type named is kept; values of the others are refused. Split the parameter into one per type if both are needed.")
 			}
 		default:
-			im.s.fail(tn, "\"type\" is a type name or an array of them, not %s", tn.kindName())
+			im.s.fail(tn, "\"type\" is a type name or an array of them, not %s", kindName(tn))
 		}
 	} else {
 		name = inferType(s)
@@ -425,32 +426,32 @@ func gramKind(name string) string {
 // inferType is the type a schema without "type" implies by its keywords.
 func inferType(s *node) string {
 	switch {
-	case s.has("properties") || s.has("additionalProperties") || s.has("required"):
+	case has(s, "properties") || has(s, "additionalProperties") || has(s, "required"):
 		return "object"
-	case s.has("items") || s.has("prefixItems"):
+	case has(s, "items") || has(s, "prefixItems"):
 		return "array"
 	}
 	var vals []*node
-	if e := s.get("enum"); e != nil && e.kind == 'a' {
-		vals = e.arr
+	if e := s.Get("enum"); e != nil && e.Kind == jsonvalue.Array {
+		vals = e.Arr
 	}
-	if c := s.get("const"); c != nil {
+	if c := s.Get("const"); c != nil {
 		vals = append(vals, c)
 	}
 	kind := ""
 	for _, v := range vals {
 		k := ""
-		switch v.kind {
-		case 's':
+		switch v.Kind {
+		case jsonvalue.String:
 			k = "string"
-		case 'b':
+		case jsonvalue.Bool:
 			k = "boolean"
-		case 'n':
+		case jsonvalue.Number:
 			k = "number"
-			if isInteger(v.num) {
+			if isInteger(string(v.Num)) {
 				k = "integer"
 			}
-		case 'z':
+		case jsonvalue.Null:
 			continue
 		default:
 			return ""
@@ -505,37 +506,37 @@ func (im *importer) isRecord(s *node, depth int) bool {
 }
 
 func (im *importer) isRecordOnce(s *node, depth int) bool {
-	for i := 0; s != nil && s.kind == 'o' && i < 64; i++ {
-		if ref := s.get("$ref"); ref != nil && ref.kind == 's' {
-			if ref.str == "#" && im.resultRoot != nil {
+	for i := 0; s != nil && s.Kind == jsonvalue.Object && i < 64; i++ {
+		if ref := s.Get("$ref"); ref != nil && ref.Kind == jsonvalue.String {
+			if ref.Str == "#" && im.resultRoot != nil {
 				return true
 			}
-			s, _ = im.quietResolve(ref.str)
+			s, _ = im.quietResolve(ref.Str)
 			continue
 		}
-		if all := s.get("allOf"); all != nil && all.kind == 'a' && len(all.arr) > 0 {
-			for _, m := range all.arr {
+		if all := s.Get("allOf"); all != nil && all.Kind == jsonvalue.Array && len(all.Arr) > 0 {
+			for _, m := range all.Arr {
 				if !im.isRecord(m, depth+1) || depth > 64 {
 					return false
 				}
 			}
 			return true
 		}
-		if s.has("anyOf") || s.has("oneOf") {
+		if has(s, "anyOf") || has(s, "oneOf") {
 			return false
 		}
-		t := s.get("type")
-		isObject := t == nil && inferType(s) == "object" || t != nil && t.kind == 's' && t.str == "object"
-		if t != nil && t.kind == 'a' {
+		t := s.Get("type")
+		isObject := t == nil && inferType(s) == "object" || t != nil && t.Kind == jsonvalue.String && t.Str == "object"
+		if t != nil && t.Kind == jsonvalue.Array {
 			alts, _ := nonNull(t)
-			isObject = len(alts) == 1 && alts[0].kind == 's' && alts[0].str == "object"
+			isObject = len(alts) == 1 && alts[0].Kind == jsonvalue.String && alts[0].Str == "object"
 		}
 		if !isObject {
 			return false
 		}
-		ap := s.get("additionalProperties")
-		props := s.get("properties")
-		return props != nil && props.kind == 'o' && len(props.keys) > 0 || ap != nil && ap.kind == 'b' && !ap.b
+		ap := s.Get("additionalProperties")
+		props := s.Get("properties")
+		return props != nil && props.Kind == jsonvalue.Object && len(props.Keys) > 0 || ap != nil && ap.Kind == jsonvalue.Bool && !ap.Bool
 	}
 	return false
 }
@@ -551,7 +552,7 @@ func (im *importer) quietResolve(ref string) (*node, string) {
 	}
 	n := im.refRoot
 	for _, p := range strings.Split(frag[1:], "/") {
-		n = n.get(unescaper.Replace(p))
+		n = n.Get(unescaper.Replace(p))
 		if n == nil {
 			return nil, ""
 		}
@@ -577,7 +578,7 @@ func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 	// The same definition in the schemas of several tools (each carries
 	// its own $defs) is one declaration.
 	shape := ""
-	if s.kind == 'o' {
+	if s.Kind == jsonvalue.Object {
 		h := im.hash(s)
 		shape = name + "\x00" + string(h[:])
 		{
@@ -591,7 +592,7 @@ func (im *importer) named(s *node, name string, depth int) (*typ, []*node) {
 			}
 		}
 	}
-	if s.kind == 'o' && !s.has("$ref") && im.isRecord(s, 0) {
+	if s.Kind == jsonvalue.Object && !has(s, "$ref") && im.isRecord(s, 0) {
 		r := im.newRecord(s, name, true)
 		if shape != "" {
 			im.shapes[shape] = r
@@ -614,21 +615,21 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 	if e, ok := im.enums[s]; ok {
 		return e
 	}
-	if s.kind != 'o' || s.has("$ref") || s.has("anyOf") || s.has("oneOf") || s.has("allOf") {
+	if s.Kind != jsonvalue.Object || has(s, "$ref") || has(s, "anyOf") || has(s, "oneOf") || has(s, "allOf") {
 		return nil
 	}
-	vals := s.get("enum")
-	if vals == nil || vals.kind != 'a' {
+	vals := s.Get("enum")
+	if vals == nil || vals.Kind != jsonvalue.Array {
 		return nil
 	}
 	t := inferType(s)
-	if tn := s.get("type"); tn != nil {
+	if tn := s.Get("type"); tn != nil {
 		t = ""
-		if tn.kind == 's' {
-			t = tn.str
-		} else if tn.kind == 'a' {
-			if alts, _ := nonNull(tn); len(alts) == 1 && alts[0].kind == 's' {
-				t = alts[0].str
+		if tn.Kind == jsonvalue.String {
+			t = tn.Str
+		} else if tn.Kind == jsonvalue.Array {
+			if alts, _ := nonNull(tn); len(alts) == 1 && alts[0].Kind == jsonvalue.String {
+				t = alts[0].Str
 			}
 		}
 	}
@@ -637,12 +638,12 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 	}
 	e := &enum{name: name, at: s, src: im.s, valueKind: scalarKinds[t], values: []any{}}
 	e.description = im.str(s, "description")
-	for _, v := range vals.arr {
+	for _, v := range vals.Arr {
 		switch {
-		case t == "string" && v.kind == 's':
-			e.values = append(e.values, im.text(v, v.str))
-		case t == "integer" && v.kind == 'n' && isInteger(v.num):
-			p, _ := plainNumber(v.num)
+		case t == "string" && v.Kind == jsonvalue.String:
+			e.values = append(e.values, im.text(v, v.Str))
+		case t == "integer" && v.Kind == jsonvalue.Number && isInteger(string(v.Num)):
+			p, _ := plainNumber(string(v.Num))
 			e.values = append(e.values, jsonNumber(p))
 		}
 	}
@@ -693,13 +694,13 @@ func (im *importer) fillRecord(r *record, s *node, depth int) {
 	if r.description == "" {
 		r.description = im.str(s, "description")
 	}
-	if all := s.get("allOf"); all != nil {
+	if all := s.Get("allOf"); all != nil {
 		im.report(s)
-		for _, m := range all.arr {
+		for _, m := range all.Arr {
 			target := m
-			for i := 0; target != nil && target.kind == 'o' && target.has("$ref") && i < 64; i++ {
+			for i := 0; target != nil && target.Kind == jsonvalue.Object && has(target, "$ref") && i < 64; i++ {
 				im.report(target)
-				target, _ = im.resolve(target.get("$ref"))
+				target, _ = im.resolve(target.Get("$ref"))
 			}
 			if target == nil {
 				continue
@@ -728,38 +729,38 @@ func (im *importer) fields(r *record, s *node, depth int) {
 
 // properties reads an object schema's properties as parameters or fields.
 func (im *importer) properties(s *node, owner string, depth int) []*param {
-	ap := s.get("additionalProperties")
+	ap := s.Get("additionalProperties")
 	switch {
-	case ap == nil || ap.kind == 'b' && ap.b:
+	case ap == nil || ap.Kind == jsonvalue.Bool && ap.Bool:
 		im.warn(diag.CodeImportOpenObject, s, "an object that admits other properties is a closed gram record",
 			"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties this object does not declare are now refused.")
-	case ap.kind == 'o':
+	case ap.Kind == jsonvalue.Object:
 		im.step(ap, depth+1)
 		im.warn(diag.CodeImportMap, ap, "additionalProperties with a schema is dropped; the record has its declared fields only",
 			"gram has no map type beside a record's fields: the other properties and their schema are not declared, and are refused.")
-	case ap.kind != 'b':
-		im.s.fail(ap, "\"additionalProperties\" is a schema or a boolean, not %s", ap.kindName())
+	case ap.Kind != jsonvalue.Bool:
+		im.s.fail(ap, "\"additionalProperties\" is a schema or a boolean, not %s", kindName(ap))
 	}
 	required := map[string]bool{}
-	if req := s.get("required"); req != nil {
-		if req.kind != 'a' {
-			im.s.fail(req, "\"required\" is an array of names, not %s", req.kindName())
+	if req := s.Get("required"); req != nil {
+		if req.Kind != jsonvalue.Array {
+			im.s.fail(req, "\"required\" is an array of names, not %s", kindName(req))
 		}
-		for _, e := range req.arr {
-			if e.kind != 's' {
-				im.s.fail(e, "\"required\" is an array of names, not %s", e.kindName())
+		for _, e := range req.Arr {
+			if e.Kind != jsonvalue.String {
+				im.s.fail(e, "\"required\" is an array of names, not %s", kindName(e))
 			}
-			required[e.str] = true
+			required[e.Str] = true
 		}
 	}
-	props := s.get("properties")
-	if props != nil && props.kind != 'o' {
-		im.s.fail(props, "\"properties\" is an object, not %s", props.kindName())
+	props := s.Get("properties")
+	if props != nil && props.Kind != jsonvalue.Object {
+		im.s.fail(props, "\"properties\" is an object, not %s", kindName(props))
 	}
-	if req := s.get("required"); req != nil {
-		for _, e := range req.arr {
-			if props.get(e.str) == nil {
-				im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("required names %s, which properties do not declare; dropped", jsonstr.Text(e.str)),
+	if req := s.Get("required"); req != nil {
+		for _, e := range req.Arr {
+			if props.Get(e.Str) == nil {
+				im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("required names %s, which properties do not declare; dropped", jsonstr.Text(e.Str)),
 					"A gram record declares every field it requires. Declare the property, or remove it from required.")
 			}
 		}
@@ -768,8 +769,8 @@ func (im *importer) properties(s *node, owner string, depth int) []*param {
 	if props == nil {
 		return nil
 	}
-	for _, k := range props.keys {
-		out = append(out, im.param(k, props.obj[k], required[k], owner+upperFirst(k), depth+1))
+	for _, k := range props.Keys {
+		out = append(out, im.param(k, props.Obj[k], required[k], owner+camel.Case(k), depth+1))
 	}
 	return out
 }
@@ -785,7 +786,7 @@ func (im *importer) object(s *node, hint string, depth int) *typ {
 		im.fillRecord(r, s, depth)
 		return &typ{kind: check.Record, rec: r}
 	}
-	if ap := s.get("additionalProperties"); ap != nil && ap.kind == 'o' && len(ap.keys) > 0 {
+	if ap := s.Get("additionalProperties"); ap != nil && ap.Kind == jsonvalue.Object && len(ap.Keys) > 0 {
 		im.step(ap, depth+1)
 		im.warn(diag.CodeImportMap, ap, "a map's value schema is dropped; the value is a free-form Object",
 			"gram has no map type: an object whose properties are all of one schema is declared a free-form Object, and its values are not checked.")
@@ -795,24 +796,26 @@ func (im *importer) object(s *node, hint string, depth int) *typ {
 
 // array is the type of an array schema.
 func (im *importer) array(s *node, hint string, depth int) *typ {
-	items := s.get("items")
-	if pi := s.get("prefixItems"); pi != nil && items == nil {
-		items = &node{kind: 'b', b: true, parent: s, key: "items", off: pi.off, line: pi.line, col: pi.col}
+	items := s.Get("items")
+	if pi := s.Get("prefixItems"); pi != nil && items == nil {
+		// items true (any elements), in prefixItems' place: its position
+		// and JSON pointer are prefixItems', a place the document has.
+		items = &node{Kind: jsonvalue.Bool, Bool: true, Off: pi.Off, Line: pi.Line, Col: pi.Col, Parent: pi.Parent, Index: pi.Index}
 	}
 	switch {
 	case items == nil:
 		im.warn(diag.CodeImportUntyped, s, "an array without items has no element type; its elements are Object",
 			"A gram Array names its element type; an array schema without items accepts any elements, and the nearest gram says is an Array of free-form Objects. Give the schema items.")
 		return &typ{kind: check.Array, elem: &typ{kind: check.Object}}
-	case items.kind == 'a':
+	case items.Kind == jsonvalue.Array:
 		im.warn(diag.CodeImportTuple, items, "tuple items are dropped; the elements are the first item's type",
 			"A gram array has one element type. The elements are declared as the first position's type; the others are refused.")
-		if len(items.arr) == 0 {
+		if len(items.Arr) == 0 {
 			return &typ{kind: check.Array, elem: &typ{kind: check.Object}}
 		}
-		items = items.arr[0]
+		items = items.Arr[0]
 	}
-	if items.kind == 'o' && !items.has("$ref") && !items.has("anyOf") && !items.has("oneOf") && !items.has("allOf") && !im.isRecord(items, 0) {
+	if items.Kind == jsonvalue.Object && !has(items, "$ref") && !has(items, "anyOf") && !has(items, "oneOf") && !has(items, "allOf") && !im.isRecord(items, 0) {
 		if e := im.enumDecl(items, hint+"Item"); e != nil {
 			// an enumeration of elements: an :Enum of its own
 			im.given[e] = false
@@ -823,7 +826,7 @@ func (im *importer) array(s *node, hint string, depth int) *typ {
 	elem, chain := im.typ(items, hint+"Item", depth+1)
 	for _, key := range elementKeywords {
 		for _, c := range chain {
-			if v := c.get(key); v != nil {
+			if v := c.Get(key); v != nil {
 				im.warn(diag.CodeImportUnsupportedKeyword, v, fmt.Sprintf("%s on an array's elements is dropped", key),
 					"A gram Array's elementType names a type and takes no constraints: the elements are not restricted. Declare a :Type or an :Enum for them, or check them in the tool.")
 				break
@@ -845,11 +848,11 @@ var elementKeywords = []string{"enum", "const", "minimum", "maximum", "exclusive
 // allOf combines schemas: one is itself; objects make one record of all
 // their fields.
 func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) {
-	if all.kind != 'a' || len(all.arr) == 0 {
+	if all.Kind != jsonvalue.Array || len(all.Arr) == 0 {
 		im.s.fail(all, "\"allOf\" is a non-empty array of schemas")
 	}
-	if len(all.arr) == 1 {
-		t, more := im.typ(all.arr[0], hint, depth+1)
+	if len(all.Arr) == 1 {
+		t, more := im.typ(all.Arr[0], hint, depth+1)
 		return t, append([]*node{s}, more...)
 	}
 	if im.isRecord(s, 0) {
@@ -857,7 +860,7 @@ func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) 
 	}
 	im.warn(diag.CodeImportAllOf, all, "allOf of schemas that are not all objects; the value is the first one's type",
 		"gram combines only objects (their fields make one record). The first schema is kept; the constraints of the others are dropped.")
-	t, more := im.typ(all.arr[0], hint, depth+1)
+	t, more := im.typ(all.Arr[0], hint, depth+1)
 	return t, append([]*node{s}, more...)
 }
 
@@ -896,21 +899,4 @@ func describe(t *typ) string {
 		return "Array of " + describe(t.elem)
 	}
 	return t.kind.String()
-}
-
-func upperFirst(s string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range s {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			up = true
-			continue
-		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

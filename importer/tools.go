@@ -6,7 +6,9 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
 // The kinds of source, as Result.Kinds and messages name them.
@@ -26,36 +28,36 @@ const wantDocument = "want an OpenAPI 3.0 or 3.1 document, an MCP tools/list res
 // detect says what a source is, from its content.
 func (im *importer) detect(s *source) string {
 	root := s.root
-	switch root.kind {
-	case 'a':
+	switch root.Kind {
+	case jsonvalue.Array:
 		return im.entryKind(s, root)
-	case 'o':
+	case jsonvalue.Object:
 	default:
-		s.fail(root, "the document is %s: %s", root.kindName(), wantDocument)
+		s.fail(root, "the document is %s: %s", kindName(root), wantDocument)
 	}
-	if v := root.get("openapi"); v != nil {
-		if v.kind != 's' || !(strings.HasPrefix(v.str, "3.0") || strings.HasPrefix(v.str, "3.1")) {
-			version := v.kindName()
-			if v.kind == 's' || v.kind == 'n' {
-				version = jsonstr.Text(v.str + v.num)
+	if v := root.Get("openapi"); v != nil {
+		if v.Kind != jsonvalue.String || !(strings.HasPrefix(v.Str, "3.0") || strings.HasPrefix(v.Str, "3.1")) {
+			version := kindName(v)
+			if v.Kind == jsonvalue.String || v.Kind == jsonvalue.Number {
+				version = jsonstr.Text(v.Str + string(v.Num))
 			}
 			s.fail(v, "OpenAPI %s: gramc import reads OpenAPI 3.0 and 3.1", version)
 		}
-		return "OpenAPI " + v.str
+		return "OpenAPI " + v.Str
 	}
-	if v := root.get("swagger"); v != nil {
+	if v := root.Get("swagger"); v != nil {
 		s.fail(v, "Swagger (OpenAPI 2.0) is not read: convert the document to OpenAPI 3 first")
 	}
 	for _, k := range []string{"tools", "functions", "mcp", "jsonschema"} {
-		if v := root.get(k); v != nil && v.kind == 'a' {
+		if v := root.Get(k); v != nil && v.Kind == jsonvalue.Array {
 			return im.entryKind(s, v)
 		}
 	}
-	if root.has("name") && (root.has("inputSchema") || root.has("input_schema") || root.has("parameters") || root.has("function")) {
-		return im.entryKind(s, &node{kind: 'a', arr: []*node{root}})
+	if has(root, "name") && (has(root, "inputSchema") || has(root, "input_schema") || has(root, "parameters") || has(root, "function")) {
+		return im.entryKind(s, &node{Kind: jsonvalue.Array, Arr: []*node{root}})
 	}
 	for _, k := range []string{"$schema", "type", "properties", "$defs", "definitions", "enum", "allOf", "anyOf", "oneOf", "$ref"} {
-		if root.has(k) {
+		if has(root, k) {
 			return kindJSONSchema
 		}
 	}
@@ -65,28 +67,28 @@ func (im *importer) detect(s *source) string {
 
 // entryKind names a tool list by its first entry.
 func (im *importer) entryKind(s *source, list *node) string {
-	if len(list.arr) == 0 {
+	if len(list.Arr) == 0 {
 		return kindMCP
 	}
-	e := list.arr[0]
+	e := list.Arr[0]
 	switch {
-	case e.kind != 'o':
-		s.fail(e, "a tool definition is an object, not %s", e.kindName())
-	case e.has("function"):
+	case e.Kind != jsonvalue.Object:
+		s.fail(e, "a tool definition is an object, not %s", kindName(e))
+	case has(e, "function"):
 		return kindOpenAIChat
-	case e.has("input_schema"):
+	case has(e, "input_schema"):
 		return kindAnthropic
-	case e.has("inputSchema"):
+	case has(e, "inputSchema"):
 		switch {
-		case e.get("inputSchema").has("$schema"):
+		case has(e.Get("inputSchema"), "$schema"):
 			return kindGramcSchema
 		case list == s.root:
 			return kindMCPEntries // an array: gramc schema --target mcp writes one
 		}
 		return kindMCP
-	case e.has("parameters") && e.get("type") != nil:
+	case has(e, "parameters") && e.Get("type") != nil:
 		return kindOpenAIResponses
-	case e.has("parameters") || e.has("name"):
+	case has(e, "parameters") || has(e, "name"):
 		return kindOpenAIFunctions
 	}
 	s.fail(e, "not a tool definition: %s", wantDocument)
@@ -105,20 +107,20 @@ func (im *importer) importSource(s *source) {
 		im.jsonSchema(s)
 	default:
 		list := s.root
-		if list.kind == 'o' {
-			if v := list.get("tools"); v != nil && v.kind == 'a' {
+		if list.Kind == jsonvalue.Object {
+			if v := list.Get("tools"); v != nil && v.Kind == jsonvalue.Array {
 				list = v
-			} else if v := list.get("functions"); v != nil && v.kind == 'a' {
+			} else if v := list.Get("functions"); v != nil && v.Kind == jsonvalue.Array {
 				list = v
-			} else if v := list.get("mcp"); v != nil && v.kind == 'a' {
+			} else if v := list.Get("mcp"); v != nil && v.Kind == jsonvalue.Array {
 				list = v
-			} else if v := list.get("jsonschema"); v != nil && v.kind == 'a' {
+			} else if v := list.Get("jsonschema"); v != nil && v.Kind == jsonvalue.Array {
 				list = v
 			} else {
-				list = &node{kind: 'a', arr: []*node{list}}
+				list = &node{Kind: jsonvalue.Array, Arr: []*node{list}}
 			}
 		}
-		for _, e := range list.arr {
+		for _, e := range list.Arr {
 			im.entry(e)
 		}
 	}
@@ -127,43 +129,43 @@ func (im *importer) importSource(s *source) {
 // entry reads one tool definition, whatever its shape.
 func (im *importer) entry(e *node) {
 	s := im.s
-	if e.kind != 'o' {
-		s.fail(e, "a tool definition is an object, not %s", e.kindName())
+	if e.Kind != jsonvalue.Object {
+		s.fail(e, "a tool definition is an object, not %s", kindName(e))
 	}
 	def := e
 	var in, out *node
 	var strict *bool
 	switch {
-	case e.has("function"): // OpenAI chat: {"type": "function", "function": {...}}
-		def = e.get("function")
-		if def.kind != 'o' {
-			s.fail(def, "\"function\" is an object, not %s", def.kindName())
+	case has(e, "function"): // OpenAI chat: {"type": "function", "function": {...}}
+		def = e.Get("function")
+		if def.Kind != jsonvalue.Object {
+			s.fail(def, "\"function\" is an object, not %s", kindName(def))
 		}
-		in = def.get("parameters")
+		in = def.Get("parameters")
 		strict = im.strict(def)
-	case e.has("input_schema"): // Anthropic
-		in = e.get("input_schema")
-	case e.has("inputSchema"): // MCP, gramc schema
-		in, out = e.get("inputSchema"), e.get("outputSchema")
-	case e.has("parameters") || e.has("name"): // OpenAI functions, Responses
-		in = e.get("parameters")
+	case has(e, "input_schema"): // Anthropic
+		in = e.Get("input_schema")
+	case has(e, "inputSchema"): // MCP, gramc schema
+		in, out = e.Get("inputSchema"), e.Get("outputSchema")
+	case has(e, "parameters") || has(e, "name"): // OpenAI functions, Responses
+		in = e.Get("parameters")
 		strict = im.strict(e)
 	default:
 		s.fail(e, "not a tool definition: %s", wantDocument)
 	}
-	nameNode := def.get("name")
-	if nameNode == nil || nameNode.kind != 's' {
+	nameNode := def.Get("name")
+	if nameNode == nil || nameNode.Kind != jsonvalue.String {
 		s.fail(def, "a tool definition has a \"name\" string")
 	}
-	t := &tool{name: nameNode.str, at: nameNode, src: s, strict: strict}
+	t := &tool{name: nameNode.Str, at: nameNode, src: s, strict: strict}
 	t.description = im.str(def, "description")
 	t.title = im.str(def, "title")
-	if a := def.get("annotations"); a != nil && a.kind == 'o' && t.title == "" {
+	if a := def.Get("annotations"); a != nil && a.Kind == jsonvalue.Object && t.title == "" {
 		t.title = im.str(a, "title")
 	}
-	if meta := def.get("_meta"); meta != nil && meta.kind == 'o' {
-		if d := meta.get("deprecated"); d != nil && d.kind == 'b' {
-			t.deprecated = d.b
+	if meta := def.Get("_meta"); meta != nil && meta.Kind == jsonvalue.Object {
+		if d := meta.Get("deprecated"); d != nil && d.Kind == jsonvalue.Bool {
+			t.deprecated = d.Bool
 		}
 	}
 	im.strictTool = strict != nil && *strict
@@ -183,14 +185,14 @@ func (im *importer) entry(e *node) {
 }
 
 func (im *importer) strict(def *node) *bool {
-	v := def.get("strict")
-	if v == nil || v.kind == 'z' {
+	v := def.Get("strict")
+	if v == nil || v.Kind == jsonvalue.Null {
 		return nil
 	}
-	if v.kind != 'b' {
-		im.s.fail(v, "\"strict\" is a boolean, not %s", v.kindName())
+	if v.Kind != jsonvalue.Bool {
+		im.s.fail(v, "\"strict\" is a boolean, not %s", kindName(v))
 	}
-	b := v.b
+	b := v.Bool
 	return &b
 }
 
@@ -212,52 +214,52 @@ func (im *importer) addTool(t *tool, at *node) {
 // arguments reads a tool's arguments schema as its parameters.
 func (im *importer) arguments(in *node, tool string) []*param {
 	im.step(in, 0)
-	if in.kind != 'o' {
-		im.s.fail(in, "a tool's input schema is an object schema, not %s", in.kindName())
+	if in.Kind != jsonvalue.Object {
+		im.s.fail(in, "a tool's input schema is an object schema, not %s", kindName(in))
 	}
 	s := in
-	for i := 0; s.has("$ref") && i < 64; i++ {
+	for i := 0; has(s, "$ref") && i < 64; i++ {
 		im.report(s)
-		target, _ := im.resolve(s.get("$ref"))
-		if target == nil || target.kind != 'o' {
+		target, _ := im.resolve(s.Get("$ref"))
+		if target == nil || target.Kind != jsonvalue.Object {
 			return nil
 		}
 		s = target
 	}
-	if t := s.get("type"); t != nil && !(t.kind == 's' && t.str == "object") {
+	if t := s.Get("type"); t != nil && !(t.Kind == jsonvalue.String && t.Str == "object") {
 		im.s.fail(t, "a tool's input schema has type \"object\"")
 	}
 	im.report(s)
-	if s.has("allOf") {
-		r := &record{name: upperFirst(tool) + "Arguments"}
+	if has(s, "allOf") {
+		r := &record{name: camel.Case(tool) + "Arguments"}
 		im.fillRecord(r, s, 0)
 		return r.fields
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		if v := s.get(k); v != nil {
+		if v := s.Get(k); v != nil {
 			im.warn(diag.CodeImportUnion, v, k+" of argument objects is dropped; the arguments are the properties beside it",
 				"A gram tool has one list of parameters. Declare one tool per alternative, or one parameter list with the fields of all of them (optional where they differ).")
 		}
 	}
-	return im.properties(s, upperFirst(tool), 1)
+	return im.properties(s, camel.Case(tool), 1)
 }
 
 // result reads an output schema: a record at its root is a :Type of its
 // own (what "#" refers to), anything else the result's type.
 func (im *importer) result(out *node, tool string) (*typ, string) {
 	im.step(out, 0)
-	if out.kind != 'o' {
-		im.s.fail(out, "an output schema is an object, not %s", out.kindName())
+	if out.Kind != jsonvalue.Object {
+		im.s.fail(out, "an output schema is an object, not %s", kindName(out))
 	}
-	name := upperFirst(tool) + "Result"
-	if im.isRecord(out, 0) && !out.has("$ref") {
+	name := camel.Case(tool) + "Result"
+	if im.isRecord(out, 0) && !has(out, "$ref") {
 		r := im.newRecord(out, name, false)
 		im.resultRoot, im.resultRec = out, r
 		im.fillRecord(r, out, 0)
 		im.resultRoot, im.resultRec = nil, nil
 		return &typ{kind: check.Record, rec: r}, ""
 	}
-	if len(out.keys) == 0 || len(out.keys) == 1 && out.has("$schema") {
+	if len(out.Keys) == 0 || len(out.Keys) == 1 && has(out, "$schema") {
 		return &typ{kind: check.String}, "" // no result described
 	}
 	return im.resultType(out, name)
@@ -268,7 +270,7 @@ func (im *importer) result(out *node, tool string) (*typ, string) {
 // type), so an inline enumeration becomes an :Enum and other constraints
 // are dropped with a warning.
 func (im *importer) resultType(s *node, name string) (*typ, string) {
-	if s.kind == 'o' && !s.has("$ref") {
+	if s.Kind == jsonvalue.Object && !has(s, "$ref") {
 		if e := im.enumDecl(s, name); e != nil {
 			im.given[e] = false
 			desc := e.description
@@ -296,23 +298,23 @@ func (im *importer) jsonSchema(s *source) {
 		name = fileStem(s.Name)
 	}
 	named := false
-	if im.isRecord(root, 0) && !root.has("$ref") {
-		im.named(root, upperFirst(name), 0)
+	if im.isRecord(root, 0) && !has(root, "$ref") {
+		im.named(root, camel.Case(name), 0)
 		named = true
-	} else if root.has("enum") && im.enumDecl(root, upperFirst(name)) != nil {
+	} else if has(root, "enum") && im.enumDecl(root, camel.Case(name)) != nil {
 		named = true
 	}
 	for _, k := range []string{"$defs", "definitions"} {
-		defs := root.get(k)
+		defs := root.Get(k)
 		if defs == nil {
 			continue
 		}
-		if defs.kind != 'o' {
-			s.fail(defs, "%q is an object of schemas, not %s", k, defs.kindName())
+		if defs.Kind != jsonvalue.Object {
+			s.fail(defs, "%q is an object of schemas, not %s", k, kindName(defs))
 		}
-		for _, name := range defs.keys {
-			d := defs.obj[name]
-			if d.kind == 'o' && !d.has("$ref") && (im.isRecord(d, 0) || d.has("enum")) {
+		for _, name := range defs.Keys {
+			d := defs.Obj[name]
+			if d.Kind == jsonvalue.Object && !has(d, "$ref") && (im.isRecord(d, 0) || has(d, "enum")) {
 				im.named(d, name, 0)
 			}
 		}
@@ -324,8 +326,8 @@ func (im *importer) jsonSchema(s *source) {
 }
 
 func describeSchema(s *node) string {
-	if t := s.get("type"); t != nil && t.kind == 's' {
-		return "of type " + t.str
+	if t := s.Get("type"); t != nil && t.Kind == jsonvalue.String {
+		return "of type " + t.Str
 	}
 	return "without properties"
 }

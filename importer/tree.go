@@ -1,94 +1,35 @@
 package importer
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
-// node is a JSON value of a source document, read from JSON or YAML, with
-// where it was written: a byte offset (JSON) or a line and column (YAML),
-// and its parent, from which its JSON pointer is made when a message
-// needs it.
-type node struct {
-	kind   byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' boolean, 'z' null
-	off    int32
-	line   int32 // YAML: 1-based; 0 for JSON (the offset places it)
-	col    int32
-	parent *node
-	key    string // the key or index under parent
-	keys   []string
-	obj    map[string]*node
-	arr    []*node
-	str    string
-	num    string // a JSON number's text
-	b      bool
-}
+// node is a value of a source document: a jsonvalue.Node, which
+// jsonvalue's reader builds from JSON and parseYAML from YAML (placed by
+// line and column, Off -1).
+type node = jsonvalue.Node
 
-func (n *node) get(key string) *node {
-	if n == nil || n.kind != 'o' {
-		return nil
-	}
-	return n.obj[key]
-}
+// has reports whether object n has key.
+func has(n *node, key string) bool { return n.Get(key) != nil }
 
-func (n *node) has(key string) bool { return n.get(key) != nil }
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-// pointer is n's JSON pointer in its document ("" for the document).
-func (n *node) pointer() string {
-	var parts []string
-	for ; n != nil && n.parent != nil; n = n.parent {
-		parts = append(parts, pointerEscaper.Replace(n.key))
-	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(parts[i])
-	}
-	return b.String()
-}
-
-// value is n as a JSON-ready Go value (json.Number for numbers).
-func (n *node) value() any {
-	switch n.kind {
-	case 'o':
-		m := make(map[string]any, len(n.keys))
-		for _, k := range n.keys {
-			m[k] = n.obj[k].value()
-		}
-		return m
-	case 'a':
-		out := make([]any, len(n.arr))
-		for i, e := range n.arr {
-			out[i] = e.value()
-		}
-		return out
-	case 's':
-		return n.str
-	case 'n':
-		return json.Number(n.num)
-	case 'b':
-		return n.b
-	}
-	return nil
-}
+// kindNames name the JSON types for messages.
+var kindNames = [...]string{jsonvalue.Object: "an object", jsonvalue.Array: "an array", jsonvalue.String: "a string", jsonvalue.Number: "a number", jsonvalue.Bool: "a boolean", jsonvalue.Null: "null"}
 
 // kindName names a node's JSON type for messages.
-func (n *node) kindName() string {
+func kindName(n *node) string {
 	if n == nil {
 		return "nothing"
 	}
-	return map[byte]string{'o': "an object", 'a': "an array", 's': "a string", 'n': "a number", 'b': "a boolean", 'z': "null"}[n.kind]
+	return kindNames[n.Kind]
 }
 
 // syntaxError is a document that is not JSON or YAML, at a place.
@@ -104,96 +45,20 @@ func (e *syntaxError) Error() string { return e.msg }
 // alias bomb is refused instead of filling memory.
 const maxNodes = 8 << 20
 
-// parseJSON reads one JSON value, keeping each value's offset.
-// encoding/json's tokenizer bounds nesting (10,000 levels).
+// parseJSON reads one JSON value, keeping each value's offset, within
+// the importer's limits.
 func parseJSON(data []byte) (*node, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	start := func() int32 {
-		off := int(dec.InputOffset())
-		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-			off++
-		}
-		return int32(off)
-	}
-	fail := func(err error) error {
-		off := int32(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int32(se.Offset)
-		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return &syntaxError{off: int32(len(data)), msg: "unexpected end of JSON"}
-		}
-		return &syntaxError{off: off, msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "json: ")}
-	}
-	count := 0
-	depth := 0
-	var value func(parent *node, key string) (*node, error)
-	value = func(parent *node, key string) (*node, error) {
-		if count++; count > maxNodes {
-			return nil, &syntaxError{off: start(), msg: fmt.Sprintf("more than %d values (importer's limit)", maxNodes)}
-		}
-		if depth++; depth > maxDepth {
-			return nil, &syntaxError{off: start(), msg: fmt.Sprintf("nested deeper than %d levels (importer's limit)", maxDepth)}
-		}
-		defer func() { depth-- }()
-		n := &node{off: start(), parent: parent, key: key}
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fail(err)
-		}
-		switch tok := tok.(type) {
-		case json.Delim:
-			if tok == '{' {
-				n.kind, n.obj = 'o', map[string]*node{}
-				for dec.More() {
-					keyOff := start()
-					k, err := dec.Token()
-					if err != nil {
-						return nil, fail(err)
-					}
-					key, _ := k.(string)
-					if _, dup := n.obj[key]; dup {
-						return nil, &syntaxError{off: keyOff, msg: fmt.Sprintf("key %q appears twice", key)}
-					}
-					v, err := value(n, key)
-					if err != nil {
-						return nil, err
-					}
-					n.keys = append(n.keys, key)
-					n.obj[key] = v
-				}
-			} else {
-				n.kind = 'a'
-				for dec.More() {
-					v, err := value(n, strconv.Itoa(len(n.arr)))
-					if err != nil {
-						return nil, err
-					}
-					n.arr = append(n.arr, v)
-				}
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, fail(err)
-			}
-		case string:
-			n.kind, n.str = 's', tok
-		case json.Number:
-			n.kind, n.num = 'n', string(tok)
-		case bool:
-			n.kind, n.b = 'b', tok
-		default:
-			n.kind = 'z'
-		}
-		return n, nil
-	}
-	root, err := value(nil, "")
+	root, err := jsonvalue.ReadWithin(data, jsonvalue.Limits{Depth: maxDepth, Values: maxNodes})
 	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &syntaxError{off: start(), msg: "more than one JSON value"}
+		se := err.(*jsonvalue.SyntaxError)
+		msg := se.Msg
+		switch se.Err {
+		case jsonvalue.ErrTooDeep:
+			msg = fmt.Sprintf("nested deeper than %d levels (importer's limit)", maxDepth)
+		case jsonvalue.ErrTooMany:
+			msg = fmt.Sprintf("more than %d values (importer's limit)", maxNodes)
+		}
+		return nil, &syntaxError{off: se.Off, msg: msg}
 	}
 	return root, nil
 }
@@ -230,7 +95,7 @@ func parseYAML(data []byte) (*node, error) {
 		}
 		root = root.Content[0]
 	}
-	return y.node(root, nil, "", 0)
+	return y.node(root, nil, 0, 0)
 }
 
 type yamlReader struct {
@@ -244,7 +109,9 @@ func (y *yamlReader) fail(n *yaml.Node, format string, args ...any) error {
 	return &syntaxError{line: int32(n.Line), col: int32(max(n.Column, 1)), msg: fmt.Sprintf(format, args...)}
 }
 
-func (y *yamlReader) node(n *yaml.Node, parent *node, key string, depth int) (*node, error) {
+// node converts n, the value at index under parent (its index in
+// parent.Arr, or its key's in parent.Keys).
+func (y *yamlReader) node(n *yaml.Node, parent *node, index, depth int) (*node, error) {
 	if y.count++; y.count > maxNodes {
 		return nil, y.fail(n, "more than %d values, aliases expanded (importer's limit)", maxNodes)
 	}
@@ -265,7 +132,7 @@ func (y *yamlReader) node(n *yaml.Node, parent *node, key string, depth int) (*n
 			return nil, y.fail(n, "the alias *%s is inside its own anchor", n.Value)
 		}
 		y.open[n.Alias] = true
-		v, err := y.node(n.Alias, parent, key, depth+1)
+		v, err := y.node(n.Alias, parent, index, depth+1)
 		delete(y.open, n.Alias)
 		if err != nil {
 			return nil, err
@@ -273,10 +140,10 @@ func (y *yamlReader) node(n *yaml.Node, parent *node, key string, depth int) (*n
 		y.seen[n.Alias] = v
 		return v, nil
 	}
-	out := &node{line: int32(max(n.Line, 1)), col: int32(max(n.Column, 1)), parent: parent, key: key, off: -1}
+	out := &node{Off: -1, Line: int32(max(n.Line, 1)), Col: int32(max(n.Column, 1)), Parent: parent, Index: index}
 	switch n.Kind {
 	case yaml.MappingNode:
-		out.kind, out.obj = 'o', map[string]*node{}
+		out.Kind, out.Obj = jsonvalue.Object, map[string]*node{}
 		if len(n.Content)%2 != 0 {
 			return nil, y.fail(n, "a mapping with a key and no value")
 		}
@@ -288,47 +155,47 @@ func (y *yamlReader) node(n *yaml.Node, parent *node, key string, depth int) (*n
 			if k.Kind != yaml.ScalarNode {
 				return nil, y.fail(k, "a mapping key is a scalar here (JSON's keys are strings)")
 			}
-			if _, dup := out.obj[k.Value]; dup {
+			if _, dup := out.Obj[k.Value]; dup {
 				return nil, y.fail(k, "key %q appears twice", k.Value)
 			}
-			c, err := y.node(v, out, k.Value, depth+1)
+			c, err := y.node(v, out, len(out.Keys), depth+1)
 			if err != nil {
 				return nil, err
 			}
-			if (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) && v.Style&yaml.FlowStyle == 0 && c.parent == out {
+			if (v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode) && v.Style&yaml.FlowStyle == 0 && c.Parent == out {
 				// A block collection is placed at its key, not at its first entry.
-				c.line, c.col = int32(max(k.Line, 1)), int32(max(k.Column, 1))
+				c.Line, c.Col = int32(max(k.Line, 1)), int32(max(k.Column, 1))
 			}
-			out.keys = append(out.keys, k.Value)
-			out.obj[k.Value] = c
+			out.Keys = append(out.Keys, k.Value)
+			out.Obj[k.Value] = c
 		}
 	case yaml.SequenceNode:
-		out.kind = 'a'
+		out.Kind = jsonvalue.Array
 		for i, e := range n.Content {
-			c, err := y.node(e, out, strconv.Itoa(i), depth+1)
+			c, err := y.node(e, out, i, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			out.arr = append(out.arr, c)
+			out.Arr = append(out.Arr, c)
 		}
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
 		case "!!null":
-			out.kind = 'z'
+			out.Kind = jsonvalue.Null
 		case "!!bool":
 			b, err := strconv.ParseBool(strings.ToLower(n.Value))
 			if err != nil {
 				return nil, y.fail(n, "%q is not a boolean JSON can hold", n.Value)
 			}
-			out.kind, out.b = 'b', b
+			out.Kind, out.Bool = jsonvalue.Bool, b
 		case "!!int", "!!float":
 			num, ok := yamlNumber(n.Value)
 			if !ok {
 				return nil, y.fail(n, "%q is not a number JSON can hold", n.Value)
 			}
-			out.kind, out.num = 'n', num
+			out.Kind, out.Num = jsonvalue.Number, json.Number(num)
 		default:
-			out.kind, out.str = 's', n.Value
+			out.Kind, out.Str = jsonvalue.String, n.Value
 		}
 	default:
 		return nil, y.fail(n, "a YAML node JSON cannot hold")

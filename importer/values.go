@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"github.com/gramc-dev/gramc/internal/limits"
 )
 
@@ -76,27 +77,27 @@ func (im *importer) value(n *node, what string) (any, bool) {
 // unwritable says why n cannot be written as a gram value ("" when it
 // can); an element of a list (an example) must be a scalar.
 func unwritable(n *node, element bool) string {
-	switch n.kind {
-	case 'z':
+	switch n.Kind {
+	case jsonvalue.Null:
 		return "null is not a gram value (gram has no null)"
-	case 'a', 'o':
+	case jsonvalue.Array, jsonvalue.Object:
 		if element {
 			return "examples are a gram array, which holds scalars only"
 		}
 	}
-	switch n.kind {
-	case 'a':
-		if len(n.arr) == 0 {
+	switch n.Kind {
+	case jsonvalue.Array:
+		if len(n.Arr) == 0 {
 			return "an empty array cannot be written in gram"
 		}
-		for _, e := range n.arr {
-			if e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+		for _, e := range n.Arr {
+			if e.Kind == jsonvalue.Object || e.Kind == jsonvalue.Array || e.Kind == jsonvalue.Null {
 				return "a gram array holds scalars only"
 			}
 		}
-	case 'o':
-		for _, k := range n.keys {
-			if e := n.obj[k]; e.kind == 'o' || e.kind == 'a' || e.kind == 'z' {
+	case jsonvalue.Object:
+		for _, k := range n.Keys {
+			if e := n.Obj[k]; e.Kind == jsonvalue.Object || e.Kind == jsonvalue.Array || e.Kind == jsonvalue.Null {
 				return "a gram map holds scalars only"
 			}
 		}
@@ -106,20 +107,20 @@ func unwritable(n *node, element bool) string {
 
 // plainValue is n as a JSON-ready value with numbers written plainly.
 func plainValue(n *node) (any, bool) {
-	switch n.kind {
-	case 's':
-		if strings.IndexByte(n.str, 0) >= 0 {
+	switch n.Kind {
+	case jsonvalue.String:
+		if strings.IndexByte(n.Str, 0) >= 0 {
 			return nil, false
 		}
-		return n.str, true
-	case 'n':
-		p, ok := plainNumber(n.num)
+		return n.Str, true
+	case jsonvalue.Number:
+		p, ok := plainNumber(string(n.Num))
 		return json.Number(p), ok
-	case 'b':
-		return n.b, true
-	case 'a':
-		out := make([]any, len(n.arr))
-		for i, e := range n.arr {
+	case jsonvalue.Bool:
+		return n.Bool, true
+	case jsonvalue.Array:
+		out := make([]any, len(n.Arr))
+		for i, e := range n.Arr {
 			v, ok := plainValue(e)
 			if !ok {
 				return nil, false
@@ -127,13 +128,13 @@ func plainValue(n *node) (any, bool) {
 			out[i] = v
 		}
 		return out, true
-	case 'o':
+	case jsonvalue.Object:
 		m := map[string]any{}
-		for _, k := range n.keys {
+		for _, k := range n.Keys {
 			if strings.IndexByte(k, 0) >= 0 {
 				return nil, false
 			}
-			v, ok := plainValue(n.obj[k])
+			v, ok := plainValue(n.Obj[k])
 			if !ok {
 				return nil, false
 			}

@@ -15,25 +15,10 @@ import (
 // editor's settings, the breaking and dangerous changes since it are
 // warnings as the user edits, where they are; safe ones are not shown.
 func TestBaseline(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
-	dir := t.TempDir()
 	old := `[w:Tool {description: "Weather"} | (city::String)==>(days::Integer {default: 3})==>(::String)]
 [gone:Tool {description: "Gone"} | (x::String)==>(::String)]
 `
-	writeFiles(t, dir, map[string]string{"tools.gram": old, "gramc.json": `{"baseline": "HEAD"}`})
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-q", "-m", "old")
+	dir := committed(t, map[string]string{"tools.gram": old, "gramc.json": `{"baseline": "HEAD"}`})
 
 	edited := `[w:Tool {description: "Weather"} | (city::String)==>(days::Integer)==>(hours::Integer {optional: true})==>(::String)]
 `
@@ -77,8 +62,8 @@ func TestBaseline(t *testing.T) {
 	// The editor's setting overrides gramc.json: a baseline equal to the
 	// edited version shows nothing.
 	writeFiles(t, dir, map[string]string{"tools.gram": edited})
-	git("commit", "-q", "-am", "new")
-	git("tag", "v2")
+	runGit(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-am", "new")
+	runGit(t, dir, "tag", "v2")
 	c.server.DidChangeConfiguration(c.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"gramc": {"baseline": "v2"}}`)})
 	c.waitFor("tools.gram", noDiagnostics)
 
@@ -98,21 +83,10 @@ func TestBaseline(t *testing.T) {
 // reason` is not shown against the baseline, as gramc diff does not
 // report it; a comment without a reason is gramc diff's error, there.
 func TestBaselineAccepted(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	dir := committed(t, map[string]string{
 		"tools.gram": "[w:Tool {description: \"Weather\"} |\n  (city::String {optional: true})==>\n  (days::Integer {default: 3})==>\n  (::String)\n]\n",
 		"gramc.json": `{"baseline": "HEAD"}`,
 	})
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "old"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
 	writeFiles(t, dir, map[string]string{"tools.gram": "[w:Tool {description: \"Weather, now\"} |\n  // gramc:ignore diff-param-now-required\n  (city::String)==>\n  // gramc:ignore diff-param-now-required -- every caller sends it\n  (days::Integer)==>\n  (::String)\n]\n"})
 	c := newTestClient(t, dir, clientOptions{})
 	c.open("tools.gram")
@@ -146,13 +120,32 @@ func TestBaselineAccepted(t *testing.T) {
 // commitAll makes dir a repository with its files committed.
 func commitAll(t *testing.T, dir string) {
 	t.Helper()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "v1"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+	runGit(t, dir, "init", "-q", "-b", "main")
+	runGit(t, dir, "add", "-A")
+	runGit(t, dir, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "v1")
+}
+
+// runGit runs git with args in dir.
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
+}
+
+// committed is a new git repository holding files, committed; without
+// git the test is skipped.
+func committed(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	commitAll(t, dir)
+	return dir
 }
 
 // TestBaselineRunsNothingAClonedRepositoryPlants (issue 35.1): opening
@@ -162,12 +155,8 @@ func commitAll(t *testing.T, dir string) {
 // that command; the baseline is read from the repository whose .git holds
 // the workspace.
 func TestBaselineRunsNothingAClonedRepositoryPlants(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
-	dir := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
-	writeFiles(t, dir, map[string]string{
+	dir := committed(t, map[string]string{
 		"tools/a.gram":            "[a:Tool {description: \"Says a\"} | (x::String)==>(::String)]\n[gone:Tool {description: \"Gone\"} | (::String)]\n",
 		"tools/gramc.json":        `{"baseline": "main"}`,
 		"tools/HEAD":              "ref: refs/heads/main\n",
@@ -175,7 +164,6 @@ func TestBaselineRunsNothingAClonedRepositoryPlants(t *testing.T) {
 		"tools/objects/info/keep": "",
 		"tools/config":            "[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tpartialClone = origin\n[remote \"origin\"]\n\turl = /nowhere\n\tpromisor = true\n\tuploadpack = touch " + marker + "; false\n",
 	})
-	commitAll(t, dir)
 	writeFiles(t, dir, map[string]string{"tools/a.gram": "[a:Tool {description: \"Says a\"} | (x::String)==>(::String)]\n"})
 	for _, folder := range []string{dir, filepath.Join(dir, "tools")} {
 		c := newTestClient(t, folder, clientOptions{})
@@ -227,15 +215,10 @@ func TestBaselineOffTheRequestPath(t *testing.T) {
 // (VS Code's restricted mode) says so in initializationOptions, and the
 // server then reads no baseline, whatever gramc.json says: git never runs.
 func TestBaselineUntrusted(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	dir := committed(t, map[string]string{
 		"tools.gram": "[w:Tool {description: \"Weather\"} | (city::String)==>(::String)]\n",
 		"gramc.json": `{"baseline": "HEAD"}`,
 	})
-	commitAll(t, dir)
 	c := newTestClient(t, dir, clientOptions{initOptions: `{"untrustedWorkspace": true}`})
 	c.open("tools.gram", "[w:Tool {description: \"Weather\"} | (city::Strin)==>(::String)]\n")
 	c.waitFor("tools.gram", hasCode("unknown-type"))

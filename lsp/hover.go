@@ -304,7 +304,7 @@ func hoverBuiltin(b *check.BuiltinType) string {
 
 // hoverProperty says what a property key means where it is written.
 func hoverProperty(k propKey) string {
-	owner := ownerOf(k.owner)
+	owner := k.owner.facts().owner
 	info, ok := check.LookupProperty(owner, k.key)
 	if !ok {
 		return fmt.Sprintf("`%s` is not a property of a %s: gramc ignores it.", k.key, owner)
@@ -322,25 +322,4 @@ func hoverProperty(k propKey) string {
 		text += "\n\nApplies to: " + strings.Join(names, ", ") + "."
 	}
 	return text + "\n"
-}
-
-// ownerOf is the property owner of what a record describes.
-func ownerOf(k symKind) check.Owner {
-	switch k {
-	case symTool:
-		return check.OnTool
-	case symAgent:
-		return check.OnAgent
-	case symType:
-		return check.OnType
-	case symEnum:
-		return check.OnEnum
-	case symTest:
-		return check.OnTest
-	case symCall:
-		return check.OnCall
-	case symParam, symField:
-		return check.OnParam
-	}
-	return check.OnHeader
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 )
@@ -24,13 +26,38 @@ const (
 	symCall // not a symbol: the owner of a test's (::Call {...}) keys
 )
 
-func (k symKind) String() string {
-	names := [...]string{"tool", "parameter", "type", "field", "enum", "agent", "header", "test", "call"}
-	if k < 0 || int(k) >= len(names) {
-		return "name"
-	}
-	return names[k]
+// symKinds is what each symKind is to the reader, to the checker (the
+// owner of the properties of what it declares) and to the protocol (its
+// document symbol's kind and its name's semantic token type).
+var symKinds = [...]symKindFacts{
+	symTool:   {"tool", check.OnTool, protocol.SymbolKindFunction, tokFunction},
+	symParam:  {"parameter", check.OnParam, protocol.SymbolKindVariable, tokParameter},
+	symType:   {"type", check.OnType, protocol.SymbolKindStruct, tokType},
+	symField:  {"field", check.OnParam, protocol.SymbolKindField, tokParameter},
+	symEnum:   {"enum", check.OnEnum, protocol.SymbolKindEnum, tokEnum},
+	symAgent:  {"agent", check.OnAgent, protocol.SymbolKindClass, tokClass},
+	symHeader: {"header", check.OnHeader, protocol.SymbolKindClass, tokParameter},
+	symTest:   {"test", check.OnTest, protocol.SymbolKindMethod, tokFunction},
+	symCall:   {"call", check.OnCall, protocol.SymbolKindClass, tokParameter},
 }
+
+type symKindFacts struct {
+	name   string
+	owner  check.Owner
+	symbol protocol.SymbolKind
+	token  tokenType
+}
+
+// facts is k's row of symKinds; a kind outside it (-1: nothing gramc
+// knows) is a "name" whose properties are read as the header's.
+func (k symKind) facts() symKindFacts {
+	if k < 0 || int(k) >= len(symKinds) {
+		return symKindFacts{"name", check.OnHeader, protocol.SymbolKindClass, tokParameter}
+	}
+	return symKinds[k]
+}
+
+func (k symKind) String() string { return k.facts().name }
 
 // A symbol is one declaration of the package: a tool, agent, type or enum
 // (package-wide names) or a parameter or field (local to its tool or type).
@@ -474,7 +501,7 @@ func (w *walker) refs(p ast.Pattern) {
 		owner := symKind(-1)
 		if s != nil {
 			owner = s.kind
-			w.tok(s.name0, s.name1, declTokenType(s.kind), modDeclaration|deprecatedMod(s.deprecated))
+			w.tok(s.name0, s.name1, s.kind.facts().token, modDeclaration|deprecatedMod(s.deprecated))
 		}
 		w.labels(p.Labels)
 		if p.Record != nil {
@@ -536,8 +563,7 @@ func (w *walker) refs(p ast.Pattern) {
 				w.refs(p.Left)
 			}
 			if p.Arrow != nil {
-				s, e := p.Arrow.Offsets()
-				w.tok(s, e, tokOperator, 0)
+				w.nodeTok(p.Arrow, tokOperator)
 			}
 			if p.Right != nil {
 				w.refs(p.Right)
@@ -551,8 +577,7 @@ func (w *walker) arrows(elems []ast.Pattern) {
 		r, ok := unwrap(e).(*ast.RelationshipPattern)
 		for ok && r != nil {
 			if r.Arrow != nil {
-				s, e := r.Arrow.Offsets()
-				w.tok(s, e, tokOperator, 0)
+				w.nodeTok(r.Arrow, tokOperator)
 			}
 			r, ok = r.Right.(*ast.RelationshipPattern)
 		}
@@ -588,7 +613,7 @@ func (w *walker) toolRef(id *ast.Identifier) {
 	}
 	if target != nil {
 		w.fi.occ = append(w.fi.occ, occurrence{start: int32(s), end: int32(e), sym: target})
-		w.tok(s, e, declTokenType(target.kind), deprecatedMod(target.deprecated))
+		w.tok(s, e, target.kind.facts().token, deprecatedMod(target.deprecated))
 	} else {
 		w.tok(s, e, tokFunction, 0)
 	}
@@ -700,8 +725,7 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 			if a, ok := pr.Value.(*ast.Array); ok && a != nil {
 				for _, v := range a.Elements {
 					if v != nil {
-						s, e := v.Offsets()
-						w.tok(s, e, tokEnumMember, 0)
+						w.nodeTok(v, tokEnumMember)
 					}
 				}
 				continue
@@ -713,78 +737,43 @@ func (w *walker) record(r *ast.Record, owner symKind, result bool) {
 
 // value classifies a value's tokens.
 func (w *walker) value(v ast.Value) {
+	if ast.Missing(v) {
+		return
+	}
 	switch v := v.(type) {
-	case *ast.String:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokString, 0)
-		}
-	case *ast.TaggedString:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokString, 0)
-		}
+	case *ast.String, *ast.TaggedString:
+		w.nodeTok(v, tokString)
 	case *ast.Number:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokNumber, 0)
-		}
-	case *ast.RangeValue:
-		if v != nil {
-			if v.Lower != nil {
-				w.value(v.Lower)
-			}
-			if v.Upper != nil {
-				w.value(v.Upper)
-			}
-		}
+		w.nodeTok(v, tokNumber)
 	case *ast.Boolean:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokKeyword, 0)
-		}
+		w.nodeTok(v, tokKeyword)
 	case *ast.Symbol:
-		if v != nil {
-			s, e := v.Offsets()
-			w.tok(s, e, tokVariable, 0)
-		}
+		w.nodeTok(v, tokVariable)
+	case *ast.RangeValue:
+		w.value(v.Lower)
+		w.value(v.Upper)
 	case *ast.Array:
-		if v != nil {
-			for _, x := range v.Elements {
-				w.value(x)
-			}
+		for _, x := range v.Elements {
+			w.value(x)
 		}
 	case *ast.Map:
-		if v != nil {
-			for i := range v.Entries {
-				s, e := v.Entries[i].Key.Offsets()
-				w.tok(s, e, tokProperty, 0)
-				w.value(v.Entries[i].Value)
-			}
+		for i := range v.Entries {
+			w.nodeTok(&v.Entries[i].Key, tokProperty)
+			w.value(v.Entries[i].Value)
 		}
 	}
+}
+
+// nodeTok classifies n as one token of type typ.
+func (w *walker) nodeTok(n ast.Node, typ tokenType) {
+	s, e := n.Offsets()
+	w.tok(s, e, typ, 0)
 }
 
 func (w *walker) tok(s, e int, typ tokenType, mods tokenMod) {
 	if e > s {
 		w.fi.toks = append(w.fi.toks, token{start: int32(s), end: int32(e), typ: typ, mods: mods})
 	}
-}
-
-func declTokenType(k symKind) tokenType {
-	switch k {
-	case symTool:
-		return tokFunction
-	case symType:
-		return tokType
-	case symEnum:
-		return tokEnum
-	case symAgent:
-		return tokClass
-	case symTest:
-		return tokFunction
-	}
-	return tokParameter
 }
 
 func deprecatedMod(d bool) tokenMod {

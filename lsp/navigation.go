@@ -24,6 +24,15 @@ func (s *server) location(file string, start, end int) (protocol.Location, bool)
 	return protocol.Location{URI: f.uri, Range: f.m.rng(start, end)}, true
 }
 
+// appendLocation appends the place from start to end in file to locs,
+// when the file is known.
+func (s *server) appendLocation(locs []protocol.Location, file string, start, end int) []protocol.Location {
+	if loc, ok := s.location(file, start, end); ok {
+		return append(locs, loc)
+	}
+	return locs
+}
+
 // symbolAt is the symbol named at a request's position, if any.
 func symbolAt(f *file, r *result, pos protocol.Position) (occurrence, bool, error) {
 	off, err := offsetAt(f, pos)
@@ -47,9 +56,7 @@ func (s *server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		}
 		out := protocol.LocationSlice{}
 		for _, t := range targets {
-			if loc, ok := s.location(t.file, t.name0, t.name1); ok {
-				out = append(out, loc)
-			}
+			out = s.appendLocation(out, t.file, t.name0, t.name1)
 		}
 		return out, nil
 	})
@@ -66,9 +73,7 @@ func (s *server) References(ctx context.Context, params *protocol.ReferenceParam
 			if ref.decl && !params.Context.IncludeDeclaration {
 				continue
 			}
-			if loc, ok := s.location(ref.file, int(ref.start), int(ref.end)); ok {
-				out = append(out, loc)
-			}
+			out = s.appendLocation(out, ref.file, int(ref.start), int(ref.end))
 		}
 		return out, nil
 	})
@@ -216,7 +221,7 @@ func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		build := func(sym *symbol) protocol.DocumentSymbol {
 			ds := protocol.DocumentSymbol{
 				Name:           sym.name,
-				Kind:           symbolKind(sym.kind),
+				Kind:           sym.kind.facts().symbol,
 				Range:          f.m.rng(sym.full0, sym.full1),
 				SelectionRange: f.m.rng(sym.name0, sym.name1),
 			}
@@ -243,24 +248,6 @@ func (s *server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		}
 		return out, nil
 	})
-}
-
-func symbolKind(k symKind) protocol.SymbolKind {
-	switch k {
-	case symTool:
-		return protocol.SymbolKindFunction
-	case symParam:
-		return protocol.SymbolKindVariable
-	case symType:
-		return protocol.SymbolKindStruct
-	case symField:
-		return protocol.SymbolKindField
-	case symEnum:
-		return protocol.SymbolKindEnum
-	case symTest:
-		return protocol.SymbolKindMethod
-	}
-	return protocol.SymbolKindClass
 }
 
 // detail is a symbol's one-line summary: a tool's signature, a
@@ -315,7 +302,7 @@ func (s *server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolPa
 				continue
 			}
 			si := protocol.SymbolInformation{Location: loc}
-			si.Name, si.Kind = sym.name, symbolKind(sym.kind)
+			si.Name, si.Kind = sym.name, sym.kind.facts().symbol
 			if sym.parent != nil {
 				c := sym.parent.name
 				si.ContainerName = &c

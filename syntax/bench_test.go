@@ -19,6 +19,18 @@ import (
 // (live/input-byte), the figures the memory goal bounds.
 func BenchmarkParse(b *testing.B) {
 	src := gramgen.Document(20000)
+	parseLoop(b, src, func() {
+		_, diags := ParseFile("bench.gram", src)
+		if diags.HasErrors() {
+			b.Fatal(diags.Err())
+		}
+	})
+	b.ReportMetric(float64(liveBytes(src))/float64(len(src)), "live/input-byte")
+}
+
+// parseLoop runs parse, a parse of src, b.N times and reports bytes/s,
+// allocations and the bytes allocated per input byte (alloc/input-byte).
+func parseLoop(b *testing.B, src []byte, parse func()) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	var before, after runtime.MemStats
@@ -26,15 +38,11 @@ func BenchmarkParse(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, diags := ParseFile("bench.gram", src)
-		if diags.HasErrors() {
-			b.Fatal(diags.Err())
-		}
+		parse()
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(src)), "alloc/input-byte")
-	b.ReportMetric(float64(liveBytes(src))/float64(len(src)), "live/input-byte")
 }
 
 // liveBytes returns how many heap bytes one parse of src keeps alive (the
@@ -118,23 +126,14 @@ func BenchmarkParseRecovery(b *testing.B) {
 			name += ",words"
 		}
 		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			b.ResetTimer()
 			var f *ast.File
-			for i := 0; i < b.N; i++ {
+			parseLoop(b, src, func() {
 				var ds diag.Diagnostics
 				f, ds = ParseFile("junk.gram", src)
 				if (junk > 0) != ds.HasErrors() {
 					b.Fatalf("%d junk lines, diagnostics: %v", junk, ds.Err())
 				}
-			}
-			b.StopTimer()
-			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(src)), "alloc/input-byte")
+			})
 			b.ReportMetric(float64(len(f.Patterns)), "patterns")
 		})
 	}

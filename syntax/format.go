@@ -671,15 +671,22 @@ func (p *printer) identifier(id *ast.Identifier) {
 		return
 	}
 	p.flush(startOf(id))
-	switch {
-	case id.Kind == ast.IntegerIdentifier:
+	if id.Kind == ast.IntegerIdentifier {
 		p.text(id.Name)
-	case id.Kind == ast.QuotedIdentifier || !IsSymbol(id.Name):
-		p.text(Quote(id.Name, '`'))
-	default:
-		p.text(id.Name)
+	} else {
+		p.name(id.Name, id.Kind == ast.QuotedIdentifier)
 	}
 	p.done(id)
+}
+
+// name prints an identifier's, a label's or a key's name: in backticks
+// when it was quoted, else as QuoteName writes it.
+func (p *printer) name(name string, quoted bool) {
+	if quoted {
+		p.text(Quote(name, '`'))
+	} else {
+		p.text(QuoteName(name))
+	}
 }
 
 func (p *printer) labels(ls []ast.Label, double bool) {
@@ -691,11 +698,7 @@ func (p *printer) labels(ls []ast.Label, double bool) {
 		} else {
 			p.text(":")
 		}
-		if l.Quoted || !IsSymbol(l.Name) {
-			p.text(Quote(l.Name, '`'))
-		} else {
-			p.text(l.Name)
-		}
+		p.name(l.Name, l.Quoted)
 		p.done(l)
 	}
 }
@@ -705,13 +708,10 @@ func (p *printer) key(k *ast.Key) {
 		return
 	}
 	p.flush(startOf(k))
-	switch {
-	case k.Kind == ast.DoubleQuotedKey:
+	if k.Kind == ast.DoubleQuotedKey {
 		p.text(Quote(k.Name, '"'))
-	case k.Kind == ast.QuotedKey || !IsSymbol(k.Name):
-		p.text(Quote(k.Name, '`'))
-	default:
-		p.text(k.Name)
+	} else {
+		p.name(k.Name, k.Kind == ast.QuotedKey)
 	}
 	p.done(k)
 }

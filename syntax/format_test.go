@@ -21,7 +21,8 @@ import (
 
 // sameTree compares two parsed files up to positions; label separators
 // (":" or "::") are ignored because the formatter normalises them and they
-// mean the same.
+// mean the same. fuzz/format_test.go's formatSameTree and signatureFirst
+// repeat it (FuzzFormat cannot import a test file of this package).
 var sameTree = cmp.Options{
 	cmpopts.IgnoreTypes(ast.Span{}),
 	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),

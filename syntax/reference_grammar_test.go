@@ -10,6 +10,9 @@ import (
 // structs are private and are lowered to the public ast package by
 // lower.go. Every struct that becomes a node keeps its matched Tokens (a
 // sub-slice of participle's token buffer, no copy) to compute its span.
+// The structs are alike in shape (gSubject's and gValue's alternatives,
+// gPath's and gScalar's token lists) because each is one rule written in
+// participle's tags; they stay one struct per rule, as the grammar is.
 
 // gFile is gram_pattern: an optional header record, then top-level
 // patterns.

@@ -64,6 +64,8 @@ func number(a *arena, t *lexer.Token, sp ast.Span) *ast.Number {
 		n = new(ast.Number)
 	}
 	n.Span = sp
+	// Alike in shape to handparse.go's setArrowKind (a token's spelling to
+	// an ast kind); the two map different tokens and share nothing.
 	switch t.Type {
 	case tDecimal:
 		n.Kind = ast.Decimal

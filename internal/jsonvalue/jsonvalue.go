@@ -12,6 +12,7 @@ package jsonvalue
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -55,7 +56,7 @@ func Compare(a, b any) int {
 		return cmpInt(len(x), len(y))
 	case Object:
 		x, y := a.(map[string]any), b.(map[string]any)
-		kx, ky := sortedKeys(x), sortedKeys(y)
+		kx, ky := slices.Sorted(maps.Keys(x)), slices.Sorted(maps.Keys(y))
 		if c := slices.Compare(kx, ky); c != 0 {
 			return c
 		}
@@ -138,15 +139,6 @@ func CompareNumbers(a, b json.Number) int {
 		return 1
 	}
 	return strings.Compare(string(a), string(b))
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func cmpInt(a, b int) int { return cmpInt64(int64(a), int64(b)) }

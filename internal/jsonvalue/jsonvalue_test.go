@@ -107,6 +107,30 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
+// TestReadWithin: other limits than Read's, each refused at the value that
+// passes it, with the error that says which limit it is.
+func TestReadWithin(t *testing.T) {
+	const doc = `[1, [2, 3]]`
+	for _, c := range []struct {
+		lim Limits
+		off int32
+		err error
+		msg string
+	}{
+		{Limits{Depth: 1}, 4, ErrTooDeep, "JSON nested more than 1 levels deep"},
+		{Limits{Depth: 2, Values: 4}, 8, ErrTooMany, "more than 4 JSON values"},
+	} {
+		_, err := ReadWithin([]byte(doc), c.lim)
+		se, ok := err.(*SyntaxError)
+		if !ok || se.Off != c.off || se.Err != c.err || se.Msg != c.msg {
+			t.Errorf("%+v: %#v, want %q at %d", c.lim, err, c.msg, c.off)
+		}
+	}
+	if _, err := ReadWithin([]byte(doc), Limits{Depth: 2, Values: 5}); err != nil {
+		t.Errorf("within the limits: %v", err)
+	}
+}
+
 // FuzzRead: Read never panics, agrees with encoding/json on what is
 // valid (within the depth limit, without duplicate keys), and a value
 // read equals itself decoded by encoding/json.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Read accepts, as
@@ -16,12 +17,16 @@ import (
 // memory with an error that names the limit.
 const MaxDepth = 256
 
-// Node is a JSON value read by Read, with the byte offset where it starts.
-// Its JSON pointer is not stored: Pointer builds it, for the few values a
-// caller reports, from the parents.
+// Node is a JSON value read by Read, with where it was written. Its JSON
+// pointer is not stored: Pointer builds it, for the few values a caller
+// reports, from the parents. gramc import's YAML reader builds Nodes too,
+// placed by Line and Col.
 type Node struct {
-	Off  int32 // byte offset of the value's first character
+	Off  int32 // byte offset of the value's first character (-1: Line and Col place it)
+	Line int32 // 1-based line and column, for a reader that counts them; 0 when Off places the value
+	Col  int32
 	Kind Kind
+	Bool bool // a boolean's value
 	// An object's keys in the document's order, each key's offset, and
 	// the values by key.
 	Keys    []string
@@ -30,11 +35,16 @@ type Node struct {
 	Arr     []*Node // an array's elements
 	Str     string
 	Num     json.Number
-	Bool    bool
 
-	parent *Node
-	index  int // in the parent: the element's index, or the key's in Keys
+	// Parent is the array or object that holds the value (nil for the
+	// document), and Index the value's place in it: its index in
+	// Parent.Arr, or its key's in Parent.Keys.
+	Parent *Node
+	Index  int
 }
+
+// slabLen is how many Nodes Read allocates at once: 32 KiB of them.
+const slabLen = 32 << 10 / unsafe.Sizeof(Node{})
 
 // Get is the value under key in an object, or nil.
 func (n *Node) Get(key string) *Node {
@@ -75,11 +85,11 @@ var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 // for the root, "/properties/a/0" below it. It costs the depth of n.
 func (n *Node) Pointer() string {
 	var parts []string
-	for c := n; c != nil && c.parent != nil; c = c.parent {
-		if c.parent.Kind == Object {
-			parts = append(parts, pointerEscaper.Replace(c.parent.Keys[c.index]))
+	for c := n; c != nil && c.Parent != nil; c = c.Parent {
+		if c.Parent.Kind == Object {
+			parts = append(parts, pointerEscaper.Replace(c.Parent.Keys[c.Index]))
 		} else {
-			parts = append(parts, strconv.Itoa(c.index))
+			parts = append(parts, strconv.Itoa(c.Index))
 		}
 	}
 	var b strings.Builder
@@ -100,10 +110,29 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return e.Msg }
 
+// Limits bound what ReadWithin reads. A limit reached is a *SyntaxError
+// at the value that passes it, whose Err is ErrTooDeep or ErrTooMany (a
+// caller that words its own limits tells them apart by it).
+type Limits struct {
+	Depth  int // arrays and objects nested in each other
+	Values int // values in the document, 0 for no bound
+}
+
+// The limits' errors, as a *SyntaxError's Err.
+var (
+	ErrTooDeep = errors.New("JSON nested too deep")
+	ErrTooMany = errors.New("too many JSON values")
+)
+
 // Read reads one JSON value (encoding/json's tokenizer) keeping each
 // value's offset. A key that appears twice in an object, nesting deeper
 // than MaxDepth and anything after the value are errors.
 func Read(data []byte) (*Node, error) {
+	return ReadWithin(data, Limits{Depth: MaxDepth})
+}
+
+// ReadWithin is Read within other limits than MaxDepth's.
+func ReadWithin(data []byte, lim Limits) (*Node, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	start := func() int32 {
@@ -124,17 +153,28 @@ func Read(data []byte) (*Node, error) {
 		}
 		return &SyntaxError{Off: off, Msg: "invalid JSON: " + err.Error(), Err: err}
 	}
+	count := 0
+	// Nodes come from slabs, not one allocation each: the tree is read
+	// and dropped whole.
+	var slab []Node
 	var value func(parent *Node, index, depth int) (*Node, error)
 	value = func(parent *Node, index, depth int) (*Node, error) {
-		n := &Node{Off: start(), parent: parent, index: index}
+		if len(slab) == cap(slab) {
+			slab = make([]Node, 0, slabLen)
+		}
+		slab = append(slab, Node{Off: start(), Parent: parent, Index: index})
+		n := &slab[len(slab)-1]
+		if count++; lim.Values > 0 && count > lim.Values {
+			return nil, &SyntaxError{Off: n.Off, Msg: fmt.Sprintf("more than %d JSON values", lim.Values), Err: ErrTooMany}
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, fail(err)
 		}
 		switch tok := tok.(type) {
 		case json.Delim:
-			if depth == MaxDepth {
-				return nil, &SyntaxError{Off: n.Off, Msg: fmt.Sprintf("JSON nested more than %d levels deep", MaxDepth)}
+			if depth == lim.Depth {
+				return nil, &SyntaxError{Off: n.Off, Msg: fmt.Sprintf("JSON nested more than %d levels deep", lim.Depth), Err: ErrTooDeep}
 			}
 			if tok == '{' {
 				n.Kind, n.Obj = Object, map[string]*Node{}
@@ -193,7 +233,7 @@ func Read(data []byte) (*Node, error) {
 // EmptyObject is an empty object standing in n's place: its offset and
 // pointer (for a reader that treats a missing object as an empty one).
 func (n *Node) EmptyObject() *Node {
-	return &Node{Off: n.Off, Kind: Object, Obj: map[string]*Node{}, parent: n.parent, index: n.index}
+	return &Node{Off: n.Off, Kind: Object, Obj: map[string]*Node{}, Parent: n.Parent, Index: n.Index}
 }
 
 // isEOF reports whether only white space is left for dec.

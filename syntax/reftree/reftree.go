@@ -287,33 +287,32 @@ func spanNode(typ string, start, end ast.Pos) *TreeNode {
 	return &TreeNode{Type: typ, Start: start, End: end}
 }
 
+// list is a node of type typ spanning items, a child for each.
+func list[T ast.Node](typ string, items []T, child func(T) *TreeNode) *TreeNode {
+	l := spanNode(typ, items[0].Pos(), items[len(items)-1].End())
+	for _, it := range items {
+		l.add("", child(it))
+	}
+	return l
+}
+
 func pattern(p ast.Pattern) *TreeNode {
+	if ast.Missing(p) {
+		return nil
+	}
 	switch p := p.(type) {
 	case *ast.SubjectPattern:
-		if p == nil {
-			return nil
-		}
 		n := node("subject_pattern", p)
 		subject(n, &p.Subject)
 		if len(p.Elements) > 0 {
-			els := spanNode("subject_pattern_elements", p.Elements[0].Pos(), p.Elements[len(p.Elements)-1].End())
-			for _, e := range p.Elements {
-				els.add("", pattern(e))
-			}
-			n.add("elements", els)
+			n.add("elements", list("subject_pattern_elements", p.Elements, pattern))
 		}
 		return n
 	case *ast.NodePattern:
-		if p == nil {
-			return nil
-		}
 		n := node("node_pattern", p)
 		subject(n, &p.Subject)
 		return n
 	case *ast.RelationshipPattern:
-		if p == nil {
-			return nil
-		}
 		n := node("relationship_pattern", p)
 		if p.Left != nil {
 			n.add("left", pattern(p.Left))
@@ -328,23 +327,13 @@ func pattern(p ast.Pattern) *TreeNode {
 		n.add("right", pattern(p.Right))
 		return n
 	case *ast.AnnotatedPattern:
-		if p == nil {
-			return nil
-		}
 		n := node("annotated_pattern", p)
 		if len(p.Annotations) > 0 {
-			as := spanNode("annotations", p.Annotations[0].Pos(), p.Annotations[len(p.Annotations)-1].End())
-			for _, a := range p.Annotations {
-				as.add("", annotation(a))
-			}
-			n.add("annotations", as)
+			n.add("annotations", list("annotations", p.Annotations, annotation))
 		}
 		n.add("elements", pattern(p.Pattern))
 		return n
 	case *ast.PatternReference:
-		if p == nil {
-			return nil
-		}
 		n := node("pattern_reference", p)
 		n.add("identifier", identifier(p.Identifier))
 		return n
@@ -503,6 +492,9 @@ func (s spanned) Offsets() (int, int) { return int(s.start.Offset), int(s.end.Of
 
 func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 
+// record is r's node; value's *ast.Map case is its parallel (a map's
+// entries as a record's properties: two node types of tree-sitter-gram,
+// one shape).
 func record(r *ast.Record) *TreeNode {
 	n := node("record", r)
 	for i := range r.Properties {
@@ -572,7 +564,7 @@ func value(v ast.Value) *TreeNode {
 			n.add("", value(e))
 		}
 		return n
-	case *ast.Map:
+	case *ast.Map: // as record does a record
 		n := node("map", v)
 		for i := range v.Entries {
 			e := &v.Entries[i]

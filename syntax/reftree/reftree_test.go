@@ -29,14 +29,20 @@ func TestSexpComments(t *testing.T) {
 		{"(a: // c\n `x y`)", "(gram_pattern (node_pattern identifier: (symbol) labels: (labels (comment) (quoted_name content: (string_content)))))"},
 	}
 	for _, tt := range tests {
-		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
-		if diags.HasErrors() {
-			t.Errorf("%q: %v", tt.src, diags.Err())
-			continue
-		}
-		if got := reftree.Sexp(f); got != tt.want {
-			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
-		}
+		checkSexp(t, tt.src, tt.want)
+	}
+}
+
+// checkSexp parses src and compares its tree's S-expression with want.
+func checkSexp(t *testing.T, src, want string) {
+	t.Helper()
+	f, diags := syntax.ParseFile("x.gram", []byte(src))
+	if diags.HasErrors() {
+		t.Errorf("%q: %v", src, diags.Err())
+		return
+	}
+	if got := reftree.Sexp(f); got != want {
+		t.Errorf("%q:\ngot  %s\nwant %s", src, got, want)
 	}
 }
 
@@ -72,15 +78,7 @@ func TestSexpStringContent(t *testing.T) {
 		{"({k: ```md\n\nx```})", tagged},
 	}
 	for _, tt := range tests {
-		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
-		if diags.HasErrors() {
-			t.Errorf("%q: %v", tt.src, diags.Err())
-			continue
-		}
-		want := "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: " + tt.want + "))))"
-		if got := reftree.Sexp(f); got != want {
-			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, want)
-		}
+		checkSexp(t, tt.src, "(gram_pattern (node_pattern record: (record (record_property key: (symbol) value: "+tt.want+"))))")
 	}
 	names := []struct{ src, want string }{
 		{"(``)", "(gram_pattern (node_pattern identifier: (quoted_name content: (string_content))))"},
@@ -88,14 +86,7 @@ func TestSexpStringContent(t *testing.T) {
 		{`({"": 1})`, "(gram_pattern (node_pattern record: (record (record_property key: (double_quoted_name content: (string_content)) value: (integer)))))"},
 	}
 	for _, tt := range names {
-		f, diags := syntax.ParseFile("x.gram", []byte(tt.src))
-		if diags.HasErrors() {
-			t.Errorf("%q: %v", tt.src, diags.Err())
-			continue
-		}
-		if got := reftree.Sexp(f); got != tt.want {
-			t.Errorf("%q:\ngot  %s\nwant %s", tt.src, got, tt.want)
-		}
+		checkSexp(t, tt.src, tt.want)
 	}
 }
 
