@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"io"
 	"io/fs"
 	"maps"
@@ -27,6 +26,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
@@ -415,13 +416,13 @@ func (r *Result) checkValue() {
 		r.fail(t.NameRange, "the test gives an answer, but agent %s answered text, not a typed value: %s", t.Agent.Name, jsonstr.Text(r.Answer))
 		return
 	}
-	got, err := jsonReady(r.Value)
+	got, err := jsonvalue.Decode(r.Value)
 	if err != nil {
 		r.fail(t.NameRange, "the answer is not JSON: %v", err)
 		return
 	}
 	data, _ := json.Marshal(t.Answer)
-	want, err := jsonReady(data)
+	want, err := jsonvalue.Decode(data)
 	if err != nil {
 		r.fail(t.NameRange, "the test's answer cannot be encoded: %v", err)
 		return
@@ -455,17 +456,6 @@ func (r *Result) checkValue() {
 // showJSON is a JSON value for a message: its text on one line, made
 // safe for a terminal (the model's strings are untrusted).
 func showJSON(data []byte) string { return termsafe.Line(string(data), 400) }
-
-// jsonReady decodes JSON with its numbers as json.Number, as jsonvalue.Equal
-// compares them. Parallel to runtime/cassette's decode (unexported there):
-// jsonvalue.Read is stricter (no repeated key), so neither uses it.
-func jsonReady(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
 
 // matcher pairs the calls a run makes with a test's expected calls.
 type matcher struct {
@@ -584,10 +574,9 @@ func matches(c *check.ExpectedCall, inv runtime.Invocation) bool {
 	if len(c.Args) == 0 {
 		return true
 	}
-	var got map[string]any
-	dec := json.NewDecoder(bytes.NewReader(inv.Args))
-	dec.UseNumber()
-	if err := dec.Decode(&got); err != nil {
+	v, err := jsonvalue.Decode(inv.Args)
+	got, ok := v.(map[string]any)
+	if err != nil || !ok {
 		return false
 	}
 	for k, want := range c.Args {

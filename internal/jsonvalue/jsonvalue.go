@@ -11,6 +11,7 @@
 package jsonvalue
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"math/big"
@@ -22,6 +23,19 @@ import (
 // Equal reports whether a and b are the same JSON value: numbers by
 // value, arrays element by element, objects key by key (in any order).
 func Equal(a, b any) bool { return Compare(a, b) == 0 }
+
+// Decode reads the first JSON value of data as this package's values are
+// (numbers as json.Number), for the cassette's bodies and agenttest's
+// answers, which Equal then compares. Unlike Read it keeps no positions,
+// allows a repeated key (the last wins, as encoding/json does) and
+// ignores what follows the value.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
 
 // Compare orders JSON values totally: by kind first (null, booleans,
 // numbers, strings, arrays, objects), then false before true, numbers by

@@ -159,3 +159,23 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestDecode: Decode gives the values Equal compares, numbers spelled as
+// written, and is looser than Read where the cassette and agenttest need
+// it (a repeated key, the last winning); bad JSON is an error.
+func TestDecode(t *testing.T) {
+	v, err := Decode([]byte(`{"n": 1.50, "a": [true, null], "k": 1, "k": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	if n, ok := m["n"].(json.Number); !ok || n != "1.50" {
+		t.Errorf("n = %#v, want json.Number 1.50", m["n"])
+	}
+	if !Equal(m["k"], 2) || !Equal(m["a"], []any{true, nil}) {
+		t.Errorf("decoded %#v", m)
+	}
+	if _, err := Decode([]byte(`{"n": }`)); err == nil {
+		t.Error("bad JSON decoded without error")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/gramc-dev/gramc/internal/jsonpath"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 )
 
 // IgnorePaths makes the replayer ignore the parts of each request's body
@@ -49,7 +50,7 @@ func (r *Replayer) difference(rec, got Request) (path, recorded, gotv string) {
 // without is the JSON body with the parts paths name removed (the body
 // as it is when it is not JSON).
 func without(body []byte, paths []jsonpath.Path) []byte {
-	v, err := decode(body)
+	v, err := jsonvalue.Decode(body)
 	if err != nil {
 		return body
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/internal/jsonpath"
+	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -213,8 +214,8 @@ func firstDifference(rec, got Request) (path, recorded, gotv string) {
 	if rec.URL != got.URL {
 		return "url", rec.URL, got.URL
 	}
-	a, errA := decode(rec.Body)
-	b, errB := decode(got.Body)
+	a, errA := jsonvalue.Decode(rec.Body)
+	b, errB := jsonvalue.Decode(got.Body)
 	if errA != nil || errB != nil {
 		if !bytes.Equal(bytes.TrimSpace(rec.Body), bytes.TrimSpace(got.Body)) {
 			return "body", short(string(rec.Body)), short(string(got.Body))
@@ -229,18 +230,6 @@ func firstDifference(rec, got Request) (path, recorded, gotv string) {
 		return jsonPath(d.Pointer) + " (length)", fmt.Sprint(d.A), fmt.Sprint(d.B)
 	}
 	return jsonPath(d.Pointer), show(d.A), show(d.B)
-}
-
-// decode reads a body as the JSON value runtime.FirstDifference compares
-// (numbers as json.Number), as agenttest's jsonReady reads an answer;
-// two copies, since agenttest is above this package and no package
-// below both has the function.
-func decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
 }
 
 // jsonPath writes a JSON pointer as "$.messages[2].content".
