@@ -252,23 +252,7 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if turn, err := l2.Receive(comp); err != nil || !turn.Done {
 		t.Fatalf("resumed turn = %+v, %v", turn, err)
 	}
-	// Parallel to temporal/durable/workflow_test.go's responseCmp: the
-	// same equality of responses (a tool error by kind, message and
-	// tool), one in each module's tests.
-	opts := cmp.Options{
-		cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
-		cmp.Comparer(func(a, b error) bool {
-			var x, y *runtime.ToolCallError
-			if errors.As(a, &x) != errors.As(b, &y) {
-				return false
-			}
-			if x != nil {
-				return x.Kind == y.Kind && x.Message == y.Message && x.Tool == y.Tool
-			}
-			return (a == nil) == (b == nil)
-		}),
-	}
-	if d := cmp.Diff(want, l2.Response(), opts); d != "" {
+	if d := cmp.Diff(want, l2.Response(), runtimetest.ResponseOptions); d != "" {
 		t.Errorf("resumed run differs (-uninterrupted +resumed):\n%s", d)
 	}
 	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, scriptOptions); err == nil {

@@ -98,7 +98,7 @@ func TestWorkflowListedAgent(t *testing.T) {
 				}
 				return
 			}
-			if d := cmp.Diff(*want, got, responseCmp); d != "" {
+			if d := cmp.Diff(*want, got, runtimetest.ResponseOptions); d != "" {
 				t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 			}
 			creq := child.Requests()[0]

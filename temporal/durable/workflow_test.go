@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -74,23 +73,6 @@ func script() []runtimetest.Step {
 	}
 }
 
-// responseCmp compares Responses as runtime/loop_test.go's resume test
-// does (the same options, written again: this module cannot import the
-// runtime's tests): durations aside, tool errors by kind, message, tool.
-var responseCmp = cmp.Options{
-	cmpopts.IgnoreFields(runtime.Invocation{}, "Duration"),
-	cmp.Comparer(func(a, b error) bool {
-		var x, y *runtime.ToolCallError
-		if errors.As(a, &x) != errors.As(b, &y) {
-			return false
-		}
-		if x != nil {
-			return x.Kind == y.Kind && x.Message == y.Message && x.Tool == y.Tool
-		}
-		return (a == nil) == (b == nil)
-	}),
-}
-
 type env struct {
 	*testsuite.TestWorkflowEnvironment
 	worker *durable.Worker
@@ -144,7 +126,7 @@ func TestWorkflowEqualsRun(t *testing.T) {
 		t.Fatal("workflow did not complete")
 	}
 	got := e.response(t)
-	if d := cmp.Diff(*want, got, responseCmp); d != "" {
+	if d := cmp.Diff(*want, got, runtimetest.ResponseOptions); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}
 	kinds := []runtime.ToolCallErrorKind{"", runtime.UnknownTool, runtime.InvalidArguments, runtime.ToolFailed, runtime.TooManyCalls}
@@ -306,7 +288,7 @@ func TestContinueAsNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := cmp.Diff(*want, got, responseCmp); d != "" {
+	if d := cmp.Diff(*want, got, runtimetest.ResponseOptions); d != "" {
 		t.Errorf("continued run differs from one run (-Run +continued):\n%s", d)
 	}
 }
@@ -356,7 +338,7 @@ func TestWorkflowTyped(t *testing.T) {
 	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(runtimetest.NewScriptedModel(typedScript()...))})
 	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: typedAgent.Name, Input: "hi, I am Alice"})
 	got := e.response(t)
-	if d := cmp.Diff(*want, got, responseCmp); d != "" {
+	if d := cmp.Diff(*want, got, runtimetest.ResponseOptions); d != "" {
 		t.Errorf("workflow's Response differs from Run's (-Run +workflow):\n%s", d)
 	}
 	if string(got.Value) != `{"greeting":"Hello, Alice!","warmth":3}` || got.Repairs != 1 {
