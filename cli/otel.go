@@ -267,7 +267,7 @@ func (s *telemetrySetup) options(provider string) []runtime.Option {
 	if s == nil {
 		return nil
 	}
-	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithContentRedactor(redactKeys), runtime.WithProviderName(provider)}
+	opts := []runtime.Option{runtime.WithContentCapture(s.capture), runtime.WithContentRedactor(keyRedactor()), runtime.WithProviderName(provider)}
 	if s.tracer != nil {
 		opts = append(opts, runtime.WithTracerProvider(s.tracer))
 	}

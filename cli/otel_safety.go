@@ -12,14 +12,31 @@ import (
 	"github.com/gramc-dev/gramc/provider"
 )
 
-// redactKeys removes the API keys of the environment from text, as gramc
-// run redacts what it prints: content capture (runtime.WithContentRedactor)
-// sends nothing gramc would not show.
-func redactKeys(text string) string {
+// keySecrets are the API keys of the environment, as gramc redacts them
+// from what it prints and records.
+func keySecrets() []redact.Secret {
+	var secrets []redact.Secret
 	for _, key := range provider.KeyValues() {
-		text = redact.NewSecret(key).String(text)
+		secrets = append(secrets, redact.NewSecret(key))
+	}
+	return secrets
+}
+
+// redactWith removes each of secrets from text.
+func redactWith(secrets []redact.Secret, text string) string {
+	for _, s := range secrets {
+		text = s.String(text)
 	}
 	return text
+}
+
+// keyRedactor removes the API keys of the environment from text, as gramc
+// run redacts what it prints: content capture (runtime.WithContentRedactor)
+// sends nothing gramc would not show. The keys are read once, not for each
+// attribute recorded.
+func keyRedactor() func(string) string {
+	secrets := keySecrets()
+	return func(text string) string { return redactWith(secrets, text) }
 }
 
 // maxOTLPErrors bounds the export errors said in one run: a collector that
@@ -39,7 +56,7 @@ func reportOTLPErrors(w io.Writer) {
 		n++
 		switch {
 		case n <= maxOTLPErrors:
-			fmt.Fprintf(w, "gramc: OpenTelemetry export: %s\n", termsafe.Line(redactKeys(err.Error()), 300))
+			fmt.Fprintf(w, "gramc: OpenTelemetry export: %s\n", termsafe.Line(redactWith(keySecrets(), err.Error()), 300))
 		case n == maxOTLPErrors+1:
 			fmt.Fprintf(w, "gramc: OpenTelemetry export: more errors, not shown\n")
 		}

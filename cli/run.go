@@ -179,10 +179,7 @@ func looksLikeGramPath(a string) bool {
 // error — even when a tool or the model echoes a key back, raw or
 // JSON-escaped, and even split across a streamed answer's pieces.
 func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
-	var secrets []redact.Secret
-	for _, key := range provider.KeyValues() {
-		secrets = append(secrets, redact.NewSecret(key))
-	}
+	secrets := keySecrets()
 	if len(secrets) == 0 {
 		return runRun(ctx, e, opts, files, messages)
 	}
@@ -194,10 +191,7 @@ func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages [
 	stderr.Flush()
 	var xe *exitError
 	if errors.As(err, &xe) && xe.err != nil {
-		msg := xe.err.Error()
-		for _, s := range secrets {
-			msg = s.String(msg)
-		}
+		msg := redactWith(secrets, xe.err.Error())
 		if msg != xe.err.Error() {
 			return &exitError{code: xe.code, err: errors.New(msg)}
 		}
