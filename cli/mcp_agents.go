@@ -33,17 +33,9 @@ func mcpAgents(e *env, opts mcpOptions, pkgs []*check.Package, commands map[stri
 	if !opts.agents {
 		return nil, none, nil
 	}
-	var agents []*check.Agent
-	if opts.agent != "" {
-		a, err := gramfile.FindAgent(pkgs, opts.agent)
-		if err != nil {
-			return nil, nil, usageErrorf("%v", err)
-		}
-		agents = append(agents, a)
-	} else {
-		for _, p := range pkgs {
-			agents = append(agents, p.Agents...)
-		}
+	agents, err := servedAgents(opts, pkgs)
+	if err != nil {
+		return nil, nil, usageErrorf("%v", err)
 	}
 	if len(agents) == 0 {
 		return nil, nil, usageErrorf("--agents: no agent is declared in the gram files")
@@ -113,16 +105,7 @@ func mcpAgentToolNames(opts mcpOptions, pkgs []*check.Package) []string {
 	if !opts.agents {
 		return nil
 	}
-	var agents []*check.Agent
-	if opts.agent != "" {
-		if a, err := gramfile.FindAgent(pkgs, opts.agent); err == nil {
-			agents = append(agents, a)
-		}
-	} else {
-		for _, p := range pkgs {
-			agents = append(agents, p.Agents...)
-		}
-	}
+	agents, _ := servedAgents(opts, pkgs)
 	var names []string
 	for _, ca := range agents {
 		agent, err := gramfile.AgentFromCheck(ca)
@@ -134,6 +117,23 @@ func mcpAgentToolNames(opts mcpOptions, pkgs []*check.Package) []string {
 		}
 	}
 	return names
+}
+
+// servedAgents are the agents --agents serves: the --agent, else every
+// agent of the packages.
+func servedAgents(opts mcpOptions, pkgs []*check.Package) ([]*check.Agent, error) {
+	if opts.agent != "" {
+		a, err := gramfile.FindAgent(pkgs, opts.agent)
+		if err != nil {
+			return nil, err
+		}
+		return []*check.Agent{a}, nil
+	}
+	var agents []*check.Agent
+	for _, p := range pkgs {
+		agents = append(agents, p.Agents...)
+	}
+	return agents, nil
 }
 
 // mcpAgentModels makes the clients an agent served over MCP runs on (its
