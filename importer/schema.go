@@ -2,6 +2,7 @@ package importer
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -644,7 +645,7 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 			e.values = append(e.values, im.text(v, v.Str))
 		case t == "integer" && v.Kind == jsonvalue.Number && isInteger(string(v.Num)):
 			p, _ := plainNumber(string(v.Num))
-			e.values = append(e.values, jsonNumber(p))
+			e.values = append(e.values, json.Number(p))
 		}
 	}
 	if len(e.values) == 0 {
