@@ -64,6 +64,7 @@ func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
 	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
 }
 
+// orRoot is a JSON pointer as messages write it: "/" for the root.
 func orRoot(p string) string {
 	if p == "" {
 		return "/"
