@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func hostileImports() [][]byte {
 	var bomb strings.Builder
 	bomb.WriteString("openapi: 3.0.0\npaths: {}\ncomponents:\n  schemas:\n    L0: &l0 {type: object, properties: {a: {type: string}}}\n")
 	for i := 1; i < 30; i++ {
-		bomb.WriteString("    L" + itoa(i) + ": &l" + itoa(i) + " {type: object, properties: {a: *l" + itoa(i-1) + ", b: *l" + itoa(i-1) + "}}\n")
+		bomb.WriteString("    L" + strconv.Itoa(i) + ": &l" + strconv.Itoa(i) + " {type: object, properties: {a: *l" + strconv.Itoa(i-1) + ", b: *l" + strconv.Itoa(i-1) + "}}\n")
 	}
 	var refs strings.Builder
 	refs.WriteString(`{"$defs":{`)
@@ -26,7 +27,7 @@ func hostileImports() [][]byte {
 		if i > 0 {
 			refs.WriteString(",")
 		}
-		refs.WriteString(`"A` + itoa(i) + `":{"anyOf":[{"$ref":"#/$defs/A` + itoa(i+1) + `"},{"$ref":"#/$defs/A` + itoa(i+1) + `"}]}`)
+		refs.WriteString(`"A` + strconv.Itoa(i) + `":{"anyOf":[{"$ref":"#/$defs/A` + strconv.Itoa(i+1) + `"},{"$ref":"#/$defs/A` + strconv.Itoa(i+1) + `"}]}`)
 	}
 	refs.WriteString(`,"A40":{"type":"string"}},"type":"object","properties":{"x":{"$ref":"#/$defs/A0"}}}`)
 	return [][]byte{
@@ -71,13 +72,6 @@ components:
 		[]byte("\xff\xfe{}"),
 		[]byte(""),
 	}
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // FuzzImport: any document gives a positioned *importer.Error or a

@@ -96,10 +96,7 @@ func (s *source) fail(n *node, format string, args ...any) {
 func (s *source) errorAt(n *node, msg string) *Error {
 	e := &Error{At: s.at(n), Msg: msg}
 	if n != nil {
-		e.Pointer = n.Pointer()
-		if e.Pointer == "" {
-			e.Pointer = "/"
-		}
+		e.Pointer = orRoot(n.Pointer())
 	}
 	return e
 }

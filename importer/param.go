@@ -136,7 +136,7 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 				if kind == check.Integer && strings.Contains(n, ".") {
 					continue // the type refuses it already
 				}
-				list = append(list, jsonNumber(n))
+				list = append(list, json.Number(n))
 			}
 			// any other value is refused by the type already
 		}
@@ -166,7 +166,7 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 				im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(string(v.Num))), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
 				continue
 			}
-			num := jsonNumber(n)
+			num := json.Number(n)
 			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
 			if ex := first("exclusive" + camel.Case(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
 				key = "exclusive" + camel.Case(key)

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -63,6 +64,7 @@ func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
 	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
 }
 
+// orRoot is a JSON pointer as messages write it: "/" for the root.
 func orRoot(p string) string {
 	if p == "" {
 		return "/"
@@ -644,7 +646,7 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 			e.values = append(e.values, im.text(v, v.Str))
 		case t == "integer" && v.Kind == jsonvalue.Number && isInteger(string(v.Num)):
 			p, _ := plainNumber(string(v.Num))
-			e.values = append(e.values, jsonNumber(p))
+			e.values = append(e.values, json.Number(p))
 		}
 	}
 	if len(e.values) == 0 {

@@ -11,8 +11,6 @@ import (
 	"github.com/gramc-dev/gramc/internal/limits"
 )
 
-func jsonNumber(s string) json.Number { return json.Number(s) }
-
 // plainNumber writes a JSON number without an exponent, as gram writes
 // numbers (gram has no exponent): "1.5e3" is "1500". ok is false when the
 // result would be longer than gram's numbers may be.

@@ -288,11 +288,7 @@ func Gen(fs Files) (map[string]string, error) {
 		return nil, err
 	}
 	bufs := map[string]*bytes.Buffer{}
-	var warnings diag.Diagnostics
-	err = golang.GenerateTo(golang.Request{
-		Package: pkg,
-		Report:  func(d *diag.Diagnostic) { warnings = append(warnings, d) },
-	}, func(name string) (io.Writer, error) {
+	err = golang.GenerateTo(golang.Request{Package: pkg}, func(name string) (io.Writer, error) {
 		bufs[name] = &bytes.Buffer{}
 		return bufs[name], nil
 	})
