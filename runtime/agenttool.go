@@ -202,6 +202,16 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 	}
 }
 
+// ListedNesting is the error of listed agent child run at level depth
+// of the nesting past MaxAgentNesting, else nil: the runtime's and a
+// durable engine's one check of the nesting at run time.
+func ListedNesting(child Agent, depth int) error {
+	if depth > MaxAgentNesting {
+		return fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	}
+	return nil
+}
+
 // childOptions are the run options of a listed agent called by a run
 // with caller's: the tool timeout, concurrency, per-response call limit,
 // models and telemetry flow down; the iteration limit is the child's own
@@ -210,8 +220,8 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 //
 // depth is the child's level in the nesting.
 func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error) {
-	if depth > MaxAgentNesting {
-		return RunOptions{}, fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	if err := ListedNesting(child, depth); err != nil {
+		return RunOptions{}, err
 	}
 	limit := child.MaxIterations
 	if limit <= 0 {
