@@ -184,7 +184,7 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 		if err != nil {
 			return nil, err
 		}
-		input, err := listedInput(child.Agent, args)
+		input, err := ListedInput(child.Agent, args)
 		if err != nil {
 			return nil, err
 		}
@@ -202,6 +202,16 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 	}
 }
 
+// ListedNesting is the error of listed agent child run at level depth
+// of the nesting past MaxAgentNesting, else nil: the runtime's and a
+// durable engine's one check of the nesting at run time.
+func ListedNesting(child Agent, depth int) error {
+	if depth > MaxAgentNesting {
+		return fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	}
+	return nil
+}
+
 // childOptions are the run options of a listed agent called by a run
 // with caller's: the tool timeout, concurrency, per-response call limit,
 // models and telemetry flow down; the iteration limit is the child's own
@@ -210,8 +220,8 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 //
 // depth is the child's level in the nesting.
 func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error) {
-	if depth > MaxAgentNesting {
-		return RunOptions{}, fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	if err := ListedNesting(child, depth); err != nil {
+		return RunOptions{}, err
 	}
 	limit := child.MaxIterations
 	if limit <= 0 {
@@ -260,11 +270,6 @@ func (b *BoundAgent) Listed(name string) (*BoundAgent, bool) {
 	return c, ok
 }
 
-// ListedInput is the message listed agent a is sent for the validated
-// arguments of its tool: the one String parameter's value when its input
-// is a message, else the arguments object.
-func ListedInput(a Agent, args json.RawMessage) (string, error) { return listedInput(a, args) }
-
 // ListedResult is the tool result of a listed agent's run: its typed
 // value's JSON, or its answer's text.
 func ListedResult(resp *Response) string {
@@ -307,10 +312,10 @@ func modelFor(caller RunOptions, child Agent) (Model, error) {
 		"no model to run agent %s with (%s): give the run its listed agents' models (WithModels)", child.Name, child.Model)}
 }
 
-// listedInput is the message a listed agent is sent for a call's
-// validated arguments: the one String parameter's value when its input
+// ListedInput is the message listed agent a is sent for the validated
+// arguments of its tool: the one String parameter's value when its input
 // is a message, else the arguments object itself.
-func listedInput(a Agent, args json.RawMessage) (string, error) {
+func ListedInput(a Agent, args json.RawMessage) (string, error) {
 	sig := a.Signature
 	if sig != nil && len(bytes.TrimSpace(sig.Input)) > 0 && sig.Message == "" {
 		return string(args), nil

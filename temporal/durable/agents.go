@@ -65,8 +65,8 @@ func (w *Worker) startChild(ctx workflow.Context, in Input, l *runtime.Loop, chi
 		return nil
 	}
 	level := max(in.Depth, 1) + 1
-	if level > runtime.MaxAgentNesting {
-		return fail(fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", call.Name, level, runtime.MaxAgentNesting))
+	if err := runtime.ListedNesting(child.Agent, level); err != nil {
+		return fail(err)
 	}
 	limit, err := runtime.ListedIterations(child.Agent, l.Limit()-l.Response().Iterations)
 	if err != nil {
