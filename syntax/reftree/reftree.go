@@ -492,21 +492,29 @@ func (s spanned) Offsets() (int, int) { return int(s.start.Offset), int(s.end.Of
 
 func spanOf(start, end ast.Pos) spanned { return spanned{start, end} }
 
-// record is r's node; value's *ast.Map case is its parallel (a map's
-// entries as a record's properties: two node types of tree-sitter-gram,
-// one shape).
+// record is r's node; value's *ast.Map case lists a map's entries the
+// same way (two node types of tree-sitter-gram, one shape: entry).
 func record(r *ast.Record) *TreeNode {
 	n := node("record", r)
 	for i := range r.Properties {
 		p := &r.Properties[i]
-		pn := node("record_property", p)
-		pn.add("key", keyNode(&p.Key))
-		pn.add("value", value(p.Value))
-		n.add("", pn)
+		n.add("", entry("record_property", p, &p.Key, p.Value))
 	}
 	return n
 }
 
+// entry is the node of type typ of one `key: value` of a record or a map,
+// x being the property or entry that holds k and v.
+func entry(typ string, x ast.Node, k *ast.Key, v ast.Value) *TreeNode {
+	n := node(typ, x)
+	n.add("key", keyNode(k))
+	n.add("value", value(v))
+	return n
+}
+
+// keyNode is k's node. Parallel to identifier: the grammar's two name
+// rules, each a kind to a node type; kept apart because their kinds differ
+// (a key may be double-quoted, an identifier an integer).
 func keyNode(k *ast.Key) *TreeNode {
 	if k == nil {
 		return nil
@@ -568,10 +576,7 @@ func value(v ast.Value) *TreeNode {
 		n := node("map", v)
 		for i := range v.Entries {
 			e := &v.Entries[i]
-			en := node("map_entry", e)
-			en.add("key", keyNode(&e.Key))
-			en.add("value", value(e.Value))
-			n.add("", en)
+			n.add("", entry("map_entry", e, &e.Key, e.Value))
 		}
 		return n
 	}
