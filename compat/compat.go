@@ -309,6 +309,8 @@ func (c *comparer) agent2(oa, na *check.Agent) {
 	}
 }
 
+// toolsOf indexes the tools of pkgs by name; parallel to agentsOf, which
+// keeps only the agents with a signature.
 func toolsOf(pkgs []*check.Package) map[string]*check.Tool {
 	m := map[string]*check.Tool{}
 	for _, p := range pkgs {

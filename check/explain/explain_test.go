@@ -13,6 +13,8 @@ import (
 // example that checks clean: no error, and not the code. Every fix shown
 // is checked here, the documented ones and the ones gramc check --fix
 // makes, and every code whose example the checker reports shows one.
+// Parallel to docs' TestExplainEveryCode (the same walk over the codes'
+// explanations): that test holds what the pages give, this one the fix.
 func TestExplainFixes(t *testing.T) {
 	for _, c := range diag.Codes() {
 		if c.Retired != "" {
