@@ -69,40 +69,47 @@ func failures(r *Result) string {
 
 var providers = []string{runtimetest.OpenAI, runtimetest.Anthropic, runtimetest.Gemini}
 
+// forEachProvider runs f in a subtest per provider, in a new directory
+// holding the agents and src, where PROVIDER names the provider's agent.
+func forEachProvider(t *testing.T, src string, f func(t *testing.T, p, dir string, tests map[string]*check.Test)) {
+	for _, p := range providers {
+		t.Run(p, func(t *testing.T) {
+			dir := t.TempDir()
+			f(t, p, dir, loadTests(t, dir, strings.ReplaceAll(src, "PROVIDER", p)))
+		})
+	}
+}
+
 // TestRecordThenReplay: for each provider, a test with a mocked result
 // records against the fake and replays with no server and no key, with
 // the same answer and calls; the cassette holds no key.
 func TestRecordThenReplay(t *testing.T) {
-	for _, p := range providers {
-		t.Run(p, func(t *testing.T) {
-			dir := t.TempDir()
-			tests := loadTests(t, dir, `
-[greets:Test {agent: "`+p+`", input: "Hello, I am Alice", answerContains: "Hi there, Alice", answerMatches: "^Hi there"} |
+	forEachProvider(t, `
+[greets:Test {agent: "PROVIDER", input: "Hello, I am Alice", answerContains: "Hi there, Alice", answerMatches: "^Hi there"} |
   (::Call {tool: "sayHello", args: {personName: "Alice"}, returns: "Hi there, Alice!"})
-]`)
-			rec := record(t, p, tests["greets"], Options{})
-			if !rec.Passed() {
-				t.Fatalf("recording failed:\n%s", failures(rec))
-			}
-			data, err := os.ReadFile(filepath.Join(dir, "testdata", "greets.cassette"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(string(data), "test-key") {
-				t.Error("the cassette holds the key")
-			}
-			rep := Run(context.Background(), tests["greets"], Options{})
-			if !rep.Passed() {
-				t.Fatalf("replay failed:\n%s", failures(rep))
-			}
-			if rep.Answer != rec.Answer || rep.Answer != "Hi there, Alice!" {
-				t.Errorf("replayed answer %q, recorded %q", rep.Answer, rec.Answer)
-			}
-			if len(rep.Calls) != 1 || rep.Calls[0].Result != "Hi there, Alice!" {
-				t.Errorf("calls %+v", rep.Calls)
-			}
-		})
-	}
+]`, func(t *testing.T, p, dir string, tests map[string]*check.Test) {
+		rec := record(t, p, tests["greets"], Options{})
+		if !rec.Passed() {
+			t.Fatalf("recording failed:\n%s", failures(rec))
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "testdata", "greets.cassette"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "test-key") {
+			t.Error("the cassette holds the key")
+		}
+		rep := Run(context.Background(), tests["greets"], Options{})
+		if !rep.Passed() {
+			t.Fatalf("replay failed:\n%s", failures(rep))
+		}
+		if rep.Answer != rec.Answer || rep.Answer != "Hi there, Alice!" {
+			t.Errorf("replayed answer %q, recorded %q", rep.Answer, rec.Answer)
+		}
+		if len(rep.Calls) != 1 || rep.Calls[0].Result != "Hi there, Alice!" {
+			t.Errorf("calls %+v", rep.Calls)
+		}
+	})
 }
 
 // TestFailures: each way a test fails is reported, positioned at what it
@@ -200,54 +207,49 @@ func TestAnyOrder(t *testing.T) {
 // time; "cassette" runs it when recording and replays its result without
 // running it.
 func TestToolResultsFromTheCassette(t *testing.T) {
-	// Per provider, as TestRecordThenReplay: other tests of the same agent.
-	for _, p := range providers {
-		t.Run(p, func(t *testing.T) {
-			dir := t.TempDir()
-			tests := loadTests(t, dir, `
-[fromCassette:Test {agent: "`+p+`", input: "Hello, I am Alice", results: "cassette", answerContains: "Hello, Alice! (run 1)"} |
+	forEachProvider(t, `
+[fromCassette:Test {agent: "PROVIDER", input: "Hello, I am Alice", results: "cassette", answerContains: "Hello, Alice! (run 1)"} |
   (::Call {tool: "sayHello", args: {personName: "Alice"}})
 ]
-[bound:Test {agent: "`+p+`", input: "Hello, I am Alice", results: "bound", cassette: "testdata/bound.cassette"} |
+[bound:Test {agent: "PROVIDER", input: "Hello, I am Alice", results: "bound", cassette: "testdata/bound.cassette"} |
   (::Call {tool: "sayHello", args: {personName: "Alice"}})
-]`)
-			var runs atomic.Int32
-			tools := map[string]runtime.ToolFunc{"sayHello": func(ctx context.Context, args json.RawMessage) (any, error) {
-				var a struct{ PersonName string }
-				json.Unmarshal(args, &a)
-				return "Hello, " + a.PersonName + "! (run " + string(rune('0'+runs.Add(1))) + ")", nil
-			}}
-			if r := record(t, p, tests["fromCassette"], Options{Tools: tools}); !r.Passed() {
-				t.Fatalf("recording failed:\n%s", failures(r))
-			}
-			if runs.Load() != 1 {
-				t.Fatalf("recording ran the tool %d times", runs.Load())
-			}
-			r := Run(context.Background(), tests["fromCassette"], Options{})
-			if !r.Passed() || runs.Load() != 1 {
-				t.Fatalf("replay ran the tool (%d runs) or failed:\n%s", runs.Load(), failures(r))
-			}
-			data, _ := os.ReadFile(r.Cassette)
-			if !strings.Contains(string(data), "POST /tools/sayHello") {
-				t.Errorf("the cassette does not hold the tool's exchange:\n%s", data)
-			}
+]`, func(t *testing.T, p, dir string, tests map[string]*check.Test) {
+		var runs atomic.Int32
+		tools := map[string]runtime.ToolFunc{"sayHello": func(ctx context.Context, args json.RawMessage) (any, error) {
+			var a struct{ PersonName string }
+			json.Unmarshal(args, &a)
+			return "Hello, " + a.PersonName + "! (run " + string(rune('0'+runs.Add(1))) + ")", nil
+		}}
+		if r := record(t, p, tests["fromCassette"], Options{Tools: tools}); !r.Passed() {
+			t.Fatalf("recording failed:\n%s", failures(r))
+		}
+		if runs.Load() != 1 {
+			t.Fatalf("recording ran the tool %d times", runs.Load())
+		}
+		r := Run(context.Background(), tests["fromCassette"], Options{})
+		if !r.Passed() || runs.Load() != 1 {
+			t.Fatalf("replay ran the tool (%d runs) or failed:\n%s", runs.Load(), failures(r))
+		}
+		data, _ := os.ReadFile(r.Cassette)
+		if !strings.Contains(string(data), "POST /tools/sayHello") {
+			t.Errorf("the cassette does not hold the tool's exchange:\n%s", data)
+		}
 
-			if r := record(t, p, tests["bound"], Options{Tools: tools}); !r.Passed() {
-				t.Fatalf("recording bound failed:\n%s", failures(r))
-			}
-			// Bound tools run on replay: a tool that now answers
-			// differently makes the replayed request differ.
-			r = Run(context.Background(), tests["bound"], Options{Tools: tools})
-			if r.Passed() || !strings.Contains(failures(r), "run 3") {
-				t.Errorf("a changed tool result replayed silently:\n%s", failures(r))
-			}
-			// From Go, the message names the Go way to bind it.
-			r = Run(context.Background(), tests["bound"], Options{})
-			if got := failures(r); !strings.Contains(got, `bind it in agenttest.Options.Tools["sayHello"]`) {
-				t.Errorf("unbound: %s", got)
-			}
-		})
-	}
+		if r := record(t, p, tests["bound"], Options{Tools: tools}); !r.Passed() {
+			t.Fatalf("recording bound failed:\n%s", failures(r))
+		}
+		// Bound tools run on replay: a tool that now answers
+		// differently makes the replayed request differ.
+		r = Run(context.Background(), tests["bound"], Options{Tools: tools})
+		if r.Passed() || !strings.Contains(failures(r), "run 3") {
+			t.Errorf("a changed tool result replayed silently:\n%s", failures(r))
+		}
+		// From Go, the message names the Go way to bind it.
+		r = Run(context.Background(), tests["bound"], Options{})
+		if got := failures(r); !strings.Contains(got, `bind it in agenttest.Options.Tools["sayHello"]`) {
+			t.Errorf("unbound: %s", got)
+		}
+	})
 }
 
 // BenchmarkReplay runs the weather example's test from its cassette (a

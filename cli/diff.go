@@ -306,6 +306,11 @@ func changeAt(c compat.Change) ast.Range {
 	return c.New
 }
 
+// githubLevel is the GitHub Actions workflow command that annotates a
+// change of each severity: a breaking change is an error, a dangerous one
+// a warning, a safe one a notice.
+var githubLevel = [...]string{compat.Safe: "notice", compat.Dangerous: "warning", compat.Breaking: "error"}
+
 // writeChanges writes the changes in format. pointer gives the JSON
 // pointer of a place in a snapshot, and whether its lines are worth
 // showing (not those of a live server's listing).
@@ -348,13 +353,7 @@ func writeChanges(stdout, stderr io.Writer, changes []compat.Change, format stri
 				continue
 			}
 			f, l, col, _, lines := changeAt(c)
-			level := "notice"
-			switch c.Severity {
-			case compat.Breaking:
-				level = "error"
-			case compat.Dangerous:
-				level = "warning"
-			}
+			level := githubLevel[c.Severity]
 			msg := diag.GitHubData(termsafe.Line(c.Message, 1000))
 			if !lines { // no file in the repository: an annotation of the run
 				fmt.Fprintf(stdout, "::%s title=%s::%s: %s\n", level, c.Code, diag.GitHubData(termsafe.Line(f, 200)), msg)

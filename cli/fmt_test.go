@@ -71,6 +71,10 @@ func TestFmtUnifiedDiffLarge(t *testing.T) {
 // the file keeps its inode (hard links, mode), a read-only file is
 // refused and left alone, a directory or a missing file is an error, and
 // no backup file is left behind.
+//
+// Parallel to runtime/cassette's TestSaveNotThroughPlantedLink: the same
+// set-up (a file, a link beside it), there to check that Save does not
+// write through a planted symbolic link, here that fmt -w keeps a hard one.
 func TestFmtWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "a.gram")

@@ -6,12 +6,13 @@ import (
 	"github.com/gramc-dev/gramc/runtime"
 )
 
-// DoWithTools is Do with Go tools built in, by name: gramc test runs them
-// for tests whose results are "bound" or "cassette", and gramc mcp serves
-// them, as both do the built-in sayHello and sayGoodbye; a --tool
-// NAME=COMMAND still binds a tool to a command instead. A program of your
-// own that calls it is gramc with your tools (docs/runtime.md, "Go tools
-// in gramc test and gramc mcp"):
+// DoWithTools is Do with Go tools built in, by name: gramc run runs them,
+// gramc test runs them for tests whose results are "bound" or "cassette",
+// and gramc mcp serves them (as tools, and as the tools of the agents
+// --agents serves), as all three do the built-in sayHello and sayGoodbye;
+// a --tool NAME=COMMAND still binds a tool to a command instead. A
+// program of your own that calls it is gramc with your tools
+// (docs/runtime.md, "Go tools in gramc run, test and mcp"):
 //
 //	func main() {
 //		tools := map[string]runtime.ToolFunc{"getWeather": getWeather}

@@ -14,11 +14,13 @@ import (
 	"time"
 
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // TestDoWithTools (issue 36.2): a program that calls DoWithTools is gramc
-// with Go tools built in: gramc test runs them for results "bound", and
-// gramc mcp serves them.
+// with Go tools built in: gramc test runs them for results "bound", gramc
+// mcp serves them, and gramc run and the agents of gramc mcp --agents run
+// them.
 //
 // Parallel to gramctemporal's TestWorkerBindsGoTools (another module):
 // the same package of a Go-bound tool, written to a directory, for the
@@ -54,13 +56,54 @@ func TestDoWithTools(t *testing.T) {
 	}
 
 	// gramc mcp serves the Go tool.
+	code, mcpOut, mcpErrs := mcpSession(t, tools, []string{"mcp", dir},
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookUp","arguments":{"city":"Lyon"}}}`)
+	if code != 0 {
+		t.Fatalf("gramc mcp: exit %d\n%s", code, mcpErrs)
+	}
+	if len(calls) != 2 || calls[1] != `{"city":"Lyon"}` || !strings.Contains(mcpOut, `2100000`) {
+		t.Errorf("calls %q, mcp output:\n%s", calls, mcpOut)
+	}
+
+	// gramc run runs it, and so does an agent gramc mcp --agents serves.
+	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
+		runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "lookUp", Arguments: `{"city":"Nice"}`}),
+		runtimetest.TextReply("Nice: 340000"),
+		runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "lookUp", Arguments: `{"city":"Metz"}`}),
+		runtimetest.TextReply("Metz: 120000"),
+	))
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	out.Reset()
+	errs.Reset()
+	if code := DoWithTools(tools, []string{"run", dir, "Nice?"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("gramc run: exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	if len(calls) != 3 || calls[2] != `{"city":"Nice"}` || out.String() != "Nice: 340000\n" {
+		t.Errorf("calls %q, run output:\n%s", calls, out.String())
+	}
+	code, mcpOut, mcpErrs = mcpSession(t, tools, []string{"mcp", "--agents", dir},
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"cities","arguments":{"input":"Metz?"}}}`)
+	if code != 0 {
+		t.Fatalf("gramc mcp --agents: exit %d\n%s", code, mcpErrs)
+	}
+	if len(calls) != 4 || calls[3] != `{"city":"Metz"}` || !strings.Contains(mcpOut, `Metz: 120000`) {
+		t.Errorf("calls %q, mcp --agents output:\n%s", calls, mcpOut)
+	}
+}
+
+// mcpSession runs gramc mcp (args) with tools built in, as a host meets
+// it: initialize, then call (a request of id 2). The session ends
+// (standard input closes) once the call is answered, as a host's does, or
+// after 10 s without the answer. It returns the exit code, every line the
+// server wrote and its standard error.
+func mcpSession(t *testing.T, tools map[string]runtime.ToolFunc, args []string, call string) (code int, stdoutLines, stderr string) {
+	t.Helper()
 	in := strings.Join([]string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookUp","arguments":{"city":"Lyon"}}}`,
+		call,
 	}, "\n") + "\n"
-	// The session ends (standard input closes) once the call is answered,
-	// as a host's does, or after 10 s without the answer.
 	stdin, toMCP := io.Pipe()
 	fromMCP, stdout := io.Pipe()
 	var mcpOut bytes.Buffer
@@ -78,15 +121,10 @@ func TestDoWithTools(t *testing.T) {
 			}
 		}
 	}()
-	errs.Reset()
-	code := DoWithTools(tools, []string{"mcp", dir}, stdin, stdout, &errs)
+	var errs bytes.Buffer
+	code = DoWithTools(tools, args, stdin, stdout, &errs)
 	stdin.Close() // gramc mcp may have ended without reading it all
 	stdout.Close()
 	<-read
-	if code != 0 {
-		t.Fatalf("gramc mcp: exit %d\n%s", code, errs.String())
-	}
-	if len(calls) != 2 || calls[1] != `{"city":"Lyon"}` || !strings.Contains(mcpOut.String(), `2100000`) {
-		t.Errorf("calls %q, mcp output:\n%s", calls, mcpOut.String())
-	}
+	return code, mcpOut.String(), errs.String()
 }

@@ -65,8 +65,8 @@ func mcpAgents(e *env, opts mcpOptions, pkgs []*check.Package, commands map[stri
 			switch {
 			case commands[s.Name] != "":
 				lib.Replace(runtime.Tool{Spec: s, Func: runner.Tool(commands[s.Name])})
-			case builtinTools[s.Name] != nil:
-				lib.Replace(runtime.Tool{Spec: s, Func: builtinTools[s.Name]})
+			case e.builtinTool(s.Name) != nil:
+				lib.Replace(runtime.Tool{Spec: s, Func: e.builtinTool(s.Name)})
 			default:
 				unbound = append(unbound, s.Name)
 			}

@@ -264,7 +264,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	}()
 	// The agents the agent lists run on their own models (listedModels),
 	// their tools bound from this library (runtime.LibraryTools).
-	lib, err := runToolLibrary(agent, opts.tools, tools, mcpTools)
+	lib, err := runToolLibrary(e, agent, opts.tools, tools, mcpTools)
 	if err != nil {
 		return err
 	}
@@ -631,9 +631,10 @@ func modelName(m string) string {
 	return name
 }
 
-// runToolLibrary binds every tool of agent: to its --tool command, or to
-// a built-in implementation.
-func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool) (*runtime.ToolLibrary, error) {
+// runToolLibrary binds every tool of agent: to its --tool command, to the
+// tool of that name an --mcp server serves, or to a Go tool of
+// DoWithTools or a built-in seed tool (env.builtinTool).
+func runToolLibrary(e *env, agent runtime.Agent, toolFlags []string, tools *toolcmd.Runner, mcpTools []runtime.Tool) (*runtime.ToolLibrary, error) {
 	fromMCP := map[string]runtime.Tool{}
 	for _, t := range mcpTools {
 		fromMCP[t.Spec.Name] = t
@@ -666,7 +667,7 @@ func runToolLibrary(agent runtime.Agent, toolFlags []string, tools *toolcmd.Runn
 			// The server's own specification: Bind reports any
 			// difference from the agent's declaration.
 			lib.Replace(t)
-		} else if f, ok := builtinTools[spec.Name]; ok {
+		} else if f := e.builtinTool(spec.Name); f != nil {
 			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		} else {
 			missing = append(missing, spec.Name)

@@ -26,9 +26,13 @@ import (
 // bounds a snapshot gramc diff reads).
 const MaxSourceBytes = 64 << 20
 
-// maxDepth bounds the nesting of the schemas followed (and of a YAML
+// maxDepth bounds the nesting of the schemas followed (and of a JSON or YAML
 // document): deeper input is an error, never a stack overflow.
 const maxDepth = 1000
+
+// tooDeep is what a document nested deeper than maxDepth is told, in JSON
+// or YAML alike.
+var tooDeep = fmt.Sprintf("nested deeper than %d levels (importer's limit)", maxDepth)
 
 // maxWork bounds the schemas visited in one import (a schema reached
 // through several references counts each time): a document whose

@@ -54,7 +54,7 @@ func parseJSON(data []byte) (*node, error) {
 		msg := se.Msg
 		switch se.Err {
 		case jsonvalue.ErrTooDeep:
-			msg = fmt.Sprintf("nested deeper than %d levels (importer's limit)", maxDepth)
+			msg = tooDeep
 		case jsonvalue.ErrTooMany:
 			msg = fmt.Sprintf("more than %d values (importer's limit)", maxNodes)
 		}
@@ -116,7 +116,7 @@ func (y *yamlReader) node(n *yaml.Node, parent *node, index, depth int) (*node, 
 		return nil, y.fail(n, "more than %d values, aliases expanded (importer's limit)", maxNodes)
 	}
 	if depth > maxDepth {
-		return nil, y.fail(n, "nested deeper than %d levels (importer.maxDepth)", maxDepth)
+		return nil, y.fail(n, "%s", tooDeep)
 	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {

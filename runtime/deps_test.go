@@ -9,14 +9,14 @@ import (
 
 // TestGeneratedCodeDoesNotLinkTheCompiler: a program that imports only
 // generated code, the runtime and a provider client (openai, anthropic,
-// gemini) or the MCP server (examples/hello, examples/hellomcp) links
+// gemini) or the MCP server (examples/hello, which is both) links
 // none of gramc's compiler packages nor their dependencies (issue 10.1):
 // a user's binary carries the runtime alone.
 func TestGeneratedCodeDoesNotLinkTheCompiler(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/examples/hello", "github.com/gramc-dev/gramc/examples/hellomcp",
+	out, err := exec.Command("go", "list", "-deps", "github.com/gramc-dev/gramc/examples/hello",
 		"github.com/gramc-dev/gramc/runtime/anthropic", "github.com/gramc-dev/gramc/runtime/gemini").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

@@ -17,6 +17,9 @@ import (
 
 // The seed's hello agent, loaded from its .gram file, run against a fake
 // OpenAI server (use openai.New() with OPENAI_API_KEY for the real one).
+// An Example stands alone (godoc shows its body whole), so its set-up
+// parallels cassette's ExampleOpen and compat's ExampleCompare rather
+// than sharing a helper.
 func ExampleRun() {
 	agent, err := gramfile.LoadAgent("../testdata/examples/seed/helloAgent.gram", "hello_world_agent")
 	if err != nil {

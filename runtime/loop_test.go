@@ -63,17 +63,9 @@ func driveLoop(t *testing.T, b *runtime.BoundAgent, model runtime.Model, input s
 	}
 }
 
-func script() []runtimetest.Step {
-	return []runtimetest.Step{
-		runtimetest.CallTools(
-			runtimetest.Call("sayHello", `{"personName":"Alice"}`),
-			runtimetest.Call("sayHelo", `{}`),
-			runtimetest.Call("sayHello", `{"personName":7}`),
-			runtimetest.Call("sayHello", `{}`),
-		),
-		runtimetest.Say("Hello, Alice! And hello, world!"),
-	}
-}
+// script is one turn of a good call, an unknown tool, invalid arguments
+// and a call taking the defaults, then the answer.
+func script() []runtimetest.Step { return runtimetest.MixedHelloCalls() }
 
 // scriptOptions bound script()'s runs: the fourth of its calls is
 // refused.

@@ -1,14 +1,19 @@
-// Command hello runs hello.gram's hello_world_agent with typed Go tools.
+// Command hello runs hello.gram's hello_world_agent with typed Go tools,
+// or serves its sayHello tool to MCP hosts.
 //
 // hello.gram.go is generated from hello.gram (go generate keeps it fresh,
 // and `gramc gen --check` in the tests proves it is); tools_impl.go is the
-// implementation, started from `gramc gen --stubs`.
+// implementation, started from `gramc gen --stubs`. The agent and the MCP
+// server (mcp.go) call the same implementation.
 //
 // Usage:
 //
 //	OPENAI_API_KEY=sk-... go run ./examples/hello "Hi, I'm Ada"
+//	go run ./examples/hello --mcp    # an MCP server on standard input and output
 //
-// OPENAI_BASE_URL points it at any OpenAI-compatible server instead.
+// OPENAI_BASE_URL points the agent at any OpenAI-compatible server instead.
+// Register the server in an MCP host as
+// {"command": "go", "args": ["run", "github.com/gramc-dev/gramc/examples/hello", "--mcp"]}.
 package main
 
 //go:generate go run github.com/gramc-dev/gramc/cmd/gramc gen .
@@ -25,7 +30,13 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
+	var err error
+	if args := os.Args[1:]; len(args) == 1 && args[0] == "--mcp" {
+		err = serveMCP(context.Background(), os.Stdin, os.Stdout)
+	} else {
+		err = run(context.Background(), args, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "hello:", err)
 		os.Exit(1)
 	}

@@ -384,30 +384,19 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 		}
 	}
 	msg.Content = text.String()
-	comp := &runtime.Completion{Message: msg, StopReason: stopReason(mr.StopReason), ResponseID: mr.ID, ResponseModel: mr.Model}
+	comp := &runtime.Completion{Message: msg, StopReason: stopReasons.Of(mr.StopReason), ResponseID: mr.ID, ResponseModel: mr.Model}
 	if mr.Usage != nil {
 		comp.Usage = mr.Usage.usage()
 	}
 	return comp, nil
 }
 
-// stopReason maps the Messages API's stop_reason. Parallel to openai's
-// and gemini's stopReason: the same switch over each API's own documented
-// reasons.
-func stopReason(r string) runtime.StopReason {
-	switch r {
-	case "":
-		return ""
-	case "end_turn", "stop_sequence":
-		return runtime.StopEnd
-	case "tool_use":
-		return runtime.StopToolCalls
-	case "max_tokens", "model_context_window_exceeded":
-		return runtime.StopMaxTokens
-	case "refusal":
-		return runtime.StopRefusal
-	}
-	return runtime.StopOther
+// stopReasons are the Messages API's stop_reason values.
+var stopReasons = apihttp.StopReasons{
+	runtime.StopEnd:       {"end_turn", "stop_sequence"},
+	runtime.StopToolCalls: {"tool_use"},
+	runtime.StopMaxTokens: {"max_tokens", "model_context_window_exceeded"},
+	runtime.StopRefusal:   {"refusal"},
 }
 
 // unsupportedOutputKeywords are the JSON Schema keywords Anthropic's

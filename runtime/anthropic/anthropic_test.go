@@ -93,7 +93,7 @@ func TestStreamErrors(t *testing.T) {
 func TestStopReasons(t *testing.T) {
 	for in, want := range map[string]runtime.StopReason{"end_turn": runtime.StopEnd, "tool_use": runtime.StopToolCalls,
 		"max_tokens": runtime.StopMaxTokens, "refusal": runtime.StopRefusal, "pause_turn": runtime.StopOther, "stop_sequence": runtime.StopEnd} {
-		if got := stopReason(in); got != want {
+		if got := stopReasons.Of(in); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
 	}

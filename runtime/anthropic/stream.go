@@ -128,7 +128,7 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 			// part of the answer gramc keeps.
 		case "message_delta":
 			if se.Delta != nil && se.Delta.StopReason != "" {
-				comp.StopReason = stopReason(se.Delta.StopReason)
+				comp.StopReason = stopReasons.Of(se.Delta.StopReason)
 			}
 			if se.Usage != nil {
 				// Cumulative output tokens.

@@ -447,25 +447,18 @@ func (a *answer) completion() (*runtime.Completion, error) {
 		return nil, &runtime.APIError{Provider: "gemini", StatusCode: http.StatusOK, Message: "the model produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)", Code: a.finish}
 	}
 	msg := runtime.Message{Role: runtime.RoleAssistant, Content: a.text.String(), ToolCalls: a.calls, ThoughtSignature: a.signature}
-	comp := &runtime.Completion{Message: msg, Usage: a.usage, StopReason: stopReason(a.finish), ResponseID: a.id, ResponseModel: a.model}
+	comp := &runtime.Completion{Message: msg, Usage: a.usage, StopReason: stopReasons.Of(a.finish), ResponseID: a.id, ResponseModel: a.model}
 	if len(a.calls) > 0 && comp.StopReason == runtime.StopEnd {
 		comp.StopReason = runtime.StopToolCalls
 	}
 	return comp, nil
 }
 
-// stopReason maps a finishReason. Parallel to openai's and anthropic's
-// stopReason: the same switch over each API's own documented reasons.
-func stopReason(r string) runtime.StopReason {
-	switch r {
-	case "", "FINISH_REASON_UNSPECIFIED":
-		return ""
-	case "STOP":
-		return runtime.StopEnd
-	case "MAX_TOKENS":
-		return runtime.StopMaxTokens
-	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE":
-		return runtime.StopRefusal
-	}
-	return runtime.StopOther
+// stopReasons are generateContent's finishReason values (a call is told
+// by its parts, not by a reason of its own).
+var stopReasons = apihttp.StopReasons{
+	"":                    {"FINISH_REASON_UNSPECIFIED"},
+	runtime.StopEnd:       {"STOP"},
+	runtime.StopMaxTokens: {"MAX_TOKENS"},
+	runtime.StopRefusal:   {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "LANGUAGE"},
 }

@@ -257,7 +257,7 @@ func (c *Client) decodeResponse(data []byte) (*runtime.Completion, error) {
 	if fc := ch.Message.FunctionCall; fc != nil && len(msg.ToolCalls) == 0 {
 		msg.ToolCalls = append(msg.ToolCalls, runtime.ToolCall{Name: fc.Name, Arguments: argumentsText(fc.Arguments)})
 	}
-	comp := &runtime.Completion{Message: msg, StopReason: stopReason(ch.FinishReason), ResponseID: cr.ID, ResponseModel: cr.Model}
+	comp := &runtime.Completion{Message: msg, StopReason: stopReasons.Of(ch.FinishReason), ResponseID: cr.ID, ResponseModel: cr.Model}
 	if refused && len(msg.ToolCalls) == 0 {
 		comp.StopReason = runtime.StopRefusal
 	}
@@ -304,21 +304,11 @@ func pairLegacyResults(msgs []runtime.Message) (answer map[int]int, resultFor ma
 	return answer, resultFor
 }
 
-// stopReason maps a finish_reason (or a Responses status reason).
-// Parallel to anthropic's and gemini's stopReason: the same switch over
-// each API's own documented reasons.
-func stopReason(r string) runtime.StopReason {
-	switch r {
-	case "":
-		return ""
-	case "stop", "completed":
-		return runtime.StopEnd
-	case "tool_calls", "function_call":
-		return runtime.StopToolCalls
-	case "length", "max_output_tokens":
-		return runtime.StopMaxTokens
-	case "content_filter":
-		return runtime.StopRefusal
-	}
-	return runtime.StopOther
+// stopReasons are Chat Completions' finish_reason values and the
+// Responses API's status and incomplete reasons.
+var stopReasons = apihttp.StopReasons{
+	runtime.StopEnd:       {"stop", "completed"},
+	runtime.StopToolCalls: {"tool_calls", "function_call"},
+	runtime.StopMaxTokens: {"length", "max_output_tokens"},
+	runtime.StopRefusal:   {"content_filter"},
 }

@@ -192,13 +192,13 @@ func (c *Client) responsesCompletion(rr *responsesResponse, data []byte) (*runti
 	comp := &runtime.Completion{Message: msg, ResponseID: rr.ID, ResponseModel: rr.Model}
 	switch {
 	case rr.Status == "incomplete" && rr.IncompleteDetails != nil:
-		comp.StopReason = stopReason(rr.IncompleteDetails.Reason)
+		comp.StopReason = stopReasons.Of(rr.IncompleteDetails.Reason)
 	case len(msg.ToolCalls) > 0:
 		comp.StopReason = runtime.StopToolCalls
 	case refused:
 		comp.StopReason = runtime.StopRefusal
 	default:
-		comp.StopReason = stopReason(rr.Status)
+		comp.StopReason = stopReasons.Of(rr.Status)
 	}
 	if rr.Usage != nil {
 		comp.Usage = rr.Usage.usage()

@@ -231,7 +231,7 @@ func (c *Client) decodeStream(ctx context.Context, body io.Reader, emit func(run
 			}
 			if ch.FinishReason != nil && *ch.FinishReason != "" {
 				finished = true
-				comp.StopReason = stopReason(*ch.FinishReason)
+				comp.StopReason = stopReasons.Of(*ch.FinishReason)
 			}
 		}
 	}

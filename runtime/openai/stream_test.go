@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/internal/golden"
-	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/openai"
 )
 

@@ -377,17 +377,11 @@ func TestScenarioIterationLimit(t *testing.T) {
 func TestScenarioRetries(t *testing.T) {
 	forEach(t, func(h *harness) {
 		t := h.t
-		srv := h.server(func(turn *runtimetest.Turn, n int) runtimetest.Reply {
-			switch n {
-			case 1:
-				r := runtimetest.Reply{Status: http.StatusTooManyRequests, Message: "Rate limit reached"}
-				r.Header = map[string]string{"Retry-After": "7"}
-				return r
-			case 2:
-				return runtimetest.Reply{Status: http.StatusServiceUnavailable, Message: "overloaded"}
-			}
-			return runtimetest.TextReply("hello after waiting")
-		})
+		srv := h.server(runtimetest.Replies(
+			runtimetest.Reply{Status: http.StatusTooManyRequests, Message: "Rate limit reached", Header: map[string]string{"Retry-After": "7"}},
+			runtimetest.Reply{Status: http.StatusServiceUnavailable, Message: "overloaded"},
+			runtimetest.TextReply("hello after waiting"),
+		))
 		c, s := h.client(srv, clientConfig{})
 		resp := h.answer(c, srv, "hi", nil)
 		if resp.Content != "hello after waiting" {

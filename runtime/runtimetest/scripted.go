@@ -41,6 +41,18 @@ func CallTools(calls ...runtime.ToolCall) Step {
 // Call is shorthand for a runtime.ToolCall with JSON arguments text.
 func Call(name, args string) runtime.ToolCall { return runtime.ToolCall{Name: name, Arguments: args} }
 
+// MixedHelloCalls is a script for the hello agent (HelloSpec) whose one
+// turn of calls goes every way a call can: a good call, a call of an
+// unknown tool (sayHelo), arguments of the wrong type, the more calls
+// given, and a call that takes the defaults; then the answer "Hello,
+// Alice! And hello, world!". The runtime's Loop tests and the durable
+// workflow's hold their runs to runtime.Run's with it.
+func MixedHelloCalls(more ...runtime.ToolCall) []Step {
+	calls := []runtime.ToolCall{Call("sayHello", `{"personName":"Alice"}`), Call("sayHelo", `{}`), Call("sayHello", `{"personName":7}`)}
+	calls = append(append(calls, more...), Call("sayHello", `{}`))
+	return []Step{CallTools(calls...), Say("Hello, Alice! And hello, world!")}
+}
+
 // Fail is a step that returns err.
 func Fail(err error) Step {
 	return func(*runtime.Request) (*runtime.Completion, error) { return nil, err }

@@ -59,20 +59,10 @@ var e2eAgent = runtime.Agent{
 	Tools:       []runtime.ToolSpecification{noteSpec, slowSpec},
 }
 
-// e2eTyped is a typed agent (LANGUAGE.md §2.5): a note, then a Receipt.
-// Parallel to workflow_test.go's typedAgent, the same kind of fixture:
-// this one uses the worker process's tools (note), that one sayHello.
-var e2eTyped = runtime.Agent{
-	Name:        "durable_typed_agent",
-	Model:       "OpenAI/gpt-4o-mini",
-	Instruction: "Take a note and say what was noted.",
-	Tools:       []runtime.ToolSpecification{noteSpec},
-	Signature: &runtime.Signature{
-		Message:    "input",
-		Output:     json.RawMessage(`{"type":"object","properties":{"noted":{"type":"string"},"copies":{"type":"integer","minimum":1,"default":1}},"required":["noted"],"additionalProperties":false}`),
-		OutputName: "Receipt",
-	},
-}
+// e2eTyped is the worker process's typed agent (workflow_test.go's
+// typed): a note, then a Receipt.
+var e2eTyped = typed("durable_typed_agent", "Take a note and say what was noted.", noteSpec, "Receipt",
+	`{"type":"object","properties":{"noted":{"type":"string"},"copies":{"type":"integer","minimum":1,"default":1}},"required":["noted"],"additionalProperties":false}`)
 
 // e2ePolicy asks for both tools, then answers with their results. A typed
 // agent's request (it asks for a structured output) is first answered

@@ -60,17 +60,10 @@ func bound(t *testing.T, runs *atomic.Int32) *runtime.BoundAgent {
 	return b
 }
 
+// script is the runtime's Loop tests' script with one more call, which
+// greeter fails.
 func script() []runtimetest.Step {
-	return []runtimetest.Step{
-		runtimetest.CallTools(
-			runtimetest.Call("sayHello", `{"personName":"Alice"}`),
-			runtimetest.Call("sayHelo", `{}`),
-			runtimetest.Call("sayHello", `{"personName":7}`),
-			runtimetest.Call("sayHello", `{"personName":"fail"}`),
-			runtimetest.Call("sayHello", `{}`),
-		),
-		runtimetest.Say("Hello, Alice! And hello, world!"),
-	}
+	return runtimetest.MixedHelloCalls(runtimetest.Call("sayHello", `{"personName":"fail"}`))
 }
 
 type env struct {
@@ -299,20 +292,18 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 	return converter.GetDefaultDataConverter().FromPayloads(can.Input, v)
 }
 
-// typedAgent is a typed agent (LANGUAGE.md §2.5): hello's tool, and a
-// Greeting as its answer. Parallel to e2e_test.go's e2eTyped (the worker
-// process's typed agent, with its tools).
-var typedAgent = runtime.Agent{
-	Name:        "typed_greeter",
-	Model:       "OpenAI/gpt-4o-mini",
-	Instruction: "Greet, and say how warmly.",
-	Tools:       []runtime.ToolSpecification{helloSpec},
-	Signature: &runtime.Signature{
-		Message:    "input",
-		Output:     json.RawMessage(`{"type":"object","properties":{"greeting":{"type":"string"},"warmth":{"type":"integer","minimum":1,"maximum":5,"default":3}},"required":["greeting"],"additionalProperties":false}`),
-		OutputName: "Greeting",
-	},
+// typed is a typed agent (LANGUAGE.md §2.5) of these tests: an OpenAI
+// agent with one tool, the input as its message, and a value of the
+// schema output, named outputName, as its answer.
+func typed(name, instruction string, tool runtime.ToolSpecification, outputName, output string) runtime.Agent {
+	return runtime.Agent{Name: name, Model: "OpenAI/gpt-4o-mini", Instruction: instruction, Tools: []runtime.ToolSpecification{tool},
+		Signature: &runtime.Signature{Message: "input", Output: json.RawMessage(output), OutputName: outputName}}
 }
+
+// typedAgent greets with hello's tool, and answers with a Greeting. The
+// worker process's is e2e_test.go's e2eTyped.
+var typedAgent = typed("typed_greeter", "Greet, and say how warmly.", helloSpec, "Greeting",
+	`{"type":"object","properties":{"greeting":{"type":"string"},"warmth":{"type":"integer","minimum":1,"maximum":5,"default":3}},"required":["greeting"],"additionalProperties":false}`)
 
 func typedScript() []runtimetest.Step {
 	return []runtimetest.Step{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/runtime"
@@ -20,6 +21,24 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// StopReasons is a provider's table of the reasons its API documents for
+// ending an answer, by the runtime's reason each stands for.
+type StopReasons map[runtime.StopReason][]string
+
+// Of maps the provider's reason r: "" for none, StopOther for one the
+// table does not name.
+func (s StopReasons) Of(r string) runtime.StopReason {
+	if r == "" {
+		return ""
+	}
+	for reason, words := range s {
+		if slices.Contains(words, r) {
+			return reason
+		}
+	}
+	return runtime.StopOther
 }
 
 // ArgumentsObject is a call's arguments text as the JSON object

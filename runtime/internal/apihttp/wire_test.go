@@ -34,6 +34,21 @@ func TestArgumentsObject(t *testing.T) {
 	}
 }
 
+// TestStopReasonsOf: a listed reason maps to its runtime reason, none to
+// none (also when the table lists a word for none), any other to
+// StopOther.
+func TestStopReasonsOf(t *testing.T) {
+	table := StopReasons{"": {"UNSPECIFIED"}, runtime.StopEnd: {"stop", "completed"}, runtime.StopRefusal: {"content_filter"}}
+	for in, want := range map[string]runtime.StopReason{
+		"stop": runtime.StopEnd, "completed": runtime.StopEnd, "content_filter": runtime.StopRefusal,
+		"": "", "UNSPECIFIED": "", "pause_turn": runtime.StopOther,
+	} {
+		if got := table.Of(in); got != want {
+			t.Errorf("Of(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestToolEntriesStopsAtTheFirstError(t *testing.T) {
 	bad := errors.New("bad tool")
 	entry := func(spec runtime.ToolSpecification) (json.RawMessage, error) {
