@@ -2,7 +2,6 @@ package syntax
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,8 +20,7 @@ import (
 
 // sameTree compares two parsed files up to positions; label separators
 // (":" or "::") are ignored because the formatter normalises them and they
-// mean the same. fuzz/format_test.go's formatSameTree and signatureFirst
-// repeat it (FuzzFormat cannot import a test file of this package).
+// mean the same.
 var sameTree = cmp.Options{
 	cmpopts.IgnoreTypes(ast.Span{}),
 	cmpopts.IgnoreFields(ast.Label{}, "DoubleColon"),
@@ -90,9 +88,56 @@ func TestFormatGolden(t *testing.T) {
 	}
 }
 
-// TestFormatSeeds formats the example files and compares them with the
-// outputs recorded in testdata/format/seeds.txtar.
-func TestFormatSeeds(t *testing.T) {
+// FuzzFormat checks the formatter on any input: one that parses has
+// checkFormat's properties and FormatSource formats it as Format does; one
+// that does not, FormatSource refuses. Nothing may panic. The seeds are the
+// conformance corpus's inputs (valid and invalid), the example files and
+// the in.gram sections of testdata/format.
+func FuzzFormat(f *testing.F) {
+	var seeds [][]byte
+	for _, c := range loadCases(f, "../testdata/conformance/gram-corpus.json") {
+		seeds = append(seeds, []byte(c.Input))
+	}
+	for _, name := range exampleFiles(f) {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, src)
+	}
+	archives, _ := filepath.Glob("testdata/format/*.txtar")
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if in := section(ar, "in.gram"); in != nil {
+			seeds = append(seeds, in)
+		}
+	}
+	if len(seeds) < 100 {
+		f.Fatalf("only %d seeds", len(seeds))
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if _, diags := ParseFile("fuzz.gram", src); diags.HasErrors() {
+			if out, d := FormatSource("fuzz.gram", src); out != nil || !d.HasErrors() {
+				t.Fatalf("FormatSource formatted a file with syntax errors")
+			}
+			return
+		}
+		out := checkFormat(t, "fuzz.gram", src)
+		if fs, _ := FormatSource("fuzz.gram", src); !bytes.Equal(fs, out) {
+			t.Fatalf("FormatSource and Format disagree")
+		}
+	})
+}
+
+// exampleFiles are the paths of the example files (../testdata/examples).
+func exampleFiles(t testing.TB) []string {
+	t.Helper()
 	var names []string
 	for _, pat := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram"} {
 		m, err := filepath.Glob(pat)
@@ -104,8 +149,14 @@ func TestFormatSeeds(t *testing.T) {
 	if len(names) == 0 {
 		t.Fatal("no example files")
 	}
+	return names
+}
+
+// TestFormatSeeds formats the example files and compares them with the
+// outputs recorded in testdata/format/seeds.txtar.
+func TestFormatSeeds(t *testing.T) {
 	outs := map[string][]byte{}
-	for _, name := range names {
+	for _, name := range exampleFiles(t) {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -117,27 +168,13 @@ func TestFormatSeeds(t *testing.T) {
 		"Formatted example files (../testdata/examples); regenerate with GRAMC_UPDATE=1.", outs)
 }
 
-// corpusCase is one case of the conformance corpus.
-type corpusCase struct {
-	Suite, Name, Input string
-	Valid              bool
-}
-
 // TestFormatCorpus formats every valid input of the conformance corpus,
 // checks the formatter's properties on each and compares the outputs with
 // testdata/format/corpus.txtar.
 func TestFormatCorpus(t *testing.T) {
-	data, err := os.ReadFile("../testdata/conformance/gram-corpus.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []corpusCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
 	outs := map[string][]byte{}
 	n := 0
-	for i, c := range cases {
+	for i, c := range loadCases(t, "../testdata/conformance/gram-corpus.json") {
 		if !c.Valid {
 			continue
 		}
