@@ -2,38 +2,8 @@ package syntax
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/txtar"
 )
-
-// formatStressInputs returns the golden inputs and example files.
-func formatStressInputs(t *testing.T) [][]byte {
-	var ins [][]byte
-	archives, _ := filepath.Glob("testdata/format/*.txtar")
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if in := section(ar, "in.gram"); in != nil {
-			ins = append(ins, in)
-		}
-	}
-	for _, pat := range []string{"../testdata/examples/*.gram", "../testdata/examples/*/*.gram"} {
-		names, _ := filepath.Glob(pat)
-		for _, name := range names {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ins = append(ins, src)
-		}
-	}
-	return ins
-}
 
 // TestFormatCommentsAnywhere inserts line comments and line breaks at
 // random places of valid files; every variant that still parses must
@@ -42,7 +12,7 @@ func TestFormatCommentsAnywhere(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	inserts := []string{" // c\n", "\n// own line\n", "\n", "  ", "\n\n// after a blank\n\n", "// tight\n"}
 	variants := 0
-	for _, src := range formatStressInputs(t) {
+	for _, src := range formatInputs(t) {
 		for v := 0; v < 200; v++ {
 			mut := append([]byte(nil), src...)
 			for k := rng.Intn(6) + 1; k > 0; k-- {

@@ -91,30 +91,13 @@ func TestFormatGolden(t *testing.T) {
 // FuzzFormat checks the formatter on any input: one that parses has
 // checkFormat's properties and FormatSource formats it as Format does; one
 // that does not, FormatSource refuses. Nothing may panic. The seeds are the
-// conformance corpus's inputs (valid and invalid), the example files and
-// the in.gram sections of testdata/format.
+// conformance corpus's inputs (valid and invalid) and formatInputs.
 func FuzzFormat(f *testing.F) {
 	var seeds [][]byte
 	for _, c := range loadCases(f, "../testdata/conformance/gram-corpus.json") {
 		seeds = append(seeds, []byte(c.Input))
 	}
-	for _, name := range exampleFiles(f) {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, src)
-	}
-	archives, _ := filepath.Glob("testdata/format/*.txtar")
-	for _, name := range archives {
-		ar, err := txtar.ParseFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		if in := section(ar, "in.gram"); in != nil {
-			seeds = append(seeds, in)
-		}
-	}
+	seeds = append(seeds, formatInputs(f)...)
 	if len(seeds) < 100 {
 		f.Fatalf("only %d seeds", len(seeds))
 	}
@@ -133,6 +116,31 @@ func FuzzFormat(f *testing.F) {
 			t.Fatalf("FormatSource and Format disagree")
 		}
 	})
+}
+
+// formatInputs returns the golden inputs (the in.gram sections of
+// testdata/format) and the example files.
+func formatInputs(t testing.TB) [][]byte {
+	t.Helper()
+	var ins [][]byte
+	archives, _ := filepath.Glob("testdata/format/*.txtar")
+	for _, name := range archives {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in := section(ar, "in.gram"); in != nil {
+			ins = append(ins, in)
+		}
+	}
+	for _, name := range exampleFiles(t) {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, src)
+	}
+	return ins
 }
 
 // exampleFiles are the paths of the example files (../testdata/examples).
