@@ -26,29 +26,13 @@ func mockListed(agent runtime.Agent, t *check.Test) runtime.Agent {
 // model's client, made with copts (the cassette's HTTP client among
 // them), so the nested exchanges are recorded and replayed in order;
 // extra (Options.ClientOptions: a base URL) only for a listed agent on
-// the same client as agent's. Parallel to cli's mcpAgentModels: one
-// client per model and the same lookup, kept apart because each makes its
-// clients its own way (here through the cassette's HTTP client).
+// the same client as agent's.
 func listedModels(agent runtime.Agent, copts, extra []clientopt.Option) (runtime.Option, error) {
-	byModel := map[string]runtime.Model{}
-	for _, c := range runtime.ListedAgents(agent) {
-		if _, ok := byModel[c.Model]; ok {
-			continue
-		}
+	return runtime.WithModelPerAgent(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
 		o := copts[:len(copts):len(copts)]
 		if clients.Of(c.Model) == clients.Of(agent.Model) {
 			o = append(o, extra...)
 		}
-		m, err := clients.New(c.Model, o...)
-		if err != nil {
-			return nil, err
-		}
-		byModel[c.Model] = m
-	}
-	return runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) {
-		if m, ok := byModel[a.Model]; ok {
-			return m, nil
-		}
-		return nil, &runtime.ConfigurationError{Setting: "model", Message: "no client for agent " + a.Name + "'s model " + a.Model}
-	}), nil
+		return clients.New(c.Model, o...)
+	})
 }

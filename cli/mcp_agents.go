@@ -143,7 +143,7 @@ func servedAgents(opts mcpOptions, pkgs []*check.Package) ([]*check.Agent, error
 // before the server starts.
 func mcpAgentModels(e *env, agent runtime.Agent) (runtime.Option, error) {
 	o := runOptions{noStream: true, requestTimeout: 60 * time.Second, streamTimeout: 10 * time.Minute, maxRetryWait: 60 * time.Second}
-	return clientPerModel(append([]runtime.Agent{agent}, runtime.ListedAgents(agent)...), func(a runtime.Agent) (runtime.Model, error) {
+	return runtime.WithModelPerAgent(append([]runtime.Agent{agent}, runtime.ListedAgents(agent)...), func(a runtime.Agent) (runtime.Model, error) {
 		return runModel(e, a, o)
 	})
 }

@@ -25,7 +25,7 @@ func listedModels(e *env, agent runtime.Agent, opts runOptions, extra ...cliento
 	if strings.Contains(opts.model, "/") {
 		top = opts.model
 	}
-	return clientPerModel(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
+	return runtime.WithModelPerAgent(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
 		co := opts
 		co.model = ""
 		if clients.Of(c.Model) != clients.Of(top) {
@@ -33,32 +33,6 @@ func listedModels(e *env, agent runtime.Agent, opts runOptions, extra ...cliento
 		}
 		return runModel(e, c, co, extra...)
 	})
-}
-
-// clientPerModel is the run option that gives each agent the client of
-// its model: newModel makes one per model among agents, before anything
-// is sent; an agent on another model is a configuration error. gramc
-// run's listed agents and gramc mcp's served agents get theirs here
-// (agenttest's listedModels does the same for a test's cassette).
-func clientPerModel(agents []runtime.Agent, newModel func(runtime.Agent) (runtime.Model, error)) (runtime.Option, error) {
-	byModel := map[string]runtime.Model{}
-	for _, a := range agents {
-		if _, ok := byModel[a.Model]; ok {
-			continue
-		}
-		m, err := newModel(a)
-		if err != nil {
-			return nil, err
-		}
-		byModel[a.Model] = m
-	}
-	return runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) {
-		m, ok := byModel[a.Model]
-		if !ok {
-			return nil, &runtime.ConfigurationError{Setting: "model", Message: "no client for agent " + a.Name + "'s model " + a.Model}
-		}
-		return m, nil
-	}), nil
 }
 
 // nestedTrace is the start of a trace line for a listed agent's tool

@@ -32,6 +32,33 @@ const MaxAgentNesting = toolspec.MaxAgentNesting
 // agent's, and is a tool error otherwise.
 func WithModels(f func(Agent) (Model, error)) Option { return func(o *RunOptions) { o.Models = f } }
 
+// WithModelPerAgent is WithModels over one client per model: newModel is
+// called once for each distinct model among agents, before anything is
+// sent (so a missing key fails first), and an agent on a model not among
+// them is a *ConfigurationError when it is called. gramc run's listed
+// agents, gramc mcp's served agents and agenttest's cassettes get their
+// clients here, each making them its own way.
+func WithModelPerAgent(agents []Agent, newModel func(Agent) (Model, error)) (Option, error) {
+	byModel := map[string]Model{}
+	for _, a := range agents {
+		if _, ok := byModel[a.Model]; ok {
+			continue
+		}
+		m, err := newModel(a)
+		if err != nil {
+			return nil, err
+		}
+		byModel[a.Model] = m
+	}
+	return WithModels(func(a Agent) (Model, error) {
+		m, ok := byModel[a.Model]
+		if !ok {
+			return nil, &ConfigurationError{Setting: "model", Message: "no client for agent " + a.Name + "'s model " + a.Model}
+		}
+		return m, nil
+	}), nil
+}
+
 // bindListed binds the agents agent lists (Agent.Agents) from lib, each
 // to the tool spec of agent.Tools that bears its name: the listed agent
 // runs in place of a library tool — unless lib implements that name

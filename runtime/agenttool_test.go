@@ -328,3 +328,36 @@ func TestListedAgentEvents(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestWithModelPerAgent: one client is made per distinct model, up front,
+// each agent gets its model's, an agent on another model is a
+// *ConfigurationError naming it, and a client that cannot be made fails
+// the option before anything runs.
+func TestWithModelPerAgent(t *testing.T) {
+	agents := []runtime.Agent{{Name: "a", Model: "OpenAI/gpt-4o"}, {Name: "b", Model: "Anthropic/claude-sonnet-4-5"}, {Name: "c", Model: "OpenAI/gpt-4o"}}
+	var made []string
+	opt, err := runtime.WithModelPerAgent(agents, func(a runtime.Agent) (runtime.Model, error) {
+		made = append(made, a.Name)
+		return runtimetest.NewScriptedModel(runtimetest.Say(a.Model)), nil
+	})
+	if err != nil || strings.Join(made, ",") != "a,b" {
+		t.Fatalf("made clients for %q, err %v; want a and b only", made, err)
+	}
+	var o runtime.RunOptions
+	opt(&o)
+	ma, _ := o.Models(agents[0])
+	mb, _ := o.Models(agents[1])
+	mc, _ := o.Models(agents[2])
+	if ma == nil || ma != mc || ma == mb {
+		t.Errorf("a and c share gpt-4o's client, b has its own: %p %p %p", ma, mb, mc)
+	}
+	var ce *runtime.ConfigurationError
+	if _, err := o.Models(runtime.Agent{Name: "d", Model: "Gemini/gemini-2.5-flash"}); !errors.As(err, &ce) || !strings.Contains(err.Error(), "agent d's model Gemini/gemini-2.5-flash") {
+		t.Errorf("an agent on another model: %v", err)
+	}
+
+	boom := errors.New("no key")
+	if _, err := runtime.WithModelPerAgent(agents, func(runtime.Agent) (runtime.Model, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Errorf("a client that cannot be made: %v", err)
+	}
+}
