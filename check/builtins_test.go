@@ -100,3 +100,19 @@ func TestReservedNamesAreTheBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinOfJSON: every built-in's JSON Schema type name reads back as
+// that built-in (the importer and gramc diff's snapshots read types this
+// way), and a type name gram has no type for is not one.
+func TestBuiltinOfJSON(t *testing.T) {
+	for _, b := range Builtins() {
+		if got, ok := BuiltinOfJSON(b.JSON); !ok || got.Kind != b.Kind {
+			t.Errorf("BuiltinOfJSON(%q) = %v, %v; want %s", b.JSON, got.Name, ok, b.Name)
+		}
+	}
+	for _, name := range []string{"null", "", "String", "int"} {
+		if got, ok := BuiltinOfJSON(name); ok {
+			t.Errorf("BuiltinOfJSON(%q) = %s; want none", name, got.Name)
+		}
+	}
+}

@@ -48,6 +48,19 @@ func (k Kind) Builtin() (BuiltinType, bool) {
 	return BuiltinType{}, false
 }
 
+// BuiltinOfJSON returns the built-in type that JSON Schema's "type"
+// name jsonType stands for ("integer" is Integer; ok false for "null" and
+// anything else): the reading of a schema (gramc import, gramc diff's
+// snapshots) maps type names back through the same table.
+func BuiltinOfJSON(jsonType string) (BuiltinType, bool) {
+	for _, b := range builtins {
+		if b.JSON == jsonType {
+			return b, true
+		}
+	}
+	return BuiltinType{}, false
+}
+
 // builtinTypes maps every built-in label and alias to its kind, and
 // builtinNames lists them for suggestions: canonical names, then aliases.
 var builtinTypes, builtinNames = func() (map[string]Kind, []string) {

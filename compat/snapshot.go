@@ -427,8 +427,6 @@ func nonNull(list *jsonvalue.Node) *jsonvalue.Node {
 	return out
 }
 
-var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
-
 // typ reads the type a schema describes.
 func (r *snapReader) typ(s *jsonvalue.Node) (*check.Type, error) {
 	if ref := s.Get("$ref"); ref != nil {
@@ -446,9 +444,6 @@ func (r *snapReader) typ(s *jsonvalue.Node) (*check.Type, error) {
 	}
 	if ty.Kind != jsonvalue.String {
 		return nil, r.errorf(ty, "\"type\" names one type here (or one and \"null\")")
-	}
-	if k, ok := scalarKinds[ty.Str]; ok {
-		return &check.Type{Kind: k, Range: r.at(s)}, nil
 	}
 	switch ty.Str {
 	case "object":
@@ -473,6 +468,9 @@ func (r *snapReader) typ(s *jsonvalue.Node) (*check.Type, error) {
 			t.Elem = elem
 		}
 		return t, nil
+	}
+	if b, ok := check.BuiltinOfJSON(ty.Str); ok { // string, integer, number, boolean
+		return &check.Type{Kind: b.Kind, Range: r.at(s)}, nil
 	}
 	return nil, r.errorf(ty, "unknown type %q", ty.Str)
 }
@@ -552,8 +550,8 @@ func (r *snapReader) enum(s *jsonvalue.Node, name string) (*check.Enum, error) {
 	}
 	e := &check.Enum{Name: name, Range: r.at(s), NameRange: r.at(s), ValueKind: check.String}
 	if ty := s.Get("type"); ty != nil && ty.Kind == jsonvalue.String {
-		if k, ok := scalarKinds[ty.Str]; ok {
-			e.ValueKind = k
+		if b, ok := check.BuiltinOfJSON(ty.Str); ok && b.Kind != check.Object && b.Kind != check.Array {
+			e.ValueKind = b.Kind
 		}
 	}
 	var err error

@@ -378,8 +378,6 @@ func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 		name = inferType(s)
 	}
 	switch name {
-	case "string", "integer", "number", "boolean":
-		return &typ{kind: scalarKinds[name]}, chain
 	case "object":
 		return im.object(s, hint, depth), chain
 	case "array":
@@ -390,6 +388,9 @@ func (im *importer) typ(s *node, hint string, depth int) (*typ, []*node) {
 	case "":
 		im.untyped(s)
 		return &typ{kind: check.Object}, chain
+	}
+	if b, ok := check.BuiltinOfJSON(name); ok { // string, integer, number, boolean
+		return &typ{kind: b.Kind}, chain
 	}
 	im.s.fail(tn, "unknown type %s (JSON Schema's types are string, integer, number, boolean, object, array and null)", jsonstr.Text(name))
 	return nil, nil
@@ -406,21 +407,11 @@ func anys(ss []string) []any {
 // unescaper undoes a JSON pointer's escapes.
 var unescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
-var scalarKinds = map[string]check.Kind{"string": check.String, "integer": check.Integer, "number": check.Number, "boolean": check.Boolean}
-
-// gramKind names the gram type of a JSON Schema type name.
+// gramKind names the gram type of a JSON Schema type name (Object for
+// null and a schema without a type).
 func gramKind(name string) string {
-	switch name {
-	case "string":
-		return "String"
-	case "integer":
-		return "Integer"
-	case "number":
-		return "Number"
-	case "boolean":
-		return "Boolean"
-	case "array":
-		return "Array"
+	if b, ok := check.BuiltinOfJSON(name); ok {
+		return b.Name
 	}
 	return "Object"
 }
@@ -638,7 +629,8 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 	if t != "string" && t != "integer" {
 		return nil
 	}
-	e := &enum{name: name, at: s, src: im.s, valueKind: scalarKinds[t], values: []any{}}
+	valueType, _ := check.BuiltinOfJSON(t)
+	e := &enum{name: name, at: s, src: im.s, valueKind: valueType.Kind, values: []any{}}
 	e.description = im.str(s, "description")
 	for _, v := range vals.Arr {
 		switch {
