@@ -74,6 +74,13 @@ gramc run, or the built-in sayHello and sayGoodbye), or from the cassette
 (results: "cassette": recorded from the implementations, replayed without
 running them). Tool calls run one at a time, in call order.
 
+Formats:
+  text   a --- PASS or --- FAIL line per test, each failure under it,
+         then a summary line
+  json   an object: tests (each test's calls, answer and failures),
+         passed, failed
+  junit  JUnit XML, one testsuite per package, for CI
+
 Exit status: 0 when every test passes (or there is none), 1 when one fails
 or the packages have errors, 2 for usage errors.`,
 		Example: `  gramc test --scripted ./...       # no key, no cassette
