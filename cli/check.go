@@ -13,7 +13,6 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
 
@@ -44,7 +43,7 @@ var diagFormats = []string{"text", "json", "github"}
 func newCheckCmd(e *env) *cobra.Command {
 	var opts checkOptions
 	cmd := &cobra.Command{
-		Use:   "check [--format text|json|github] [--werror] [--target T[,T...]] [path ...]",
+		Use:   "check " + formatUsage(diagFormats) + " [--werror] [--target T[,T...]] [path ...]",
 		Short: "Type-check gram packages and report every problem",
 		Long: `Check loads gram packages, checks every rule of the language (tools,
 parameters, types, enums, agents) and reports all problems of all files in
@@ -106,7 +105,7 @@ with --werror), 2 for usage or I/O errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diagFormats, ", "))
+	formatFlag(cmd, &opts.format, diagFormats, "text")
 	f.BoolVar(&opts.werror, "werror", false, "treat warnings as errors (exit 1 when there is any diagnostic)")
 	f.StringSliceVar(&opts.targets, "target", nil, "also lint for these providers (repeatable or comma-separated; see above)")
 	f.StringSliceVar(&opts.disable, "disable", nil, "turn these warning codes off (repeatable or comma-separated)")
@@ -118,9 +117,6 @@ with --werror), 2 for usage or I/O errors.`,
 }
 
 func runCheck(e *env, opts checkOptions, args []string) error {
-	if !slices.Contains(diagFormats, opts.format) {
-		return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, diagFormats, "formats"))
-	}
 	// The project's gramc.json, found from the packages up; flags
 	// override it.
 	cfg, cfgDiags := config.ForPatterns(args)

@@ -13,10 +13,11 @@ import (
 
 // addCompletions teaches every command's shell completion (gramc completion
 // bash|zsh|fish|powershell) the values its flags and arguments take: .gram
-// files and directories for paths, the output formats and provider targets
-// by name (comma lists too), and the agents and tools declared in the files
-// already on the command line. It is done once here, by flag name, so every
-// command that has a flag completes it the same way.
+// files and directories for paths, provider targets by name (comma lists
+// too), and the agents and tools declared in the files already on the
+// command line. It is done once here, by flag name, so every command that
+// has a flag completes it the same way. (--format's values differ by
+// command: formatFlag registers their completion with the flag.)
 func addCompletions(root *cobra.Command) {
 	for _, cmd := range root.Commands() {
 		if cmd.Name() == "completion" || cmd.Name() == "help" || cmd.Name() == "version" {
@@ -26,9 +27,6 @@ func addCompletions(root *cobra.Command) {
 			cmd.ValidArgsFunction = completePaths
 		}
 		flags := cmd.Flags()
-		if flags.Lookup("format") != nil && cmd.Name() == "check" {
-			_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(diagFormats))
-		}
 		if flags.Lookup("target") != nil {
 			names := []string{"all"}
 			for _, t := range schema.Targets() {

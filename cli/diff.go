@@ -36,6 +36,9 @@ type diffOptions struct {
 	targets    []string
 }
 
+// diffFormats are the values of gramc diff --format (writeChanges).
+var diffFormats = []string{"text", "json", "github", "markdown"}
+
 func newDiffCmd(e *env) *cobra.Command {
 	var opts diffOptions
 	cmd := &cobra.Command{
@@ -104,7 +107,7 @@ errors. docs/diff.md lists every rule.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.format, "format", "text", "output format: text, json, github or markdown")
+	formatFlag(cmd, &opts.format, diffFormats, "text")
 	f.StringVar(&opts.failOn, "fail-on", "breaking", "exit 1 at a change of this severity or above: breaking, dangerous, safe or none")
 	f.StringSliceVar(&opts.disable, "disable", nil, "ignore these rule codes (repeatable or comma-separated)")
 	f.StringSliceVar(&opts.targets, "target", nil, "also judge each change on these providers' payloads (repeatable, a comma list, or all)")
@@ -114,9 +117,6 @@ errors. docs/diff.md lists every rule.`,
 }
 
 func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
-	if !slices.Contains([]string{"text", "json", "github", "markdown"}, opts.format) {
-		return usageErrorf("--format %q: want text, json, github or markdown", opts.format)
-	}
 	failAt, fail := compat.Breaking, true
 	if opts.failOn == "none" {
 		fail = false

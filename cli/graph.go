@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +20,7 @@ func newGraphCmd(e *env) *cobra.Command {
 		formats = append(formats, string(f))
 	}
 	cmd := &cobra.Command{
-		Use:   "graph [--format mermaid|dot|svg] [path ...]",
+		Use:   "graph " + formatUsage(formats) + " [path ...]",
 		Short: "Draw the agents, tools and types of gram packages",
 		Long: `Graph checks the gram packages named by paths (default ./...) and draws
 them: each agent, the tools and agents it lists, and the declared types
@@ -45,24 +44,19 @@ or I/O errors.`,
   gramc graph --format svg examples/weather > weather.svg`,
 		ValidArgsFunction: completePaths,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := graph.ParseFormat(format)
-			if err != nil {
-				return usageErrorf("--format: %v", err)
-			}
 			pkgs, err := loadSomePackages(e, args, "./...")
 			if err != nil {
 				return err
 			}
 			var buf bytes.Buffer
-			if err := graph.Write(&buf, pkgs, f); err != nil {
+			if err := graph.Write(&buf, pkgs, graph.Format(format)); err != nil {
 				return &exitError{code: ExitProblem, err: err}
 			}
 			_, err = e.stdout.Write(buf.Bytes())
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", string(graph.Mermaid), "output format: "+strings.Join(formats, ", "))
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedValues(formats))
+	formatFlag(cmd, &format, formats, string(graph.Mermaid))
 	addDisableFlag(cmd, e)
 	return cmd
 }

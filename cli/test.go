@@ -45,7 +45,7 @@ var testFormats = []string{"text", "json", "junit"}
 func newTestCmd(e *env) *cobra.Command {
 	var opts testOptions
 	cmd := &cobra.Command{
-		Use:   "test [--scripted | --record | --rerecord] [-run REGEXP] [--format text|json|junit] [--tool NAME=COMMAND]... [path ...]",
+		Use:   "test [--scripted | --record | --rerecord] [-run REGEXP] " + formatUsage(testFormats) + " [--tool NAME=COMMAND]... [path ...]",
 		Short: "Run the :Test declarations of gram packages, offline from their cassettes",
 		Long: `Test runs every :Test of the packages (default: the current directory):
 each runs its agent on its input, talking to the model through the test's
@@ -89,9 +89,6 @@ or the packages have errors, 2 for usage errors.`,
   gramc test --record ./agents          # re-record against the providers
   gramc test --format junit ./... > report.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(testFormats, opts.format) {
-				return usageErrorf("unknown --format %q%s", opts.format, suggest.Hint(opts.format, testFormats, "formats"))
-			}
 			if opts.scripted && (opts.record || opts.rerecord) {
 				return usageErrorf("--scripted and --record or --rerecord: a scripted run talks to no provider, so it records nothing")
 			}
@@ -121,7 +118,7 @@ or the packages have errors, 2 for usage errors.`,
 	f.BoolVar(&opts.rerecord, "rerecord", false, "rewrite the cassettes from themselves: the tests' requests now, with the recorded answers (no provider, no key)")
 	f.BoolVar(&opts.record, "record", false, "run against the real providers and rewrite the cassettes (no key is written)")
 	f.StringVar(&opts.run, "run", "", "run only the tests whose name matches `REGEXP` (also -run, as go test)")
-	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(testFormats, ", "))
+	formatFlag(cmd, &opts.format, testFormats, "text")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command, for results \"bound\" and \"cassette\": NAME=COMMAND (repeatable)")
 	f.StringVar(&opts.baseURL, "base-url", "", "with --record: the provider's base URL (default: the provider's, or its *_BASE_URL variable)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
