@@ -42,7 +42,8 @@ func main() {
 		if err != nil {
 			return nil, err
 		}
-		return object(g.Files, nil)
+		fs, _ := object(g.Files, nil)
+		return map[string]any{"files": fs, "warnings": g.Warnings}, nil
 	}))
 	api.Set("graph", fn(func(args []js.Value) (any, error) {
 		return core.Graph(files(args, 0), str(args, 1))
