@@ -129,29 +129,28 @@ func parityCases(t *testing.T) []parityCase {
 	for _, ex := range exs {
 		cases = append(cases, parityCase{name: "example " + ex.Name, files: ex.Files})
 	}
-	paths, _ := filepath.Glob(filepath.Join(root, "testdata", "check", "*.gram"))
-	if len(paths) < 20 {
-		t.Fatalf("found %d files in testdata/check", len(paths))
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	// Each file of a glob as a package of one file: testdata/check's for
+	// every function, codegen's own inputs (whose names gramc gen renames,
+	// with its warnings) for gen.
+	for _, g := range []struct {
+		dir, pattern, only string
+		least              int
+	}{
+		{"testdata/check", "*.gram", "", 20},
+		{"codegen/golang/testdata", "*/*.gram", "gen", 3},
+	} {
+		paths, _ := filepath.Glob(filepath.Join(root, g.dir, g.pattern))
+		if len(paths) < g.least {
+			t.Fatalf("found %d files in %s", len(paths), g.dir)
 		}
-		cases = append(cases, parityCase{name: "testdata/check/" + filepath.Base(p), files: map[string]string{filepath.Base(p): string(b)}})
-	}
-	// Codegen's own inputs, whose names gramc gen renames (its warnings).
-	gens, _ := filepath.Glob(filepath.Join(root, "codegen", "golang", "testdata", "*", "*.gram"))
-	if len(gens) < 3 {
-		t.Fatalf("found %d files in codegen/golang/testdata", len(gens))
-	}
-	for _, p := range gens {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, p)
+			cases = append(cases, parityCase{name: filepath.ToSlash(rel), files: map[string]string{filepath.Base(p): string(b)}, only: g.only})
 		}
-		rel, _ := filepath.Rel(root, p)
-		cases = append(cases, parityCase{name: filepath.ToSlash(rel), files: map[string]string{filepath.Base(p): string(b)}, only: "gen"})
 	}
 	for _, corpus := range []string{filepath.Join(root, "testdata", "conformance", "gram-corpus.json"), filepath.Join(root, "syntax", "testdata", "conformance-extra.json")} {
 		b, err := os.ReadFile(corpus)
