@@ -76,6 +76,10 @@ func newEnv(t *testing.T, cfg durable.Config) env {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	e := s.NewTestWorkflowEnvironment()
+	// The environment gives up on a workflow idle for 3 s of wall clock by
+	// default, which a loaded 2-core machine can reach while an activity
+	// runs (the known flake); a minute still ends a hung test.
+	e.SetTestTimeout(time.Minute)
 	w, err := durable.New(cfg)
 	if err != nil {
 		t.Fatal(err)
