@@ -279,25 +279,46 @@ func Schema(fs Files, target string) (string, error) {
 	return string(out), nil
 }
 
+// Generated is what gramc gen gives for a package.
+type Generated struct {
+	// Files are the files gramc gen -o DIR writes into an empty DIR:
+	// file name to Go source.
+	Files map[string]string
+	// Warnings is what gramc gen prints on standard error about the Go
+	// names it chose (a gram name whose Go name is taken gets a numeric
+	// suffix: gen-name-collision), after the check's own warnings: the
+	// text writer's diagnostics and the count line, "" when there are none.
+	Warnings string
+	// Diagnostics are the warnings Warnings shows.
+	Diagnostics diag.Diagnostics
+}
+
 // Gen returns the files gramc gen writes for the package (its Go file,
 // named after the package), as gramc gen -o DIR writes them into an
-// empty DIR.
-func Gen(fs Files) (map[string]string, error) {
+// empty DIR, and the warnings it prints on the way.
+func Gen(fs Files) (*Generated, error) {
 	pkg, _, err := fs.checked()
 	if err != nil {
 		return nil, err
 	}
+	var warnings diag.Diagnostics
 	bufs := map[string]*bytes.Buffer{}
-	err = golang.GenerateTo(golang.Request{Package: pkg}, func(name string) (io.Writer, error) {
+	err = golang.GenerateTo(golang.Request{
+		Package: pkg,
+		Report:  func(d *diag.Diagnostic) { warnings = append(warnings, d) },
+	}, func(name string) (io.Writer, error) {
 		bufs[name] = &bytes.Buffer{}
 		return bufs[name], nil
 	})
 	if err != nil {
 		return nil, &Error{Text: fmt.Sprintf("package %s: %v", pkg.Name, err)}
 	}
-	out := map[string]string{}
+	// Scoped by the files' gramc:ignore comments, as gramc gen scopes them.
+	warnings = check.SuppressOnly(pkg.Files, warnings)
+	warnings.Sort()
+	out := &Generated{Files: map[string]string{}, Warnings: fs.text(warnings), Diagnostics: warnings}
 	for name, b := range bufs {
-		out[name] = b.String()
+		out.Files[name] = b.String()
 	}
 	return out, nil
 }

@@ -40,6 +40,14 @@ const (
 [Unit:Enum {values: ["celsius", "fahrenheit"], description: "Unit"}]
 `
 	typo = "Strng"
+
+	// A package whose two tools map to one Go name: gramc gen renames
+	// the second and warns (cli/testdata/script/gen_errors.txtar).
+	linkCollide = `{package: "collide"}
+
+[foo_bar:Tool {description: "First"} | ()==>(::String)]
+[fooBar:Tool {description: "Second"} | ()==>(::String)]
+`
 )
 
 // chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH.
@@ -69,7 +77,8 @@ func skipOrFail(t *testing.T, why string) {
 // playwright-core (testdata/browser/browser.js): a shared link with a
 // typo shows the diagnostic at its line and column, its fix applies in a
 // click, the schema pane shows what gramc schema prints, the second
-// file's tab opens, the picture is drawn, the page fits a phone, and
+// file's tab opens, the picture is drawn, the Go pane shows gramc gen's
+// warning beside the code it renamed, the page fits a phone, and
 // gramc graph's Mermaid renders with the mermaid package. It measures
 // the load time and the time per check in the browser, and takes the
 // screenshot of docs/playground.png (written there under GRAMC_UPDATE=1).
@@ -128,6 +137,21 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("gramc schema: %s", stderr.String())
 	}
 	schemaOpenAI := stdout.String()
+	// What gramc gen prints on standard error for linkCollide: its warning.
+	if err := os.WriteFile(filepath.Join(dir, "collide.gram"), []byte(linkCollide), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Do([]string{"gen", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "collide.gram")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("gramc gen: %s", stderr.String())
+	}
+	// The command names the file by the path it was given; the page by its name.
+	genWarnings := strings.ReplaceAll(stderr.String(), filepath.Join(dir, "collide.gram"), "main.gram")
+	if !strings.Contains(genWarnings, "[gen-name-collision]") {
+		t.Fatalf("gramc gen printed no gen-name-collision warning for linkCollide:\n%s", genWarnings)
+	}
+	collide := base64.RawURLEncoding.EncodeToString(txtar.Format(&txtar.Archive{Files: []txtar.File{{Name: "main.gram", Data: []byte(linkCollide)}}}))
 	exs, err := site.ReadExamples(root)
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +176,9 @@ func TestBrowser(t *testing.T) {
 		"secondFile":   "types.gram",
 		"secondText":   linkTypes,
 		"schemaOpenAI": schemaOpenAI,
+		"collideLink":  collide,
+		"genWarnings":  genWarnings,
+		"genRenamed":   "func NewFooBar2Tool(",
 		"graphNodes":   []string{"agent weather_agent", "tool getWeather", "type Report", "enum Unit"},
 		"weather":      exs[0].Files,
 		"mermaid":      mermaid,

@@ -114,10 +114,12 @@ func TestBuild(t *testing.T) {
 type parityCase struct {
 	name  string
 	files map[string]string
+	only  string // when set, the one function the case is for
 }
 
 // parityCases are every example, every annotated error file of
-// testdata/check and every case of the conformance corpora.
+// testdata/check, every case of the conformance corpora and, for gen,
+// every input of codegen/golang's tests.
 func parityCases(t *testing.T) []parityCase {
 	var cases []parityCase
 	exs, err := site.ReadExamples(root)
@@ -125,18 +127,30 @@ func parityCases(t *testing.T) []parityCase {
 		t.Fatal(err)
 	}
 	for _, ex := range exs {
-		cases = append(cases, parityCase{"example " + ex.Name, ex.Files})
+		cases = append(cases, parityCase{name: "example " + ex.Name, files: ex.Files})
 	}
-	paths, _ := filepath.Glob(filepath.Join(root, "testdata", "check", "*.gram"))
-	if len(paths) < 20 {
-		t.Fatalf("found %d files in testdata/check", len(paths))
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	// Each file of a glob as a package of one file: testdata/check's for
+	// every function, codegen's own inputs (whose names gramc gen renames,
+	// with its warnings) for gen.
+	for _, g := range []struct {
+		dir, pattern, only string
+		least              int
+	}{
+		{"testdata/check", "*.gram", "", 20},
+		{"codegen/golang/testdata", "*/*.gram", "gen", 3},
+	} {
+		paths, _ := filepath.Glob(filepath.Join(root, g.dir, g.pattern))
+		if len(paths) < g.least {
+			t.Fatalf("found %d files in %s", len(paths), g.dir)
 		}
-		cases = append(cases, parityCase{"testdata/check/" + filepath.Base(p), map[string]string{filepath.Base(p): string(b)}})
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, p)
+			cases = append(cases, parityCase{name: filepath.ToSlash(rel), files: map[string]string{filepath.Base(p): string(b)}, only: g.only})
+		}
 	}
 	for _, corpus := range []string{filepath.Join(root, "testdata", "conformance", "gram-corpus.json"), filepath.Join(root, "syntax", "testdata", "conformance-extra.json")} {
 		b, err := os.ReadFile(corpus)
@@ -153,7 +167,7 @@ func parityCases(t *testing.T) []parityCase {
 			t.Fatalf("%s: no cases", corpus)
 		}
 		for i, c := range cs {
-			cases = append(cases, parityCase{fmt.Sprintf("%s #%d %s", filepath.Base(corpus), i, c.Name), map[string]string{"case.gram": c.Input}})
+			cases = append(cases, parityCase{name: fmt.Sprintf("%s #%d %s", filepath.Base(corpus), i, c.Name), files: map[string]string{"case.gram": c.Input}})
 		}
 	}
 	return cases
@@ -172,7 +186,9 @@ type request struct {
 func parityRequests(c parityCase) []request {
 	var rs []request
 	add := func(fn, arg string, argv func([]string) []string) {
-		rs = append(rs, request{fn, c.files, arg, argv})
+		if c.only == "" || c.only == fn {
+			rs = append(rs, request{fn, c.files, arg, argv})
+		}
 	}
 	add("check", "", func(n []string) []string { return append([]string{"check", "--format", "json"}, n...) })
 	add("format", "", func(n []string) []string { return append([]string{"fmt"}, n...) })
@@ -245,7 +261,7 @@ func readResults(t *testing.T, resFile string, n int) ([]result, float64) {
 // TestParity runs the WebAssembly module under Node and gramc's command
 // line on every example and conformance file and compares every result,
 // byte for byte: check's JSON, fmt's text, schema of every target, gen's
-// files, graph in each format; on failure the error's text with what
+// files and warnings, graph in each format; on failure the error's text with what
 // the command prints on standard error. And explain of every code.
 func TestParity(t *testing.T) {
 	if testing.Short() {
@@ -334,8 +350,22 @@ func TestParity(t *testing.T) {
 				gotText += m[n]
 			}
 		case "gen":
-			var m map[string]string
-			json.Unmarshal(got.Value, &m)
+			var g struct {
+				Files    map[string]string
+				Warnings string
+			}
+			json.Unmarshal(got.Value, &g)
+			m := g.Files
+			// gramc gen prints the check's warnings, then codegen's: the
+			// module gives codegen's, as the command words them.
+			if g.Warnings != "" {
+				if !strings.HasSuffix(stderr, g.Warnings) {
+					t.Errorf("%s: the module's warnings are not the end of the command's standard error:\n--- module\n%s\n--- command\n%s", where, g.Warnings, stderr)
+				}
+				compared["gen (warnings)"]++
+			} else if strings.Contains(stderr, "["+string(diag.CodeGenNameCollision)+"]") {
+				t.Errorf("%s: the module gives no warnings, the command printed:\n%s", where, stderr)
+			}
 			ents, _ := os.ReadDir(filepath.Join(dir, "out"))
 			want = ""
 			for _, e := range ents {
@@ -354,7 +384,7 @@ func TestParity(t *testing.T) {
 		compared[r.fn]++
 	}
 	t.Logf("compared: %v", compared)
-	for _, fn := range []string{"check", "format", "schema", "gen", "graph", "explain"} {
+	for _, fn := range []string{"check", "format", "schema", "gen", "gen (warnings)", "graph", "explain"} {
 		if compared[fn] == 0 {
 			t.Errorf("no successful %s was compared: the cases are broken", fn)
 		}

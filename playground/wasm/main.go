@@ -38,7 +38,12 @@ func main() {
 		return core.Schema(files(args, 0), str(args, 1))
 	}))
 	api.Set("gen", fn(func(args []js.Value) (any, error) {
-		return object(core.Gen(files(args, 0)))
+		g, err := core.Gen(files(args, 0))
+		if err != nil {
+			return nil, err
+		}
+		fs, _ := object(g.Files, nil)
+		return map[string]any{"files": fs, "warnings": g.Warnings}, nil
 	}))
 	api.Set("graph", fn(func(args []js.Value) (any, error) {
 		return core.Graph(files(args, 0), str(args, 1))

@@ -243,7 +243,18 @@
     try {
       switch (state.pane) {
         case "schema": pane.textContent = gramc.schema(state.files, $("target").value); break;
-        case "go": pane.textContent = Object.entries(gramc.gen(state.files)).map(([n, t]) => "// " + n + "\n" + t).join("\n"); break;
+        case "go": {
+          const g = gramc.gen(state.files);
+          pane.textContent = "";
+          // gramc gen's warnings (a Go name taken, so a suffix), as it
+          // prints them, above the code they are about.
+          if (g.warnings) {
+            const w = document.createElement("div"); w.className = "warnings"; w.textContent = g.warnings;
+            pane.append(w);
+          }
+          pane.append(Object.entries(g.files).map(([n, t]) => "// " + n + "\n" + t).join("\n"));
+          break;
+        }
         case "fmt": pane.textContent = state.order.map((n) => "// " + n + "\n" + gramc.format({ [n]: state.files[n] })[n]).join("\n"); break;
         case "explain": pane.textContent = $("code").value ? gramc.explain($("code").value.trim()) : "Pick a diagnostic's [code], or type a code above."; break;
         case "graph": {

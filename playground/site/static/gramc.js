@@ -35,7 +35,8 @@
     format: (files) => call("format", [files]),
     // schema(files, target): what gramc schema --target target prints.
     schema: (files, target) => call("schema", [files, target === undefined ? "jsonschema" : String(target)]),
-    // gen(files): {name: what gramc gen writes}.
+    // gen(files): {files: {name: what gramc gen writes}, warnings: what
+    // it prints on standard error about the Go names it chose ("" if none)}.
     gen: (files) => call("gen", [files]),
     // graph(files, format): what gramc graph --format format prints.
     graph: (files, format) => call("graph", [files, format === undefined ? "mermaid" : String(format)]),

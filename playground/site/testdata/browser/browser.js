@@ -3,7 +3,8 @@
 // playwright-core drives Debian's chromium as a visitor would: open a
 // shared link with a typo, see the diagnostic at its line and column,
 // apply its fix, switch to a schema pane, see the second file's tab, see
-// the picture; then render gramc graph's Mermaid with the mermaid package.
+// the picture, see gramc gen's warning in the Go pane; then render
+// gramc graph's Mermaid with the mermaid package.
 // Each step that fails throws with what it saw.
 "use strict";
 const fs = require("fs");
@@ -94,7 +95,17 @@ function expect(cond, what) { if (!cond) throw new Error(what); }
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector("#pane").dataset.pane === "go", null, { timeout: 5000 });
     expect((await page.textContent("#pane")).includes("DO NOT EDIT"), "the Go pane shows no generated code");
+    expect((await page.locator("#pane .warnings").count()) === 0, "the Go pane shows warnings for a package gramc gen warns nothing of");
     step("keyboard: Enter on a tab opens its pane");
+
+    // 9. gramc gen's warning, beside the Go it is about: a link whose two
+    // tools map to one Go name.
+    await page.evaluate((link) => { location.hash = "#txtar=" + link; }, cfg.collideLink);
+    await page.waitForSelector("#pane .warnings", { timeout: 10000 });
+    const warned = await page.textContent("#pane .warnings");
+    expect(warned === cfg.genWarnings, "the Go pane's warnings differ from what gramc gen prints on standard error:\n" + warned + "\nwant:\n" + cfg.genWarnings);
+    expect((await page.textContent("#pane")).includes(cfg.genRenamed), "the Go pane has no " + cfg.genRenamed);
+    step("Go pane: gramc gen's warning");
 
     // The screenshot of the docs: the weather example with its picture.
     await page.selectOption("#examples", { index: 1 });
@@ -103,13 +114,13 @@ function expect(cond, what) { if (!cond) throw new Error(what); }
     await page.screenshot({ path: cfg.screenshot });
     step("screenshot");
 
-    // 9. A phone's width: nothing wider than the screen.
+    // 10. A phone's width: nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow <= 1, `at 390 px the page is ${overflow} px too wide`);
     step("phone width");
 
-    // 10. gramc graph's Mermaid renders with the mermaid package.
+    // 11. gramc graph's Mermaid renders with the mermaid package.
     const m = await browser.newPage();
     m.on("pageerror", (e) => errors.push("mermaid page: " + e));
     await m.goto(cfg.base + "/__test/mermaid.html");
