@@ -264,13 +264,14 @@ func Schema(fs Files, target string) (string, error) {
 	if err != nil {
 		return "", usage("--target: %v", err)
 	}
-	pkg, _, err := fs.checked()
+	pkg, warnings, err := fs.checked()
 	if err != nil {
 		return "", err
 	}
-	// Every tool the provider would reject, not only the first.
+	// Every tool the provider would reject, not only the first, after the
+	// check's warnings, as gramc schema prints them.
 	if lint := schema.Lint(&check.Package{Tools: pkg.Tools}, targets).Errors(); len(lint) > 0 {
-		return "", &Error{Text: fs.text(lint), Diagnostics: lint}
+		return "", &Error{Text: fs.text(warnings) + fs.text(lint), Diagnostics: lint}
 	}
 	out, err := schema.EmitTargets(pkg.Tools, targets)
 	if err != nil {
