@@ -44,7 +44,7 @@ func (v *formatValue) Type() string { return "string" }
 // exits with ExitUsage.
 func (v *formatValue) Set(s string) error {
 	if !slices.Contains(v.values, s) {
-		return usageErrorf("unknown --format %q%s", s, suggest.Hint(s, v.values, "formats"))
+		return usageErrorf("%s", suggest.UnknownValue("--format", s, v.values, "formats"))
 	}
 	*v.p = s
 	return nil

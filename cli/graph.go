@@ -15,10 +15,7 @@ func init() { register(newGraphCmd) }
 
 func newGraphCmd(e *env) *cobra.Command {
 	var format string
-	var formats []string
-	for _, f := range graph.Formats() {
-		formats = append(formats, string(f))
-	}
+	formats := graph.FormatNames()
 	cmd := &cobra.Command{
 		Use:   "graph " + formatUsage(formats) + " [path ...]",
 		Short: "Draw the agents, tools and types of gram packages",

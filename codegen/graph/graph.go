@@ -34,17 +34,14 @@ const (
 // Formats returns every format, the default first.
 func Formats() []Format { return []Format{Mermaid, DOT, SVG} }
 
-// ParseFormat returns the format named s; an unknown name is an error
-// that lists the formats and suggests the closest.
-func ParseFormat(s string) (Format, error) {
+// FormatNames returns every format's name, the default first: the values
+// gramc graph --format takes.
+func FormatNames() []string {
 	var names []string
 	for _, f := range Formats() {
-		if string(f) == s {
-			return f, nil
-		}
 		names = append(names, string(f))
 	}
-	return "", fmt.Errorf("unknown format %q%s", s, suggest.Hint(s, names, "formats"))
+	return names
 }
 
 // Kind is what a node stands for.
@@ -240,8 +237,7 @@ func Write(w io.Writer, pkgs []*check.Package, f Format) error {
 	case SVG:
 		out = g.SVG()
 	default:
-		_, err := ParseFormat(string(f))
-		return err
+		return fmt.Errorf("%s", suggest.UnknownValue("format", string(f), FormatNames(), "formats"))
 	}
 	_, err := w.Write(out)
 	return err

@@ -108,14 +108,10 @@ func TestHostileText(t *testing.T) {
 	}
 }
 
-func TestParseFormat(t *testing.T) {
-	for _, f := range graph.Formats() {
-		if got, err := graph.ParseFormat(string(f)); err != nil || got != f {
-			t.Errorf("ParseFormat(%q) = %q, %v", f, got, err)
-		}
-	}
-	if _, err := graph.ParseFormat("mermiad"); err == nil || !strings.Contains(err.Error(), "mermaid") {
-		t.Errorf("ParseFormat(mermiad) = %v, want a suggestion", err)
+func TestFormatNames(t *testing.T) {
+	names := graph.FormatNames()
+	if len(names) != len(graph.Formats()) || names[0] != string(graph.Mermaid) {
+		t.Errorf("FormatNames() = %q; want every format, mermaid (the default) first", names)
 	}
 }
 

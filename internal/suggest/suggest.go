@@ -154,6 +154,14 @@ func Hint(name string, candidates []string, what string) string {
 	return "; the " + what + " are " + strings.Join(parts, ", ") + more
 }
 
+// UnknownValue is the one wording of a value a flag does not take:
+// `unknown --format "x"; did you mean svg?`, or the values listed (Hint;
+// what names them in the plural, "formats"). gramc's flags and the
+// playground's functions that stand for them say it alike.
+func UnknownValue(flag, value string, values []string, what string) string {
+	return "unknown " + flag + " " + strconv.Quote(value) + Hint(value, values, what)
+}
+
 // DidYouMeanQuoted is DidYouMean for a guess that is a string value (a
 // default, a format, a tool choice): always quoted, as the user must
 // write it.

@@ -73,3 +73,16 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownValue(t *testing.T) {
+	values := []string{"mermaid", "dot", "svg"}
+	for value, want := range map[string]string{
+		"svgg": `unknown --format "svgg"; did you mean svg?`,
+		"xml":  `unknown --format "xml"; the formats are mermaid, dot, svg`,
+		"":     `unknown --format ""; the formats are mermaid, dot, svg`,
+	} {
+		if got := UnknownValue("--format", value, values, "formats"); got != want {
+			t.Errorf("UnknownValue(%q) = %q, want %q", value, got, want)
+		}
+	}
+}

@@ -327,16 +327,15 @@ func Gen(fs Files) (*Generated, error) {
 // Graph returns what gramc graph --format format prints. Parallel to
 // Schema: each command reads its flag as the CLI does, then checks.
 func Graph(fs Files, format string) (string, error) {
-	f, err := graph.ParseFormat(format)
-	if err != nil {
-		return "", usage("--format: %v", err)
+	if !slices.Contains(graph.FormatNames(), format) {
+		return "", usage("%s", suggest.UnknownValue("--format", format, graph.FormatNames(), "formats"))
 	}
 	pkg, _, err := fs.checked()
 	if err != nil {
 		return "", err
 	}
 	var b bytes.Buffer
-	if err := graph.Write(&b, []*check.Package{pkg}, f); err != nil {
+	if err := graph.Write(&b, []*check.Package{pkg}, graph.Format(format)); err != nil {
 		return "", err
 	}
 	return b.String(), nil

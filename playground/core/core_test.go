@@ -132,7 +132,7 @@ func TestCore(t *testing.T) {
 		{
 			name:  "graph of an unknown format",
 			run:   func() (string, error) { return Graph(Files{"a.gram": weatherTool}, "png") },
-			error: []string{`--format: unknown format "png"`},
+			error: []string{`unknown --format "png"; did you mean svg?`},
 		},
 		{
 			name: "explain a code",

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/cli"
+	"github.com/gramc-dev/gramc/codegen/graph"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/playground/site"
 )
@@ -115,6 +116,9 @@ type parityCase struct {
 	name  string
 	files map[string]string
 	only  string // when set, the one function the case is for
+	// graphFormats are the --format values graph is asked for (default:
+	// every format).
+	graphFormats []string
 }
 
 // parityCases are every example, every annotated error file of
@@ -129,6 +133,8 @@ func parityCases(t *testing.T) []parityCase {
 	for _, ex := range exs {
 		cases = append(cases, parityCase{name: "example " + ex.Name, files: ex.Files})
 	}
+	// A format graph does not draw is refused in the same words.
+	cases = append(cases, parityCase{name: "graph of unknown formats", files: exs[0].Files, only: "graph", graphFormats: []string{"svgg", "png", ""}})
 	// Each file of a glob as a package of one file, for every function:
 	// testdata/check's, and codegen's own inputs (names gramc gen renames
 	// with its warnings; types with check warnings a target then refuses).
@@ -194,7 +200,11 @@ func parityRequests(c parityCase) []request {
 	add("format", "", func(n []string) []string { return append([]string{"fmt"}, n...) })
 	add("schema", "all", func(n []string) []string { return append([]string{"schema", "--target", "all"}, n...) })
 	add("gen", "", func(n []string) []string { return append([]string{"gen", "-o", "out"}, n...) })
-	for _, f := range []string{"mermaid", "dot", "svg"} {
+	formats := c.graphFormats
+	if formats == nil {
+		formats = graph.FormatNames()
+	}
+	for _, f := range formats {
 		add("graph", f, func(n []string) []string { return append([]string{"graph", "--format", f}, n...) })
 	}
 	return rs
