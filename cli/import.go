@@ -12,6 +12,7 @@ import (
 
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/importer"
+	"github.com/gramc-dev/gramc/internal/regular"
 )
 
 func init() { register(newImportCmd) }
@@ -83,8 +84,13 @@ func runImport(e *env, opts importOptions, args []string) error {
 			stdinRead = true
 			data, err = readBounded(e.stdin, "standard input")
 		} else {
+			// A FIFO or a device is refused, not waited on: a stream is
+			// piped to standard input, "-".
 			var f *os.File
-			f, err = os.Open(name)
+			f, _, err = regular.Open(name)
+			if errors.Is(err, regular.ErrNotRegular) {
+				err = fmt.Errorf("%w: a source is a regular file, or - for standard input", err)
+			}
 			if err == nil {
 				data, err = readBounded(f, name)
 				f.Close()
