@@ -20,6 +20,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/golang"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/regular"
 )
 
 func init() { register(newGenCmd) }
@@ -168,7 +169,7 @@ func (o *genOutput) open(name string) (io.Writer, error) {
 		}
 	}
 	if o.check {
-		old, err := os.Open(path)
+		old, _, err := regular.Open(path) // a FIFO is refused, not waited on
 		if errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(o.e.stdout, "%s: missing (run gramc gen)\n", path)
 			o.stale = true
@@ -279,7 +280,7 @@ var generatedRE = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
 // refuseHandWritten returns an error when path exists and is not a
 // generated file: gen never overwrites code a person wrote.
 func refuseHandWritten(path string) error {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path) // a FIFO or a device is not overwritten either
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -315,6 +316,8 @@ func packageDir(pkg *check.Package) string {
 
 // existingGoPackage returns the package name of the hand-written Go files in
 // dir (the first in name order, ignoring tests and generated files), or "".
+// Only regular files are read, and only their first packageClauseBytes: a
+// package clause further down is not looked for.
 func existingGoPackage(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -331,7 +334,7 @@ func existingGoPackage(dir string) string {
 	sort.Strings(names)
 	fset := token.NewFileSet()
 	for _, n := range names {
-		src, err := os.ReadFile(filepath.Join(dir, n))
+		src, err := readHead(filepath.Join(dir, n), packageClauseBytes)
 		if err != nil || bytes.HasPrefix(src, []byte(golang.Header)) {
 			continue
 		}
@@ -367,4 +370,19 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// packageClauseBytes bounds how much of a Go file existingGoPackage reads
+// to find its package clause (after the file's comments).
+const packageClauseBytes = 64 << 10
+
+// readHead returns at most n bytes from the start of the regular file
+// path.
+func readHead(path string, n int64) ([]byte, error) {
+	f, _, err := regular.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }
