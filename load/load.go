@@ -269,7 +269,7 @@ func gramFiles(dir string) ([]string, error) {
 
 // ErrNotRegular and ErrTooLarge are wrapped by ReadFile's errors.
 var (
-	ErrNotRegular = errors.New("not a regular file")
+	ErrNotRegular = regular.ErrNotRegular
 	ErrTooLarge   = errors.New("file too large")
 )
 
@@ -307,21 +307,16 @@ func readInto(w interface {
 	if err := checkLink(path); err != nil {
 		return err
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, regular.Kind(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
-	}
-	f, err := os.Open(path)
+	// Opened, then asked what it is: a file swapped for a FIFO between a
+	// stat and an open is refused all the same.
+	f, fi, err := regular.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if fi.Size() > max {
+		return fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
+	}
 	w.Grow(int(fi.Size()) + 1) // +1: a read that finds the end at once
 	if _, err := io.Copy(w, io.LimitReader(f, max+1)); err != nil {
 		return err
