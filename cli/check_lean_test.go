@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/gramgen"
 )
 
@@ -51,8 +52,8 @@ func TestCheckLeanOutputUnchanged(t *testing.T) {
 		}{
 			{[]string{"-e", "--format", format, filepath.Join(dir, "big.gram")}, n, true},
 			{[]string{"-e", "--format", format, dir + "/..."}, n, true},
-			// Without -e, 1000 of a code in a file (maxSameCode).
-			{[]string{"--format", format, dir + "/..."}, maxSameCode, true},
+			// Without -e, 1000 of a code in a file (diag.MaxSameCode).
+			{[]string{"--format", format, dir + "/..."}, diag.MaxSameCode, true},
 			{[]string{"--werror", "--format", format, other}, 0, false},
 		} {
 			name := strings.Join(c.args, " ")

@@ -10,7 +10,6 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -29,13 +28,13 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: load.ReadSource}
 	// A terminal shows at most maxPerFile per file, as go/parser does;
 	// a pipe or a file gets them all (CI logs, editors, scripts) but for
-	// maxSameCode of one code in one file.
+	// diag.MaxSameCode of one code in one file.
 	shown := ds
 	if !e.allErrors && isTerminal(e.stderr) {
 		opts.MaxPerFile = maxPerFile
 		opts.MoreCommand = e.allErrorsCommand()
 	} else {
-		shown = e.bounded(ds) // maxSameCode of a code per file
+		shown = e.bounded(ds) // diag.MaxSameCode of a code per file
 	}
 	diag.WriteText(e.stderr, shown, opts) //nolint:errcheck // stderr
 	fmt.Fprintln(e.stderr, diag.CountLine(ds))
@@ -200,40 +199,12 @@ func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
 	return nil
 }
 
-// maxSameCode bounds the diagnostics of one code in one file that are
-// written: a file of two million `[]` gave two million warnings, 774 MB of
-// JSON (issue 35.3). The rest are counted in one diagnostic of the code.
-const maxSameCode = 1000
-
-// bounded is ds with at most maxSameCode diagnostics of a code in a file
-// (all of them with -e), then one of that code saying how many more there
-// are, at the first one left out. ds is sorted.
+// bounded is ds with at most diag.MaxSameCode diagnostics of a code in a
+// file (all of them with -e), then one of that code saying how many more
+// there are, at the first one left out. ds is sorted.
 func (e *env) bounded(ds diag.Diagnostics) diag.Diagnostics {
-	if e.allErrors || len(ds) <= maxSameCode {
+	if e.allErrors {
 		return ds
 	}
-	type key struct {
-		file string
-		code diag.Code
-	}
-	count := map[key]int{}
-	first := map[key]*diag.Diagnostic{}
-	out := make(diag.Diagnostics, 0, min(len(ds), 4*maxSameCode))
-	for _, d := range ds {
-		k := key{d.Range.File, d.Code}
-		count[k]++
-		switch n := count[k]; {
-		case n <= maxSameCode:
-			out = append(out, d)
-		case n == maxSameCode+1:
-			first[k] = d
-		}
-	}
-	for k, d := range first {
-		more := count[k] - maxSameCode
-		out = append(out, &diag.Diagnostic{Severity: d.Severity, Code: d.Code, Range: d.Range,
-			Summary: fmt.Sprintf("%s of code %s in this file are not reported (the first %d are; -e reports all)", english.Plural(more, "more "+d.Severity.String()), d.Code, maxSameCode)})
-	}
-	out.Sort()
-	return out
+	return diag.Bounded(ds, diag.MaxSameCode, "; -e reports all")
 }

@@ -135,20 +135,24 @@ func knownCodes() []diag.Code {
 }
 
 // text is diagnostics as the CLI prints them on standard error when it is
-// not a terminal: diag's text writer and the count line.
+// not a terminal: diag's text writer, at most diag.MaxSameCode of a code
+// in a file, and the count line of them all.
 func (fs Files) text(ds diag.Diagnostics) string {
 	if len(ds) == 0 {
 		return ""
 	}
 	ds.Sort()
 	var b bytes.Buffer
-	diag.WriteText(&b, ds, diag.TextOptions{ReadFile: fs.read}) //nolint:errcheck // a buffer
+	diag.WriteText(&b, diag.Bounded(ds, diag.MaxSameCode, ""), diag.TextOptions{ReadFile: fs.read}) //nolint:errcheck // a buffer
 	fmt.Fprintln(&b, diag.CountLine(ds))
 	return b.String()
 }
 
 // diagnostics are the package's diagnostics as gramc check reports them:
-// scoped by the files' gramc:ignore comments, an unused one reported.
+// scoped by the files' gramc:ignore comments, an unused one reported, and
+// at most diag.MaxSameCode of a code in a file (the page has no -e to
+// show them all), so a pasted file of a million mistakes is a page of a
+// thousand, and Fixes, which follows Check's array, stays as short.
 func (fs Files) diagnostics() (*check.Package, diag.Diagnostics, error) {
 	pkg, ds, err := fs.load()
 	if err != nil {
@@ -156,7 +160,7 @@ func (fs Files) diagnostics() (*check.Package, diag.Diagnostics, error) {
 	}
 	ds = check.Suppress(pkg.Files, ds, knownCodes())
 	ds.Sort()
-	return pkg, ds, nil
+	return pkg, diag.Bounded(ds, diag.MaxSameCode, ""), nil
 }
 
 // Check returns what gramc check --format json prints for the files: a

@@ -351,3 +351,36 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestBoundedDiagnostics: a package of a thousand and more mistakes of one
+// code in a file gives diag.MaxSameCode of them and one counting the rest,
+// as gramc check does without -e (the page has no -e, so it names none);
+// Fixes follows the same array, and an error's text is bounded alike while
+// its count line counts them all.
+func TestBoundedDiagnostics(t *testing.T) {
+	fs := Files{"a.gram": strings.Repeat("[]\n", diag.MaxSameCode+500)}
+	out, err := Check(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []struct{ Code, Message string }
+	if err := json.Unmarshal(out, &ds); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != diag.MaxSameCode+1 || ds[diag.MaxSameCode].Message != "500 more warnings of code unknown-pattern in this file are not reported (the first 1000 are)" {
+		t.Fatalf("%d diagnostics, the last %+v", len(ds), ds[len(ds)-1])
+	}
+	if fixes, err := Fixes(fs); err != nil || len(fixes) != len(ds) {
+		t.Errorf("Fixes: %d for %d diagnostics, %v", len(fixes), len(ds), err)
+	}
+
+	_, err = Schema(Files{"a.gram": strings.Repeat("[y:Tool {description: \"Y\"} | (a::Nope)==>(::String)]\n", diag.MaxSameCode+2)}, "openai")
+	var e *Error
+	if !errors.As(err, &e) || strings.Count(e.Text, "[unknown-type]") != diag.MaxSameCode+1 ||
+		!strings.Contains(e.Text, "2 more errors of code unknown-type in this file are not reported (the first 1000 are)") {
+		t.Fatalf("an error's text: %d unknown-type lines, %v", strings.Count(e.Text, "[unknown-type]"), err)
+	}
+	if len(e.Diagnostics) <= diag.MaxSameCode+1 || !strings.HasSuffix(e.Text, "\n"+diag.CountLine(e.Diagnostics)+"\n") {
+		t.Errorf("the count line counts %d diagnostics, not all: %q", len(e.Diagnostics), e.Text[strings.LastIndex(e.Text[:len(e.Text)-1], "\n")+1:])
+	}
+}
