@@ -8,6 +8,7 @@ import (
 
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/importer"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // TestHostileDocuments: documents built to hurt give a clear error that
@@ -30,6 +31,19 @@ func TestHostileDocuments(t *testing.T) {
 		fmt.Fprintf(&chain, `"D%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/D%d"}},"additionalProperties":false},`, i, i+1)
 	}
 	chain.WriteString(`"D1100":{"type":"string","enum":["x"]}}}`)
+	// An MCP tool of n string parameters.
+	wide := func(n int) string {
+		var b strings.Builder
+		b.WriteString(`{"tools":[{"name":"wide","description":"W","inputSchema":{"type":"object","additionalProperties":false,"properties":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"p%d":{"type":"string"}`, i)
+		}
+		b.WriteString(`}}}]}`)
+		return b.String()
+	}
 	for _, tc := range []struct {
 		name, doc string
 		err       string    // the error's message, or
@@ -47,6 +61,9 @@ func TestHostileDocuments(t *testing.T) {
 		{"wrong types", `{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":5}}}}]}`, `"type" is a type name or an array of them, not a number`, ""},
 		{"required not an array", `{"type":"object","properties":{"x":{}},"required":"x"}`, `"required" is an array of names, not a string`, ""},
 		{"too large", "{" + strings.Repeat(" ", importer.MaxSourceBytes) + "}", "larger than 67108864 bytes (importer.MaxSourceBytes)", ""},
+		// A gram signature chains at most syntax.MaxNesting parameters.
+		{"as many parameters as a signature holds", wide(syntax.MaxNesting), "", ""},
+		{"more parameters than a signature holds", wide(syntax.MaxNesting + 1), `tool "wide" has 1001 parameters; a gram tool's signature chains at most 1000 (syntax.MaxNesting)`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := importer.Import([]importer.Source{{Name: "doc", Data: []byte(tc.doc)}})

@@ -9,6 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
+	"github.com/gramc-dev/gramc/syntax"
 )
 
 // The kinds of source, as Result.Kinds and messages name them.
@@ -196,8 +197,13 @@ func (im *importer) strict(def *node) *bool {
 	return &b
 }
 
-// addTool adds t, with a description gram requires.
+// addTool adds t, with a description gram requires. A tool of more
+// parameters than a gram signature chains (syntax.MaxNesting arrows) is
+// an error at its place: no gram can declare it.
 func (im *importer) addTool(t *tool, at *node) {
+	if len(t.params) > syntax.MaxNesting {
+		im.s.fail(at, "tool %s has %d parameters; a gram tool's signature chains at most %d (syntax.MaxNesting), so it cannot be imported: split the tool, or take its arguments as one record", jsonstr.Text(t.name), len(t.params), syntax.MaxNesting)
+	}
 	if strings.TrimSpace(t.description) == "" {
 		t.description = "A tool"
 		for _, d := range []string{t.name, t.title} {
