@@ -2,9 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/spf13/cobra"
 	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
@@ -20,12 +21,18 @@ import (
 // terminal without NO_COLOR. parse, fmt, check, schema, gen and run all
 // print through it, so the same file gets the same report from each.
 func printDiagnostics(e *env, ds diag.Diagnostics) {
+	// Excerpts come from .gram files only, read under the loader's rules.
+	printDiagnosticsFrom(e, ds, load.ReadSource)
+}
+
+// printDiagnosticsFrom is printDiagnostics with the source excerpts read
+// by read (gramc import shows its sources as it read them).
+func printDiagnosticsFrom(e *env, ds diag.Diagnostics, read func(name string) ([]byte, error)) {
 	if len(ds) == 0 {
 		return
 	}
 	ds.Sort()
-	// Excerpts come from .gram files only, read under the loader's rules.
-	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: load.ReadSource}
+	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: read}
 	// A terminal shows at most maxPerFile per file, as go/parser does;
 	// a pipe or a file gets them all (CI logs, editors, scripts) but for
 	// diag.MaxSameCode of one code in one file.

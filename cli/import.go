@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -150,29 +149,21 @@ func readBounded(r io.Reader, name string) ([]byte, error) {
 	return data, nil
 }
 
-// printImportDiagnostics prints diagnostics placed in the sources, whose
-// excerpts come from the sources as read (not from the disk again, and
-// never from a server).
+// printImportDiagnostics prints diagnostics placed in the sources as
+// every command prints its diagnostics (printDiagnostics: at most
+// diag.MaxSameCode of a code in a file unless -e), their excerpts from the
+// sources as read (not from the disk again, and never from a server).
 func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source) {
-	ds.Sort()
 	files := map[string][]byte{}
 	for _, s := range srcs {
 		if !s.Server {
 			files[s.Name] = s.Data
 		}
 	}
-	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: func(name string) ([]byte, error) {
+	printDiagnosticsFrom(e, ds, func(name string) ([]byte, error) {
 		if data, ok := files[name]; ok {
 			return data, nil
 		}
 		return nil, os.ErrNotExist
-	}}
-	if !e.allErrors && isTerminal(e.stderr) {
-		opts.MaxPerFile = maxPerFile
-		opts.MoreCommand = e.allErrorsCommand()
-	}
-	var b bytes.Buffer
-	diag.WriteText(&b, ds, opts) //nolint:errcheck // a buffer
-	e.stderr.Write(b.Bytes())    //nolint:errcheck // stderr
-	fmt.Fprintln(e.stderr, diag.CountLine(ds))
+	})
 }

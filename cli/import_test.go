@@ -2,11 +2,16 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gramc-dev/gramc/diag"
 )
 
 // The scripts of gramc import read the real documents kept with the
@@ -70,4 +75,35 @@ func sdkServer() {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// TestImportWarningsBounded: gramc import prints its warnings as every
+// command prints diagnostics: at most diag.MaxSameCode of a code in a
+// source, then one counting the rest, all of them with -e; the count line
+// counts them all either way.
+func TestImportWarningsBounded(t *testing.T) {
+	var props []string
+	for i := range diag.MaxSameCode + 3 {
+		props = append(props, fmt.Sprintf(`"p%d":{}`, i))
+	}
+	src := filepath.Join(t.TempDir(), "wide.json")
+	doc := `{"type":"object","additionalProperties":false,"properties":{"r":{"type":"object","additionalProperties":false,"properties":{` + strings.Join(props, ",") + `}}}}`
+	if err := os.WriteFile(src, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		shown int
+	}{
+		{[]string{"import", src}, diag.MaxSameCode + 1},
+		{[]string{"import", "-e", src}, diag.MaxSameCode + 3},
+	} {
+		code, _, stderr := runGramc(t, "", tc.args...)
+		if code != 0 || strings.Count(stderr, "[import-untyped]") != tc.shown || !strings.HasSuffix(stderr, "\n1003 warnings\n") {
+			t.Errorf("gramc %s: exit %d, %d import-untyped shown, want %d; the end: %q", strings.Join(tc.args, " "), code, strings.Count(stderr, "[import-untyped]"), tc.shown, stderr[max(0, len(stderr)-200):])
+		}
+	}
+	if _, _, stderr := runGramc(t, "", "import", src); !strings.Contains(stderr, "3 more warnings of code import-untyped in this file are not reported (the first 1000 are; -e reports all)") {
+		t.Errorf("no line counts the rest")
+	}
 }
