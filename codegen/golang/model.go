@@ -15,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/toolspec"
@@ -418,7 +419,7 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 				return nil, fmt.Errorf("golang: enum %s: value %v is not a string", e.Name, v)
 			}
 			lit = quote(s)
-			word = capitalised(s, false)
+			word = camel.Case(s)
 			if s == "" {
 				word = "Empty"
 			}

@@ -24,7 +24,17 @@ import (
 // gets the prefix "X"; a name with no letter or digit at all gives "". Go
 // keywords are all lower case, so an exported name is never a keyword.
 func exportedName(name string) string {
-	s := capitalised(name, true)
+	var b strings.Builder
+	for _, w := range nameWords(name) {
+		if up, ok := initialism(w); ok {
+			b.WriteString(up)
+			continue
+		}
+		first, size := utf8.DecodeRuneInString(w)
+		b.WriteRune(unicode.ToUpper(first))
+		b.WriteString(w[size:])
+	}
+	s := b.String()
 	if s == "" {
 		return ""
 	}
@@ -67,23 +77,6 @@ func nameWords(name string) []string {
 		words = append(words, name[start:])
 	}
 	return words
-}
-
-// capitalised joins the words of name (nameWords), each starting with an
-// upper-case letter; with initialisms, a word that is one of Go's
-// initialisms is written as Go writes it.
-func capitalised(name string, initialisms bool) string {
-	var b strings.Builder
-	for _, w := range nameWords(name) {
-		if up, ok := initialism(w); ok && initialisms {
-			b.WriteString(up)
-			continue
-		}
-		first, size := utf8.DecodeRuneInString(w)
-		b.WriteRune(unicode.ToUpper(first))
-		b.WriteString(w[size:])
-	}
-	return b.String()
 }
 
 // goInitialisms are the words Go code writes in capitals (the list of
