@@ -268,10 +268,12 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	// only allows constraints on scalars and arrays, so they land on s.
 	var notes []string
 	// kept reports whether the target carries a keyword; when it does not,
-	// note goes into the description and the fallback is reported.
-	kept := func(supported bool, keyword, note string) bool {
+	// note's sentence goes into the description and the fallback is
+	// reported. The sentence is made only then: most targets carry most
+	// keywords.
+	kept := func(supported bool, keyword string, note func() string) bool {
 		if !supported {
-			notes = append(notes, note)
+			notes = append(notes, note())
 			b.fallback(p.Range, keyword)
 		}
 		return supported
@@ -296,16 +298,16 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if c.Maximum != nil {
 		s.Maximum = *c.Maximum
 	}
-	if c.ExclusiveMinimum != nil && kept(b.sub.exclusiveBounds, "exclusiveMinimum", "Greater than "+string(*c.ExclusiveMinimum)+".") {
+	if c.ExclusiveMinimum != nil && kept(b.sub.exclusiveBounds, "exclusiveMinimum", func() string { return "Greater than " + string(*c.ExclusiveMinimum) + "." }) {
 		s.ExclusiveMinimum = *c.ExclusiveMinimum
 	}
-	if c.ExclusiveMaximum != nil && kept(b.sub.exclusiveBounds, "exclusiveMaximum", "Less than "+string(*c.ExclusiveMaximum)+".") {
+	if c.ExclusiveMaximum != nil && kept(b.sub.exclusiveBounds, "exclusiveMaximum", func() string { return "Less than " + string(*c.ExclusiveMaximum) + "." }) {
 		s.ExclusiveMaximum = *c.ExclusiveMaximum
 	}
-	if c.MinLength != nil && *c.MinLength >= 0 && kept(b.sub.lengths, "minLength", fmt.Sprintf("At least %s.", plural(*c.MinLength, "character"))) {
+	if c.MinLength != nil && *c.MinLength >= 0 && kept(b.sub.lengths, "minLength", func() string { return fmt.Sprintf("At least %s.", plural(*c.MinLength, "character")) }) {
 		s.MinLength = nonNegative(*c.MinLength)
 	}
-	if c.MaxLength != nil && *c.MaxLength >= 0 && kept(b.sub.lengths, "maxLength", fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character"))) {
+	if c.MaxLength != nil && *c.MaxLength >= 0 && kept(b.sub.lengths, "maxLength", func() string { return fmt.Sprintf("At most %s.", plural(*c.MaxLength, "character")) }) {
 		s.MaxLength = nonNegative(*c.MaxLength)
 	}
 	if c.Pattern != "" {
@@ -330,7 +332,7 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 	if c.MaxItems != nil && *c.MaxItems >= 0 {
 		s.MaxItems = nonNegative(*c.MaxItems)
 	}
-	if c.UniqueItems && kept(b.sub.uniqueItems, "uniqueItems", "Items must be unique.") {
+	if c.UniqueItems && kept(b.sub.uniqueItems, "uniqueItems", func() string { return "Items must be unique." }) {
 		s.UniqueItems = true
 	}
 	if p.HasDefault {
@@ -343,10 +345,10 @@ func (b *builder) param(p *check.Param) *jsonschema.Schema {
 			s.Default = p.Default
 		}
 	}
-	if len(p.Examples) > 0 && kept(b.sub.examples, "examples", "Examples: "+jsonstr.List(p.Examples)+".") {
+	if len(p.Examples) > 0 && kept(b.sub.examples, "examples", func() string { return "Examples: " + jsonstr.List(p.Examples) + "." }) {
 		s.Examples = p.Examples
 	}
-	if p.Deprecated && kept(b.sub.deprecated, "deprecated", "Deprecated.") {
+	if p.Deprecated && kept(b.sub.deprecated, "deprecated", func() string { return "Deprecated." }) {
 		s.Deprecated = true
 	}
 	desc := p.Description
