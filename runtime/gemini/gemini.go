@@ -360,11 +360,13 @@ func responseObject(r *runtime.Message) json.RawMessage {
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"` + key + `":`)
+	// Compact checks the result is JSON as it goes (one pass); text that
+	// is not JSON goes as a string instead of what Compact wrote.
 	v := bytes.TrimSpace([]byte(r.Content))
-	if !r.IsError && len(v) > 0 && json.Valid(v) {
-		json.Compact(&b, v)
-	} else {
-		b.Write(jsonstr.AppendString(nil, r.Content))
+	mark := b.Len()
+	if r.IsError || len(v) == 0 || json.Compact(&b, v) != nil {
+		b.Truncate(mark)
+		b.Write(jsonstr.AppendString(b.AvailableBuffer(), r.Content))
 	}
 	b.WriteByte('}')
 	return b.Bytes()

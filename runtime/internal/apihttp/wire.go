@@ -48,8 +48,8 @@ func (s StopReasons) Of(r string) runtime.StopReason {
 // malformed arguments were answered with an error the model can read).
 func ArgumentsObject(args string) json.RawMessage {
 	raw := bytes.TrimSpace([]byte(args))
-	var m map[string]json.RawMessage
-	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &m) == nil {
+	// Compact checks the text is JSON as it goes: one pass, no decoding.
+	if len(raw) > 0 && raw[0] == '{' {
 		var b bytes.Buffer
 		if json.Compact(&b, raw) == nil {
 			return b.Bytes()
