@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
 	tlog "go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/log/tag"
 	"go.temporal.io/server/common/metrics"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
@@ -144,21 +146,72 @@ func startDev(cfg devConfig) (*devServer, error) {
 	srv, err := temporal.NewServer(
 		temporal.WithConfig(c),
 		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithLogger(tlog.NewNoopLogger()),
+		temporal.WithLogger(fatalLogger{tlog.NewNoopLogger()}),
 		temporal.WithCustomMetricsHandler(metrics.NoopMetricsHandler),
 		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{}),
 	)
 	if err != nil {
 		return nil, err
 	}
-	if err := srv.Start(); err != nil {
+	if err := startServer(srv); err != nil {
 		return nil, err
 	}
 	return &devServer{srv: srv, address: address}, nil
 }
 
+// startServer starts srv; a Fatal of its logger while it starts (a
+// service that cannot listen: its port taken in the meantime) is the
+// error returned.
+func startServer(srv temporal.Server) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(*serverFatal)
+			if !ok {
+				panic(r)
+			}
+			err = f
+		}
+	}()
+	return srv.Start()
+}
+
+// fatalLogger is the dev server's logger: silent, except that Fatal
+// stops with its message (a *serverFatal panic, which startServer
+// returns as the error). The no-op logger's Fatal returned, and the
+// server went on, e.g. to serve a listener it had failed to open: a nil
+// pointer panic inside the server instead of "address already in use".
+type fatalLogger struct{ tlog.Logger }
+
+func (fatalLogger) Fatal(msg string, tags ...tag.Tag) { panic(&serverFatal{msg: msg, tags: tags}) }
+
+// serverFatal is a Fatal of the Temporal server's logger, as an error.
+type serverFatal struct {
+	msg  string
+	tags []tag.Tag
+}
+
+func (f *serverFatal) Error() string {
+	s := "the Temporal server cannot go on: " + f.msg
+	for _, t := range f.tags {
+		s += fmt.Sprintf("; %s: %v", t.Key(), t.Value())
+	}
+	return s
+}
+
 // freePort is a port of the loopback interface no one listens on now.
+// The server binds it seconds later, so it is taken below the
+// ephemeral range (Linux's is 32768-60999; others start higher) when one
+// is free there: a port the system hands out for bind(0) or for the
+// local end of an outgoing connection may be taken again in between, a
+// port below that range only by a program that names it.
 func freePort() (int, error) {
+	for range 64 {
+		p := belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)
+		if ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p))); err == nil {
+			ln.Close()
+			return p, nil
+		}
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(devHost, "0"))
 	if err != nil {
 		return 0, err
@@ -166,6 +219,12 @@ func freePort() (int, error) {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
+
+// The ports freePort tries first: [belowEphemeral, ephemeralStart).
+const (
+	belowEphemeral = 20000
+	ephemeralStart = 32768
+)
 
 // ready waits until the frontend answers for namespace (bounded by ctx).
 func (d *devServer) ready(ctx context.Context, namespace string) error {

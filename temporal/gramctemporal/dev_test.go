@@ -1,0 +1,54 @@
+package gramctemporal
+
+import (
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+
+	tlog "go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/log/tag"
+)
+
+// TestFreePort: the port is free on the loopback interface and, as one is
+// free there on any test machine, below the ephemeral range, where
+// neither bind(0) nor an outgoing connection can take it before the dev
+// server binds it.
+func TestFreePort(t *testing.T) {
+	for range 20 {
+		p, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p < belowEphemeral || p >= ephemeralStart {
+			t.Errorf("port %d: want one in [%d, %d)", p, belowEphemeral, ephemeralStart)
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p)))
+		if err != nil {
+			t.Fatalf("port %d is not free: %v", p, err)
+		}
+		ln.Close()
+	}
+}
+
+// fatalStart is a server whose start meets a Fatal of its logger, as the
+// Temporal server's does when a service cannot listen.
+type fatalStart struct{ log tlog.Logger }
+
+func (s fatalStart) Start() error {
+	s.log.Fatal("Failed to start ringpop listener", tag.Error(errors.New("listen tcp 127.0.0.1:1: bind: address already in use")))
+	return nil // the no-op logger's Fatal came back here, and the server went on
+}
+
+func (fatalStart) Stop() error { return nil }
+
+// TestStartServerFatal: a Fatal while the server starts is startServer's
+// error, with the server's message and its tags, not a panic.
+func TestStartServerFatal(t *testing.T) {
+	err := startServer(fatalStart{fatalLogger{tlog.NewNoopLogger()}})
+	var f *serverFatal
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "the Temporal server cannot go on: Failed to start ringpop listener; error: listen tcp 127.0.0.1:1: bind: address already in use") {
+		t.Errorf("startServer: %v", err)
+	}
+}
