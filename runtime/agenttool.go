@@ -129,30 +129,33 @@ func AgentToolSpec(a Agent) ToolSpecification {
 	return spec
 }
 
-// agentCall is one call of a listed agent in progress: the caller's run
-// options and, once the listed agent has run, its Response (the nested
-// run the caller's Invocation keeps).
+// agentCall is one call of a listed agent in progress: the caller's run,
+// the Loop's decision on the child's run and, once the listed agent has
+// run, its Response (the nested run the caller's Invocation keeps).
 type agentCall struct {
-	caller RunOptions
-	emit   func(Event) // the caller's serialised events (nil: none)
+	caller *runState
+	child  Child
 	mu     sync.Mutex
 	resp   *Response
 }
 
 type agentCallKey struct{}
 
-// startAgentCall is the context a call of tool name runs in: for a
-// listed agent, it carries the caller's options to the nested run and a
-// place for its Response; for a tool, ctx itself and a nil call.
-func (b *BoundAgent) startAgentCall(ctx context.Context, name string, o *RunOptions, ev *events) (context.Context, *agentCall) {
-	if _, ok := b.agents[name]; !ok {
-		return ctx, nil
+// startAgentCall is the context call (validated args) runs in: for a
+// listed agent, it carries the caller's run and the Loop's decision on
+// the child's run to the nested run, and a place for its Response; for a
+// tool, ctx itself and a nil call. The decision's error (the agent may
+// not run) is the call's.
+func (b *BoundAgent) startAgentCall(ctx context.Context, call ToolCall, args json.RawMessage, s *runState) (context.Context, *agentCall, error) {
+	if _, ok := b.agents[call.Name]; !ok || s.loop == nil {
+		return ctx, nil, nil
 	}
-	ac := &agentCall{caller: *o}
-	if ev != nil && ev.f != nil {
-		ac.emit = ev.emit
+	c, err := s.loop.Child(call, args)
+	if err != nil {
+		return ctx, nil, err
 	}
-	return context.WithValue(ctx, agentCallKey{}, ac), ac
+	ac := &agentCall{caller: s, child: c}
+	return context.WithValue(ctx, agentCallKey{}, ac), ac, nil
 }
 
 // response is the nested run's Response (nil before it ran, and for a
@@ -178,44 +181,45 @@ func (ac *agentCall) set(resp *Response) {
 // become its input, it runs in a fresh conversation on the Model opts'
 // WithModels gives it, and its typed value (or answer text) is the
 // result; a failed run is the tool's error. opts are each run's options
-// (its tools' timeout, telemetry); the run is the first level of its
-// nesting.
+// (its tools' timeout, telemetry, its budget); the run is the first level
+// of its nesting.
 func ServeAgent(b *BoundAgent, opts ...Option) ToolFunc {
-	var o RunOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return agentTool(b, o, 1)
+	return agentTool(b, optionsOf(opts), 1)
 }
 
 // agentTool is the implementation of listed agent child as a tool: the
 // validated arguments become its input, it runs in a fresh conversation
 // on its own model, and its typed value (or answer text) is the result.
-// Called by a run (through BoundAgent.callTool), it takes the caller's
-// options; otherwise base, at nesting level level.
+// Called by a run (through BoundAgent.callTool), it runs as the caller's
+// Loop decided, with the caller's options; otherwise as a run of its own
+// at nesting level level, with base.
 func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 	return func(ctx context.Context, args json.RawMessage) (any, error) {
 		ac, _ := ctx.Value(agentCallKey{}).(*agentCall)
-		caller, at := base, level
+		var o RunOptions
+		var c Child
+		var model Model
+		var err error
 		if ac != nil {
-			caller, at = ac.caller, max(ac.caller.depth, 1)+1
+			o, c = childOptions(ac.caller.opts), ac.child
+			if ac.caller.ev != nil && ac.caller.ev.f != nil {
+				o.OnEvent = nestedEvents(ac.caller.ev.emit, child.Agent.Name)
+			}
+			model, err = modelFor(ac.caller, child.Agent)
+		} else {
+			o = base
+			if c, err = outsideRun(child.Agent, args, level, base); err == nil {
+				model, err = modelFor(&runState{opts: base}, child.Agent)
+			}
 		}
-		o, err := childOptions(caller, child.Agent, at)
 		if err != nil {
 			return nil, err
 		}
-		if ac != nil && ac.emit != nil {
-			o.OnEvent = nestedEvents(ac.emit, child.Agent.Name)
-		}
-		model, err := modelFor(caller, child.Agent)
+		l, err := NewListedLoop(child.Agent, c, o)
 		if err != nil {
 			return nil, err
 		}
-		input, err := ListedInput(child.Agent, args)
-		if err != nil {
-			return nil, err
-		}
-		resp, err := child.Run(ctx, model, input, nil, func(r *RunOptions) { *r = o })
+		resp, err := child.drive(ctx, model, l, o)
 		if ac != nil {
 			ac.set(resp)
 		}
@@ -229,81 +233,45 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 	}
 }
 
-// ListedNesting is the error of listed agent child run at level depth
-// of the nesting past MaxAgentNesting, else nil: the runtime's and a
-// durable engine's one check of the nesting at run time.
-func ListedNesting(child Agent, depth int) error {
-	if depth > MaxAgentNesting {
-		return fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
-	}
-	return nil
+// childOptions are the run options of a listed agent called by a run
+// with caller's: all of them, but for what the caller's Loop decides for
+// the child (its iteration limit, its share of the budget: Child) and its
+// events, which the caller's run passes on marked (nestedEvents). A
+// child's text is not the caller's answer.
+func childOptions(caller RunOptions) RunOptions {
+	o := caller
+	o.MaxIterations = 0
+	o.OnEvent = nil
+	return o
 }
 
-// childOptions are the run options of a listed agent called by a run
-// with caller's: the tool timeout, concurrency, per-response call limit,
-// models and telemetry flow down; the iteration limit is the child's own
-// maxIterations, never more than its caller has left; events stay the
-// caller's (a child's text is not the caller's answer).
-//
-// depth is the child's level in the nesting.
-func childOptions(caller RunOptions, child Agent, depth int) (RunOptions, error) {
-	if err := ListedNesting(child, depth); err != nil {
-		return RunOptions{}, err
-	}
-	limit := child.MaxIterations
-	if limit <= 0 {
-		limit = DefaultMaxIterations
-	}
-	if caller.bounded {
-		var err error
-		if limit, err = ListedIterations(child, caller.left); err != nil {
-			return RunOptions{}, err
+// RunsAgent reports whether a call of tool name runs an agent b lists
+// (one its library does not implement itself): a durable engine runs it
+// as a child workflow, as the Loop decides (Loop.Child).
+func (b *BoundAgent) RunsAgent(name string) bool {
+	_, ok := b.agents[name]
+	return ok
+}
+
+// Subagents are the bound agents b runs as tools (RunsAgent), in listed
+// order: a durable engine serves each as a workflow of its own.
+func (b *BoundAgent) Subagents() []*BoundAgent {
+	var out []*BoundAgent
+	for _, a := range b.Agent.Agents {
+		if c, ok := b.agents[a.Name]; ok {
+			out = append(out, c)
 		}
 	}
-	return RunOptions{
-		ToolTimeout:    caller.ToolTimeout,
-		Concurrency:    caller.Concurrency,
-		MaxIterations:  limit,
-		MaxToolCalls:   caller.MaxToolCalls,
-		Models:         caller.Models,
-		TracerProvider: caller.TracerProvider,
-		MeterProvider:  caller.MeterProvider,
-		CaptureContent: caller.CaptureContent,
-		depth:          depth,
-	}, nil
+	return out
 }
 
-// ListedIterations is the iteration limit of a run of listed agent child
-// called by a run with left model requests left: the child's own
-// maxIterations (or DefaultMaxIterations), never more than left; none
-// left is an error (the caller could not read the result). A durable
-// engine running the child as a child workflow bounds it so too.
-func ListedIterations(child Agent, left int) (int, error) {
-	if left < 1 {
-		return 0, fmt.Errorf("agent %s was not run: the caller has no model request left to read its result", child.Name)
-	}
-	limit := child.MaxIterations
-	if limit <= 0 {
-		limit = DefaultMaxIterations
-	}
-	return min(limit, left), nil
-}
-
-// Listed returns the agent b lists under name, bound (nil, false when
-// name is a tool of b's, or unknown): a durable engine runs it as a
-// child workflow.
-func (b *BoundAgent) Listed(name string) (*BoundAgent, bool) {
-	c, ok := b.agents[name]
-	return c, ok
-}
-
-// ListedResult is the tool result of a listed agent's run: its typed
+// ToolResult is the tool result of a listed agent's run: its typed
 // value's JSON, or its answer's text.
-func ListedResult(resp *Response) string {
-	if resp.Value != nil {
-		return string(resp.Value)
+func (r *Response) ToolResult() string {
+	if r.Value != nil {
+		return string(r.Value)
 	}
-	return resp.Content
+	return r.Content
 }
 
 // nestedEvents passes a listed agent's tool calls and results on to its
@@ -321,9 +289,9 @@ func nestedEvents(emit func(Event), name string) func(Event) {
 
 // modelFor is the Model a listed agent runs on: the run's Models, or the
 // caller's own Model when the child names the caller's model.
-func modelFor(caller RunOptions, child Agent) (Model, error) {
-	if caller.Models != nil {
-		m, err := caller.Models(child)
+func modelFor(caller *runState, child Agent) (Model, error) {
+	if caller.opts.Models != nil {
+		m, err := caller.opts.Models(child)
 		if err != nil {
 			return nil, err
 		}
@@ -339,10 +307,10 @@ func modelFor(caller RunOptions, child Agent) (Model, error) {
 		"no model to run agent %s with (%s): give the run its listed agents' models (WithModels)", child.Name, child.Model)}
 }
 
-// ListedInput is the message listed agent a is sent for the validated
+// listedInput is the message listed agent a is sent for the validated
 // arguments of its tool: the one String parameter's value when its input
 // is a message, else the arguments object itself.
-func ListedInput(a Agent, args json.RawMessage) (string, error) {
+func listedInput(a Agent, args json.RawMessage) (string, error) {
 	sig := a.Signature
 	if sig != nil && len(bytes.TrimSpace(sig.Input)) > 0 && sig.Message == "" {
 		return string(args), nil
@@ -370,7 +338,7 @@ func LibraryTools(agent Agent) []ToolSpecification {
 	seen := map[string]bool{}
 	walkListed(agent, func(a Agent) {
 		for _, s := range a.Tools {
-			if !isListed(a, s.Name) && !seen[s.Name] {
+			if _, listed := findListed(a, s.Name); !listed && !seen[s.Name] {
 				seen[s.Name] = true
 				out = append(out, s)
 			}
@@ -379,9 +347,9 @@ func LibraryTools(agent Agent) []ToolSpecification {
 	return out
 }
 
-// ListedAgents are the agents agent lists, and theirs, depth first in
+// Subagents are the agents agent lists, and theirs, depth first in
 // listed order, each name once: the agents a run of agent may call.
-func ListedAgents(agent Agent) []Agent {
+func Subagents(agent Agent) []Agent {
 	var out []Agent
 	seen := map[string]bool{agent.Name: true}
 	walkListed(agent, func(a Agent) {
@@ -408,13 +376,4 @@ func walkListed(agent Agent, f func(Agent)) {
 		}
 	}
 	walk(agent, 1)
-}
-
-func isListed(a Agent, name string) bool {
-	for _, c := range a.Agents {
-		if c.Name == name {
-			return true
-		}
-	}
-	return false
 }

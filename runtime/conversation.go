@@ -186,7 +186,13 @@ type Response struct {
 	// Conversation is the whole history including this run's messages;
 	// pass it to the next Run to continue.
 	Conversation *Conversation
-	Usage        Usage
+	// Usage is the tokens this agent's own requests used; Total adds its
+	// listed agents'.
+	Usage Usage
+	// Total is what the whole run spent: this agent's requests, tool calls
+	// and tokens and those of every agent it ran as a tool, at any depth
+	// (the run's budget, budget.go, is drawn against it).
+	Total Spend
 	// Iterations is the number of model requests made.
 	Iterations int
 	// StopReason is why the model's last answer ended: StopMaxTokens

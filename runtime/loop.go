@@ -29,6 +29,11 @@ import (
 //		l.Record(invs)                 // results for turn.Run, in call order
 //	}
 type Loop struct {
+	agent Agent
+	// depth is the run's level in a nesting of agents (1: no agent
+	// called it); budget what it may spend, its listed agents included.
+	depth        int
+	budget       Budget
 	limit        int
 	maxToolCalls int
 	req          Request
@@ -64,19 +69,49 @@ type Turn struct {
 }
 
 // NewLoop starts a run of agent on input after conv (nil for a new
-// conversation; conv is not modified). o supplies MaxIterations and
-// MaxToolCalls; zero values take the agent's and the package's defaults.
-// A typed agent's input is validated first (AgentMessage): a bad input is
-// a *ValidationError and nothing is sent.
+// conversation; conv is not modified). o supplies the limits
+// (MaxIterations, MaxToolCalls and the run's budget); zero values take the
+// agent's and the package's defaults. A typed agent's input is validated
+// first (AgentMessage): a bad input is a *ValidationError and nothing is
+// sent.
 func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop, error) {
-	if strings.TrimSpace(input) == "" {
-		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
-	}
-	message, err := AgentMessage(agent, input)
+	l, err := newLoop(agent, o)
 	if err != nil {
 		return nil, err
 	}
+	return l.start(input, conv)
+}
+
+// NewListedLoop starts the run of a listed agent its caller's Loop decided
+// (Loop.Child): c's message in a fresh conversation, at c's level, within
+// c's iteration limit and share of the budget. o supplies MaxToolCalls.
+func NewListedLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
+	l, err := newListedLoop(agent, c, o)
+	if err != nil {
+		return nil, err
+	}
+	return l.start(c.Input, nil)
+}
+
+func newListedLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
+	if agent.Name != c.Agent {
+		return nil, &ValidationError{Field: "agent", Message: fmt.Sprintf("the decision is for agent %s, not %s", c.Agent, agent.Name)}
+	}
+	o.MaxIterations = c.MaxIterations
 	l, err := newLoop(agent, o)
+	if err != nil {
+		return nil, err
+	}
+	l.depth, l.budget = c.Depth, c.Budget
+	return l, nil
+}
+
+// start sends input after conv.
+func (l *Loop) start(input string, conv *Conversation) (*Loop, error) {
+	if strings.TrimSpace(input) == "" {
+		return nil, &ValidationError{Field: "input", Message: "the message is empty"}
+	}
+	message, err := AgentMessage(l.agent, input)
 	if err != nil {
 		return nil, err
 	}
@@ -93,10 +128,7 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 func newLoop(agent Agent, o RunOptions) (*Loop, error) {
 	limit := o.MaxIterations
 	if limit <= 0 {
-		limit = agent.MaxIterations
-	}
-	if limit <= 0 {
-		limit = DefaultMaxIterations
+		limit = iterationLimit(agent)
 	}
 	maxCalls := o.MaxToolCalls
 	if maxCalls <= 0 {
@@ -107,6 +139,9 @@ func newLoop(agent Agent, o RunOptions) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{
+		agent:        agent,
+		depth:        1,
+		budget:       rootBudget(agent, o),
 		limit:        limit,
 		maxToolCalls: maxCalls,
 		out:          out,
@@ -143,12 +178,19 @@ func newLoop(agent Agent, o RunOptions) (*Loop, error) {
 // ResumeLoop continues a run from resp, the Response of a Loop between
 // turns (after Record, before Next): a durable engine that starts afresh
 // with a long run's state (Temporal's continue-as-new) resumes it here.
-// agent and o must be those the run started with.
-func ResumeLoop(agent Agent, resp *Response, o RunOptions) (*Loop, error) {
+// agent, o and c (nil for a run no agent called) must be those the run
+// started with.
+func ResumeLoop(agent Agent, resp *Response, o RunOptions, c *Child) (*Loop, error) {
 	if resp == nil || resp.Conversation == nil || len(resp.Conversation.Messages) == 0 {
 		return nil, &ValidationError{Field: "response", Message: "there is no conversation to resume"}
 	}
-	l, err := newLoop(agent, o)
+	var l *Loop
+	var err error
+	if c != nil {
+		l, err = newListedLoop(agent, *c, o)
+	} else {
+		l, err = newLoop(agent, o)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +206,9 @@ func (l *Loop) Limit() int { return l.limit }
 func (l *Loop) Response() *Response { return l.resp }
 
 // Next returns the request for the next model call, or an
-// *IterationLimitError when the run has made its last allowed request. The
+// *IterationLimitError when the run has made its last allowed request, or
+// a *BudgetError when the run (its listed agents included) has spent its
+// budget of requests or tokens. The
 // request's Messages alias the conversation: read them before the next
 // Receive.
 func (l *Loop) Next() (*Request, error) {
@@ -174,6 +218,9 @@ func (l *Loop) Next() (*Request, error) {
 	if l.resp.Iterations >= l.limit {
 		return nil, &IterationLimitError{Limit: l.limit, Response: l.resp}
 	}
+	if err := l.overBudget(); err != nil {
+		return nil, err
+	}
 	req := l.req
 	req.Messages = l.resp.Conversation.Messages
 	return &req, nil
@@ -181,14 +228,38 @@ func (l *Loop) Next() (*Request, error) {
 
 // Failed counts a model request that returned an error instead of a
 // completion, so the Response's Iterations says how many were made.
-func (l *Loop) Failed() { l.resp.Iterations++ }
+func (l *Loop) Failed() { l.resp.Iterations++; l.resp.Total.Requests++ }
 
 // Receive takes the model's completion of the request Next returned and
 // decides the turn: done when it holds no tool calls, otherwise the calls
 // to run and those refused. Calls get unique IDs (see ensureCallIDs) before
-// the assistant message joins the conversation.
+// the assistant message joins the conversation. A turn that is not the
+// answer is a *BudgetError, its calls not run, when the request crossed
+// the run's budget of tokens or its calls would cross the budget of tool
+// calls.
 func (l *Loop) Receive(comp *Completion) (Turn, error) {
+	t, err := l.receive(comp)
+	if err != nil || t.Done {
+		return t, err
+	}
+	spent := &l.resp.Total
+	if l.budget.Tokens > 0 && spent.Tokens() >= l.budget.Tokens {
+		l.pending = nil
+		return Turn{}, l.budgetError(ResourceTokens, l.budget.Tokens, spent.Tokens())
+	}
+	if spent.ToolCalls+len(t.Run) > l.budget.ToolCalls {
+		l.pending = nil
+		e := l.budgetError(ResourceToolCalls, l.budget.ToolCalls, spent.ToolCalls)
+		e.Asked = len(t.Run)
+		return Turn{}, e
+	}
+	spent.ToolCalls += len(t.Run)
+	return t, nil
+}
+
+func (l *Loop) receive(comp *Completion) (Turn, error) {
 	l.resp.Iterations++
+	l.resp.Total.Requests++
 	if comp == nil {
 		return Turn{}, &APIError{Message: "the model returned no completion and no error"}
 	}
@@ -203,6 +274,7 @@ func (l *Loop) Receive(comp *Completion) (Turn, error) {
 		return Turn{}, EmptyAnswer("", comp.StopReason)
 	}
 	l.resp.Usage.Add(comp.Usage)
+	l.resp.Total.Usage.Add(comp.Usage)
 	l.resp.StopReason = comp.StopReason
 	c := l.resp.Conversation
 	ensureCallIDs(c.Messages, msg.ToolCalls, l.resp.Iterations)
@@ -238,7 +310,9 @@ func (l *Loop) runCalls(t Turn, calls []ToolCall, answered []Invocation) Turn {
 
 // Record takes the invocations of the pending turn's Run calls, in call
 // order, and sends each result (or its error's message) back to the model
-// in the next request, followed by the refused calls' answers.
+// in the next request, followed by the refused calls' answers. What a
+// listed agent's run spent (its Invocation's Agent.Total) is the run's
+// spend too.
 func (l *Loop) Record(invs []Invocation) error {
 	t := l.pending
 	if t == nil {
@@ -253,6 +327,11 @@ func (l *Loop) Record(invs []Invocation) error {
 		}
 	}
 	l.pending = nil
+	for _, inv := range invs {
+		if inv.Agent != nil {
+			l.resp.Total.Add(inv.Agent.Total)
+		}
+	}
 	all := append(invs[:len(invs):len(invs)], t.Refused...)
 	c := l.resp.Conversation
 	for _, inv := range all {

@@ -232,7 +232,7 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &carried); err != nil {
 		t.Fatal(err)
 	}
-	l2, err := runtime.ResumeLoop(b.Agent, &carried, scriptOptions)
+	l2, err := runtime.ResumeLoop(b.Agent, &carried, scriptOptions, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestLoopResumesFromJSON(t *testing.T) {
 	if d := cmp.Diff(want, l2.Response(), runtimetest.ResponseOptions); d != "" {
 		t.Errorf("resumed run differs (-uninterrupted +resumed):\n%s", d)
 	}
-	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, scriptOptions); err == nil {
+	if _, err := runtime.ResumeLoop(b.Agent, &runtime.Response{}, scriptOptions, nil); err == nil {
 		t.Error("ResumeLoop with no conversation: no error")
 	}
 }

@@ -54,15 +54,30 @@ type RunOptions struct {
 	// (WithModels, agenttool.go).
 	Models func(Agent) (Model, error)
 
+	// MaxRequests, MaxRunToolCalls and MaxTokens are the run's budget
+	// (budget.go): what the agent and every agent it calls, at any depth,
+	// may spend together (0: DefaultMaxRequests, DefaultMaxRunToolCalls,
+	// and the agent's maxTokens or no limit).
+	MaxRequests     int
+	MaxRunToolCalls int
+	MaxTokens       int
+}
+
+// RunOptions holds what a caller chooses and nothing of a run's state:
+// that is a runState, made for each run (go/types' Config beside its
+// Checker). A listed agent's run gets its caller's options whole
+// (childOptions).
+
+// runState is one run's state beside its options.
+type runState struct {
+	opts      RunOptions
+	loop      *Loop      // nil outside a run (BoundAgent.Call)
 	telemetry *telemetry // the run's recorder (nil: none)
-	// The run's place in a nesting of agents (agenttool.go): its level
-	// (0 for a run no agent called), its Model and agent's model, and,
-	// while its tools run, the model requests it has left.
-	depth      int
+	// model is the run's Model and agentModel its agent's model: a listed
+	// agent on the same model runs on it when no Models is given.
 	model      Model
 	agentModel string
-	bounded    bool
-	left       int
+	ev         *events
 }
 
 // Option sets a RunOptions field.
@@ -106,35 +121,46 @@ func Run(ctx context.Context, model Model, agent Agent, lib *ToolLibrary, input 
 // (the run's decisions) with model and runs each turn's tool calls, at
 // most Concurrency at once.
 func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *Conversation, opts ...Option) (*Response, error) {
-	var o RunOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
+	o := optionsOf(opts)
 	l, err := NewLoop(b.Agent, input, conv, o)
 	if err != nil {
 		return nil, err
 	}
+	return b.drive(ctx, model, l, o)
+}
+
+// optionsOf applies opts to the zero RunOptions.
+func optionsOf(opts []Option) RunOptions {
+	var o RunOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// drive runs l to its end with model, under o: Run's and a listed agent's
+// run alike.
+func (b *BoundAgent) drive(ctx context.Context, model Model, l *Loop, o RunOptions) (*Response, error) {
 	if model == nil {
 		return nil, &ConfigurationError{Setting: "model", Message: "no model to run the agent with"}
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
 	}
-	o.model, o.agentModel = model, b.Agent.Model
-	tel := newTelemetry(&o, b.Agent)
-	if tel == nil {
+	s := &runState{opts: o, loop: l, model: model, agentModel: b.Agent.Model, telemetry: newTelemetry(&o, b.Agent)}
+	if s.telemetry == nil {
 		// Nothing recorded, nothing allocated for it.
-		return b.loop(ctx, model, l, &o, &events{f: o.OnEvent}, nil, nil)
+		s.ev = &events{f: o.OnEvent}
+		return b.loop(ctx, s, nil)
 	}
 	resp := l.Response()
-	o.telemetry = tel
-	ctx, endAgent := tel.agent(ctx, b.Agent)
+	ctx, endAgent := s.telemetry.agent(ctx, b.Agent)
 	var runErr error
 	defer func() { endAgent(resp, runErr) }()
 	// The first streamed piece of each answer is marked on its chat span.
 	var first func()
 	onEvent := o.OnEvent
-	if tel != nil && onEvent != nil {
+	if onEvent != nil {
 		onEvent = func(e Event) {
 			if (e.Kind == EventText || e.Kind == EventToolCallStart) && first != nil {
 				first()
@@ -142,13 +168,14 @@ func (b *BoundAgent) Run(ctx context.Context, model Model, input string, conv *C
 			o.OnEvent(e)
 		}
 	}
-	ev := &events{f: onEvent}
-	resp, runErr = b.loop(ctx, model, l, &o, ev, tel, &first)
+	s.ev = &events{f: onEvent}
+	resp, runErr = b.loop(ctx, s, &first)
 	return resp, runErr
 }
 
 // loop is Run's cycle over the Loop's decisions.
-func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptions, ev *events, tel *telemetry, first *func()) (*Response, error) {
+func (b *BoundAgent) loop(ctx context.Context, s *runState, first *func()) (*Response, error) {
+	l, ev, tel := s.loop, s.ev, s.telemetry
 	resp := l.Response()
 	for {
 		if err := ctx.Err(); err != nil {
@@ -162,7 +189,7 @@ func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptio
 		if first != nil {
 			*first = mark
 		}
-		comp, err := ev.complete(cctx, model, req, resp.Iterations+1)
+		comp, err := ev.complete(cctx, s.model, req, resp.Iterations+1)
 		done(comp, err)
 		if err != nil {
 			l.Failed()
@@ -184,8 +211,7 @@ func (b *BoundAgent) loop(ctx context.Context, model Model, l *Loop, o *RunOptio
 			ev.emit(Event{Kind: EventDone, Iteration: turn.Iteration, Response: resp})
 			return resp, nil
 		}
-		o.bounded, o.left = true, l.Limit()-resp.Iterations // what a listed agent may spend
-		invs := b.callTools(ctx, turn.Run, o, ev, turn.Iteration)
+		invs := b.callTools(ctx, turn.Run, s, turn.Iteration)
 		for i, inv := range turn.Refused {
 			ev.emit(Event{Kind: EventToolResult, Iteration: turn.Iteration, Index: len(turn.Run) + i, Invocation: inv})
 		}
@@ -244,15 +270,16 @@ func ensureCallIDs(history []Message, calls []ToolCall, iter int) {
 	}
 }
 
-// callTools runs calls, at most o.Concurrency at once, and returns their
+// callTools runs calls, at most Concurrency at once, and returns their
 // invocations in call order.
-func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOptions, ev *events, iter int) []Invocation {
+func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, s *runState, iter int) []Invocation {
+	ev := s.ev
 	invs := make([]Invocation, len(calls))
 	if len(calls) == 1 {
-		invs[0] = b.callTool(ctx, calls[0], o, ev, iter, 0)
+		invs[0] = b.callTool(ctx, calls[0], s, iter, 0)
 		return invs
 	}
-	sem := make(chan struct{}, o.Concurrency)
+	sem := make(chan struct{}, s.opts.Concurrency)
 	var wg sync.WaitGroup
 	for i, call := range calls {
 		wg.Add(1)
@@ -267,7 +294,7 @@ func (b *BoundAgent) callTools(ctx context.Context, calls []ToolCall, o *RunOpti
 				return
 			}
 			defer func() { <-sem }()
-			invs[i] = b.callTool(ctx, call, o, ev, iter, i)
+			invs[i] = b.callTool(ctx, call, s, iter, i)
 		}()
 	}
 	wg.Wait()
@@ -291,17 +318,15 @@ type toolOutcome struct {
 // message Run would send the model. Servers that expose an agent's tools
 // to other callers (runtime/mcp) call it.
 func (b *BoundAgent) Call(ctx context.Context, call ToolCall, opts ...Option) Invocation {
-	var o RunOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	o.telemetry = newTelemetry(&o, b.Agent)
-	return b.callTool(ctx, call, &o, &events{f: o.OnEvent}, 0, 0)
+	o := optionsOf(opts)
+	s := &runState{opts: o, telemetry: newTelemetry(&o, b.Agent), ev: &events{f: o.OnEvent}}
+	return b.callTool(ctx, call, s, 0, 0)
 }
 
 // callTool validates a call's arguments and runs the tool. Every failure
 // becomes a *ToolCallError in the invocation.
-func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions, ev *events, iter, index int) (inv Invocation) {
+func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, s *runState, iter, index int) (inv Invocation) {
+	ev := s.ev
 	start := time.Now()
 	inv = Invocation{CallID: call.ID, Tool: call.Name}
 	ev.emit(Event{Kind: EventToolCall, Iteration: iter, Index: index, Call: call})
@@ -309,8 +334,7 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 	if bt, ok := b.tools[call.Name]; ok {
 		spec = &bt.tool.Spec
 	}
-	ctx, endTool := o.telemetry.tool(ctx, spec, call)
-	ctx, nested := b.startAgentCall(ctx, call.Name, o, ev)
+	ctx, endTool := s.telemetry.tool(ctx, spec, call)
 	defer func() {
 		inv.Duration = time.Since(start)
 		endTool(inv)
@@ -323,10 +347,15 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, o *RunOptions,
 		return inv
 	}
 	inv.Args = args
-	res, err := b.Invoke(ctx, call.Name, args, o.ToolTimeout)
-	inv.Agent = nested.response()
+	ctx, nested, err := b.startAgentCall(ctx, call, args, s)
 	if err != nil {
-		inv.Err = err
+		inv.Err = &ToolCallError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("tool %s failed: %v", call.Name, err), Err: err}
+		return inv
+	}
+	res, tce := b.Invoke(ctx, call.Name, args, s.opts.ToolTimeout)
+	inv.Agent = nested.response()
+	if tce != nil {
+		inv.Err = tce
 		return inv
 	}
 	inv.Result = res

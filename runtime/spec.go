@@ -45,8 +45,11 @@ type Agent struct {
 	// Temperature is nil for the provider's default.
 	Temperature *float64 `json:"temperature,omitempty"`
 	// MaxIterations bounds the tool-calling loop; 0 means DefaultMaxIterations.
-	MaxIterations int    `json:"maxIterations,omitempty"`
-	ToolChoice    string `json:"toolChoice,omitempty"`
+	MaxIterations int `json:"maxIterations,omitempty"`
+	// MaxTokens bounds the tokens, input and output, of a run of the agent,
+	// its listed agents' included (budget.go); 0 means no limit.
+	MaxTokens  int    `json:"maxTokens,omitempty"`
+	ToolChoice string `json:"toolChoice,omitempty"`
 	// Signature is a typed agent's input and output (LANGUAGE.md §2.5);
 	// nil for an agent that takes a message and answers text.
 	Signature *Signature `json:"signature,omitempty"`

@@ -145,7 +145,12 @@ func (t *telemetry) agent(ctx context.Context, a Agent) (context.Context, func(*
 	ctx, span := t.tracer.Start(ctx, "invoke_agent "+a.Name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	return ctx, func(resp *Response, err error) {
 		if resp != nil {
-			span.SetAttributes(semconv.GenAIUsageInputTokens(resp.Usage.PromptTokens), semconv.GenAIUsageOutputTokens(resp.Usage.CompletionTokens))
+			span.SetAttributes(semconv.GenAIUsageInputTokens(resp.Usage.PromptTokens), semconv.GenAIUsageOutputTokens(resp.Usage.CompletionTokens),
+				// The whole run's spend, its listed agents' included
+				// (budget.go).
+				attribute.Int("gramc.run.requests", resp.Total.Requests), attribute.Int("gramc.run.tool_calls", resp.Total.ToolCalls),
+				attribute.Int("gramc.run.usage.input_tokens", resp.Total.Usage.PromptTokens),
+				attribute.Int("gramc.run.usage.output_tokens", resp.Total.Usage.CompletionTokens))
 			if t.capture && resp.Content != "" {
 				span.SetAttributes(t.content("gen_ai.output.messages", outputMessages(Message{Role: RoleAssistant, Content: resp.Content}, resp.StopReason)))
 			}

@@ -27,6 +27,7 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	urlFile := fs.String("urlfile", "", "also write the base URL to this file")
 	key := fs.String("key", "", "require this API key")
 	provider := fs.String("provider", OpenAI, "the provider to fake: "+strings.Join(Providers(), ", "))
+	fanout := fs.Int("fanout", 0, "answer every request that offers tools with this many calls of the first (FanOut)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -46,6 +47,9 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	url := "http://" + ln.Addr().String() + BasePath(*provider)
 	problem := func(err error) { fmt.Fprintf(stderr, "fakeopenai: %v\n", err) }
 	fake := &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
+	if *fanout > 0 {
+		fake.Policy = FanOut(*fanout)
+	}
 	if *provider == OpenAI {
 		if err := loadReference(); err != nil {
 			fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)

@@ -3,6 +3,7 @@ package runtimetest_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -106,4 +107,53 @@ func names(spans tracetest.SpanStubs) []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// TestTelemetryNestedRedacted (issue 44.1): with content capture on, the
+// caller's content redactor rewrites the content a listed agent's spans
+// record too — its instruction, its tool's result, its answer — so a key
+// a child's tool returns is in no span of the run.
+func TestTelemetryNestedRedacted(t *testing.T) {
+	const key = "sk-live-0123456789abcdef"
+	parentSrv := runtimetest.NewProviderServer(t, runtimetest.Anthropic, runtimetest.Replies(
+		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("greeter", `{"input":"Ada"}`)}},
+		runtimetest.Reply{Text: "Greeted."}))
+	childSrv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
+		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`)}},
+		runtimetest.Reply{Text: "Hello, Ada! Your key is " + key}))
+	parentModel := fakeClient(t, runtimetest.Anthropic, parentSrv.URL)
+	childModel := fakeClient(t, runtimetest.OpenAI, childSrv.URL)
+	child := runtime.Agent{Name: "greeter", Description: "Greets someone", Model: "OpenAI/gpt-4o-mini",
+		Instruction: "Greet with sayHello.", Tools: []runtime.ToolSpecification{runtimetest.HelloSpec()}}
+	parent := runtime.Agent{Name: "desk", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Use the greeter.",
+		Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(child)}, Agents: []runtime.Agent{child}}
+	lib := runtime.NewToolLibrary()
+	if err := lib.Register(runtime.Tool{Spec: runtimetest.HelloSpec(), Func: func(context.Context, json.RawMessage) (any, error) {
+		return "Hello! (looked up with " + key + ")", nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	if _, err := runtime.Run(context.Background(), parentModel, parent, lib, "Greet Ada", nil,
+		runtime.WithTracerProvider(tp), runtime.WithContentCapture(true),
+		runtime.WithContentRedactor(func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") }),
+		runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) { return childModel, nil })); err != nil {
+		t.Fatal(err)
+	}
+	redacted := 0
+	for _, s := range exp.GetSpans() {
+		for _, kv := range s.Attributes {
+			v := kv.Value.Emit()
+			if strings.Contains(v, key) {
+				t.Errorf("span %q records the key in %s", s.Name, kv.Key)
+			}
+			if strings.Contains(v, "[REDACTED]") {
+				redacted++
+			}
+		}
+	}
+	if redacted == 0 {
+		t.Errorf("no span recorded the redacted content: the test does not see the child's content")
+	}
 }

@@ -50,13 +50,20 @@ type Input struct {
 	// positive, as runtime.WithMaxIterations and WithMaxToolCalls do.
 	MaxIterations int `json:"maxIterations,omitempty"`
 	MaxToolCalls  int `json:"maxToolCalls,omitempty"`
+	// MaxRequests, MaxRunToolCalls and MaxTokens are the run's budget, as
+	// runtime.WithMaxRequests, WithMaxRunToolCalls and WithMaxTokens set
+	// it: the run and its listed agents' child workflows draw from it
+	// together.
+	MaxRequests     int `json:"maxRequests,omitempty"`
+	MaxRunToolCalls int `json:"maxRunToolCalls,omitempty"`
+	MaxTokens       int `json:"maxTokens,omitempty"`
 	// Resume is the run so far, carried over continue-as-new; a starter
 	// leaves it nil.
 	Resume *runtime.Response `json:"resume,omitempty"`
-	// Depth is the run's level in a nesting of agents listing agents: 0
-	// (a starter's run, the first level) or the level of a listed agent
-	// run as a child workflow (agents.go).
-	Depth int `json:"depth,omitempty"`
+	// Child is the caller's decision on a listed agent's run, when the
+	// workflow is one (agents.go): its level, iteration limit and share of
+	// the caller's budget. A starter leaves it nil.
+	Child *runtime.Child `json:"child,omitempty"`
 }
 
 // CompleteInput is ActivityComplete's input: one model request of an
@@ -220,10 +227,35 @@ const (
 	// ErrPayloadTooLarge: an activity's result is over
 	// Config.MaxPayloadBytes.
 	ErrPayloadTooLarge ErrorType = "gramc.PayloadTooLarge"
+	// ErrBudget: the run, its listed agents included, spent its budget
+	// (runtime.BudgetError; the details hold the Response).
+	ErrBudget ErrorType = "gramc.Budget"
 )
 
+// runError is the workflow's error for a Loop's: a known failure of the
+// run is a non-retryable application error of its ErrorType carrying the
+// run so far (its caller, a listed agent's parent workflow, counts what
+// it spent); another is returned as it is.
+func runError(err error, l *runtime.Loop) error {
+	var lim *runtime.IterationLimitError
+	var oe *runtime.OutputError
+	var be *runtime.BudgetError
+	typ := ErrorType("")
+	switch {
+	case errors.As(err, &lim):
+		typ = ErrIterationLimit
+	case errors.As(err, &oe):
+		typ = ErrOutput
+	case errors.As(err, &be):
+		typ = ErrBudget
+	default:
+		return err
+	}
+	return temporal.NewNonRetryableApplicationError(err.Error(), string(typ), nil, l.Response())
+}
+
 // errorTypes are the ErrorTypes Result recognises.
-var errorTypes = []ErrorType{ErrUnknownAgent, ErrAPI, ErrIterationLimit, ErrInvalidInput, ErrOutput, ErrPayloadTooLarge}
+var errorTypes = []ErrorType{ErrUnknownAgent, ErrAPI, ErrIterationLimit, ErrInvalidInput, ErrOutput, ErrPayloadTooLarge, ErrBudget}
 
 // typedError is an error of a run whose application error has a known
 // ErrorType: errors.Is finds both.
@@ -261,12 +293,16 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		return nil, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("this worker serves no agent %q (it serves %v)", in.Agent, w.Agents()), string(ErrUnknownAgent), nil)
 	}
-	o := runtime.RunOptions{MaxIterations: in.MaxIterations, MaxToolCalls: in.MaxToolCalls}
+	o := runtime.RunOptions{MaxIterations: in.MaxIterations, MaxToolCalls: in.MaxToolCalls,
+		MaxRequests: in.MaxRequests, MaxRunToolCalls: in.MaxRunToolCalls, MaxTokens: in.MaxTokens}
 	var l *runtime.Loop
 	var err error
-	if in.Resume != nil {
-		l, err = runtime.ResumeLoop(b.Agent, in.Resume, o)
-	} else {
+	switch {
+	case in.Resume != nil:
+		l, err = runtime.ResumeLoop(b.Agent, in.Resume, o, in.Child)
+	case in.Child != nil:
+		l, err = runtime.NewListedLoop(b.Agent, *in.Child, o)
+	default:
 		l, err = runtime.NewLoop(b.Agent, in.Input, in.Conversation, o)
 	}
 	if err != nil {
@@ -292,11 +328,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		req, err := l.Next()
 		if err != nil {
-			var lim *runtime.IterationLimitError
-			if errors.As(err, &lim) {
-				return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrIterationLimit), nil, l.Response())
-			}
-			return nil, err
+			return nil, runError(err, l)
 		}
 		var comp runtime.Completion
 		if err := workflow.ExecuteActivity(mctx, ActivityComplete, CompleteInput{Agent: in.Agent, Request: *req}).Get(ctx, &comp); err != nil {
@@ -305,18 +337,14 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 		}
 		turn, err := l.Receive(&comp)
 		if err != nil {
-			var oe *runtime.OutputError
-			if errors.As(err, &oe) {
-				return nil, temporal.NewNonRetryableApplicationError(err.Error(), string(ErrOutput), nil, l.Response())
-			}
-			return nil, err
+			return nil, runError(err, l)
 		}
 		if turn.Done {
 			return l.Response(), nil
 		}
 		invs := make([]runtime.Invocation, len(turn.Run))
 		futures := make([]workflow.Future, len(turn.Run))
-		listed := make([]bool, len(turn.Run))
+		listed := make([]*runtime.Child, len(turn.Run))
 		for i, call := range turn.Run {
 			invs[i] = runtime.Invocation{CallID: call.ID, Tool: call.Name}
 			args, tce := b.Validate(call)
@@ -326,9 +354,9 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 				continue
 			}
 			invs[i].Args = args
-			if child, ok := b.Listed(call.Name); ok {
+			if b.RunsAgent(call.Name) {
 				// A listed agent runs as a child workflow (agents.go).
-				futures[i], listed[i] = w.startChild(ctx, in, l, child, call, args, &invs[i]), true
+				futures[i], listed[i] = w.startChild(ctx, in, l, call, args, &invs[i])
 				continue
 			}
 			futures[i] = workflow.ExecuteActivity(tctx, ActivityCallTool, ToolInput{Agent: in.Agent, Tool: call.Name, CallID: call.ID, Args: args})
@@ -337,8 +365,8 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 			if f == nil {
 				continue
 			}
-			if listed[i] {
-				childResult(ctx, f, &invs[i])
+			if listed[i] != nil {
+				childResult(ctx, f, l, *listed[i], &invs[i])
 				continue
 			}
 			var out ToolOutput

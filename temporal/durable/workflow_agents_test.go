@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
@@ -106,5 +107,37 @@ func TestWorkflowListedAgent(t *testing.T) {
 				t.Errorf("the child's first request: %q %+v", creq.Instruction, creq.Messages)
 			}
 		})
+	}
+}
+
+// TestWorkflowBudget (issue 44.2): the run-wide budget holds durably —
+// listed agents' child workflows draw from their caller's, siblings
+// sharing it — and the workflow ends as runtime.Run does: the budget's
+// error after the same number of model requests.
+func TestWorkflowBudget(t *testing.T) {
+	agent := runtimetest.FanOutAgents(3)
+	local := &runtimetest.FanOutModel{N: 2}
+	_, runErr := runtime.Run(context.Background(), local, agent, nil, "go", nil, runtime.WithMaxRequests(20))
+	var be *runtime.BudgetError
+	if !errors.As(runErr, &be) {
+		t.Fatalf("runtime.Run: %v, want its budget's error", runErr)
+	}
+	b, err := runtime.Bind(agent, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	durableModel := &runtimetest.FanOutModel{N: 2}
+	e := newEnv(t, durable.Config{Agents: []*runtime.BoundAgent{b}, Model: modelFor(durableModel)})
+	e.ExecuteWorkflow(durable.WorkflowName, durable.Input{Agent: agent.Name, Input: "go", MaxRequests: 20})
+	var app *temporal.ApplicationError
+	if err := e.GetWorkflowError(); !errors.As(err, &app) || app.Type() != string(durable.ErrBudget) || app.Message() != runErr.Error() {
+		t.Fatalf("the workflow's error %v, want %s: %q", err, durable.ErrBudget, runErr)
+	}
+	var partial runtime.Response
+	if err := app.Details(&partial); err != nil {
+		t.Fatal(err)
+	}
+	if got := durableModel.Requests(); got != local.Requests() || partial.Total.Requests != got || got > 20 {
+		t.Errorf("the durable run made %d model requests (its Total says %d), runtime.Run %d, for a budget of 20", got, partial.Total.Requests, local.Requests())
 	}
 }
