@@ -34,7 +34,9 @@ type mcpOptions struct {
 	tokenFile   string // --http-token-file
 	origins     []string
 	agent       string
-	agents      bool     // --agents: serve the agents too (mcp_agents.go)
+	agents      bool // --agents: serve the agents too (mcp_agents.go)
+	agentRuns   int  // --agent-concurrency: agent runs at once, per server
+	budget      budgetFlags
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
 	toolEnv     []string // withheld variables tool commands get anyway
@@ -80,12 +82,22 @@ the agent on its provider, with the keys of this environment, and
 returns its typed result as structuredContent and JSON text.`,
 		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
   gramc mcp examples/hello/hello.gram`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runMCP(cmd.Context(), e, opts, args) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.budget.check(); err != nil {
+				return err
+			}
+			if opts.agentRuns <= 0 {
+				return usageErrorf("--agent-concurrency must be positive")
+			}
+			return runMCP(cmd.Context(), e, opts, args)
+		},
 	}
 	f := cmd.Flags()
 	addDisableFlag(cmd, e)
 	f.StringVar(&opts.agent, "agent", "", "serve the tools of this agent (default: every tool of the packages)")
 	f.BoolVar(&opts.agents, "agents", false, "also serve every agent (or the --agent) as a tool that runs it; keys from the environment")
+	f.IntVar(&opts.agentRuns, "agent-concurrency", defaultAgentRuns, "with --agents: agent runs at once, whatever the clients ask; further calls wait their turn")
+	opts.budget.add(f)
 	f.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (loopback unless a host is named) instead of stdio")
 	f.BoolVar(&opts.allowRemote, "http-allow-remote", false, "let --http listen beyond the loopback interface (needs a token)")
 	f.StringVar(&opts.tokenFile, "http-token-file", "", "require the bearer token in `FILE` of every HTTP request (or set "+mcpTokenEnv+")")

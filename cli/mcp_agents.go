@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -22,6 +25,12 @@ import (
 // mcp applies to the call: the message size, the --tool-timeout of a
 // call (here the whole run of the agent, and each of its tool calls),
 // the HTTP rules.
+
+// defaultAgentRuns is how many agent runs gramc mcp --agents runs at once
+// per server (--agent-concurrency), however many calls its clients send
+// (a JSON-RPC batch of 500 calls is 500 runs, each making model
+// requests): the rest wait their turn, each within its caller's context.
+const defaultAgentRuns = 4
 
 // mcpAgents returns the served agents' tool specifications, checking up
 // front everything a call will need (each agent's tools bound, a client
@@ -86,11 +95,12 @@ func mcpAgents(e *env, opts mcpOptions, pkgs []*check.Package, commands map[stri
 		specs = append(specs, spec)
 		all = append(all, servedAgent{bound, models})
 	}
+	turns := make(chan struct{}, opts.agentRuns) // one server's agent runs at once
 	impls := func(runOpts ...runtime.Option) []runtime.Tool {
 		out := make([]runtime.Tool, len(all))
 		for i, a := range all {
-			o := append([]runtime.Option{a.models}, runOpts...)
-			out[i] = runtime.Tool{Spec: specs[i], Func: runtime.ServeAgent(a.bound, o...)}
+			o := append(append([]runtime.Option{a.models}, opts.budget.options()...), runOpts...)
+			out[i] = runtime.Tool{Spec: specs[i], Func: oneAtATurn(turns, runtime.ServeAgent(a.bound, o...))}
 		}
 		return out
 	}
@@ -143,7 +153,21 @@ func servedAgents(opts mcpOptions, pkgs []*check.Package) ([]*check.Agent, error
 // before the server starts.
 func mcpAgentModels(e *env, agent runtime.Agent) (runtime.Option, error) {
 	o := runOptions{noStream: true, requestTimeout: 60 * time.Second, streamTimeout: 10 * time.Minute, maxRetryWait: 60 * time.Second}
-	return runtime.WithModelPerAgent(append([]runtime.Agent{agent}, runtime.ListedAgents(agent)...), func(a runtime.Agent) (runtime.Model, error) {
+	return runtime.WithModelPerAgent(append([]runtime.Agent{agent}, runtime.Subagents(agent)...), func(a runtime.Agent) (runtime.Model, error) {
 		return runModel(e, a, o)
 	})
+}
+
+// oneAtATurn is f run only while it holds a place in turns: a call waits
+// for one, or ends with its context's error.
+func oneAtATurn(turns chan struct{}, f runtime.ToolFunc) runtime.ToolFunc {
+	return func(ctx context.Context, args json.RawMessage) (any, error) {
+		select {
+		case turns <- struct{}{}:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("not run: %w while waiting for one of the server's %d agent runs (--agent-concurrency)", ctx.Err(), cap(turns))
+		}
+		defer func() { <-turns }()
+		return f(ctx, args)
+	}
 }

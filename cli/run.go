@@ -47,6 +47,7 @@ type runOptions struct {
 	toolTimeout    time.Duration
 	maxIterations  int
 	maxToolCalls   int
+	budget         budgetFlags
 	requestTimeout time.Duration
 	streamTimeout  time.Duration
 	maxRetryWait   time.Duration
@@ -115,6 +116,9 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 			if opts.maxToolCalls <= 0 || opts.mcpTimeout <= 0 || opts.requestTimeout <= 0 || opts.streamTimeout <= 0 || opts.maxRetryWait <= 0 {
 				return usageErrorf("--max-tool-calls, --mcp-timeout, --request-timeout, --stream-timeout and --max-retry-wait must be positive")
 			}
+			if err := opts.budget.check(); err != nil {
+				return err
+			}
 			if opts.record != "" && opts.replay != "" {
 				return usageErrorf("--record and --replay exclude each other: record once, then replay")
 			}
@@ -143,6 +147,7 @@ fails (API error, iteration limit), 2 for usage or configuration errors.`,
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
 	f.IntVar(&opts.maxIterations, "max-iterations", 0, "override the agent's maxIterations")
 	f.IntVar(&opts.maxToolCalls, "max-tool-calls", runtime.DefaultMaxToolCalls, "tool calls run per model response; the rest are answered with an error")
+	opts.budget.add(f)
 	f.DurationVar(&opts.requestTimeout, "request-timeout", 60*time.Second, "time limit for each request to the model until its answer starts, and for each silence in a streamed answer")
 	f.DurationVar(&opts.streamTimeout, "stream-timeout", 10*time.Minute, "time limit for a whole streamed answer")
 	f.DurationVar(&opts.maxRetryWait, "max-retry-wait", 60*time.Second, "longest wait before retrying a failed request (backoff or the server's Retry-After)")
@@ -326,6 +331,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			}
 		}),
 	}
+	runOpts = append(runOpts, opts.budget.options()...)
 	effective := agent.Model
 	if strings.Contains(opts.model, "/") {
 		effective = opts.model
@@ -343,6 +349,10 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			var ie *runtime.IterationLimitError
 			if errors.As(err, &ie) {
 				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%w (raise it with --max-iterations or the agent's maxIterations)", err)})
+			}
+			var be *runtime.BudgetError
+			if errors.As(err, &be) {
+				return interrupted(&exitError{code: ExitProblem, err: fmt.Errorf("%w (%s)", err, budgetHint(be))})
 			}
 			var ve *runtime.ValidationError
 			if errors.As(err, &ve) {

@@ -25,7 +25,7 @@ func listedModels(e *env, agent runtime.Agent, opts runOptions, extra ...cliento
 	if strings.Contains(opts.model, "/") {
 		top = opts.model
 	}
-	return runtime.WithModelPerAgent(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
+	return runtime.WithModelPerAgent(runtime.Subagents(agent), func(c runtime.Agent) (runtime.Model, error) {
 		co := opts
 		co.model = ""
 		if clients.Of(c.Model) != clients.Of(top) {
