@@ -396,6 +396,13 @@ func (c *checker) lowerAgentHead(sp *ast.SubjectPattern, a *Agent) {
 			a.MaxIterations = int(i)
 		}
 	}
+	if q := props.get("maxTokens"); q != nil {
+		if i, ok := wholeNumber(q.Value); !ok || i < 1 || i > math.MaxInt32 {
+			c.errorf(diag.CodeInvalidMaxTokens, q.Value, "maxTokens must be a positive integer, not %s", canonicalValue(q.Value)).WithDetail("maxTokens is the budget of tokens, input and output, of a run of the agent, its listed agents' included: a positive integer, or leave it out for no limit.")
+		} else {
+			a.MaxTokens = int(i)
+		}
+	}
 	c.outputProps(props, a)
 	c.agentSignature(sp, a)
 }

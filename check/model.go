@@ -189,7 +189,9 @@ type Agent struct {
 	Temperature *float64
 	// MaxIterations is 0 when not given (the runtime default applies).
 	MaxIterations int
-	ToolChoice    string
+	// MaxTokens is 0 when not given (no limit).
+	MaxTokens  int
+	ToolChoice string
 	// Tools are the agent's tools, inline or referenced, in listed order.
 	Tools []*Tool
 	// Agents are the agents it lists (docs/language.md §2.7), in listed

@@ -72,6 +72,7 @@ var properties = []PropertyInfo{
 	{"model", OnAgent, nil, "Required. Provider/model-name, e.g. \"OpenAI/gpt-4o-mini\" (providers: " + strings.Join(provider.Names(), ", ") + ")."},
 	{"temperature", OnAgent, nil, "Sampling temperature, 0 to 2."},
 	{"maxIterations", OnAgent, nil, "The most model turns one run may take (a positive integer; the runtime's default is 10)."},
+	{"maxTokens", OnAgent, nil, "The budget of tokens, input and output, of one run, its listed agents' included (a positive integer; no limit when left out)."},
 	{"toolChoice", OnAgent, nil, "\"auto\", \"none\", \"required\" or the name of one of the agent's tools."},
 	{"outputMode", OnAgent, nil, "How a typed agent's model is held to its output type: \"auto\" (the default: the best mode its provider and model support with its tools), \"native\" (the provider's structured output), \"tool\" (a final-answer tool) or \"prompted\" (the schema in the instructions)."},
 	{"outputRetries", OnAgent, nil, "How many times an answer that is not a value of the output type is sent back with the validation error (a non-negative integer; the default is 1)."},

@@ -59,6 +59,7 @@ const (
 	CodeUnknownProvider            Code = "unknown-provider"
 	CodeInvalidTemperature         Code = "invalid-temperature"
 	CodeInvalidMaxIterations       Code = "invalid-max-iterations"
+	CodeInvalidMaxTokens           Code = "invalid-max-tokens"
 	CodeInvalidToolChoice          Code = "invalid-tool-choice"
 	CodeUnknownTool                Code = "unknown-tool"
 	CodeNotATool                   Code = "not-a-tool"
@@ -215,6 +216,7 @@ var registry = []CodeInfo{
 	{CodeUnknownProvider, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidTemperature, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidMaxIterations, StageCheck, Error, "docs/diagnostics.md", ""},
+	{CodeInvalidMaxTokens, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidToolChoice, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeUnknownTool, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeNotATool, StageCheck, Error, "docs/diagnostics.md", ""},

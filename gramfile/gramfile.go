@@ -80,6 +80,7 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		Instruction:   a.Instruction,
 		Temperature:   a.Temperature,
 		MaxIterations: a.MaxIterations,
+		MaxTokens:     a.MaxTokens,
 		ToolChoice:    a.ToolChoice,
 	}
 	for _, t := range a.Tools {

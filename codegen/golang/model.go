@@ -135,6 +135,7 @@ type agentModel struct {
 	ToolSpecs     []string
 	Temperature   string // Go float literal or ""
 	MaxIterations int
+	MaxTokens     int
 	ToolChoice    string
 }
 
@@ -709,6 +710,7 @@ func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, err
 		Model:         quote(a.Model),
 		Instruction:   quote(a.Instruction),
 		MaxIterations: a.MaxIterations,
+		MaxTokens:     a.MaxTokens,
 	}
 	if a.ToolChoice != "" {
 		am.ToolChoice = quote(a.ToolChoice)
