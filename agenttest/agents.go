@@ -28,7 +28,7 @@ func mockListed(agent runtime.Agent, t *check.Test) runtime.Agent {
 // extra (Options.ClientOptions: a base URL) only for a listed agent on
 // the same client as agent's.
 func listedModels(agent runtime.Agent, copts, extra []clientopt.Option) (runtime.Option, error) {
-	return runtime.WithModelPerAgent(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
+	return runtime.WithModelPerAgent(runtime.Subagents(agent), func(c runtime.Agent) (runtime.Model, error) {
 		o := copts[:len(copts):len(copts)]
 		if clients.Of(c.Model) == clients.Of(agent.Model) {
 			o = append(o, extra...)
