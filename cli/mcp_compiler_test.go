@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -349,4 +351,79 @@ func strictSchemaProblems(t *testing.T, s any) []string {
 	}
 	walk("", v)
 	return problems
+}
+
+// TestMCPCompilerKilledFix: a gramc mcp --compiler killed (SIGKILL) at
+// any moment of a fix leaves each file whole: the original or the fixed
+// text, never a part of either.
+func TestMCPCompilerKilledFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gramc many times")
+	}
+	if _, err := exec.LookPath("gramc"); err != nil {
+		t.Skip("no gramc on PATH (testscript.Main puts it there):", err)
+	}
+	var decl strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&decl, "[tool%d:Tool {description: \"Tool %d, a tool of some length to make the file large\"} | (name::String {description: \"Who\"})==>(::String)]\n", i, i)
+	}
+	orig := "# the tools\n" + decl.String()
+	fixed := "// the tools\n" + decl.String()
+	const files = 20
+	// run fixes the files of a new root, killing the server after delay
+	// (never when delay < 0), and returns how many files were fixed and
+	// how long the call took.
+	run := func(delay time.Duration) (int, time.Duration) {
+		dir := t.TempDir()
+		for i := range files {
+			writeFiles(t, dir, map[string]string{fmt.Sprintf("p/f%02d.gram", i): orig})
+		}
+		cmd := exec.Command("gramc", "mcp", "--compiler", "--root", dir)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		done := make(chan struct{})
+		start := time.Now()
+		go func() {
+			defer close(done)
+			cs.CallTool(ctx, &sdk.CallToolParams{Name: "fix", Arguments: map[string]any{"paths": []string{"p"}}}) //nolint:errcheck // killed
+		}()
+		if delay >= 0 {
+			time.Sleep(delay)
+			cmd.Process.Kill() //nolint:errcheck // may have ended
+		}
+		<-done
+		took := time.Since(start)
+		var nfixed int
+		for i := range files {
+			data, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("p/f%02d.gram", i)))
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case string(data) == fixed:
+				nfixed++
+			case string(data) != orig:
+				t.Fatalf("killed after %v: f%02d.gram is neither the original nor the fixed text (%d bytes)", delay, i, len(data))
+			}
+		}
+		if entries, _ := os.ReadDir(filepath.Join(dir, "p")); len(entries) != files && delay < 0 {
+			t.Errorf("a whole fix left %d entries in the directory, want %d", len(entries), files)
+		}
+		return nfixed, took
+	}
+	n, whole := run(-1)
+	if n != files {
+		t.Fatalf("a whole fix fixed %d of %d files", n, files)
+	}
+	// Kill at fractions of a whole fix's time: before, while and after
+	// the files are written.
+	for k := 1; k < 8; k++ {
+		delay := whole * time.Duration(k) / 8
+		n, _ := run(delay)
+		t.Logf("killed after %v (of %v): %d of %d files fixed", delay, whole, n, files)
+	}
 }
