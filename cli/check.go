@@ -131,6 +131,13 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	if err := writeDiagnostics(e, rep.diags, opts.format); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
+	// An installed gram skill older than gramc (skill.go): one line,
+	// never into JSON output's neighbourhood.
+	if opts.format != "json" {
+		if notice := skillNotice(); notice != "" {
+			fmt.Fprintln(e.stderr, notice)
+		}
+	}
 	if rep.fixErr != nil {
 		return &exitError{code: ExitUsage, err: rep.fixErr}
 	}
