@@ -110,7 +110,9 @@ func NewServerWithOptions(name, version string, lib *runtime.ToolLibrary, specs 
 				// the tool advertises (runtime.ValidateOutput); its JSON
 				// value (a String's text as a JSON string) is the
 				// structured content.
-				if v, err := runtime.OutputJSON(spec, inv.Result); err == nil {
+				if inv.Value != nil {
+					res.StructuredContent = inv.Value // a result given apart from its text
+				} else if v, err := runtime.OutputJSON(spec, inv.Result); err == nil {
 					res.StructuredContent = v
 				}
 			}
