@@ -846,8 +846,11 @@ func writeDiagnosticLines(w io.Writer, ds []compilerDiagnostic) {
 	}
 }
 
-// countText is diag.CountLine's text for counts.
+// countText is diag.CountLine's text for counts ("0 errors" for none).
 func countText(errs, warns int) string {
+	if errs+warns == 0 {
+		return "0 errors"
+	}
 	ds := make(diag.Diagnostics, 0, errs+warns)
 	for range errs {
 		ds = append(ds, &diag.Diagnostic{Severity: diag.Error})
