@@ -94,7 +94,7 @@ func structured(t *testing.T, name string, res *sdk.CallToolResult, v any) {
 	}
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -426,4 +426,37 @@ func TestMCPCompilerKilledFix(t *testing.T) {
 		n, _ := run(delay)
 		t.Logf("killed after %v (of %v): %d of %d files fixed", delay, whole, n, files)
 	}
+}
+
+// FuzzCompilerToolArgs gives every compiler tool arbitrary arguments (a
+// model's): an error or a result, never a panic, never a file written
+// outside the root.
+func FuzzCompilerToolArgs(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"paths": ["../x"]}`, `{"paths": ["/"]}`, `{"paths": [""]}`, `{"paths": ["a/..."], "all": true}`,
+		`{"code": ""}`, `{"document": "{}"}`, `{"path": "..", "document": "x"}`, `{"target": "nope", "tools": ["x"]}`,
+		`{"paths": null, "write": null}`, `[]`, `null`, `{"paths": "x"}`, `{"paths": ["pkg", "pkg/..."], "write": false}`,
+	} {
+		f.Add(seed)
+	}
+	top := f.TempDir()
+	dir := filepath.Join(top, "root")
+	writeFiles(f, dir, brokenPackage)
+	root, err := newCompilerRoot(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	c := &compilerTools{root: root}
+	tools := []func(context.Context, json.RawMessage) (any, error){c.check, c.fix, c.format, c.schema, c.explain, c.describe, c.graph, c.importTool}
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, tool := range tools {
+			res, err := tool(context.Background(), json.RawMessage(args))
+			if err == nil && res == nil {
+				t.Fatalf("no result and no error for %s", args)
+			}
+		}
+		if data, _ := os.ReadFile(filepath.Join(top, "out.gram")); string(data) != brokenPackage["../out.gram"] {
+			t.Fatalf("%s changed a file outside the root", args)
+		}
+	})
 }
