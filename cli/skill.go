@@ -3,9 +3,7 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -255,15 +253,13 @@ const maxSkillFile = 1 << 20
 // older, or, for the same or an unordered version (devel), when its text
 // differs.
 func installedSkills(dir string) []installedSkill {
-	body := skillBody()
-	sum := sha256.Sum256([]byte(body))
-	digest := hex.EncodeToString(sum[:])
+	digest := "" // this gramc's skill's, made once a skill is found
 	var out []installedSkill
 	for _, a := range skillAgents {
 		path := filepath.Join(dir, filepath.FromSlash(a.path))
 		data, err := load.ReadFile(path, maxSkillFile)
-		if errors.Is(err, fs.ErrNotExist) || err != nil {
-			continue
+		if err != nil {
+			continue // none installed (or unreadable: not gramc's to judge)
 		}
 		s := installedSkill{path: path}
 		m := skillStampRE.FindSubmatch(data)
@@ -272,6 +268,10 @@ func installedSkills(dir string) []installedSkill {
 			continue
 		}
 		s.version = string(m[1])
+		if digest == "" {
+			sum := sha256.Sum256([]byte(skillBody()))
+			digest = hex.EncodeToString(sum[:])
+		}
 		if string(m[2]) != digest {
 			switch c := compareVersions(s.version, skillVersion()); {
 			case c > 0:
