@@ -42,7 +42,7 @@ gramfmt:
 	@out="$$($(GO) run ./cmd/gramc fmt -l ./...)" || exit 1; \
 	  if [ -n "$$out" ]; then echo "gramc fmt would change:"; echo "$$out"; exit 1; fi
 
-test: lint gramfmt mcpts
+test: lint gramfmt mcpts mcpconformance
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) run ./cmd/gramc gen --check ./examples/triage
@@ -64,6 +64,20 @@ $(MCPTS)/node_modules/.package-lock.json: $(MCPTS)/package.json $(MCPTS)/package
 	@echo "== npm ci in $(MCPTS) (the TypeScript MCP SDK's clients, for cli's tests)"
 	@(cd $(MCPTS) && npm ci --no-audit --no-fund --loglevel=error) || \
 	  echo "== npm ci failed (offline?), so TestTypeScriptSDKClient skips (fails with GRAMC_MCPTS_TEST=required)"
+
+# mcpconformance: the official MCP conformance suite that cli's
+# TestMCPConformance runs against gramc mcp --http (npm ci, again only
+# when package-lock.json changes); without npm the test is skipped.
+MCPCONF := cli/testdata/mcpconformance
+.PHONY: mcpconformance
+mcpconformance:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(MCPCONF)/node_modules/.package-lock.json; \
+	  else echo "== npm not found: TestMCPConformance (the MCP conformance suite) will be skipped"; fi
+
+$(MCPCONF)/node_modules/.package-lock.json: $(MCPCONF)/package.json $(MCPCONF)/package-lock.json
+	@echo "== npm ci in $(MCPCONF) (the MCP conformance suite, for cli's tests)"
+	@(cd $(MCPCONF) && npm ci --no-audit --no-fund --loglevel=error) || \
+	  echo "== npm ci failed (offline?), so TestMCPConformance skips (fails with GRAMC_MCPCONFORMANCE_TEST=required)"
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end
@@ -102,7 +116,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
 fuzz:
-	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./internal/jsonpath ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./agenttest ./compat ./config; do \
+	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./internal/jsonpath ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./agenttest ./compat ./config ./cli; do \
 	  for t in $$($(GO) test -list='^Fuzz' $$p | grep '^Fuzz'); do \
 	    echo "== $$p $$t ($(FUZZTIME))"; \
 	    $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s $$p; \

@@ -117,6 +117,51 @@ with --werror), 2 for usage or I/O errors.`,
 }
 
 func runCheck(e *env, opts checkOptions, args []string) error {
+	rep, err := checkPackages(e, opts, args)
+	if err != nil {
+		return err
+	}
+	if len(rep.pkgs) == 0 {
+		patterns := args
+		if len(patterns) == 0 {
+			patterns = []string{"./..."}
+		}
+		fmt.Fprintf(e.stderr, "gramc check: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
+	}
+	if err := writeDiagnostics(e, rep.diags, opts.format); err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	// An installed gram skill older than gramc (skill.go): one line,
+	// never into JSON output's neighbourhood.
+	if opts.format != "json" {
+		if notice := skillNotice(); notice != "" {
+			fmt.Fprintln(e.stderr, notice)
+		}
+	}
+	if rep.fixErr != nil {
+		return &exitError{code: ExitUsage, err: rep.fixErr}
+	}
+	if rep.diags.HasErrors() || (opts.werror && len(rep.diags) > 0) {
+		return exitCode(ExitProblem)
+	}
+	return nil
+}
+
+// checkReport is what gramc check found: the diagnostics (sorted, scoped,
+// the configuration applied), the packages, the files --fix wrote and
+// fixErr when a file changed while it was being fixed (its fixes not
+// written).
+type checkReport struct {
+	pkgs    []*check.Package
+	diags   diag.Diagnostics
+	written []string
+	fixErr  error
+}
+
+// checkPackages is gramc check without its output: what runCheck prints
+// and the compiler's MCP tools (check, fix) return. Its errors are
+// usage errors.
+func checkPackages(e *env, opts checkOptions, args []string) (*checkReport, error) {
 	// The project's gramc.json, found from the packages up; flags
 	// override it.
 	cfg, cfgDiags := config.ForPatterns(args)
@@ -134,41 +179,35 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	if len(opts.targets) > 0 {
 		ts, err := schema.ParseTargets(strings.Join(opts.targets, ","))
 		if err != nil {
-			return usageErrorf("--target: %v", err)
+			return nil, usageErrorf("--target: %v", err)
 		}
 		targets = ts
 	}
 	disabled, err := parseDisabled(strings.Join(opts.disable, ","))
 	if err != nil {
-		return usageErrorf("%v", err)
+		return nil, usageErrorf("%v", err)
 	}
 	switch {
 	case opts.fix != "" && opts.fix != "exact" && opts.fix != "all":
-		return usageErrorf("--fix=%s: want --fix (exact fixes) or --fix=all", opts.fix)
+		return nil, usageErrorf("--fix=%s: want --fix (exact fixes) or --fix=all", opts.fix)
 	case opts.diff && opts.fix == "":
-		return usageErrorf("-d shows the fixes of --fix: add --fix")
+		return nil, usageErrorf("-d shows the fixes of --fix: add --fix")
 	}
 	// Without --target (whose lint reads the declarations) check needs
 	// only the diagnostics and the files' gramc:ignore comments: the
 	// loader need not keep the trees and the model of every package.
 	pkgs, diags, err := load.Packages(args, &load.Config{DiagnosticsOnly: checkLean && len(targets) == 0})
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
+		return nil, &exitError{code: ExitUsage, err: err}
 	}
 	var fixErr error // fixes left unwritten: said after the diagnostics
+	var written []string
 	if opts.fix != "" {
-		if pkgs, diags, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); errors.Is(err, errFixesLeft) {
+		if pkgs, diags, written, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); errors.Is(err, errFixesLeft) {
 			fixErr = err
 		} else if err != nil {
-			return &exitError{code: ExitUsage, err: err}
+			return nil, &exitError{code: ExitUsage, err: err}
 		}
-	}
-	if len(pkgs) == 0 {
-		patterns := args
-		if len(patterns) == 0 {
-			patterns = []string{"./..."}
-		}
-		fmt.Fprintf(e.stderr, "gramc check: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
 	}
 	if len(targets) > 0 {
 		for _, pkg := range pkgs {
@@ -179,16 +218,7 @@ func runCheck(e *env, opts checkOptions, args []string) error {
 	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, true), disabled)
 	diags = append(diags, cfgDiags...)
 	diags.Sort()
-	if err := writeDiagnostics(e, diags, opts.format); err != nil {
-		return &exitError{code: ExitUsage, err: err}
-	}
-	if fixErr != nil {
-		return &exitError{code: ExitUsage, err: fixErr}
-	}
-	if diags.HasErrors() || (opts.werror && len(diags) > 0) {
-		return exitCode(ExitProblem)
-	}
-	return nil
+	return &checkReport{pkgs: pkgs, diags: diags, written: written, fixErr: fixErr}, nil
 }
 
 // checkLean is whether gramc check loads with load.Config.DiagnosticsOnly
@@ -203,8 +233,9 @@ const maxFixPasses = 10
 // all is set — to their files, checks again and fixes what that reveals,
 // in memory (an overlay), then writes each changed file in place as
 // gofmt -w does, or with diff prints a unified diff of each instead. It
-// returns the packages and diagnostics of the fixed files: what is left.
-func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]*check.Package, diag.Diagnostics, error) {
+// returns the packages and diagnostics of the fixed files (what is left)
+// and the files written.
+func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]*check.Package, diag.Diagnostics, []string, error) {
 	overlay := map[string][]byte{}
 	orig := map[string][]byte{}
 	var pkgs []*check.Package
@@ -225,7 +256,7 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 			if !ok {
 				var err error
 				if src, err = load.ReadFile(name, load.DefaultMaxFileSize); err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 				orig[name] = src
 			}
@@ -238,13 +269,15 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 		}
 		var err error
 		if pkgs, ds, err = load.Packages(args, &load.Config{Overlay: overlay}); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if len(overlay) == 0 {
-		return load.Packages(args, nil)
+		pkgs, ds, err := load.Packages(args, nil)
+		return pkgs, ds, nil, err
 	}
 	left := false // a file changed since it was read: not written
+	var written []string
 	names := make([]string, 0, len(overlay))
 	for name := range overlay {
 		names = append(names, name)
@@ -266,9 +299,10 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 			left = true
 			continue
 		} else if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		fmt.Fprintf(e.stderr, "gramc check: fixed %s\n", name)
+		written = append(written, name)
 	}
 	if diff || left {
 		// What is left is what the files hold.
@@ -276,9 +310,9 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 		if err == nil && left {
 			err = errFixesLeft
 		}
-		return pkgs, ds, err
+		return pkgs, ds, written, err
 	}
-	return pkgs, ds, nil
+	return pkgs, ds, written, nil
 }
 
 // errFixesLeft: a file changed while gramc check --fix ran, and its fixes

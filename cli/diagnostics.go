@@ -92,13 +92,28 @@ func addDisableFlag(cmd *cobra.Command, e *env) {
 // by scopeDiagnostics) and an error among them ends the command with
 // ExitProblem, a pattern that cannot be loaded with ExitUsage.
 func loadPackages(e *env, patterns []string) ([]*check.Package, error) {
+	pkgs, diags, err := loadScoped(e, patterns)
+	if err != nil {
+		return nil, err
+	}
+	printDiagnostics(e, diags)
+	if diags.HasErrors() {
+		return nil, exitCode(ExitProblem)
+	}
+	return pkgs, nil
+}
+
+// loadScoped is loadPackages without printing: the packages and their
+// diagnostics, scoped and configured as every command scopes them (the
+// compiler's MCP tools return them).
+func loadScoped(e *env, patterns []string) ([]*check.Package, diag.Diagnostics, error) {
 	disabled, err := parseDisabled(strings.Join(e.disable, ","))
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, nil, usageErrorf("%v", err)
 	}
 	pkgs, diags, err := load.Packages(patterns, nil)
 	if err != nil {
-		return nil, &exitError{code: ExitUsage, err: err}
+		return nil, nil, &exitError{code: ExitUsage, err: err}
 	}
 	// The project's gramc.json (disabled codes, severities), as gramc
 	// check applies it; --disable overrides its list.
@@ -106,11 +121,7 @@ func loadPackages(e *env, patterns []string) ([]*check.Package, error) {
 	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, false), disabled)
 	diags = append(diags, cfgDiags...)
 	diags.Sort()
-	printDiagnostics(e, diags)
-	if diags.HasErrors() {
-		return nil, exitCode(ExitProblem)
-	}
-	return pkgs, nil
+	return pkgs, diags, nil
 }
 
 // loadSomePackages is loadPackages for a command that works on at least

@@ -28,17 +28,27 @@ so it works offline, like rustc --explain.`,
   gramc explain target-strict-free-form-object`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			text, ok := explain.Text(args[0])
-			if !ok {
-				var codes []string
-				for _, c := range diag.Codes() {
-					codes = append(codes, string(c.Code))
-				}
-				return usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
-					args[0], suggest.DidYouMean(suggest.Closest(args[0], codes)))
+			text, err := explainCode(args[0])
+			if err != nil {
+				return err
 			}
 			fmt.Fprint(e.stdout, text)
 			return nil
 		},
 	}
+}
+
+// explainCode is the explanation gramc explain prints, or a usage error
+// that suggests the closest code.
+func explainCode(code string) (string, error) {
+	text, ok := explain.Text(code)
+	if !ok {
+		var codes []string
+		for _, c := range diag.Codes() {
+			codes = append(codes, string(c.Code))
+		}
+		return "", usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
+			code, suggest.DidYouMean(suggest.Closest(code, codes)))
+	}
+	return text, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -81,6 +82,28 @@ type fmtRun struct {
 	problems bool // a file had syntax errors
 	ioErrors bool // a file could not be read, walked or written
 	differs  bool // a file's formatting differs (--check)
+	// guard, when set, vets each file before it is read (the compiler's
+	// MCP tools: a file under their root only).
+	guard func(path string) error
+	// report, when set, collects what the run found instead of printing
+	// it (the compiler's format tool): o.write writes as -w does.
+	report *fmtReport
+}
+
+// fmtReport is what a run of gramc fmt found, for a caller that prints
+// nothing: the files whose formatting differs and the syntax errors of
+// those it left as they are.
+type fmtReport struct {
+	files []fmtFile
+	diags diag.Diagnostics
+}
+
+// fmtFile is a file whose formatting differs: written, or its formatted
+// text.
+type fmtFile struct {
+	name    string
+	written bool
+	text    []byte
 }
 
 func runFmt(e *env, opts fmtOptions, args []string) error {
@@ -193,6 +216,12 @@ func (r *fmtRun) walk(root string, goPattern bool) {
 }
 
 func (r *fmtRun) file(path string, fi fs.FileInfo) {
+	if r.guard != nil {
+		if err := r.guard(path); err != nil {
+			r.ioError(err)
+			return
+		}
+	}
 	src, err := load.ReadFile(path, load.DefaultMaxFileSize)
 	if err != nil {
 		r.ioError(err)
@@ -206,8 +235,27 @@ func (r *fmtRun) file(path string, fi fs.FileInfo) {
 func (r *fmtRun) process(name string, src []byte, fi fs.FileInfo) {
 	res, diags := syntax.FormatSource(name, src)
 	if diags.HasErrors() {
-		printDiagnostics(r.e, diags.Errors())
+		if r.report != nil {
+			r.report.diags = append(r.report.diags, diags.Errors()...)
+		} else {
+			printDiagnostics(r.e, diags.Errors())
+		}
 		r.problems = true
+		return
+	}
+	if r.report != nil {
+		if bytes.Equal(src, res) {
+			return
+		}
+		f := fmtFile{name: name, text: res}
+		if r.opts.write && fi != nil {
+			if err := fmtWriteFile(name, src, res); err != nil {
+				r.ioError(err)
+				return
+			}
+			f.written, f.text = true, nil
+		}
+		r.report.files = append(r.report.files, f)
 		return
 	}
 	o := r.opts

@@ -107,18 +107,13 @@ func runImport(e *env, opts importOptions, args []string) error {
 		}
 		srcs = append(srcs, importer.Source{Name: server, Data: data, Server: true})
 	}
-	res, err := importer.Import(srcs)
-	var ie *importer.Error
-	if errors.As(err, &ie) {
-		msg := ie.Msg
-		if ie.At.Start.Line == 0 && ie.Pointer != "" {
-			msg += " (at " + ie.Pointer + ")" // a server's listing: no line to show
-		}
-		printImportDiagnostics(e, diag.Diagnostics{{Severity: diag.Error, Summary: msg, Range: ie.At}}, srcs)
+	res, ds, err := importPackage(srcs)
+	if len(ds) > 0 {
+		printImportDiagnostics(e, ds, srcs)
 		return exitCode(ExitProblem)
 	}
 	if err != nil {
-		return &exitError{code: ExitProblem, err: err}
+		return err
 	}
 	if len(res.Warnings) > 0 {
 		printImportDiagnostics(e, res.Warnings, srcs)
@@ -135,6 +130,25 @@ func runImport(e *env, opts importOptions, args []string) error {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return nil
+}
+
+// importPackage imports srcs as gramc import does: the package, or the
+// positioned error of a source that cannot be read (as a diagnostic), or
+// another error.
+func importPackage(srcs []importer.Source) (*importer.Result, diag.Diagnostics, error) {
+	res, err := importer.Import(srcs)
+	var ie *importer.Error
+	if errors.As(err, &ie) {
+		msg := ie.Msg
+		if ie.At.Start.Line == 0 && ie.Pointer != "" {
+			msg += " (at " + ie.Pointer + ")" // a server's listing: no line to show
+		}
+		return nil, diag.Diagnostics{{Severity: diag.Error, Summary: msg, Range: ie.At}}, nil
+	}
+	if err != nil {
+		return nil, nil, &exitError{code: ExitProblem, err: err}
+	}
+	return res, nil, nil
 }
 
 // readBounded reads at most importer.MaxSourceBytes.

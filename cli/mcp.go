@@ -40,6 +40,11 @@ type mcpOptions struct {
 	tools       []string // NAME=COMMAND
 	toolTimeout time.Duration
 	toolEnv     []string // withheld variables tool commands get anyway
+	// compiler is --compiler: serve gramc's own commands as tools
+	// (mcp_compiler.go), on the files under root.
+	compiler          bool
+	root              string
+	printInstructions bool
 }
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -79,9 +84,16 @@ nor an --http-allow-origin is refused (403). See docs/mcp.md, Security.
 --agents also serves every agent of the packages (or the --agent) as a
 tool named as the agent, with its input and output schemas: a call runs
 the agent on its provider, with the keys of this environment, and
-returns its typed result as structuredContent and JSON text.`,
+returns its typed result as structuredContent and JSON text.
+
+--compiler serves gramc's own commands instead, as tools for coding
+agents (describe, check, fix, format, schema, explain, graph, import) on
+the files under --root (default: the current directory), with workflow
+instructions (--print-instructions prints them). See docs/mcp.md, "gramc
+for coding agents".`,
 		Example: `  gramc mcp --agent weather_agent --tool 'getWeather=./weather.sh getWeather' ./examples/weather
-  gramc mcp examples/hello/hello.gram`,
+  gramc mcp examples/hello/hello.gram
+  gramc mcp --compiler --root .`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.budget.check(); err != nil {
 				return err
@@ -104,6 +116,9 @@ returns its typed result as structuredContent and JSON text.`,
 	f.StringArrayVar(&opts.origins, "http-allow-origin", nil, "also accept browser requests from `ORIGIN` (https://host:port; repeatable)")
 	f.StringArrayVar(&opts.tools, "tool", nil, "bind tool NAME to a shell command: NAME=COMMAND (repeatable)")
 	f.DurationVar(&opts.toolTimeout, "tool-timeout", 30*time.Second, "time limit for each tool call (0: none)")
+	f.BoolVar(&opts.compiler, "compiler", false, "serve gramc's own commands (check, fix, format, ...) as tools for coding agents")
+	f.StringVar(&opts.root, "root", "", "with --compiler: the `DIR` the tools read and write under (default: the current directory)")
+	f.BoolVar(&opts.printInstructions, "print-instructions", false, "with --compiler: print the server's instructions and exit")
 	f.StringArrayVar(&opts.toolEnv, "tool-env", nil, "give tool commands the environment variable `NAME` although it holds a credential (an API key, GRAMC_MCP_TOKEN, OTEL_EXPORTER_OTLP_HEADERS; repeatable)")
 	return cmd
 }
@@ -114,6 +129,12 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	if opts.http == "" && (opts.allowRemote || opts.tokenFile != "" || len(opts.origins) > 0) {
 		return usageErrorf("--http-allow-remote, --http-token-file and --http-allow-origin go with --http ADDR")
+	}
+	if opts.compiler {
+		return runMCPCompiler(ctx, e, opts, args)
+	}
+	if opts.root != "" || opts.printInstructions {
+		return usageErrorf("--root and --print-instructions go with --compiler")
 	}
 	pkgs, err := loadPackages(e, args)
 	if err != nil {
@@ -188,6 +209,14 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	if len(specs) == 0 {
 		return usageErrorf("no tools to serve")
 	}
+	return serveMCP(ctx, e, opts, specs, impls, mcp.ServerOptions{}, runner, agentTools)
+}
+
+// serveMCP serves specs, bound to impls (and the tools more makes with
+// the server's run options), over stdio or --http until the client goes
+// or a signal comes; runner's commands are killed on a signal. gramc mcp
+// serves a package's tools and the compiler's through it.
+func serveMCP(ctx context.Context, e *env, opts mcpOptions, specs []runtime.ToolSpecification, impls []runtime.Tool, so mcp.ServerOptions, runner *toolcmd.Runner, more ...func(...runtime.Option) []runtime.Tool) error {
 	// OpenTelemetry export when OTEL_* asks: a SERVER span per tools/call,
 	// continuing the caller's trace; flushed on every way out.
 	tel, stopTelemetry, err := startTelemetry(ctx, e, "gramc mcp")
@@ -196,8 +225,10 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 	}
 	defer stopTelemetry()
 	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
-	impls = append(impls, agentTools(srvOpts...)...)
-	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, srvOpts...)
+	for _, m := range more {
+		impls = append(impls, m(srvOpts...)...)
+	}
+	srv, err := mcp.NewServerWithOptions("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, so, srvOpts...)
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/spf13/cobra"
 )
@@ -80,14 +81,13 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	tools, err := schemaSelectTools(pkgs, opts)
-	if err != nil {
-		return err
-	}
-	// Report every tool the provider would reject, not only the first.
-	if lint := schema.Lint(&check.Package{Tools: tools}, targets).Errors(); len(lint) > 0 {
+	tools, lint, err := schemaLintedTools(pkgs, opts, targets)
+	if len(lint) > 0 {
 		printDiagnostics(e, lint)
 		return exitCode(ExitProblem)
+	}
+	if err != nil {
+		return err
 	}
 	if opts.out != "" {
 		for _, target := range targets {
@@ -103,6 +103,17 @@ func runSchema(e *env, opts schemaOptions, args []string) error {
 	}
 	_, err = e.stdout.Write(out)
 	return err
+}
+
+// schemaLintedTools are the tools opts selects of pkgs, or the lint
+// errors of those a target's provider would reject — every one, not only
+// the first: what gramc schema emits (schema.EmitTargets) or reports.
+func schemaLintedTools(pkgs []*check.Package, opts schemaOptions, targets []schema.Target) ([]*check.Tool, diag.Diagnostics, error) {
+	tools, err := schemaSelectTools(pkgs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tools, schema.Lint(&check.Package{Tools: tools}, targets).Errors(), nil
 }
 
 // schemaSelectTools returns the tools named by --agent and --tool, in

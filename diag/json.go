@@ -85,3 +85,7 @@ func WriteJSON(w io.Writer, ds Diagnostics) error {
 	bw.WriteString("]\n")
 	return bw.Flush()
 }
+
+// Bounds returns the 1-based start and end line and column of r, as
+// WriteJSON writes them: the end exclusive, the start when r has no end.
+func Bounds(r ast.Range) (line, col, endLine, endCol int) { return bounds(r) }

@@ -113,6 +113,10 @@ type Invocation struct {
 	// Result is the tool result as sent to the model; empty when Err is
 	// set.
 	Result string `json:"result,omitempty"`
+	// Value is the result's value when the tool gave it apart from the
+	// text the model was sent (a ToolResult: an MCP server's
+	// structuredContent), checked against the return type; else nil.
+	Value json.RawMessage `json:"value,omitempty"`
 	// Err is why the call failed (a *ToolCallError); the model was sent
 	// its message as the tool result.
 	Err      error         `json:"-"`

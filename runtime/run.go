@@ -352,13 +352,13 @@ func (b *BoundAgent) callTool(ctx context.Context, call ToolCall, s *runState, i
 		inv.Err = &ToolCallError{Tool: call.Name, Kind: ToolFailed, Message: fmt.Sprintf("tool %s failed: %v", call.Name, err), Err: err}
 		return inv
 	}
-	res, tce := b.Invoke(ctx, call.Name, args, s.opts.ToolTimeout)
+	res, value, tce := b.invoke(ctx, call.Name, args, s.opts.ToolTimeout)
 	inv.Agent = nested.response()
 	if tce != nil {
 		inv.Err = tce
 		return inv
 	}
-	inv.Result = res
+	inv.Result, inv.Value = res, value
 	return inv
 }
 
@@ -393,9 +393,16 @@ func (b *BoundAgent) Validate(call ToolCall) (json.RawMessage, *ToolCallError) {
 // (ValidateOutput) is a *ToolCallError with the message Run sends the
 // model.
 func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (string, *ToolCallError) {
+	res, _, err := b.invoke(ctx, name, args, timeout)
+	return res, err
+}
+
+// invoke is Invoke, also returning the result's value apart from its
+// text when the tool gave them apart (a ToolResult; else nil).
+func (b *BoundAgent) invoke(ctx context.Context, name string, args json.RawMessage, timeout time.Duration) (string, json.RawMessage, *ToolCallError) {
 	bt, ok := b.tools[name]
 	if !ok {
-		return "", &ToolCallError{Tool: name, Kind: UnknownTool, Message: fmt.Sprintf("unknown tool %q", name)}
+		return "", nil, &ToolCallError{Tool: name, Kind: UnknownTool, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	// A listed agent's run is bounded by its own limits (its tools'
@@ -424,18 +431,31 @@ func (b *BoundAgent) Invoke(ctx context.Context, name string, args json.RawMessa
 		out = toolOutcome{err: tctx.Err()}
 	}
 	if out.err != nil {
-		return "", b.toolError(ctx, tctx, name, timeout, out.err)
+		return "", nil, b.toolError(ctx, tctx, name, timeout, out.err)
+	}
+	// A ToolResult's text is what the model reads; its value is what is
+	// checked against the return type and kept (an MCP server's
+	// structuredContent).
+	tr, apart := out.val.(ToolResult)
+	if apart {
+		out.val = tr.Text
+		if tr.Value != nil {
+			out.val = tr.Value
+		}
 	}
 	res, err := encodeResult(out.val)
 	if err != nil {
-		return "", &ToolCallError{Tool: name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", name, err), Err: err}
+		return "", nil, &ToolCallError{Tool: name, Kind: BadResult, Message: fmt.Sprintf("tool %s returned a result that cannot be encoded as JSON: %v", name, err), Err: err}
 	}
 	// A result must be of the declared return type, wherever the tool
 	// is called from (a model's run, an MCP host, a durable activity).
 	if err := ValidateOutput(b.Agent.Tools[bt.index], json.RawMessage(res)); err != nil {
-		return "", &ToolCallError{Tool: name, Kind: BadResult, Message: err.Error(), Err: err}
+		return "", nil, &ToolCallError{Tool: name, Kind: BadResult, Message: err.Error(), Err: err}
 	}
-	return res, nil
+	if apart && tr.Value != nil {
+		return tr.Text, tr.Value, nil
+	}
+	return res, nil, nil
 }
 
 func (b *BoundAgent) toolError(ctx, tctx context.Context, name string, timeout time.Duration, err error) *ToolCallError {

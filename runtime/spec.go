@@ -27,6 +27,17 @@ const StandardTarget = toolspec.StandardTarget
 // json.RawMessage or []byte is sent as is, a string as the plain text).
 type ToolFunc func(ctx context.Context, args json.RawMessage) (any, error)
 
+// ToolResult is a result whose text for the model is not its value: an
+// MCP server's content beside its structuredContent (the MCP tools page:
+// a client gives the model the content, and keeps the structured content
+// for code). Value, when set, is what is checked against the tool's
+// return type (ValidateOutput) and kept as the invocation's Value; the
+// model is sent Text.
+type ToolResult struct {
+	Text  string
+	Value json.RawMessage
+}
+
 // Tool is a specification bound to an implementation.
 type Tool struct {
 	Spec ToolSpecification

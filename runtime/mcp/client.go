@@ -20,8 +20,10 @@ import (
 // agent's declared tools to them like to any implementation — a tool whose
 // MCP schema differs from the agent's declaration gets the same named,
 // pointed difference as any binding mismatch. A call's result is the text
-// of the server's content; an isError result is a tool error with that
-// text.
+// of the server's content, for the model, and its structuredContent, when
+// there is one, the value (a runtime.ToolResult: checked against the
+// declared return type, kept in the invocation's Value); an isError
+// result is a tool error with that text.
 func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, error) {
 	var tools []runtime.Tool
 	for t, err := range session.Tools(ctx, nil) {
@@ -57,8 +59,18 @@ func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, err
 			if res.IsError {
 				return nil, errors.New(text.String())
 			}
-			if text.Len() == 0 && res.StructuredContent != nil {
-				return res.StructuredContent, nil
+			if res.StructuredContent != nil {
+				value, err := json.Marshal(res.StructuredContent)
+				if err != nil {
+					return nil, fmt.Errorf("mcp server: structuredContent: %w", err)
+				}
+				if text.Len() == 0 {
+					return json.RawMessage(value), nil
+				}
+				// The model reads the content; the structured content
+				// is the value, checked against the declared return
+				// type and kept for code (the MCP tools page).
+				return runtime.ToolResult{Text: text.String(), Value: value}, nil
 			}
 			return text.String(), nil
 		}})

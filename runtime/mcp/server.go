@@ -38,11 +38,30 @@ import (
 // not offered the deprecated logging capability. A title is carried; a deprecated tool has
 // "deprecated": true in its _meta, as `gramc schema --target mcp` emits.
 func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, opts ...runtime.Option) (*sdk.Server, error) {
+	return NewServerWithOptions(name, version, lib, specs, ServerOptions{}, opts...)
+}
+
+// ServerOptions are what a server says beside its tools. The zero value
+// is NewServer's server.
+type ServerOptions struct {
+	// Instructions are the server's MCP instructions: how a client's
+	// model should use the tools (initialize's instructions).
+	Instructions string
+	// Text, when set, gives the readable text content of a tool's
+	// successful result from the result (the JSON text of its declared
+	// return type) — for a model to read, where structuredContent keeps
+	// the value for typed code; false keeps the result's own text.
+	Text func(tool, result string) (string, bool)
+}
+
+// NewServerWithOptions is NewServer with the ServerOptions so.
+func NewServerWithOptions(name, version string, lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, so ServerOptions, opts ...runtime.Option) (*sdk.Server, error) {
 	bound, err := runtime.Bind(runtime.Agent{Name: name, Tools: specs}, lib)
 	if err != nil {
 		return nil, err
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: name, Version: version}, &sdk.ServerOptions{
+		Instructions: so.Instructions,
 		// The tool list never changes while the server runs: a client may
 		// keep it (MCP 2026-07-28's ttlMs on list results).
 		SetCacheable: func(ctx context.Context, req sdk.Request, c *sdk.Cacheable) {
@@ -79,13 +98,21 @@ func NewServer(name, version string, lib *runtime.ToolLibrary, specs []runtime.T
 			if inv.Err != nil {
 				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: inv.Err.Error()}}}, nil
 			}
-			res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: inv.Result}}}
+			text := inv.Result
+			if so.Text != nil {
+				if t, ok := so.Text(spec.Name, inv.Result); ok {
+					text = t
+				}
+			}
+			res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
 			if structured {
 				// The call checked the result against the output schema
 				// the tool advertises (runtime.ValidateOutput); its JSON
 				// value (a String's text as a JSON string) is the
 				// structured content.
-				if v, err := runtime.OutputJSON(spec, inv.Result); err == nil {
+				if inv.Value != nil {
+					res.StructuredContent = inv.Value // a result given apart from its text
+				} else if v, err := runtime.OutputJSON(spec, inv.Result); err == nil {
 					res.StructuredContent = v
 				}
 			}
