@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -396,24 +397,35 @@ func (l *Loop) receiveFinalCall(t Turn, msg Message) (Turn, error) {
 		return t, nil
 	}
 	var others []ToolCall
-	var final *ToolCall
-	for i, call := range msg.ToolCalls {
-		if call.Name == out.tool && final == nil {
-			final = &msg.ToolCalls[i]
+	var finals []ToolCall
+	for _, call := range msg.ToolCalls {
+		if call.Name == out.tool {
+			finals = append(finals, call)
 			continue
 		}
 		others = append(others, call)
 	}
-	if final == nil {
+	if len(finals) == 0 {
 		return l.runCalls(t, others, nil), nil
 	}
+	final := finals[0]
 	a := out.check(final.Arguments, false)
+	if a.err == nil && len(finals) > 1 {
+		// Several final answers in one response: the run ends only on
+		// one value; several different ones are sent back.
+		for _, f := range finals[1:] {
+			if b := out.check(f.Arguments, false); b.err != nil || !bytes.Equal(b.value, a.value) {
+				a.err = fmt.Errorf("the response called %s %d times with different answers; call it once", out.tool, len(finals))
+				break
+			}
+		}
+	}
 	if a.err == nil {
 		l.finish(a)
 		c := l.resp.Conversation
 		for _, call := range msg.ToolCalls {
 			content := "not run: the final answer ended the run"
-			if call.ID == final.ID {
+			if call.Name == out.tool {
 				content = "accepted"
 			}
 			c.Append(Message{Role: RoleTool, ToolCallID: call.ID, Name: call.Name, Content: content})
@@ -425,16 +437,26 @@ func (l *Loop) receiveFinalCall(t Turn, msg Message) (Turn, error) {
 		return t, err
 	}
 	t.Repair = a.err.Error()
-	answered := Invocation{CallID: final.ID, Tool: final.Name, Args: rawArgs(final.Arguments),
-		Err: &ToolCallError{Tool: final.Name, Kind: InvalidArguments, Message: fmt.Sprintf(
-			"invalid final answer: %v; call %s again with a valid %s", a.err, out.tool, out.typ)}}
-	return l.runCalls(t, others, []Invocation{answered}), nil
+	// Every final-answer call is answered with why the answer was not
+	// taken (none is run as a tool: that would tell the model, falsely,
+	// that the tool does not exist).
+	var answered []Invocation
+	for _, f := range finals {
+		answered = append(answered, Invocation{CallID: f.ID, Tool: f.Name, Args: rawArgs(f.Arguments),
+			Err: &ToolCallError{Tool: f.Name, Kind: InvalidArguments, Message: fmt.Sprintf(
+				"invalid final answer: %v; call %s again with a valid %s", a.err, out.tool, out.typ)}})
+	}
+	return l.runCalls(t, others, answered), nil
 }
 
 // spend counts a repair turn, or, when none is left, is the run's
 // *OutputError carrying the raw answer.
+//
+// An answer over MaxAnswerBytes is never sent back to be repaired: each
+// repair request would carry it again (a 60 MB answer with outputRetries
+// 9 made 2.7 GB of requests), so it is the run's *OutputError at once.
 func (l *Loop) spend(raw string, cause error) error {
-	if l.resp.Repairs >= l.out.retries {
+	if l.resp.Repairs >= l.out.retries || len(raw) > MaxAnswerBytes {
 		return &OutputError{Type: l.out.typ, Raw: raw, Message: cause.Error(), Repairs: l.resp.Repairs, Response: l.resp}
 	}
 	l.resp.Repairs++

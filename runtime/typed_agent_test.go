@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -324,5 +325,69 @@ func TestAgentTool(t *testing.T) {
 	}
 	if e := resp.Invocations[0].Err; e == nil || !strings.Contains(e.Error(), "agent triage: the answer is not a Triage after 1 repair turn") {
 		t.Errorf("the listed agent's failure: %v", e)
+	}
+}
+
+// TestTypedOversizedAnswerNotRepaired (issue 44.5): an answer over
+// MaxAnswerBytes fails the run at once, however many repair turns the
+// agent allows, instead of being sent back (and uploaded again) on each.
+func TestTypedOversizedAnswerNotRepaired(t *testing.T) {
+	for _, mode := range []string{"native", "tool"} {
+		t.Run(mode, func(t *testing.T) {
+			big := `{"priority":"urgent","summary":"` + strings.Repeat("x", runtime.MaxAnswerBytes) + `"`
+			step := runtimetest.Say(big)
+			if mode == "tool" {
+				step = runtimetest.CallTools(runtimetest.Call("final_answer", big))
+			}
+			m := runtimetest.NewScriptedModel(step, step, step, step)
+			agent := triageAgent("OpenAI/gpt-4o-mini", mode)
+			nine := 9
+			agent.Signature.OutputRetries = &nine
+			_, err := runtime.Run(context.Background(), m, agent, nil, "The site is down", nil)
+			var oe *runtime.OutputError
+			if !errors.As(err, &oe) || !strings.Contains(oe.Message, "limited to") {
+				t.Fatalf("error %v, want the output error of an answer over the limit", err)
+			}
+			if n := len(m.Requests()); n != 1 {
+				t.Errorf("%d requests: the oversized answer was sent back %d times", n, n-1)
+			}
+		})
+	}
+}
+
+// TestTypedSeveralFinalAnswers (issue 44, Low): a response with several
+// final-answer calls ends the run only when they agree; an invalid one
+// beside a valid one, or two different ones, is a repair turn in which
+// every final-answer call is told why (never "unknown tool").
+func TestTypedSeveralFinalAnswers(t *testing.T) {
+	valid, other := `{"priority":"urgent","summary":"down"}`, `{"priority":"low","summary":"fine"}`
+	for _, tc := range []struct {
+		name    string
+		answers []string
+		repairs int
+	}{
+		{"same twice", []string{valid, valid}, 0},
+		{"invalid then valid", []string{`{"priority":"nope"}`, valid}, 1},
+		{"two different", []string{valid, other}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls []runtime.ToolCall
+			for i, a := range tc.answers {
+				calls = append(calls, runtime.ToolCall{ID: fmt.Sprintf("f%d", i), Name: "final_answer", Arguments: a})
+			}
+			m := runtimetest.NewScriptedModel(runtimetest.CallTools(calls...), runtimetest.CallTools(runtimetest.Call("final_answer", valid)))
+			resp, err := runtime.Run(context.Background(), m, triageAgent("OpenAI/gpt-4o-mini", "tool"), nil, "The site is down", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Repairs != tc.repairs || !strings.Contains(string(resp.Value), `"priority":"urgent","summary":"down"`) {
+				t.Errorf("repairs %d, value %s; want %d and %s with its defaults", resp.Repairs, resp.Value, tc.repairs, valid)
+			}
+			for _, inv := range resp.Invocations {
+				if inv.Err != nil && strings.Contains(inv.Err.Error(), "unknown tool") {
+					t.Errorf("a final answer was answered %q", inv.Err)
+				}
+			}
+		})
 	}
 }
