@@ -57,8 +57,11 @@ func inputMCPMain(file string) int {
 func hostileMCPMain(addr, mode string) int {
 	chunk := []byte(strings.Repeat("a", 64<<10))
 	err := http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		switch mode {
+		case "repeat-cursor":
+			repeatCursor(w, body)
+			return
 		case "endless-json":
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"jsonrpc":"2.0","id":0,"result":{"x":"`)
@@ -77,4 +80,29 @@ func hostileMCPMain(addr, mode string) int {
 	}))
 	fmt.Fprintln(os.Stderr, "hostilemcp:", err)
 	return 1
+}
+
+// repeatCursor is hostilemcp's repeat-cursor server (issue 44, Low): a
+// well-formed MCP server over HTTP whose every tools/list page names the
+// same nextCursor, so a client that follows it lists for ever.
+func repeatCursor(w http.ResponseWriter, body []byte) {
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &req) != nil || len(req.ID) == 0 {
+		w.WriteHeader(http.StatusAccepted) // a notification
+		return
+	}
+	var result string
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"repeat","version":"1"}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"sayHello","inputSchema":{"type":"object"}}],"nextCursor":"page-2"}`
+	default:
+		result = `{}`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, req.ID, result)
 }

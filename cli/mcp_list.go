@@ -72,9 +72,9 @@ func mcpToolList(server string, timeout time.Duration, flag, clientName string) 
 	}
 	defer session.Close()
 	var tools []*sdk.Tool
-	for tool, err := range session.Tools(ctx, nil) {
+	for tool, err := range mcp.ListTools(ctx, session) {
 		if err != nil {
-			return nil, fail(fmt.Errorf("tools/list: %w", err))
+			return nil, fail(err)
 		}
 		if len(tools) == maxListedTools {
 			return nil, fail(fmt.Errorf("more than %d tools listed (the limit)", maxListedTools))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,9 +27,9 @@ import (
 // result is a tool error with that text.
 func Tools(ctx context.Context, session *sdk.ClientSession) ([]runtime.Tool, error) {
 	var tools []runtime.Tool
-	for t, err := range session.Tools(ctx, nil) {
+	for t, err := range ListTools(ctx, session) {
 		if err != nil {
-			return nil, fmt.Errorf("mcp: tools/list: %w", err)
+			return nil, fmt.Errorf("mcp: %w", err)
 		}
 		schema, err := json.Marshal(t.InputSchema)
 		if err != nil {
@@ -134,4 +135,45 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// ListTools lists session's tools page by page, as the SDK's
+// ClientSession.Tools does, but a server that names a cursor it named
+// before — a listing that would never end — is an error naming the
+// cursor, at once. Errors are "tools/list: ...".
+func ListTools(ctx context.Context, session *sdk.ClientSession) iter.Seq2[*sdk.Tool, error] {
+	return func(yield func(*sdk.Tool, error) bool) {
+		seen := map[string]bool{}
+		params := &sdk.ListToolsParams{}
+		for {
+			res, err := session.ListTools(ctx, params)
+			if err != nil {
+				yield(nil, fmt.Errorf("tools/list: %w", err))
+				return
+			}
+			for _, t := range res.Tools {
+				if !yield(t, nil) {
+					return
+				}
+			}
+			if res.NextCursor == "" {
+				return
+			}
+			if seen[res.NextCursor] {
+				yield(nil, fmt.Errorf("tools/list: the server repeated its cursor %q (a listing that never ends)", shortCursor(res.NextCursor)))
+				return
+			}
+			seen[res.NextCursor] = true
+			params = &sdk.ListToolsParams{Cursor: res.NextCursor}
+		}
+	}
+}
+
+// shortCursor is a cursor to name in an error: at most its first 100
+// bytes (%q escapes what a terminal would act on).
+func shortCursor(c string) string {
+	if len(c) > 100 {
+		return c[:100] + "..."
+	}
+	return c
 }
