@@ -184,14 +184,22 @@ func looksLikeGramPath(a string) bool {
 // error — even when a tool or the model echoes a key back, raw or
 // JSON-escaped, and even split across a streamed answer's pieces.
 func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
+	return redacted(e, func(e *env) error { return runRun(ctx, e, opts, files, messages) })
+}
+
+// redacted runs f with e's standard output and error, and its error's
+// message, rid of the values of the key variables in the environment
+// (keySecrets): a key a provider, a tool or a cassette echoes is never
+// printed. gramc run and gramc test print through it.
+func redacted(e *env, f func(*env) error) error {
 	secrets := keySecrets()
 	if len(secrets) == 0 {
-		return runRun(ctx, e, opts, files, messages)
+		return f(e)
 	}
 	stdout, stderr := redact.NewWriter(e.stdout, secrets...), redact.NewWriter(e.stderr, secrets...)
 	re := *e
 	re.stdout, re.stderr = stdout, stderr
-	err := runRun(ctx, &re, opts, files, messages)
+	err := f(&re)
 	stdout.Flush()
 	stderr.Flush()
 	var xe *exitError

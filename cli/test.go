@@ -109,7 +109,7 @@ or the packages have errors, 2 for usage errors.`,
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			return runTests(cmd.Context(), e, opts, runRE, args)
+			return redacted(e, func(e *env) error { return runTests(cmd.Context(), e, opts, runRE, args) })
 		},
 	}
 	f := cmd.Flags()
