@@ -108,6 +108,37 @@ func TestHostileText(t *testing.T) {
 	}
 }
 
+// TestMermaidDirective: Mermaid scans the whole text for %%{…}%%
+// directives, inside quoted labels too, and applies them at its strict
+// security level (a theme, hidden edge labels, a style sheet fetched from
+// anywhere). A name, a field (an edge's label) or an enum's value holding
+// one reaches no Mermaid output with a % or a ' left in it: both are
+// entity codes, which Mermaid decodes only when it draws the text.
+func TestMermaidDirective(t *testing.T) {
+	const (
+		init1 = `%%{init: {"theme": "dark", "themeCSS": "@import url(http://x.invalid/a.css);"}}%%`
+		init2 = `%%{init: {'theme':'forest'}}%%`
+	)
+	pkg := checkText(t, "[`"+init1+"`:Type {description: \"evil\"} | (`"+init2+"`::Leaf)]\n"+
+		"[Leaf:Type {description: \"leaf\"} | (s::String)]\n"+
+		"[Mode:Enum {values: [\"it's 100%\", \""+init2+"\"], description: \"m\"}]\n"+
+		"[t:Tool {description: \"d\"} | (m::Mode)==>(::`"+init1+"`)]\n")
+	other := checkText(t, `{package: "`+strings.ReplaceAll(init1, `"`, `\"`)+`"}
+[u:Tool {description: "d"} | (a::String)==>(::String)]
+`)
+	mer := string(graph.Build([]*check.Package{pkg, other}).Mermaid())
+	for _, bad := range []string{"%", "'"} {
+		if strings.Contains(mer, bad) {
+			t.Errorf("Mermaid holds %q raw:\n%s", bad, mer)
+		}
+	}
+	for _, want := range []string{"#37;#37;{init: {#39;theme#39;:#39;forest#39;}}#37;#37;", "it#39;s 100#37;"} {
+		if !strings.Contains(mer, want) {
+			t.Errorf("Mermaid lacks the escaped %q:\n%s", want, mer)
+		}
+	}
+}
+
 func TestFormatNames(t *testing.T) {
 	names := graph.FormatNames()
 	if len(names) != len(graph.Formats()) || names[0] != string(graph.Mermaid) {
