@@ -73,17 +73,21 @@
       i = j;
     }
     if (mark[text.length]) out += '<span class="mark-' + mark[text.length] + '"> </span>';
-    return out + "\n";
+    return out;
+  }
+  // lineStarts are the UTF-16 offsets at which text's lines start.
+  function lineStarts(text) {
+    const starts = [0];
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    return starts;
   }
   // offsetOf converts a 1-based line and column (characters, as gramc
-  // counts them) to a UTF-16 offset of text.
-  function offsetOf(text, line, col) {
-    let off = 0;
-    for (let l = 1; l < line; l++) {
-      const nl = text.indexOf("\n", off);
-      if (nl < 0) return text.length;
-      off = nl + 1;
-    }
+  // counts them) to a UTF-16 offset of text; starts are its lineStarts
+  // (made once for all of a file's diagnostics).
+  function offsetOf(text, line, col, starts) {
+    starts = starts || lineStarts(text);
+    if (line > starts.length) return text.length;
+    let off = starts[Math.max(line, 1) - 1];
     for (let c = 1; c < col && off < text.length && text[off] !== "\n"; c++) {
       off += text.codePointAt(off) > 0xffff ? 2 : 1;
     }
@@ -93,13 +97,50 @@
   // --- the editor and its tabs -------------------------------------------
   const source = $("source"), hl = $("highlight");
   let diagnostics = [], fixes = [];
+  // The highlighted copy behind the editor holds the lines in view and
+  // EDGE lines either side, padded above and below to the height of the
+  // lines it leaves out, so that it scrolls as the editor does. A key in
+  // a file of thousands of lines then costs a screenful of spans, not
+  // the whole file's (whose layout kept a large package's keys waiting
+  // half a second); it is drawn at the next frame, once for the keys
+  // that came since.
+  const EDGE = 60;
+  const PAD = 10; // the editor's padding (style.css)
+  let shown = { first: 0, last: 0, lines: 0 }, drawing = 0;
+  function drawSoon() {
+    if (!drawing) drawing = requestAnimationFrame(() => { drawing = 0; renderEditor(); });
+  }
   function renderEditor() {
     const text = state.files[state.current] || "";
     if (source.value !== text) source.value = text;
-    const marks = diagnostics.filter((d) => d.file === state.current).map((d) =>
-      [offsetOf(text, d.line, d.column), offsetOf(text, d.endLine, d.endColumn), d.severity]);
-    hl.innerHTML = highlight(text, marks);
+    const starts = lineStarts(text);
+    const lineH = parseFloat(getComputedStyle(source).lineHeight) || 19.5;
+    const first = Math.max(0, Math.floor(source.scrollTop / lineH) - EDGE);
+    const last = Math.min(starts.length, first + Math.ceil(source.clientHeight / lineH) + 2 * EDGE);
+    const a = starts[first] === undefined ? text.length : starts[first];
+    const b = last < starts.length ? starts[last] : text.length;
+    const marks = [];
+    for (const d of diagnostics) {
+      if (d.file !== state.current || d.endLine <= first || d.line > last + 1) continue;
+      marks.push([Math.max(offsetOf(text, d.line, d.column, starts), a) - a, Math.min(offsetOf(text, d.endLine, d.endColumn, starts), b) - a, d.severity]);
+    }
+    shown = { first, last, lines: starts.length };
+    hl.style.paddingTop = PAD + first * lineH + "px";
+    hl.style.paddingBottom = PAD + (last < starts.length ? starts.length - last : 0) * lineH + "px";
+    hl.innerHTML = highlight(text.slice(a, b), marks) + "\n";
     hl.scrollTop = source.scrollTop; hl.scrollLeft = source.scrollLeft;
+  }
+  let scrolled = 0;
+  function followScroll() {
+    hl.scrollTop = source.scrollTop; hl.scrollLeft = source.scrollLeft;
+    // Scrolled past the lines drawn: draw the ones now in view.
+    cancelAnimationFrame(scrolled);
+    scrolled = requestAnimationFrame(() => {
+      if (drawing) return; // it draws what is in view anyway
+      const lineH = parseFloat(getComputedStyle(source).lineHeight) || 19.5;
+      const top = source.scrollTop / lineH, bottom = top + source.clientHeight / lineH;
+      if ((shown.first > 0 && top - shown.first < EDGE / 2) || (shown.last < shown.lines && shown.last - bottom < EDGE / 2)) renderEditor();
+    });
   }
   function renderTabs() {
     const bar = $("filetabs");
@@ -142,8 +183,8 @@
     if (state.current === name) state.current = state.order[0];
     renderTabs(); renderEditor(); changed();
   }
-  source.addEventListener("input", () => { state.files[state.current] = source.value; renderEditor(); changed(); });
-  source.addEventListener("scroll", () => { hl.scrollTop = source.scrollTop; hl.scrollLeft = source.scrollLeft; });
+  source.addEventListener("input", () => { state.files[state.current] = source.value; drawSoon(); changed(); });
+  source.addEventListener("scroll", followScroll);
   source.addEventListener("keydown", (ev) => {
     // Tab indents; Escape then Tab leaves the editor (keyboard users).
     if (ev.key === "Tab" && !ev.shiftKey && !source.dataset.escaped) {
@@ -211,10 +252,9 @@
   }
 
   // --- checking -------------------------------------------------------------
-  let timer = 0;
+  let timer = 0, linked = -1;
   function changed() {
     state.version++;
-    history.replaceState(null, "", linkOf());
     cancel(); // the text it checks is gone
     clearTimeout(timer);
     timer = setTimeout(update, DEBOUNCE_MS);
@@ -226,6 +266,9 @@
   }
   async function update() {
     clearTimeout(timer);
+    // The URL follows the text at each pause, not at each key (a large
+    // package's link takes a while to encode).
+    if (linked !== state.version) { linked = state.version; history.replaceState(null, "", linkOf()); }
     if (!worker) return;
     const version = state.version;
     const job = { files: Object.assign({}, state.files), check: checkedVersion !== version, pane: paneJob(), targets: !targets };
@@ -323,6 +366,7 @@
     const pane = $("pane");
     if (p.name !== state.pane) return;
     pane.textContent = ""; pane.className = "";
+    pane.dataset.shown = p.name; // drawn (the tab's name is set at once; this, when its output came)
     const key = paneKey(p);
     if (r.paneError) {
       const e = r.paneError, last = lastGood[key];
