@@ -200,21 +200,31 @@ function expect(cond, what) { if (!cond) throw new Error(what); }
       window.addEventListener("keydown", (ev) => { window.__key = { at: ev.timeStamp, checking: document.body.dataset.checking === "1" }; }, true);
       window.addEventListener("input", () => { window.__typed.push({ ms: performance.now() - window.__key.at, checking: window.__key.checking }); });
     });
-    // The editor's scroll to its end drawn: the key comes to an idle page
-    // whose compiler is busy.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const cancelledBefore = Number(await page.getAttribute("body", "data-cancelled") || 0);
-    await page.keyboard.type("\n// typed while it is checked");
+    await page.keyboard.press("Enter");
+    // Each key starts a check of its own (after the pause): wait for one
+    // to run and type a key while it does. A busy machine may end a check
+    // before the key comes; then the next key's check is the one.
+    let hit = null;
+    for (let attempt = 0; attempt < 10 && !hit; attempt++) {
+      await page.waitForFunction(() => document.body.dataset.checking === "1", null, { timeout: 20000 });
+      // The editor's frame drawn: the key comes to an idle page whose
+      // compiler is busy.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const cancelledBefore = Number(await page.getAttribute("body", "data-cancelled") || 0);
+      await page.keyboard.press("/");
+      const t = await page.evaluate(() => window.__typed[window.__typed.length - 1]);
+      if (t.checking) hit = Object.assign(t, { cancelledBefore, attempt });
+    }
+    expect(hit, "in 10 tries, no key came while a check ran");
+    result.inputMs = hit.ms;
+    expect(hit.ms < 100, `a key typed during a check was handled after ${hit.ms.toFixed(1)} ms (want < 100 ms)`);
+    expect(Number(await page.getAttribute("body", "data-cancelled")) > hit.cancelledBefore, "the edit did not cancel the running check");
+    await page.keyboard.type("/ typed while it is checked");
     const typed = await page.evaluate(() => window.__typed);
-    expect(typed.length > 10, `${typed.length} input events`);
-    expect(typed[0].checking, "the first key came when no check was running");
-    result.inputMs = typed[0].ms;
     result.inputMsMax = Math.max(...typed.map((t) => t.ms));
-    expect(typed[0].ms < 100, `a key typed during a check was handled after ${typed[0].ms.toFixed(1)} ms (want < 100 ms)`);
-    expect(Number(await page.getAttribute("body", "data-cancelled")) > cancelledBefore, "the edit did not cancel the running check");
     await page.waitForFunction(() => document.body.dataset.checking === "" && document.querySelector("#status").textContent.startsWith("no errors"), null, { timeout: 60000 });
     result.bigCheckMs = Number(await page.getAttribute("body", "data-check-ms"));
-    step(`large package: a key during its check handled in ${result.inputMs.toFixed(1)} ms, the check cancelled`);
+    step(`large package: a key during its check handled in ${result.inputMs.toFixed(1)} ms (try ${hit.attempt + 1}), the check cancelled`);
 
     // 11. gramc graph's Mermaid renders with the mermaid package.
     const m = await browser.newPage();
