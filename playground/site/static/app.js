@@ -210,7 +210,11 @@
       if (m.started) { started(); return; }
       if (m.failed !== undefined && m.id === undefined) { notice("The compiler did not start: " + m.failed); return; }
       if (inflight && m.id === inflight.id) {
-        const f = inflight; inflight = null; busy();
+        const f = inflight; inflight = null;
+        // The module ended (a fatal error in Go): the next request gets a
+        // fresh one.
+        if (m.result.exited) { worker.terminate(); spawn(); }
+        busy();
         f.resolve(m.result);
       }
     };

@@ -64,6 +64,9 @@
         instance = (await WebAssembly.instantiate(source, go.importObject)).instance;
       }
       go.run(instance); // returns at main's select{}: the functions stay
+      // Whether the Go program has ended (a fatal error: out of memory),
+      // after which every call fails: the page's worker then starts anew.
+      globalThis.gramcExited = () => go.exited;
       if (!globalThis.__gramcCore) throw new Error("gramc.wasm did not start");
       globalThis.gramc = Object.freeze(Object.assign({}, api));
       return globalThis.gramc;

@@ -61,6 +61,7 @@ self.onmessage = (ev) => {
     } catch (e) {
       result = { failed: String(e && e.message || e) };
     }
+    if (globalThis.gramcExited && globalThis.gramcExited()) result.exited = true;
     self.postMessage({ id: m.id, result });
   });
 };
