@@ -97,3 +97,34 @@ func TestHandler(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHandler: any path and Accept-Encoding is answered without a panic,
+// and nothing outside the site's directory is sent, compressed or not.
+func FuzzHandler(f *testing.F) {
+	f.Add("/m.wasm", "br, gzip")
+	f.Add("/../secret", "gzip")
+	f.Add("/%2e%2e/secret", "br;q=1")
+	f.Add("//secret", "gzip;q=abc, br;q=-1, *")
+	f.Add("/m.wasm/", ",,;;q=,")
+	parent := f.TempDir()
+	dir := filepath.Join(parent, "site")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	for name, text := range map[string]string{"site/m.wasm": "plain", "site/m.wasm.gz": "gzip", "secret": "SECRET", "secret.gz": "SECRET", "secret.br": "SECRET"} {
+		if err := os.WriteFile(filepath.Join(parent, name), []byte(text), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	h := site.Handler(dir)
+	f.Fuzz(func(t *testing.T, path, accept string) {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.URL.Path = path
+		req.Header.Set("Accept-Encoding", accept)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if bytes.Contains(rec.Body.Bytes(), []byte("SECRET")) {
+			t.Fatalf("GET %q (Accept-Encoding %q) sent a file outside the site", path, accept)
+		}
+	})
+}
