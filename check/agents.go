@@ -209,6 +209,7 @@ func (c *checker) agentGraph() {
 	height := make(map[*Agent]int, len(c.agentSrc)) // levels below and including the agent
 	deepest := map[*Agent]*Agent{}                  // the listed agent through which the height is reached
 	var path []*Agent
+	at := map[*Agent]int{} // an agent on path -> its index in path
 	// An explicit stack: a long chain of agents must not recurse.
 	type frame struct {
 		a    *Agent
@@ -221,6 +222,7 @@ func (c *checker) agentGraph() {
 		stack := []frame{{a: root.agent}}
 		state[root.agent] = onPath
 		path = append(path[:0], root.agent)
+		at[root.agent] = 0
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			refs := c.agentRefs[f.a]
@@ -230,10 +232,11 @@ func (c *checker) agentGraph() {
 				switch state[r.to] {
 				case unseen:
 					state[r.to] = onPath
+					at[r.to] = len(path)
 					path = append(path, r.to)
 					stack = append(stack, frame{a: r.to})
 				case onPath:
-					c.agentCycle(path, r)
+					c.agentCycle(path[at[r.to]:], r)
 				}
 				continue
 			}
@@ -261,22 +264,33 @@ func (c *checker) agentGraph() {
 // maxCycleNames is how many agents a cycle's message names at most.
 const maxCycleNames = 12
 
-// agentCycle reports the cycle closed by r, from the agents on path.
+// agentCycle reports the cycle closed by r: path runs from r.to to the
+// agent whose reference r is. Its cost is bounded by maxCycleNames, not
+// the cycle's length: a long chain with many references back to its
+// start would otherwise cost the chain's length per reference.
 func (c *checker) agentCycle(path []*Agent, r agentRef) {
-	i := len(path) - 1
-	for i > 0 && path[i] != r.to {
-		i--
+	n := len(path) + 1 // the agents named: path, then r.to again
+	name := func(i int) string {
+		if i == len(path) {
+			return r.to.Name
+		}
+		return path[i].Name
 	}
-	names := make([]string, 0, len(path)-i+1)
-	for _, a := range path[i:] {
-		names = append(names, a.Name)
-	}
-	names = append(names, r.to.Name)
-	if len(names) > maxCycleNames {
+	var names []string
+	if n > maxCycleNames {
 		// A long circle is named by its ends.
 		k := maxCycleNames / 2
-		more := fmt.Sprintf("… (%s)", english.Plural(len(names)-2*k, "more agent"))
-		names = append(append(names[:k:k], more), names[len(names)-k:]...)
+		for i := 0; i < k; i++ {
+			names = append(names, name(i))
+		}
+		names = append(names, fmt.Sprintf("… (%s)", english.Plural(n-2*k, "more agent")))
+		for i := n - k; i < n; i++ {
+			names = append(names, name(i))
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			names = append(names, name(i))
+		}
 	}
 	cycle := strings.Join(names, " → ")
 	from := path[len(path)-1]

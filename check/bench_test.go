@@ -11,8 +11,9 @@ import (
 
 // BenchmarkCheck loads (reads, parses concurrently and checks) generated
 // packages of 1k, 10k and 100k tools, as `gramc check` does: 1k tools in 10
-// files, 10k in 100 files (about 4.2 MB), 100k in 100 files.
-// Run: go test ./check -run '^$' -bench BenchmarkCheck -benchtime 3x
+// files, 10k in 100 files (about 4.2 MB), 100k in 100 files; then packages
+// of 2,500 and 10,000 types, a chain and a flat one (benchCheckTypes).
+// Run: go test ./check -run '^$' -bench 'BenchmarkCheck$' -benchtime 3x
 func BenchmarkCheck(b *testing.B) {
 	for _, size := range []struct{ tools, files int }{{1000, 10}, {10000, 100}, {100000, 100}} {
 		n := size.tools
@@ -42,6 +43,78 @@ func BenchmarkCheck(b *testing.B) {
 			}
 		})
 	}
+	benchCheckTypes(b)
+}
+
+// benchCheckTypes checks a package of n record types in one file, two
+// shapes of the same size: a chain, each type's required field naming the
+// type declared after it (declared in dependency order, the worst case for
+// a checker that settles one type per pass over all of them), and a flat
+// package whose types name only a record declared first. The two must stay
+// within a small factor of each other: a chain costing more per type than
+// a flat package is a quadratic walk.
+func benchCheckTypes(b *testing.B) {
+	for _, n := range []int{2500, 10000} {
+		for _, shape := range []string{"chain", "flat"} {
+			b.Run(fmt.Sprintf("types=%d/%s", n, shape), func(b *testing.B) {
+				src := typeChain(n, shape == "chain")
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					pkg, ds := loadSource("types.gram", src)
+					if len(ds) > 0 {
+						b.Fatalf("%d diagnostics, first: %s", len(ds), ds[0].Error())
+					}
+					if len(pkg.Types) != n+1 {
+						b.Fatalf("got %d types, want %d", len(pkg.Types), n+1)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCheckAgentCycles checks n agents in a chain, each listing the
+// next and the first: n-1 cycles through a path up to n long, each
+// reported. A report's cost must not grow with the cycle's length.
+// Run: go test ./check -run '^$' -bench BenchmarkCheckAgentCycles -benchmem
+func BenchmarkCheckAgentCycles(b *testing.B) {
+	const n = 5000
+	src := []byte("[t:Tool {description: \"T\"} | (q::String)==>(::String)]\n")
+	for i := 0; i < n; i++ {
+		src = fmt.Appendf(src, "[a%d:Agent {description: \"A\", instruction: \"I\", model: \"OpenAI/gpt-4o-mini\"} | t", i)
+		if i+1 < n {
+			src = fmt.Appendf(src, ", a%d", i+1)
+		}
+		src = append(src, ", a0]\n"...)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, ds := loadSource("agents.gram", src); len(ds) < n {
+			b.Fatalf("%d diagnostics, want at least %d", len(ds), n)
+		}
+	}
+}
+
+// typeChain is a package of n record types, a record Str declared first,
+// and one tool that uses the first type. With chain, type i's required
+// field next names type i+1 (the last type's names Str); without it, every
+// next is a Str. The two are the same size within a few bytes.
+func typeChain(n int, chain bool) []byte {
+	var b []byte
+	b = append(b, "[Str:Type | (s::String)]\n"...)
+	for i := 0; i < n; i++ {
+		next := "Str"
+		if chain && i+1 < n {
+			next = fmt.Sprintf("T%05d", i+1)
+		}
+		b = fmt.Appendf(b, "[T%05d:Type {description: \"Type %d\"} | (next::%s), (note::String {optional: true})]\n", i, i, next)
+	}
+	b = append(b, "[use:Tool {description: \"Uses the first type\"} | (t::T00000)==>(::String)]\n"...)
+	return b
 }
 
 // BenchmarkCheckAgents checks a package of typed agents (a signature, an

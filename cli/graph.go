@@ -29,9 +29,12 @@ Formats:
   mermaid  a Mermaid flowchart (the default): GitHub renders it in a
            Markdown file inside a mermaid code block
   dot      Graphviz's DOT language: gramc graph --format dot | dot -Tpng
-  svg      a standalone SVG picture, laid out by gramc (needs neither)
+  svg      a standalone SVG picture, laid out by gramc in layers as
+           Graphviz's dot would, no label over another (needs neither)
 
-The output is byte-identical across runs. The playground (docs/playground.md)
+Names are escaped for each format; in Mermaid also % and ', so that no
+name can hold a %%{init: ...}%% directive. The output is byte-identical
+across runs. The playground (docs/playground.md)
 shows the same picture as you type.
 
 Exit status: 0 on success, 1 when the packages have errors, 2 for usage

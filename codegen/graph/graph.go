@@ -7,7 +7,8 @@
 //
 // Three writers share one Graph: Mermaid (what GitHub renders in a
 // Markdown file), DOT (for Graphviz) and SVG (a picture that needs
-// neither, laid out here in columns). Like every emitter it is a pure
+// neither, laid out here in layers as Graphviz's dot would, labels
+// included: layout.go). Like every emitter it is a pure
 // function of the checked model, and its output is byte-stable: nodes and
 // edges keep declaration order.
 package graph

@@ -14,150 +14,130 @@ import (
 // have), so that a box fits its text without measuring it.
 const (
 	fontSize   = 12
+	edgeFont   = fontSize - 1 // an edge's label
 	charWidth  = 7.2
 	padX       = 10
 	lineHeight = 15
-	rowGap     = 16
-	colGap     = 120 // room for an edge's label between two columns
 	margin     = 16
-	loopReach  = 48 // how far an edge within a column bulges to the right
 )
 
-// box is a node's place.
-type box struct {
-	x, y, w, h float64
-	col        int
-}
-
-func (b box) midY() float64  { return b.y + b.h/2 }
-func (b box) right() float64 { return b.x + b.w }
-
 // SVG returns the graph as a standalone SVG picture that needs no
-// renderer: a column of agents, one of tools, one of types and enums,
-// nodes in declaration order, edges as curves labelled by role. Everything is in
-// attributes (no style sheet, no script), so the picture can be inlined
-// into a page safely.
+// renderer, laid out in layers left to right as Graphviz's dot would
+// (layout.go): agents first, then what each uses, edges as curves
+// labelled by role, no label over a node or another label. Everything is
+// in attributes (no style sheet, no script), so the picture can be
+// inlined into a page safely.
 func (g *Graph) SVG() []byte {
-	// Columns, left to right, of the kinds that have nodes: agents,
-	// tools, then types and enums together (fields of a type are edges
-	// within the column).
-	column := func(k Kind) Kind { return min(k, Type) }
-	colOf := map[Kind]int{}
-	ncols := 0
-	for k := Agent; k <= Type; k++ {
-		if slices.ContainsFunc(g.Nodes, func(n Node) bool { return column(n.Kind) == k }) {
-			colOf[k] = ncols
-			ncols++
+	boxH := func(i int) float64 {
+		if g.Nodes[i].Note != "" {
+			return 2*lineHeight + 12
 		}
+		return lineHeight + 12
 	}
-	colOf[Enum] = colOf[Type]
-	widths := make([]float64, ncols)
-	for _, n := range g.Nodes {
-		widths[colOf[n.Kind]] = max(widths[colOf[n.Kind]], textWidth(n.Name)+2*padX, textWidth(n.Note)+2*padX)
+	boxW := func(i int) float64 {
+		return max(textWidth(g.Nodes[i].Name), textWidth(g.Nodes[i].Note)) + 2*padX
 	}
-	xs := make([]float64, ncols)
-	x := float64(margin)
-	for c, w := range widths {
-		xs[c] = x
-		x += w + colGap
+	l := layOut(g, boxW, boxH)
+	// A node's box: centred across its room, at the top of it (its loops
+	// hang below).
+	type rect struct{ x, y, w, h float64 }
+	box := func(i int) rect {
+		v := l.nodes[i]
+		return rect{v.x - boxW(i)/2, v.y - v.h/2, boxW(i), boxH(i)}
 	}
-	// Rows: declaration order in the first column; in the others, by the
-	// mean row of the nodes pointing at a node (one barycentre pass, so
-	// that edges cross less), declaration order breaking ties.
-	cols := make([][]int, ncols)
-	for i, n := range g.Nodes {
-		cols[colOf[n.Kind]] = append(cols[colOf[n.Kind]], i)
-	}
-	row := make([]float64, len(g.Nodes))
-	for c, nodes := range cols {
-		if c > 0 {
-			key := make(map[int]float64, len(nodes))
-			for _, i := range nodes {
-				sum, k := 0.0, 0
-				for _, e := range g.Edges {
-					if e.To == i && colOf[g.Nodes[e.From].Kind] < c {
-						sum, k = sum+row[e.From], k+1
-					}
-				}
-				key[i] = float64(len(g.Nodes)) + float64(i) // no predecessor: after the others
-				if k > 0 {
-					key[i] = sum / float64(k)
-				}
-			}
-			slices.SortStableFunc(nodes, func(a, b int) int { return cmp.Compare(key[a], key[b]) })
-		}
-		for r, i := range nodes {
-			row[i] = float64(r)
-		}
-	}
-	boxes := make([]box, len(g.Nodes))
-	height := float64(margin)
-	for c, nodes := range cols {
-		y := float64(margin)
-		for _, i := range nodes {
-			h := float64(lineHeight + 12)
-			if g.Nodes[i].Note != "" {
-				h += lineHeight
-			}
-			boxes[i] = box{x: xs[c], y: y, w: widths[c], h: h, col: c}
-			y += h + rowGap
-		}
-		height = max(height, y)
+	width, height := float64(margin), float64(margin)
+	for _, v := range l.nodes {
+		width = max(width, v.x+v.w/2+margin)
+		height = max(height, v.y+v.h/2+margin)
 	}
 	// Ports: the edges leaving (entering) a node's side are spread along
-	// it, so that their curves and labels part.
-	outs, ins := map[int][]int{}, map[int][]int{}
-	for k, e := range g.Edges {
-		outs[e.From] = append(outs[e.From], k)
-		ins[e.To] = append(ins[e.To], k)
+	// it in the order of where they go (come from), so that they part
+	// without crossing there.
+	type end struct {
+		edge int
+		toY  float64
 	}
-	port := func(b box, list []int, k int) float64 {
-		i := slices.Index(list, k)
-		return b.y + b.h*float64(i+1)/float64(len(list)+1)
+	outs, ins := map[int][]end{}, map[int][]end{}
+	for k, c := range l.chains {
+		if c == nil {
+			continue
+		}
+		outs[c[0]] = append(outs[c[0]], end{k, l.nodes[c[1]].y})
+		ins[c[len(c)-1]] = append(ins[c[len(c)-1]], end{k, l.nodes[c[len(c)-2]].y})
 	}
-	width := float64(margin)
-	if len(xs) > 0 {
-		width = xs[len(xs)-1] + widths[len(widths)-1] + loopReach + 4*charWidth + margin
+	portAt := map[[2]int]int{} // {node, edge} -> the edge's place on the node's side
+	for _, m := range []map[int][]end{outs, ins} {
+		for i, list := range m {
+			slices.SortStableFunc(list, func(a, b end) int { return cmp.Compare(a.toY, b.toY) })
+			for at, e := range list {
+				portAt[[2]int{i, e.edge}] = at
+			}
+		}
 	}
-	height += margin - rowGap
+	port := func(list []end, i int, k int) float64 {
+		at := portAt[[2]int{i, k}]
+		b := box(i)
+		return b.y + b.h*float64(at+1)/float64(len(list)+1)
+	}
 
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="ui-monospace, SFMono-Regular, Menlo, Consolas, monospace" font-size="%d">`+"\n",
 		num(width), num(height), num(width), num(height), fontSize)
 	b.WriteString(`<defs><marker id="gramc-graph-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%s" height="%s" fill="#fff"/>`+"\n", num(width), num(height))
-	// Edges first, so that nodes cover their ends.
+	label := func(x, y float64, text string) {
+		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" dominant-baseline="middle" font-size="%d" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`,
+			num(x), num(y), edgeFont, xmlText(text))
+	}
+	// Edges first, so that nodes cover their ends; each a group of its
+	// curve and its label.
 	for k, e := range g.Edges {
-		from, to := boxes[e.From], boxes[e.To]
-		sy, ey := port(from, outs[e.From], k), port(to, ins[e.To], k)
-		var path string
-		var lx, ly float64
-		switch {
-		case e.From == e.To:
-			sx, y := from.right(), from.midY()
-			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(y-5), num(sx+loopReach), num(y-28), num(sx+loopReach), num(y+28), num(sx), num(y+5))
-			lx, ly = sx+loopReach*0.8, y
-		case to.col > from.col:
-			sx, ex := from.right(), to.x
-			dx := (ex - sx) / 2
-			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(sy), num(sx+dx), num(sy), num(ex-dx), num(ey), num(ex), num(ey))
-			lx, ly = (sx+ex)/2, (sy+ey)/2
-		default:
-			// Within a column (a type's field of another type), or
-			// backwards: a curve on the right of the column.
-			sx, ex := from.right(), to.right()
-			reach := min(loopReach+(max(sy, ey)-min(sy, ey))/6, 2*loopReach)
-			path = fmt.Sprintf("M%s,%sC%s,%s %s,%s %s,%s", num(sx), num(sy), num(sx+reach), num(sy), num(ex+reach), num(ey), num(ex), num(ey))
-			lx, ly = max(sx, ex)+reach*0.75, (sy+ey)/2
+		b.WriteString(`<g class="edge">`)
+		if e.From == e.To {
+			bx := box(e.From)
+			cx, bottom := bx.x+bx.w/2, bx.y+bx.h
+			at := slices.Index(l.loops[e.From], k)
+			y := bottom + loopDepth + float64(at)*(lineHeight+labelGap) + lineHeight/2
+			half, s := labelWidth(e.Label)/2, 8+4*float64(at)
+			fmt.Fprintf(&b, `<path d="M%s,%sQ%s,%s %s,%sL%s,%sQ%s,%s %s,%s" fill="none" stroke="#555" stroke-width="1.2" marker-end="url(#gramc-graph-arrow)"/>`,
+				num(cx+s), num(bottom), num(cx+s), num(y), num(cx+half), num(y), num(cx-half), num(y), num(cx-s), num(y), num(cx-s), num(bottom))
+			label(cx, y, e.Label)
+			b.WriteString("</g>\n")
+			continue
 		}
-		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="#555" stroke-width="1.2" marker-end="url(#gramc-graph-arrow)"/>`+"\n", path)
-		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" dominant-baseline="middle" font-size="%d" fill="#333" stroke="#fff" stroke-width="3" paint-order="stroke">%s</text>`+"\n",
-			num(lx), num(ly), fontSize-1, xmlText(e.Label))
+		c := l.chains[k]
+		type pt struct{ x, y float64 }
+		first, last := box(c[0]), box(c[len(c)-1])
+		pts := []pt{{first.x + first.w, port(outs[c[0]], c[0], k)}}
+		var lx, ly float64
+		for _, d := range c[1 : len(c)-1] {
+			// Straight across the layer of a label or a point: the edge
+			// keeps to its place in the layer's order.
+			v := l.nodes[d]
+			pts = append(pts, pt{l.xs[v.layer], v.y}, pt{l.xs[v.layer] + l.widths[v.layer], v.y})
+			if v.label {
+				lx, ly = v.x, v.y
+			}
+		}
+		pts = append(pts, pt{last.x, port(ins[c[len(c)-1]], c[len(c)-1], k)})
+		if l.reversed[k] {
+			slices.Reverse(pts)
+		}
+		var d strings.Builder
+		fmt.Fprintf(&d, "M%s,%s", num(pts[0].x), num(pts[0].y))
+		for i := 1; i < len(pts); i++ {
+			p, q := pts[i-1], pts[i]
+			dx := (q.x - p.x) / 2
+			fmt.Fprintf(&d, "C%s,%s %s,%s %s,%s", num(p.x+dx), num(p.y), num(q.x-dx), num(q.y), num(q.x), num(q.y))
+		}
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="#555" stroke-width="1.2" marker-end="url(#gramc-graph-arrow)"/>`, d.String())
+		label(lx, ly, e.Label)
+		b.WriteString("</g>\n")
 	}
 	for i, n := range g.Nodes {
-		bx := boxes[i]
+		bx := box(i)
 		rx := map[Kind]float64{Agent: bx.h / 2, Tool: 2, Type: 10, Enum: 6}[n.Kind]
-		fmt.Fprintf(&b, `<g class="%s"><title>%s %s</title>`, n.Kind, n.Kind, xmlText(n.Name))
+		fmt.Fprintf(&b, `<g class="node %s"><title>%s %s</title>`, n.Kind, n.Kind, xmlText(n.Name))
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="%s" fill="%s" stroke="%s" stroke-width="1.5"/>`,
 			num(bx.x), num(bx.y), num(bx.w), num(bx.h), num(rx), fills[n.Kind], strokes[n.Kind])
 		fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-weight="bold">%s</text>`, num(bx.x+bx.w/2), num(bx.y+6+lineHeight-3), xmlText(n.Name))

@@ -58,6 +58,9 @@ var (
 
 var mermaidEscaper = strings.NewReplacer(
 	"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "&", "#amp;", "`", "#96;",
+	// Mermaid reads %%{…}%% directives anywhere in the text, quoted
+	// labels too, before it decodes entity codes.
+	"%", "#37;", "'", "#39;",
 	"\n", " ", "\r", " ",
 )
 

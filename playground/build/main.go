@@ -40,7 +40,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("playground: serving %s on http://%s/ (Ctrl-C stops)\n", *out, ln.Addr())
-	srv := &http.Server{Handler: http.FileServer(http.Dir(*out)), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: site.Handler(*out), ReadHeaderTimeout: 10 * time.Second}
 	if err := srv.Serve(ln); err != nil {
 		fmt.Fprintf(os.Stderr, "playground: %v\n", err)
 		os.Exit(1)

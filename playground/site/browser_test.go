@@ -3,6 +3,7 @@ package site_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -105,7 +106,7 @@ func TestBrowser(t *testing.T) {
 	d := dist(t)
 
 	mux := http.NewServeMux()
-	mux.Handle("/", http.FileServer(http.Dir(d)))
+	mux.Handle("/", site.Handler(d)) // as make playground-serve serves it
 	mux.HandleFunc("/__test/mermaid.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!doctype html><meta charset="utf-8"><body><script src="/__test/mermaid.min.js"></script></body>`))
@@ -160,32 +161,79 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The module is sent precompressed: brotli when make playground could
+	// write it, else gzip.
+	wasmEncoding := "gzip"
+	if _, err := os.Stat(filepath.Join(d, site.WasmFile+".br")); err == nil {
+		wasmEncoding = "br"
+	}
+	var exampleNames []string
+	for _, ex := range exs {
+		exampleNames = append(exampleNames, ex.Name)
+	}
+	link1 := func(name, text string) string {
+		return "#txtar=" + base64.RawURLEncoding.EncodeToString(txtar.Format(&txtar.Archive{Files: []txtar.File{{Name: name, Data: []byte(text)}}}))
+	}
+	badLinks := []map[string]string{
+		// The first is also opened as a page of its own.
+		{"hash": "#txtar=abc$def", "notice": "not base64url"},
+		{"hash": "#txtar=" + base64.RawURLEncoding.EncodeToString([]byte{0xff, 0xfe, 0xfd}), "notice": "not UTF-8"},
+		{"hash": "#txtar=" + base64.RawURLEncoding.EncodeToString([]byte("just text, no file\n")), "notice": "holds no file"},
+		{"hash": link1("__proto__", linkTypes), "notice": `a file is named "__proto__"`},
+		{"hash": link1("../x.gram", linkTypes), "diagnostic": `file name "../x.gram": want a plain name`},
+	}
+	// A large package: a chain of record types, each needing the next.
+	var big strings.Builder
+	big.WriteString("[Str:Type | (s::String)]\n")
+	const bigTypes = 3000
+	for i := range bigTypes {
+		next := "Str"
+		if i+1 < bigTypes {
+			next = fmt.Sprintf("T%05d", i+1)
+		}
+		fmt.Fprintf(&big, "[T%05d:Type {description: \"Type %d\"} | (next::%s), (note::String {optional: true})]\n", i, i, next)
+	}
+	big.WriteString("[use:Tool {description: \"Uses the chain\"} | (t::T00000)==>(::String)]\n")
+	bigLink := base64.RawURLEncoding.EncodeToString(txtar.Format(&txtar.Archive{Files: []txtar.File{{Name: "big.gram", Data: []byte(big.String())}}}))
+	// Mermaid directives in names (issue 44): drawn as text, applied never.
+	leak := srv.URL + "/__test/leak.css"
+	hostileMermaid, err := core.Graph(core.Files{"h.gram": strings.ReplaceAll(hostileGram, "LEAK", leak)}, "mermaid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	controlMermaid := `%%{init: {"theme": "dark", "themeCSS": "@import url(` + leak + `);"}}%%` + "\n" + mermaid
 	shot := filepath.Join(t.TempDir(), "playground.png")
 	if golden.Update() {
 		shot = filepath.Join(root, "docs", "playground.png")
 	}
 	result := filepath.Join(t.TempDir(), "result.json")
 	cfg := map[string]any{
-		"chromium":     browser,
-		"base":         srv.URL,
-		"link":         link,
-		"expectPos":    pos,
-		"typo":         typo,
-		"fixed":        "city::String",
-		"firstFile":    "main.gram",
-		"secondFile":   "types.gram",
-		"secondText":   linkTypes,
-		"schemaOpenAI": schemaOpenAI,
-		"collideLink":  collide,
-		"genWarnings":  genWarnings,
-		"genRenamed":   "func NewFooBar2Tool(",
-		"graphNodes":   []string{"agent weather_agent", "tool getWeather", "type Report", "enum Unit"},
-		"weather":      exs[0].Files,
-		"mermaid":      mermaid,
-		"mermaidEdges": strings.Count(mermaid, " -->"),
-		"mermaidNodes": mermaidNodes(mermaid),
-		"screenshot":   shot,
-		"result":       result,
+		"chromium":       browser,
+		"base":           srv.URL,
+		"link":           link,
+		"expectPos":      pos,
+		"typo":           typo,
+		"fixed":          "city::String",
+		"firstFile":      "main.gram",
+		"secondFile":     "types.gram",
+		"secondText":     linkTypes,
+		"schemaOpenAI":   schemaOpenAI,
+		"collideLink":    collide,
+		"genWarnings":    genWarnings,
+		"genRenamed":     "func NewFooBar2Tool(",
+		"graphNodes":     []string{"agent weather_agent", "tool getWeather", "type Report", "enum Unit"},
+		"weather":        exs[0].Files,
+		"mermaid":        mermaid,
+		"mermaidEdges":   strings.Count(mermaid, " -->"),
+		"mermaidNodes":   mermaidNodes(mermaid),
+		"screenshot":     shot,
+		"wasmEncoding":   wasmEncoding,
+		"exampleNames":   exampleNames,
+		"badLinks":       badLinks,
+		"bigLink":        bigLink,
+		"hostileMermaid": hostileMermaid,
+		"controlMermaid": controlMermaid,
+		"result":         result,
 	}
 	cfgFile := filepath.Join(t.TempDir(), "config.json")
 	b, _ := json.Marshal(cfg)
@@ -201,6 +249,10 @@ func TestBrowser(t *testing.T) {
 		LoadMs, ReadyMs       float64
 		CheckMs, CheckMsSmall float64
 		MermaidNodes          int
+		WasmEncoding          string
+		InputMs, InputMsMax   float64
+		BigCheckMs            float64
+		GraphScale            float64
 	}
 	data, err := os.ReadFile(result)
 	if err != nil {
@@ -213,9 +265,21 @@ func TestBrowser(t *testing.T) {
 	if res.Error != "" || runErr != nil {
 		t.Fatalf("in the browser: %s (%v)\n%s", res.Error, runErr, out)
 	}
-	t.Logf("in Chromium: the module loaded and started in %.0f ms (the page ready in %.0f ms); a check of examples/weather takes %.2f ms, of the link's package %.2f ms",
-		res.LoadMs, res.ReadyMs, res.CheckMs, res.CheckMsSmall)
+	t.Logf("in Chromium: the module (sent as %s) compiled and started in %.0f ms, the page ready in %.0f ms; a check of examples/weather takes %.2f ms, of the link's package %.2f ms",
+		res.WasmEncoding, res.LoadMs, res.ReadyMs, res.CheckMs, res.CheckMsSmall)
+	t.Logf("a key typed while %d types were checked was handled in %.1f ms (at most %.1f ms over the line typed); their check takes %.0f ms; the weather picture fits its pane at %.0f%%",
+		bigTypes, res.InputMs, res.InputMsMax, res.BigCheckMs, 100*res.GraphScale)
 }
+
+// hostileGram names a type, a field and an enum's values with Mermaid
+// directives (LEAK is a URL of the test's server a style sheet would be
+// fetched from): an imported OpenAPI schema's name becomes such a
+// backtick name.
+const hostileGram = "[`%%{init: {\"theme\": \"dark\", \"themeCSS\": \"@import url(LEAK);\"}}%%`:Type {description: \"evil\"} |\n" +
+	"  (`%%{init: {'flowchart': {'htmlLabels': false}}}%%`::Leaf)\n]\n" +
+	"[Leaf:Type {description: \"leaf\"} | (s::String)]\n" +
+	"[Mode:Enum {values: [\"%%{init: {'theme':'forest'}}%%\", \"x\"], description: \"m\"}]\n" +
+	"[t:Tool {description: \"d\"} | (m::Mode)==>(::`%%{init: {\"theme\": \"dark\", \"themeCSS\": \"@import url(LEAK);\"}}%%`)]\n"
 
 // mermaidNodes are the names of a flowchart's nodes: the first line of
 // each node's quoted label.

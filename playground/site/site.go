@@ -6,6 +6,7 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -49,6 +50,9 @@ func Build(dist, root, goCmd string) error {
 		return err
 	}
 	if err := Wasm(filepath.Join(tmp, WasmFile), root, goCmd); err != nil {
+		return err
+	}
+	if err := Precompress(filepath.Join(tmp, WasmFile)); err != nil {
 		return err
 	}
 	goroot, err := goEnv(goCmd, root, "GOROOT")
@@ -98,6 +102,45 @@ func Wasm(out, root, goCmd string) error {
 		return fmt.Errorf("building %s: %v\n%s", WasmFile, err, stderr.Bytes())
 	}
 	return nil
+}
+
+// Precompress writes name.gz (gzip, the best compression, no name or
+// time in its header, so the same bytes every build) and, when Debian's
+// brotli command is on PATH, name.br beside name, for a server to send
+// as they are with their Content-Encoding (Handler does). brotli is
+// optional and used at build time only: gramc adds no Go dependency for
+// it, and without it a server sends the .gz. Quality 9 of 11: 11 makes
+// the 12 MB module 13% smaller at eight times the time (74 s here).
+func Precompress(name string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var z bytes.Buffer
+	w, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(name+".gz", z.Bytes(), 0o644); err != nil {
+		return err
+	}
+	brotli, err := exec.LookPath("brotli")
+	if err != nil {
+		return nil // no .br: the .gz serves
+	}
+	cmd := exec.Command(brotli, "--quality=9", "--force", "--output="+name+".br", "--", name)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("brotli %s: %v\n%s", filepath.Base(name), err, stderr.Bytes())
+	}
+	return os.Chmod(name+".br", 0o644)
 }
 
 // WasmExec is the path of Go's JavaScript support for GOOS=js under

@@ -47,6 +47,9 @@
   };
 
   // gramcLoad starts the module once and resolves to globalThis.gramc.
+  // source is the module's URL (a browser: compiled while it streams in),
+  // a compiled WebAssembly.Module (a Web Worker given the page's), or the
+  // module's bytes (Node).
   let loading = null;
   globalThis.gramcLoad = function (source) {
     if (loading) return loading;
@@ -54,27 +57,36 @@
       const go = new Go();
       let instance;
       if (typeof source === "string") {
-        const resp = fetch(source);
-        if (WebAssembly.instantiateStreaming) {
-          try {
-            instance = (await WebAssembly.instantiateStreaming(resp, go.importObject)).instance;
-          } catch (e) {
-            // A server without the application/wasm type: read it whole.
-            const bytes = await (await fetch(source)).arrayBuffer();
-            instance = (await WebAssembly.instantiate(bytes, go.importObject)).instance;
-          }
-        } else {
-          const bytes = await (await resp).arrayBuffer();
-          instance = (await WebAssembly.instantiate(bytes, go.importObject)).instance;
-        }
+        instance = await WebAssembly.instantiate(await gramcCompile(source), go.importObject);
+      } else if (source instanceof WebAssembly.Module) {
+        instance = await WebAssembly.instantiate(source, go.importObject);
       } else {
         instance = (await WebAssembly.instantiate(source, go.importObject)).instance;
       }
       go.run(instance); // returns at main's select{}: the functions stay
+      // Whether the Go program has ended (a fatal error: out of memory),
+      // after which every call fails: the page's worker then starts anew.
+      globalThis.gramcExited = () => go.exited;
       if (!globalThis.__gramcCore) throw new Error("gramc.wasm did not start");
       globalThis.gramc = Object.freeze(Object.assign({}, api));
       return globalThis.gramc;
     })();
     return loading;
+  };
+
+  // gramcCompile fetches the module at url and compiles it as it streams
+  // in (the server sends it as application/wasm, compressed or not); a
+  // server without that type gets the whole body compiled instead.
+  globalThis.gramcCompile = async function (url) {
+    if (WebAssembly.compileStreaming) {
+      try {
+        return await WebAssembly.compileStreaming(fetch(url));
+      } catch (e) {
+        if (!(e instanceof TypeError)) throw e; // a compile error, not the type
+      }
+    }
+    const resp = await fetch(url);
+    if (!resp.ok) throw new Error(url + ": " + resp.status + " " + resp.statusText);
+    return WebAssembly.compile(await resp.arrayBuffer());
   };
 })();
