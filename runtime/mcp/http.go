@@ -99,6 +99,9 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 			http.Error(w, "Request Timeout: "+err.Error(), http.StatusRequestTimeout)
 			return
 		}
+		if tooDeep(w, r) {
+			return
+		}
 		// An id the SDK cannot carry exactly rides as a token, given back
 		// in the answer (as over stdio: NewIOTransport).
 		if token, orig, done := exactIDs(ids, r); token != "" {
@@ -311,4 +314,26 @@ func quoteOrigin(o string) string {
 		}
 		return r
 	}, o) + "\""
+}
+
+// tooDeep answers a request whose body (read by readBody) is nested
+// deeper than MaxDepth with the JSON-RPC error stdio gives it (one limit
+// for both transports, as docs/mcp.md says) and reports true.
+func tooDeep(w http.ResponseWriter, r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if depth(body) <= MaxDepth {
+		return false
+	}
+	id := idOf(body)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"the message is nested deeper than the limit of %d levels"}}`, id, codeInvalidRequest, MaxDepth)
+	return true
 }

@@ -326,3 +326,23 @@ func TestHTTPIDsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPDepthLimit (issue 44, Low): over HTTP, as over stdio, a message
+// nested deeper than MaxDepth is answered with the JSON-RPC error naming
+// the limit, and one at the limit is not.
+func TestHTTPDepthLimit(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{}))
+	defer srv.Close()
+	nested := func(n int) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"},"x":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`
+	}
+	resp, body := postMCP(t, srv.URL, nested(300), nil)
+	want := fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"the message is nested deeper than the limit of %d levels"}}`, mcp.MaxDepth)
+	if resp.StatusCode != http.StatusBadRequest || strings.TrimSpace(body) != want {
+		t.Errorf("300 levels: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := postMCP(t, srv.URL, nested(mcp.MaxDepth-3), nil); resp.StatusCode != http.StatusOK || strings.Contains(body, "nested deeper") {
+		t.Errorf("%d levels: %d %s", mcp.MaxDepth-3, resp.StatusCode, body)
+	}
+}
