@@ -157,147 +157,170 @@ const (
 	StageImport Stage = "import" // gramc import (package importer)
 )
 
-// CodeInfo is what the registry knows of a code.
+// CodeInfo is what the registry knows of a code: one row each, so a new
+// code is its constant and its row (and its documentation's section).
 type CodeInfo struct {
 	Code     Code
 	Stage    Stage
 	Severity Severity // the default severity
-	// Doc is the page that documents the code with an example.
+	// Tag is how an editor may render its diagnostics (NoTag: by
+	// severity alone).
+	Tag Tag
+	// Exact: its fix says the same thing in correct gram (the gram form of
+	// an old notation, quoting a bare word), so gramc check --fix applies
+	// it; the fix of any other code whose diagnostic has an edit is a
+	// guess. docs/diagnostics.md ("Fixes") lists them, and a test holds
+	// the two together.
+	Exact bool
+	// Doc is the page that documents the code with an example: its
+	// stage's (stagePages).
 	Doc string
 	// Retired, when set, says why the code is no longer reported.
 	Retired string
 }
 
-// registry lists every code, in the order of its documentation.
+// stagePages are the pages that document each stage's codes.
+var stagePages = map[Stage]string{
+	StageSyntax: "docs/diagnostics.md",
+	StageCheck:  "docs/diagnostics.md",
+	StageLoad:   "docs/diagnostics.md",
+	StageTarget: "docs/schema.md",
+	StageGen:    "docs/codegen.md",
+	StageDiff:   "docs/diff.md",
+	StageImport: "docs/import.md",
+}
+
+// registry lists every code, in the order of its documentation; init
+// gives each row its page and indexes it.
 var registry = []CodeInfo{
-	{CodeSyntax, StageSyntax, Error, "docs/diagnostics.md", ""},
-	{CodeTextualSignature, StageSyntax, Error, "docs/diagnostics.md", ""},
-	{CodeInlineRecord, StageSyntax, Error, "docs/diagnostics.md", ""},
-	{CodeWrongArrow, StageSyntax, Error, "docs/diagnostics.md", ""},
-	{CodeHashComment, StageSyntax, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownPattern, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeMalformedDecl, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMissingName, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidToolName, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeDuplicateDecl, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeToolConflict, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMissingDescription, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownProperty, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeDuplicateProperty, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidPropertyValue, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMissingSignature, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeExtraElement, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidSignature, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeArrowDirection, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeArrowSubject, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeAnonymousParameter, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeLegacyParamName, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeMissingType, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMultipleTypes, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownType, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeNonJSONType, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeReservedName, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMissingElementType, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInapplicableProperty, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidDefault, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidEnum, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeContradiction, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidPattern, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodePatternPortability, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeUnknownFormat, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidExample, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeNotJSONValue, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnquotedString, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeIdentityConflict, StageCheck, Error, "docs/diagnostics.md", "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)"},
-	{CodeDuplicateField, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidField, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeMissingInstruction, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidModel, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownProvider, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidTemperature, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidMaxIterations, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidMaxTokens, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidToolChoice, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownTool, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeNotATool, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeDuplicateAgentTool, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidAgentElement, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInfiniteType, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodePackageConflict, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeNamedReturn, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnusedIgnore, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeInvalidTest, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnknownAgent, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidTestCall, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidMockResult, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidMatcher, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeDuplicateSignature, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidOutputRetries, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUnsupportedOutputMode, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeUntypedOutputSetting, StageCheck, Warning, "docs/diagnostics.md", ""},
-	{CodeInvalidTestAnswer, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeAgentCycle, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeAgentNesting, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeAgentNameClash, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeTargetInvalidName, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetInvalidPropertyName, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetRecursiveType, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetStrictFreeFormObject, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetStrictLimit, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetKeywordInDescription, StageTarget, Warning, "docs/schema.md", ""},
-	{CodeTargetDefaultInDescription, StageTarget, Warning, "docs/schema.md", ""},
-	{CodeTargetEnumInDescription, StageTarget, Warning, "docs/schema.md", ""},
-	{CodeTargetSchemaTooLarge, StageTarget, Error, "docs/schema.md", ""},
-	{CodeTargetUnknown, StageTarget, Error, "docs/schema.md", ""},
-	{CodeGenNameCollision, StageGen, Warning, "docs/codegen.md", ""},
-	{CodeUnreadableFile, StageLoad, Error, "docs/diagnostics.md", ""},
-	{CodeInvalidConfig, StageLoad, Error, "docs/diagnostics.md", ""},
-	{CodeDiffToolRemoved, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffToolAdded, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffParamRemoved, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffParamAddedRequired, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffParamAddedOptional, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffParamNowRequired, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffParamNowOptional, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffTypeChanged, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffConstraintNarrowed, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffConstraintWidened, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffEnumValueRemoved, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffEnumValueAdded, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffDefaultChanged, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffDescriptionChanged, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffToolDeprecated, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffResultFieldRemoved, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffResultFieldAdded, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffEnumOrderChanged, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeDiffResultFieldNowOptional, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffInvalidIgnore, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffTargetRejected, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffAgentRemoved, StageDiff, Error, "docs/diff.md", ""},
-	{CodeDiffAgentAdded, StageDiff, Warning, "docs/diff.md", ""},
-	{CodeImportRenamed, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportMissingDescription, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportMadeOptional, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportUnion, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportAllOf, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportNot, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportConditional, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportPatternProperties, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportTuple, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportOpenObject, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportMap, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportUntyped, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportNestedArray, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportRecursiveAlias, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportUnsupportedKeyword, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportFormat, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportInvalidValue, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportResultConstraint, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportExternalRef, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportParameterDropped, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportNonJSONBody, StageImport, Warning, "docs/import.md", ""},
-	{CodeImportNoJSONResponse, StageImport, Warning, "docs/import.md", ""},
+	{Code: CodeSyntax, Stage: StageSyntax, Severity: Error},
+	{Code: CodeTextualSignature, Stage: StageSyntax, Severity: Error, Exact: true},
+	{Code: CodeInlineRecord, Stage: StageSyntax, Severity: Error, Exact: true},
+	{Code: CodeWrongArrow, Stage: StageSyntax, Severity: Error, Exact: true},
+	{Code: CodeHashComment, Stage: StageSyntax, Severity: Error, Exact: true},
+	{Code: CodeUnknownPattern, Stage: StageCheck, Severity: Warning, Tag: Unnecessary},
+	{Code: CodeMalformedDecl, Stage: StageCheck, Severity: Error},
+	{Code: CodeMissingName, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidToolName, Stage: StageCheck, Severity: Error},
+	{Code: CodeDuplicateDecl, Stage: StageCheck, Severity: Error},
+	{Code: CodeToolConflict, Stage: StageCheck, Severity: Error},
+	{Code: CodeMissingDescription, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnknownProperty, Stage: StageCheck, Severity: Warning, Tag: Unnecessary},
+	{Code: CodeDuplicateProperty, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidPropertyValue, Stage: StageCheck, Severity: Error},
+	{Code: CodeMissingSignature, Stage: StageCheck, Severity: Error},
+	{Code: CodeExtraElement, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidSignature, Stage: StageCheck, Severity: Error},
+	{Code: CodeArrowDirection, Stage: StageCheck, Severity: Error},
+	{Code: CodeArrowSubject, Stage: StageCheck, Severity: Warning},
+	{Code: CodeAnonymousParameter, Stage: StageCheck, Severity: Error, Exact: true},
+	{Code: CodeLegacyParamName, Stage: StageCheck, Severity: Warning, Tag: Deprecated, Exact: true},
+	{Code: CodeMissingType, Stage: StageCheck, Severity: Error, Exact: true},
+	{Code: CodeMultipleTypes, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnknownType, Stage: StageCheck, Severity: Error},
+	{Code: CodeNonJSONType, Stage: StageCheck, Severity: Error},
+	{Code: CodeReservedName, Stage: StageCheck, Severity: Error},
+	{Code: CodeMissingElementType, Stage: StageCheck, Severity: Error},
+	{Code: CodeInapplicableProperty, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidDefault, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidEnum, Stage: StageCheck, Severity: Error},
+	{Code: CodeContradiction, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidPattern, Stage: StageCheck, Severity: Error},
+	{Code: CodePatternPortability, Stage: StageCheck, Severity: Warning},
+	{Code: CodeUnknownFormat, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidExample, Stage: StageCheck, Severity: Error},
+	{Code: CodeNotJSONValue, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnquotedString, Stage: StageCheck, Severity: Error, Exact: true},
+	{Code: CodeIdentityConflict, Stage: StageCheck, Severity: Error, Tag: Deprecated, Retired: "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)"},
+	{Code: CodeDuplicateField, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidField, Stage: StageCheck, Severity: Error},
+	{Code: CodeMissingInstruction, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidModel, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnknownProvider, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidTemperature, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidMaxIterations, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidMaxTokens, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidToolChoice, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnknownTool, Stage: StageCheck, Severity: Error},
+	{Code: CodeNotATool, Stage: StageCheck, Severity: Error},
+	{Code: CodeDuplicateAgentTool, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidAgentElement, Stage: StageCheck, Severity: Error},
+	{Code: CodeInfiniteType, Stage: StageCheck, Severity: Warning},
+	{Code: CodePackageConflict, Stage: StageCheck, Severity: Error},
+	{Code: CodeNamedReturn, Stage: StageCheck, Severity: Error, Exact: true},
+	{Code: CodeUnusedIgnore, Stage: StageCheck, Severity: Warning, Tag: Unnecessary},
+	{Code: CodeInvalidTest, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnknownAgent, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidTestCall, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidMockResult, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidMatcher, Stage: StageCheck, Severity: Error},
+	{Code: CodeDuplicateSignature, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidOutputMode, Stage: StageCheck, Severity: Error},
+	{Code: CodeInvalidOutputRetries, Stage: StageCheck, Severity: Error},
+	{Code: CodeUnsupportedOutputMode, Stage: StageCheck, Severity: Error},
+	{Code: CodeUntypedOutputSetting, Stage: StageCheck, Severity: Warning, Tag: Unnecessary},
+	{Code: CodeInvalidTestAnswer, Stage: StageCheck, Severity: Error},
+	{Code: CodeAgentCycle, Stage: StageCheck, Severity: Error},
+	{Code: CodeAgentNesting, Stage: StageCheck, Severity: Error},
+	{Code: CodeAgentNameClash, Stage: StageCheck, Severity: Error},
+	{Code: CodeTargetInvalidName, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetInvalidPropertyName, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetRecursiveType, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetStrictFreeFormObject, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetStrictLimit, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetKeywordInDescription, Stage: StageTarget, Severity: Warning},
+	{Code: CodeTargetDefaultInDescription, Stage: StageTarget, Severity: Warning},
+	{Code: CodeTargetEnumInDescription, Stage: StageTarget, Severity: Warning},
+	{Code: CodeTargetSchemaTooLarge, Stage: StageTarget, Severity: Error},
+	{Code: CodeTargetUnknown, Stage: StageTarget, Severity: Error},
+	{Code: CodeGenNameCollision, Stage: StageGen, Severity: Warning},
+	{Code: CodeUnreadableFile, Stage: StageLoad, Severity: Error},
+	{Code: CodeInvalidConfig, Stage: StageLoad, Severity: Error},
+	{Code: CodeDiffToolRemoved, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffToolAdded, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffParamRemoved, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffParamAddedRequired, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffParamAddedOptional, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffParamNowRequired, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffParamNowOptional, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffTypeChanged, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffConstraintNarrowed, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffConstraintWidened, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffEnumValueRemoved, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffEnumValueAdded, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffDefaultChanged, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffDescriptionChanged, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffToolDeprecated, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffResultFieldRemoved, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffResultFieldAdded, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffEnumOrderChanged, Stage: StageDiff, Severity: Warning},
+	{Code: CodeDiffResultFieldNowOptional, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffInvalidIgnore, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffTargetRejected, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffAgentRemoved, Stage: StageDiff, Severity: Error},
+	{Code: CodeDiffAgentAdded, Stage: StageDiff, Severity: Warning},
+	{Code: CodeImportRenamed, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportMissingDescription, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportMadeOptional, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportUnion, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportAllOf, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportNot, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportConditional, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportPatternProperties, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportTuple, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportOpenObject, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportMap, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportUntyped, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportNestedArray, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportRecursiveAlias, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportUnsupportedKeyword, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportFormat, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportInvalidValue, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportResultConstraint, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportExternalRef, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportParameterDropped, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportNonJSONBody, Stage: StageImport, Severity: Warning},
+	{Code: CodeImportNoJSONResponse, Stage: StageImport, Severity: Warning},
 }
 
 // Codes returns every registered code's information, in registry order.
@@ -317,14 +340,23 @@ func CodesOf(stages ...Stage) []Code {
 	return out
 }
 
+// byCode indexes the registry.
+var byCode = map[Code]int{}
+
+func init() {
+	for i := range registry {
+		registry[i].Doc = stagePages[registry[i].Stage]
+		byCode[registry[i].Code] = i
+	}
+}
+
 // Lookup returns code's information.
 func Lookup(code Code) (CodeInfo, bool) {
-	for _, c := range registry {
-		if c.Code == code {
-			return c, true
-		}
+	i, ok := byCode[code]
+	if !ok {
+		return CodeInfo{}, false
 	}
-	return CodeInfo{}, false
+	return registry[i], true
 }
 
 // Anchor is the code's place on its page: the page's file name and, on
@@ -349,18 +381,11 @@ const (
 	Deprecated      // the code marks an older spelling: strike it through
 )
 
-// tags are the codes an editor renders specially.
-var tags = map[Code]Tag{
-	CodeUnusedIgnore:         Unnecessary, // a gramc:ignore comment that suppresses nothing
-	CodeUnknownProperty:      Unnecessary, // a property gramc ignores
-	CodeUnknownPattern:       Unnecessary, // a top-level pattern gramc ignores
-	CodeUntypedOutputSetting: Unnecessary, // outputMode or outputRetries of an agent answering text
-	CodeLegacyParamName:      Deprecated,  // paramName: the older spelling of a name
-	CodeIdentityConflict:     Deprecated,
-}
-
 // TagOf returns how an editor may render diagnostics of code.
-func TagOf(code Code) Tag { return tags[code] }
+func TagOf(code Code) Tag {
+	c, _ := Lookup(code)
+	return c.Tag
+}
 
 // FixKind says how sure a code's fix is.
 type FixKind int
@@ -377,27 +402,12 @@ const (
 	FixGuess
 )
 
-// exactFixes are the codes whose fix is exact; every other code whose
-// diagnostic has an edit is a guess. docs/diagnostics.md ("Fixes") lists
-// them, and a test holds the two together.
-var exactFixes = map[Code]bool{
-	CodeTextualSignature:   true,
-	CodeInlineRecord:       true,
-	CodeWrongArrow:         true,
-	CodeHashComment:        true,
-	CodeLegacyParamName:    true,
-	CodeAnonymousParameter: true,
-	CodeMissingType:        true,
-	CodeNamedReturn:        true,
-	CodeUnquotedString:     true,
-}
-
 // FixOf is how sure d's fix is (FixNone when it has no edit).
 func FixOf(d *Diagnostic) FixKind {
 	if len(d.Edits()) == 0 {
 		return FixNone
 	}
-	if exactFixes[d.Code] {
+	if c, _ := Lookup(d.Code); c.Exact {
 		return FixExact
 	}
 	return FixGuess
@@ -406,8 +416,10 @@ func FixOf(d *Diagnostic) FixKind {
 // ExactFixCodes are the codes whose fix is exact, sorted.
 func ExactFixCodes() []Code {
 	var out []Code
-	for c := range exactFixes {
-		out = append(out, c)
+	for _, c := range registry {
+		if c.Exact {
+			out = append(out, c.Code)
+		}
 	}
 	slices.Sort(out)
 	return out
