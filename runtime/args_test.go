@@ -114,16 +114,16 @@ func TestCompileArgSchemaCached(t *testing.T) {
 func TestSpecDifferenceNumbers(t *testing.T) {
 	a := ToolSpecification{Name: "t", Schema: json.RawMessage(`{"maximum":14}`)}
 	b := ToolSpecification{Name: "t", Schema: json.RawMessage(`{"maximum":14.0}`)}
-	if d := SpecDifference(a, b); d != "" {
+	if d := specDifference(a, b); d != "" {
 		t.Errorf("14 vs 14.0: %s", d)
 	}
 	b.Schema = json.RawMessage(`{"maximum":15}`)
-	if d := SpecDifference(a, b); !strings.Contains(d, "at /maximum: agent 14, library 15") {
+	if d := specDifference(a, b); !strings.Contains(d, "at /maximum: agent 14, library 15") {
 		t.Errorf("14 vs 15: %q", d)
 	}
 	b.Schema = json.RawMessage(`{"maximum":14,"enum":["a"]}`)
 	a.Schema = json.RawMessage(`{"maximum":14,"enum":["a","b"]}`)
-	if d := SpecDifference(a, b); !strings.Contains(d, "at /enum: agent has 2 items, library 1") {
+	if d := specDifference(a, b); !strings.Contains(d, "at /enum: agent has 2 items, library 1") {
 		t.Errorf("enum: %q", d)
 	}
 }

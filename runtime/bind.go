@@ -61,7 +61,7 @@ func bind(agent Agent, lib *ToolLibrary, depth int) (*BoundAgent, error) {
 		if t.Func == nil {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: "the library's tool has no implementation (nil Func)"}
 		}
-		if d := SpecDifference(spec, t.Spec); d != "" {
+		if d := specDifference(spec, t.Spec); d != "" {
 			return nil, &ToolBindingError{Agent: agent.Name, Tool: spec.Name, Difference: d}
 		}
 		as, err := argSchemaOf(spec)
@@ -74,11 +74,11 @@ func bind(agent Agent, lib *ToolLibrary, depth int) (*BoundAgent, error) {
 	return b, nil
 }
 
-// SpecDifference describes how the library specification lib differs from
+// specDifference describes how the library specification lib differs from
 // the agent's specification want ("" when they match). Names and
 // descriptions compare exactly; schemas compare as JSON values, so
 // formatting and key order do not matter.
-func SpecDifference(want, lib ToolSpecification) string {
+func specDifference(want, lib ToolSpecification) string {
 	if want.Name != lib.Name {
 		return fmt.Sprintf("name differs: agent %q, library %q", want.Name, lib.Name)
 	}

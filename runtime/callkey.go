@@ -25,15 +25,15 @@ func IdempotencyKey(ctx context.Context) string {
 
 type retryObserver struct{}
 
-// WithRetryObserver returns ctx carrying f, which a provider client calls
+// withRetryObserver returns ctx carrying f, which a provider client calls
 // before each retry of a request made with ctx: the attempt that failed
 // (from 1), the wait before the next and the failure. Telemetry records
 // retries through it, as events of the request's chat span.
-func WithRetryObserver(ctx context.Context, f func(attempt int, wait time.Duration, err error)) context.Context {
+func withRetryObserver(ctx context.Context, f func(attempt int, wait time.Duration, err error)) context.Context {
 	return context.WithValue(ctx, retryObserver{}, f)
 }
 
-// RetryObserver is the function WithRetryObserver put in ctx, or nil.
+// RetryObserver is the function a run put in ctx (withRetryObserver), or nil.
 func RetryObserver(ctx context.Context) func(attempt int, wait time.Duration, err error) {
 	f, _ := ctx.Value(retryObserver{}).(func(int, time.Duration, error))
 	return f

@@ -190,7 +190,7 @@ func (t *telemetry) chat(ctx context.Context, req *Request, streamed bool) (_ co
 		}
 		ctx, span = t.tracer.Start(ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 		// A provider client's retries are events of the request's span.
-		ctx = WithRetryObserver(ctx, func(attempt int, wait time.Duration, err error) {
+		ctx = withRetryObserver(ctx, func(attempt int, wait time.Duration, err error) {
 			span.AddEvent("gen_ai.retry", trace.WithAttributes(
 				attribute.Int("gen_ai.retry.attempt", attempt),
 				attribute.Float64("gen_ai.retry.wait", wait.Seconds()),
