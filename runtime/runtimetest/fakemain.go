@@ -27,6 +27,8 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	urlFile := fs.String("urlfile", "", "also write the base URL to this file")
 	key := fs.String("key", "", "require this API key")
 	provider := fs.String("provider", OpenAI, "the provider to fake: "+strings.Join(Providers(), ", "))
+	chance := &Chance{}
+	chance.flags(fs) // gramc eval's fake models: -seed, -success, -status
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -46,6 +48,9 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	url := "http://" + ln.Addr().String() + BasePath(*provider)
 	problem := func(err error) { fmt.Fprintf(stderr, "fakeopenai: %v\n", err) }
 	fake := &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
+	if chance.active() {
+		fake.Policy = chance.Policy()
+	}
 	if *provider == OpenAI {
 		if err := loadReference(); err != nil {
 			fmt.Fprintf(stderr, "fakeopenai: warning: requests are not checked: %v\n", err)
