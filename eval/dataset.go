@@ -49,10 +49,11 @@ type CaseCall struct {
 	Returns json.RawMessage            `json:"returns"`
 }
 
-// Dataset limits: a line, and the lines of a file.
+// Dataset limits: a line, the lines of a file, and the file.
 const (
-	MaxCaseBytes = 1 << 20
-	MaxCases     = 100_000
+	MaxCaseBytes    = 1 << 20
+	MaxCases        = 100_000
+	MaxDatasetBytes = 256 << 20
 )
 
 // DatasetError is a dataset's problems, each at FILE:LINE.

@@ -118,6 +118,9 @@ func Run(ctx context.Context, tests []*check.Test, variants []Variant, o Options
 		if err != nil {
 			return nil, err
 		}
+		if err := m.matches(e, o.Replay); err != nil {
+			return nil, err
+		}
 		manifest = m
 	}
 	s := &scheduler{e: e, jobs: plan(len(tests), len(variants), o.Runs)}
@@ -127,7 +130,7 @@ func Run(ctx context.Context, tests []*check.Test, variants []Variant, o Options
 	}
 	rep := buildReport(e, s.records, len(s.jobs), stopped)
 	if o.Record != "" {
-		if err := writeManifest(o.Record, Manifest{Version: ReportVersion, Stopped: stopped}); err != nil {
+		if err := writeManifest(o.Record, manifestOf(e, stopped)); err != nil {
 			return rep, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
@@ -21,10 +22,41 @@ import (
 // .json file exists only when its run finished, so a replay runs exactly
 // the runs that were recorded.
 
-// Manifest is DIR/eval.json.
+// Manifest is DIR/eval.json: what was recorded, so that a replay asked
+// for another eval says so rather than report part of one.
 type Manifest struct {
-	Version int    `json:"version"`
-	Stopped string `json:"stopped,omitempty"`
+	Version  int      `json:"version"`
+	Runs     int      `json:"runs"`
+	Tests    []string `json:"tests"`
+	Variants []string `json:"variants"`
+	Stopped  string   `json:"stopped,omitempty"`
+}
+
+// manifestOf is the manifest of an eval of tests and variants.
+func manifestOf(e *evaluation, stopped string) Manifest {
+	m := Manifest{Version: ReportVersion, Runs: e.o.Runs, Tests: []string{}, Variants: []string{}, Stopped: stopped}
+	for _, t := range e.tests {
+		m.Tests = append(m.Tests, t.Name)
+	}
+	for _, v := range e.variants {
+		m.Variants = append(m.Variants, v.Name)
+	}
+	return m
+}
+
+// matches says how the eval asked for differs from the one recorded
+// (nil when it does not).
+func (m *Manifest) matches(e *evaluation, dir string) error {
+	want := manifestOf(e, "")
+	switch {
+	case !slices.Equal(m.Variants, want.Variants):
+		return fmt.Errorf("%s was recorded with variants %s, not %s: give the recording's --model and --variant flags", dir, strings.Join(m.Variants, ", "), strings.Join(want.Variants, ", "))
+	case !slices.Equal(m.Tests, want.Tests):
+		return fmt.Errorf("%s was recorded with tests %s, not %s: give the recording's paths, -run and --cases", dir, strings.Join(m.Tests, ", "), strings.Join(want.Tests, ", "))
+	case m.Runs != want.Runs:
+		return fmt.Errorf("%s was recorded with --runs %d, not %d", dir, m.Runs, want.Runs)
+	}
+	return nil
 }
 
 // runMeta is a run's DIR/VARIANT/TEST/NNN.json: what its cassette does
@@ -133,13 +165,13 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, append(data, '\n'))
+	return writeFileAtomic(path, append(data, '\n'))
 }
 
-// WriteFileAtomic writes data to path whole or not at all: through a
+// writeFileAtomic writes data to path whole or not at all: through a
 // new temporary file in the same directory (made when missing), renamed
 // over path.
-func WriteFileAtomic(path string, data []byte) error {
+func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
