@@ -19,7 +19,7 @@ const datasetPkg = `
 [sayHello:Tool {description: "Greets"} | (personName::String {default: "world"})==>(::String)]
 `
 
-func loadPackage(t *testing.T, src string) *check.Package {
+func loadPackage(t testing.TB, src string) *check.Package {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "agent.gram"), []byte(src), 0o644); err != nil {

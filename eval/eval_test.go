@@ -256,3 +256,5 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("stopped %q after %d runs", r.Stopped, r.Completed)
 	}
 }
+
+func testNamed(name string) *check.Test { return &check.Test{Name: name} }

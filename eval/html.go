@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"slices"
 )
 
 // The HTML report is one self-contained file: its style inline, no
@@ -85,7 +86,31 @@ type scatterPoint struct {
 
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer) error {
-	return htmlTemplate.Execute(w, r.htmlView())
+	return htmlTemplate.Execute(w, r.cleaned().htmlView())
+}
+
+// cleaned is a copy of r whose names and messages hold no control
+// character (html/template escapes markup, not those).
+func (r *Report) cleaned() *Report {
+	c := *r
+	c.Cells = slices.Clone(r.Cells)
+	for i := range c.Cells {
+		c.Cells[i].Test, c.Cells[i].Variant, c.Cells[i].Model = safe(c.Cells[i].Test), safe(c.Cells[i].Variant), safe(c.Cells[i].Model)
+	}
+	c.Variants = slices.Clone(r.Variants)
+	for i := range c.Variants {
+		c.Variants[i].Name, c.Variants[i].Model = safe(c.Variants[i].Name), safe(c.Variants[i].Model)
+	}
+	c.Comparisons = slices.Clone(r.Comparisons)
+	for i := range c.Comparisons {
+		c.Comparisons[i].A, c.Comparisons[i].B = safe(c.Comparisons[i].A), safe(c.Comparisons[i].B)
+	}
+	c.Regressions = slices.Clone(r.Regressions)
+	for i := range c.Regressions {
+		g := &c.Regressions[i]
+		g.Test, g.Variant, g.Baseline = safe(g.Test), safe(g.Variant), safe(g.Baseline)
+	}
+	return &c
 }
 
 func (r *Report) htmlView() htmlView {

@@ -193,6 +193,7 @@ type junitProblem struct {
 // WriteJUnit writes one JUnit test case per cell: failing when its pass
 // rate is below min (when given), in error when no run of it counted.
 func (r *Report) WriteJUnit(w io.Writer, min *float64) error {
+	r = r.cleaned()
 	out := junitSuites{Suite: junitSuite{Name: "gramc eval"}}
 	for _, c := range r.Cells {
 		jc := junitCase{Name: c.Test + " [" + c.Variant + "]", Classname: c.Variant, File: c.File, Line: c.Line,
