@@ -427,11 +427,12 @@ func (p *progressBar) show(pr eval.Progress) {
 	}
 	const width = 30
 	filled := pr.Done * width / pr.Total
-	rate := "–"
+	var rate *float64
 	if pr.Counted > 0 {
-		rate = fmt.Sprintf("%.1f%%", float64(pr.Passed)*100/float64(pr.Counted))
+		r := float64(pr.Passed) / float64(pr.Counted)
+		rate = &r
 	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs, %s passed, %s", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.Done, pr.Total, rate, eval.USD(pr.Cost))
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d runs, %s passed, %s", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.Done, pr.Total, eval.Percent(rate), eval.USD(pr.Cost))
 }
 
 func (p *progressBar) clear() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // The HTML report is one self-contained file: its style inline, no
@@ -17,16 +18,16 @@ import (
 var htmlSource string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"percent":  Percent,
-	"interval": IntervalText,
-	"points":   SignedPoints,
-	"usd":      USD,
-	"millis":   Millis,
-	"kinds":    kindsText,
-	"add3":     func(a, b, c float64) float64 { return a + b + c },
-	"half":     func(x float64) float64 { return x / 2 },
-	"pct":      func(x float64) float64 { return x * 100 },
-	"deref":    func(p *float64) float64 { return *p },
+	"percent":   Percent,
+	"interval":  IntervalText,
+	"points":    SignedPoints,
+	"usd":       USD,
+	"millis":    Millis,
+	"kinds":     kindsText,
+	"add3":      func(a, b, c float64) float64 { return a + b + c },
+	"half":      func(x float64) float64 { return x / 2 },
+	"percentOf": percentOf,
+	"deref":     func(p *float64) float64 { return *p },
 }).Parse(htmlSource))
 
 // Chart geometry, in SVG user units.
@@ -121,15 +122,14 @@ func (r *Report) htmlView() htmlView {
 		v.Legend = append(v.Legend, legendItem{vs.Name, colour[vs.Name]})
 	}
 	y := 0.0
-	last := ""
-	for _, c := range r.Cells {
+	for _, c := range byTest(r.Cells) {
 		row := barRow{Test: c.Test, Variant: c.Variant, Colour: colour[c.Variant], Y: y, Rate: c.PassRate, Wilson: c.Wilson,
 			Low: c.Wilson.Low * chartPlotWidth, High: c.Wilson.High * chartPlotWidth}
 		if c.PassRate != nil {
 			row.Width = *c.PassRate * chartPlotWidth
 		}
-		if c.Test != last {
-			row.Label, last = c.Test, c.Test
+		if len(v.Rows) == 0 || v.Rows[len(v.Rows)-1].Test != c.Test {
+			row.Label = c.Test
 		}
 		v.Rows = append(v.Rows, row)
 		y += chartRowHeight
@@ -141,6 +141,24 @@ func (r *Report) htmlView() htmlView {
 	}
 	v.Points, v.XTicks, v.XLabel = r.scatter(colour)
 	return v
+}
+
+// byTest is the cells grouped by test (in the order the tests first
+// come), each test's variants in order: the chart's rows.
+func byTest(cells []Cell) []Cell {
+	var order []string
+	groups := map[string][]Cell{}
+	for _, c := range cells {
+		if _, ok := groups[c.Test]; !ok {
+			order = append(order, c.Test)
+		}
+		groups[c.Test] = append(groups[c.Test], c)
+	}
+	out := make([]Cell, 0, len(cells))
+	for _, t := range order {
+		out = append(out, groups[t]...)
+	}
+	return out
 }
 
 // scatter places each variant at (cost per run, pooled pass rate); with
@@ -170,7 +188,7 @@ func (r *Report) scatter(colour map[string]string) ([]scatterPoint, []tick, stri
 	top = niceCeiling(top)
 	show := func(x float64) string {
 		if byCost {
-			return USD(x)
+			return "$" + strconv.FormatFloat(x, 'g', 3, 64)
 		}
 		return fmt.Sprintf("%.0f", x)
 	}

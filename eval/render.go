@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -44,16 +46,34 @@ func Percent(p *float64) string {
 	if p == nil {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f%%", *p*100)
+	return oneDecimal(*p*100) + "%"
+}
+
+func percentOf(x float64) string { return Percent(&x) }
+
+// oneDecimal is x to one decimal, a half rounded away from zero (as a
+// reader, and JavaScript's toFixed, round), not to even.
+func oneDecimal(x float64) string {
+	r := math.Round(x*10) / 10
+	if r == 0 {
+		r = 0 // no "-0.0"
+	}
+	return strconv.FormatFloat(r, 'f', 1, 64)
 }
 
 // IntervalText is a rate's interval as the formats show it.
 func IntervalText(iv Interval) string {
-	return fmt.Sprintf("%.1f–%.1f%%", iv.Low*100, iv.High*100)
+	return oneDecimal(iv.Low*100) + "–" + oneDecimal(iv.High*100) + "%"
 }
 
 // SignedPoints is a difference of rates in percentage points.
-func SignedPoints(d float64) string { return fmt.Sprintf("%+.1f pp", d*100) }
+func SignedPoints(d float64) string {
+	s := oneDecimal(d * 100)
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + " pp"
+}
 
 // USD is money as the formats show it.
 func USD(x float64) string { return fmt.Sprintf("$%.4f", x) }
@@ -115,8 +135,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		b.WriteString("\n")
 	}
 	for _, g := range r.Regressions {
-		fmt.Fprintf(&b, "\nREGRESSION %s on %s: %.1f%%, baseline (%s) %.1f%%: significantly lower (one-sided 95%% upper bound %s)", safe(g.Test), safe(g.Variant),
-			g.Rate*100, safe(g.Baseline), g.Was*100, SignedPoints(g.Upper))
+		fmt.Fprintf(&b, "\nREGRESSION %s on %s: %s, baseline (%s) %s: significantly lower (one-sided 95%% upper bound %s)", safe(g.Test), safe(g.Variant),
+			percentOf(g.Rate), safe(g.Baseline), percentOf(g.Was), SignedPoints(g.Upper))
 	}
 	if len(r.Regressions) > 0 {
 		b.WriteString("\n")
@@ -152,7 +172,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	for _, g := range r.Regressions {
-		fmt.Fprintf(&b, "\n:x: **Regression**: %s on %s: %.1f%%, baseline %.1f%%\n", mdCell(g.Test), mdCell(g.Variant), g.Rate*100, g.Was*100)
+		fmt.Fprintf(&b, "\n:x: **Regression**: %s on %s: %s, baseline %s\n", mdCell(g.Test), mdCell(g.Variant), percentOf(g.Rate), percentOf(g.Was))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
