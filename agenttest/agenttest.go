@@ -31,7 +31,6 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/termsafe"
@@ -88,6 +87,14 @@ type Options struct {
 	// Agent, when not nil, changes the agent before the run (a variant's
 	// model, instruction, temperature).
 	Agent func(runtime.Agent) runtime.Agent
+	// Agents, when not nil, keeps each test's agent as the runtime takes
+	// it, built once for the many runs of an eval.
+	Agents *Agents
+	// NoStream asks the models for whole answers rather than streams
+	// (the test's checks see the same run; a stream costs more to
+	// parse). A cassette records what was asked, so a recording replays
+	// with the same setting. gramc eval sets it; gramc test does not.
+	NoStream bool
 }
 
 // Result is the outcome of one test.
@@ -184,11 +191,9 @@ func CassettePath(t *check.Test) string {
 // failures of the test too.
 func Run(ctx context.Context, t *check.Test, o Options) *Result {
 	start := time.Now()
-	r := &Result{Test: t, Cassette: CassettePath(t)}
-	if o.Cassette != "" {
-		r.Cassette = o.Cassette
-	} else if o.Live {
-		r.Cassette = ""
+	r := &Result{Test: t, Cassette: o.Cassette}
+	if o.Cassette == "" && !o.Live {
+		r.Cassette = CassettePath(t)
 	}
 	if why := r.outside(o); why != "" {
 		r.fail(t.NameRange, "%s", why)
@@ -255,7 +260,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "test %s has no agent (gramc check reports why)", t.Name)
 		return
 	}
-	agent, err := gramfile.AgentFromCheck(t.Agent)
+	agent, err := o.Agents.of(t.Agent)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
@@ -335,13 +340,13 @@ func (r *Result) run(ctx context.Context, o Options) {
 		// wait: the recording waited already.
 		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey), clientopt.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
 	}
-	model, err := clients.New(agent.Model, append(copts, o.ClientOptions...)...)
+	model, err := newModel(agent.Model, o, append(copts, o.ClientOptions...)...)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
 	// The agents it lists run on their own models, through the session.
-	withModels, err := listedModels(agent, copts, o.ClientOptions)
+	withModels, err := listedModels(agent, copts, o)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
@@ -351,18 +356,31 @@ func (r *Result) run(ctx context.Context, o Options) {
 
 // runLive runs the test against the real provider, with no cassette.
 func (r *Result) runLive(ctx context.Context, agent runtime.Agent, lib *runtime.ToolLibrary, m *matcher, o Options) {
-	model, err := clients.New(agent.Model, o.ClientOptions...)
+	model, err := newModel(agent.Model, o, o.ClientOptions...)
 	if err != nil {
 		r.fail(r.Test.NameRange, "%v", err)
 		return
 	}
-	withModels, err := listedModels(agent, nil, o.ClientOptions)
+	withModels, err := listedModels(agent, nil, o)
 	if err != nil {
 		r.fail(r.Test.NameRange, "%v", err)
 		return
 	}
 	r.runWith(ctx, model, agent, lib, m, o, nil, withModels)
 }
+
+// newModel is the client of model, streaming unless o.NoStream.
+func newModel(model string, o Options, copts ...clientopt.Option) (runtime.Model, error) {
+	m, err := clients.New(model, copts...)
+	if err != nil || !o.NoStream {
+		return m, err
+	}
+	return wholeAnswers{m}, nil
+}
+
+// wholeAnswers is a Model that does not stream: it has Complete only, so
+// a run with events asks it for whole answers.
+type wholeAnswers struct{ runtime.Model }
 
 // runWith runs the test's agent on model and holds the run to the test;
 // closeModel (nil for none) ends the model's session after the run; more
