@@ -1,6 +1,7 @@
 package agenttest
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/gramc-dev/gramc/check"
@@ -40,12 +41,15 @@ func listedModels(agent runtime.Agent, copts []clientopt.Option, opts Options) (
 	})
 }
 
-// Agents keeps agents as the runtime takes them (gramfile.AgentFromCheck
-// builds their schemas), each built once: an eval runs a test many
-// times. Safe for concurrent use; a nil *Agents builds every time.
-type Agents struct {
-	mu sync.Mutex
-	m  map[*check.Agent]builtAgent
+// Cache keeps what every run of a test builds alike, for the many runs
+// of an eval: each agent as the runtime takes it (gramfile.AgentFromCheck
+// builds its schemas) and, for live runs, each model's client. Every run
+// that shares a Cache must have the same ClientOptions and NoStream.
+// Safe for concurrent use; a nil *Cache builds every time.
+type Cache struct {
+	mu     sync.Mutex
+	agents map[*check.Agent]builtAgent
+	models map[string]builtModel
 }
 
 type builtAgent struct {
@@ -53,21 +57,51 @@ type builtAgent struct {
 	err   error
 }
 
-// of is a's runtime agent; the caller may change the copy it gets, not
-// what its slices hold.
-func (c *Agents) of(a *check.Agent) (runtime.Agent, error) {
+type builtModel struct {
+	model runtime.Model
+	err   error
+}
+
+// agent is a's runtime agent; the caller may change the copy it gets,
+// not what its slices hold.
+func (c *Cache) agent(a *check.Agent) (runtime.Agent, error) {
 	if c == nil {
 		return gramfile.AgentFromCheck(a)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	b, ok := c.m[a]
+	b, ok := c.agents[a]
 	if !ok {
 		b.agent, b.err = gramfile.AgentFromCheck(a)
-		if c.m == nil {
-			c.m = map[*check.Agent]builtAgent{}
+		if c.agents == nil {
+			c.agents = map[*check.Agent]builtAgent{}
 		}
-		c.m[a] = b
+		c.agents[a] = b
 	}
 	return b.agent, b.err
+}
+
+// liveModel is model's client for a live run, made once: with o's client
+// options when withOptions (the tested agent's, and a listed agent's on
+// the same client, as listedModels gives them).
+func (c *Cache) liveModel(model string, o Options, withOptions bool) (runtime.Model, error) {
+	var copts []clientopt.Option
+	if withOptions {
+		copts = o.ClientOptions
+	}
+	if c == nil {
+		return newModel(model, o, copts...)
+	}
+	key := fmt.Sprintf("%t %s", withOptions, model)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.models[key]
+	if !ok {
+		b.model, b.err = newModel(model, o, copts...)
+		if c.models == nil {
+			c.models = map[string]builtModel{}
+		}
+		c.models[key] = b
+	}
+	return b.model, b.err
 }

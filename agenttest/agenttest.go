@@ -87,9 +87,9 @@ type Options struct {
 	// Agent, when not nil, changes the agent before the run (a variant's
 	// model, instruction, temperature).
 	Agent func(runtime.Agent) runtime.Agent
-	// Agents, when not nil, keeps each test's agent as the runtime takes
-	// it, built once for the many runs of an eval.
-	Agents *Agents
+	// Cache, when not nil, keeps what the runs sharing it build alike
+	// (an eval's many runs of a test).
+	Cache *Cache
 	// NoStream asks the models for whole answers rather than streams
 	// (the test's checks see the same run; a stream costs more to
 	// parse). A cassette records what was asked, so a recording replays
@@ -113,7 +113,7 @@ type Result struct {
 	Calls   []runtime.Invocation
 	Elapsed time.Duration
 	// Usage is the tokens of every model response of the run, its listed
-	// agents' included (runtime.EventUsage, at every depth).
+	// agents' included (at every depth).
 	Usage runtime.Usage
 	// RunErr is the error the run ended with (nil when it finished).
 	RunErr error
@@ -260,7 +260,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "test %s has no agent (gramc check reports why)", t.Name)
 		return
 	}
-	agent, err := o.Agents.of(t.Agent)
+	agent, err := o.Cache.agent(t.Agent)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
@@ -356,12 +356,14 @@ func (r *Result) run(ctx context.Context, o Options) {
 
 // runLive runs the test against the real provider, with no cassette.
 func (r *Result) runLive(ctx context.Context, agent runtime.Agent, lib *runtime.ToolLibrary, m *matcher, o Options) {
-	model, err := newModel(agent.Model, o, o.ClientOptions...)
+	model, err := o.Cache.liveModel(agent.Model, o, true)
 	if err != nil {
 		r.fail(r.Test.NameRange, "%v", err)
 		return
 	}
-	withModels, err := listedModels(agent, nil, o)
+	withModels, err := runtime.WithModelPerAgent(runtime.ListedAgents(agent), func(c runtime.Agent) (runtime.Model, error) {
+		return o.Cache.liveModel(c.Model, o, clients.Of(c.Model) == clients.Of(agent.Model))
+	})
 	if err != nil {
 		r.fail(r.Test.NameRange, "%v", err)
 		return
@@ -392,11 +394,8 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	// which call went wrong.
 	var calls []runtime.Invocation
 	runOpts := append([]runtime.Option{runtime.WithConcurrency(1), runtime.WithEvents(func(ev runtime.Event) {
-		switch {
-		case ev.Kind == runtime.EventToolResult && ev.Agent == nil: // a listed agent's calls are its own
+		if ev.Kind == runtime.EventToolResult && ev.Agent == nil { // a listed agent's calls are its own
 			calls = append(calls, ev.Invocation)
-		case ev.Kind == runtime.EventUsage: // a listed agent's tokens are the run's too
-			r.Usage.Add(ev.Usage)
 		}
 	})}, more...)
 	if o.ToolTimeout > 0 {
@@ -415,6 +414,7 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	r.Calls = calls
 	if resp != nil {
 		r.Answer, r.Calls, r.Value = resp.Content, resp.Invocations, resp.Value
+		r.Usage = totalUsage(resp)
 	}
 	callFailures := m.compare(r.Calls)
 	if runErr != nil {
@@ -436,6 +436,18 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 		r.Failures = append(r.Failures, f.Failure)
 	}
 	r.checkAnswer()
+}
+
+// totalUsage is a response's usage and its listed agents', at every
+// depth (a nested response carries its own, not counted in its caller's).
+func totalUsage(resp *runtime.Response) runtime.Usage {
+	u := resp.Usage
+	for _, inv := range resp.Invocations {
+		if inv.Agent != nil {
+			u.Add(totalUsage(inv.Agent))
+		}
+	}
+	return u
 }
 
 // runErrorKind is the kind of failure of a run that ended with err.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -13,38 +15,89 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-// The eval's own cost per run is BenchmarkEvalRuns' time and
-// allocations per run less BenchmarkRuntimeRuns': the same runs (the
-// greets test: two requests and a mocked tool call, against the local
-// fake, 32 at a time) made by runtime.Run directly, with one client made
-// once. docs/performance.md has the figures:
+// The eval's own cost per run: BenchmarkEvalOverhead makes the same runs
+// (the greets test: two requests and a mocked tool call, against the
+// local fake, 32 at a time) through gramc eval's Run and through
+// runtime.Run alone (one client, made once), in alternating rounds of 500
+// so that the load of a shared machine falls on both alike, and reports
+// each side's CPU time and allocations per run (getrusage and
+// runtime.MemStats: the fake's share is in both, equally) and the eval's
+// overhead in percent. docs/performance.md has the figures:
 //
-//	go test ./eval -run XXX -bench 'Runs$' -benchtime 10000x
+//	go test ./eval -run XXX -bench EvalOverhead -benchtime 10000x
 
-const benchConcurrency = 32
+const (
+	benchConcurrency = 32
+	benchRound       = 500
+)
 
-func BenchmarkEvalRuns(b *testing.B) {
+func BenchmarkEvalOverhead(b *testing.B) {
 	tests := loadTests(b, pkg)
 	_, opts := fakeServer(b, &runtimetest.Chance{})
-	b.ReportAllocs()
+	direct := newDirectRuns(b, tests["greets"], opts)
+	var evalCost, runtimeCost cost
 	b.ResetTimer()
-	cpu := cpuTime()
-	r, err := Run(context.Background(), []*check.Test{tests["greets"]}, nil, Options{Runs: b.N, Concurrency: benchConcurrency, ClientOptions: opts})
-	b.StopTimer()
-	if err != nil || r.Cells[0].Passed != b.N {
-		b.Fatalf("%v: %+v", err, r.Cells[0].Rates)
+	for done := 0; done < b.N; done += benchRound {
+		n := min(benchRound, b.N-done)
+		runtimeCost.add(measure(func() { direct.run(b, n) }))
+		evalCost.add(measure(func() {
+			r, err := Run(context.Background(), []*check.Test{tests["greets"]}, nil, Options{Runs: n, Concurrency: benchConcurrency, ClientOptions: opts})
+			if err != nil || r.Cells[0].Passed != n {
+				b.Fatalf("%v: %+v", err, r.Cells[0].Rates)
+			}
+		}))
 	}
-	reportRuns(b, cpu)
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(evalCost.cpu.Microseconds())/n, "eval-cpu-µs/run")
+	b.ReportMetric(float64(runtimeCost.cpu.Microseconds())/n, "runtime-cpu-µs/run")
+	b.ReportMetric(float64(evalCost.mallocs)/n, "eval-allocs/run")
+	b.ReportMetric(float64(runtimeCost.mallocs)/n, "runtime-allocs/run")
+	b.ReportMetric(100*(float64(evalCost.cpu)/float64(runtimeCost.cpu)-1), "overhead-cpu-%")
+	b.ReportMetric(n/evalCost.wall.Seconds(), "eval-runs/s")
 }
 
-func BenchmarkRuntimeRuns(b *testing.B) {
-	tests := loadTests(b, pkg)
-	_, opts := fakeServer(b, &runtimetest.Chance{})
-	agent, err := gramfile.AgentFromCheck(tests["greets"].Agent)
+// cost is what some runs took.
+type cost struct {
+	cpu, wall time.Duration
+	mallocs   uint64
+}
+
+func (c *cost) add(d cost) { c.cpu += d.cpu; c.wall += d.wall; c.mallocs += d.mallocs }
+
+// measure is f's cost: the process's CPU time (user and system) and
+// heap allocations, and the wall time.
+func measure(f func()) cost {
+	var m0, m1 goruntime.MemStats
+	goruntime.ReadMemStats(&m0)
+	cpu0, start := cpuTime(), time.Now()
+	f()
+	wall, cpu := time.Since(start), cpuTime()-cpu0
+	goruntime.ReadMemStats(&m1)
+	return cost{cpu: cpu, wall: wall, mallocs: m1.Mallocs - m0.Mallocs}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// directRuns runs a test's agent with runtime.Run alone.
+type directRuns struct {
+	model runtime.Model
+	agent runtime.Agent
+	lib   *runtime.ToolLibrary
+	input string
+}
+
+func newDirectRuns(b testing.TB, t *check.Test, opts []clientopt.Option) *directRuns {
+	agent, err := gramfile.AgentFromCheck(t.Agent)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,53 +109,34 @@ func BenchmarkRuntimeRuns(b *testing.B) {
 	for _, spec := range runtime.LibraryTools(agent) {
 		lib.Replace(runtime.Tool{Spec: spec, Func: func(context.Context, json.RawMessage) (any, error) { return "Hi, Ada", nil }})
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cpuTime()
+	return &directRuns{model: model, agent: agent, lib: lib, input: t.Input}
+}
+
+// run makes n runs, benchConcurrency at a time.
+func (d *directRuns) run(b *testing.B, n int) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	failed := 0
+	var failed atomic.Int64
 	for range benchConcurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range jobs {
-				resp, err := runtime.Run(context.Background(), model, agent, lib, "Hello, I am Ada", nil, runtime.WithConcurrency(1))
+				resp, err := runtime.Run(context.Background(), d.model, d.agent, d.lib, d.input, nil, runtime.WithConcurrency(1))
 				if err != nil || resp.Content != "Hi, Ada" {
-					mu.Lock()
-					failed++
-					mu.Unlock()
+					failed.Add(1)
 				}
 			}
 		}()
 	}
-	for i := range b.N {
+	for i := range n {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	b.StopTimer()
-	if failed > 0 {
-		b.Fatalf("%d runs failed", failed)
+	if failed.Load() > 0 {
+		b.Fatalf("%d runs failed", failed.Load())
 	}
-	reportRuns(b, cpu)
-}
-
-// cpuTime is the process's CPU time so far (user and system): on a
-// machine shared with other work the wall time per run says more about
-// the others than about the runs.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportRuns reports runs/s and the CPU time per run since start (the
-// fake's share included, the same in both benchmarks).
-func reportRuns(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
-	b.ReportMetric(float64((cpuTime()-start).Microseconds())/float64(b.N), "cpu-µs/run")
 }
 
 // syntheticEval is an evaluation of tests × variants × runs whose
@@ -168,6 +202,9 @@ func BenchmarkReport(b *testing.B) {
 
 type countingWriter int
 
-func (c *countingWriter) Write(p []byte) (int, error) { *c += countingWriter(len(p)); return len(p), nil }
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}
 
 var _ io.Writer = (*countingWriter)(nil)

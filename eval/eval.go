@@ -143,7 +143,7 @@ type evaluation struct {
 	variants []Variant
 	o        Options
 	dirs     runPaths
-	agents   agenttest.Agents
+	cache    agenttest.Cache
 }
 
 // scheduler starts runs, keeps the records and decides when to stop.
@@ -241,7 +241,7 @@ func (s *scheduler) add(r RunRecord) {
 func (e *evaluation) run(ctx context.Context, j job) RunRecord {
 	t, v, o := e.tests[j.t], e.variants[j.v], e.o
 	ao := agenttest.Options{Live: true, Tools: o.Tools, ToolTimeout: o.ToolTimeout, ClientOptions: o.ClientOptions,
-		Secrets: o.Secrets, BindHint: o.BindHint, Variant: v.Tools, Agent: v.apply, NoStream: true, Agents: &e.agents}
+		Secrets: o.Secrets, BindHint: o.BindHint, Variant: v.Tools, Agent: v.apply, NoStream: true, Cache: &e.cache}
 	switch {
 	case o.Record != "":
 		ao.Live, ao.Mode, ao.Cassette = false, cassette.Record, e.dirs.cassette(o.Record, j)

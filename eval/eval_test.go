@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -258,3 +259,47 @@ func TestInterrupt(t *testing.T) {
 }
 
 func testNamed(name string) *check.Test { return &check.Test{Name: name} }
+
+// TestListedAgentUsage: a run's tokens are its listed agents' too — the
+// same sum as the response's usage and its nested responses'.
+func TestListedAgentUsage(t *testing.T) {
+	tests := loadTests(t, `
+[coordinator:Agent {instruction: "Coordinate.", model: "OpenAI/gpt-4o-mini"} | triage]
+[triage:Agent {description: "Triages a ticket", instruction: "Triage the ticket.", model: "OpenAI/gpt-4o-mini", outputMode: "tool"} |
+  (ticket::String)==>(::Triage)
+]
+[Triage:Type | (priority::String), (summary::String)]
+[runsTriage:Test {agent: "coordinator", input: "The site is down for ACME", results: "bound", answerContains: "ACME"} |
+  (::Call {tool: "triage", args: {ticket: "ACME"}})
+]`)
+	_, opts := fakeServer(t, &runtimetest.Chance{})
+	r, err := Run(context.Background(), []*check.Test{tests["runsTriage"]}, nil, Options{Runs: 1, ClientOptions: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := r.RunList[0]
+	if run.Outcome != Passed {
+		t.Fatalf("%+v", run)
+	}
+	// The same run by runtime.Run: its usage and the listed agent's.
+	direct := newDirectRuns(t, tests["runsTriage"], opts)
+	resp, err := runtime.Run(context.Background(), direct.model, direct.agent, direct.lib, direct.input, nil,
+		runtime.WithModels(func(runtime.Agent) (runtime.Model, error) { return direct.model, nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resp.Usage
+	nested := 0
+	for _, inv := range resp.Invocations {
+		if inv.Agent != nil {
+			want.Add(inv.Agent.Usage)
+			nested++
+		}
+	}
+	if nested != 1 || resp.Usage.PromptTokens == want.PromptTokens {
+		t.Fatalf("the direct run has %d nested responses: %+v", nested, resp.Invocations)
+	}
+	if run.InputTokens != want.PromptTokens || run.OutputTokens != want.CompletionTokens {
+		t.Errorf("the eval counted %d/%d tokens, the run and its listed agent used %d/%d", run.InputTokens, run.OutputTokens, want.PromptTokens, want.CompletionTokens)
+	}
+}
