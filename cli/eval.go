@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/eval"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
@@ -78,7 +79,7 @@ the baseline's (one-sided, 95%). --record DIR keeps every run's traffic
 (one cassette per run, no key); --replay DIR recomputes the report from
 them offline, the same bytes. --max-cost stops starting runs before the
 next would cross the budget (prices from --prices FILE, USD per million
-tokens). An interrupt stops starting runs, lets those in flight finish and
+tokens, or "prices" in gramc.json). An interrupt stops starting runs, lets those in flight finish and
 writes the report of what ran.
 
 Formats:
@@ -143,8 +144,6 @@ func (o evalOptions) validate() error {
 		return usageErrorf("--record and --replay: --record asks the providers, --replay reads a recording; give one")
 	case o.maxCost < 0:
 		return usageErrorf("--max-cost must not be negative")
-	case o.maxCost > 0 && o.prices == "":
-		return usageErrorf("--max-cost needs --prices: gramc has no price list of its own")
 	case !slices.Contains(failOnValues, o.failOn):
 		return usageErrorf("%s", suggest.UnknownValue("--fail-on", o.failOn, failOnValues, "values"))
 	case o.failOn == "regression" && o.baseline == "":
@@ -179,7 +178,7 @@ func runEval(ctx context.Context, e *env, opts evalOptions, paths []string) erro
 	if err != nil {
 		return err
 	}
-	o, err := evalRunOptions(e, opts, tools)
+	o, err := evalRunOptions(opts, paths, tools)
 	if err != nil {
 		return err
 	}
@@ -337,7 +336,7 @@ func toolNames(tests []*check.Test) []string {
 }
 
 // evalRunOptions are the eval's options from the flags.
-func evalRunOptions(e *env, opts evalOptions, tools map[string]runtime.ToolFunc) (eval.Options, error) {
+func evalRunOptions(opts evalOptions, paths []string, tools map[string]runtime.ToolFunc) (eval.Options, error) {
 	o := eval.Options{Runs: opts.runs, K: opts.k, Concurrency: opts.concurrency, Tools: tools, ToolTimeout: opts.toolTimeout,
 		MaxCost: opts.maxCost, Record: opts.record, Replay: opts.replay, BindHint: "bind it with --tool NAME=COMMAND"}
 	if opts.baseURL != "" {
@@ -351,8 +350,27 @@ func evalRunOptions(e *env, opts evalOptions, tools map[string]runtime.ToolFunc)
 		if o.Prices, err = eval.ParsePrices(data); err != nil {
 			return o, usageErrorf("--prices %s: %v", opts.prices, err)
 		}
+	} else {
+		o.Prices = configPrices(paths)
+	}
+	if o.MaxCost > 0 && len(o.Prices) == 0 {
+		return o, usageErrorf("--max-cost needs prices: --prices FILE, or \"prices\" in gramc.json (gramc has no price list of its own)")
 	}
 	return o, nil
+}
+
+// configPrices are the prices of the packages' gramc.json (nil for none;
+// its mistakes were reported when the packages were loaded).
+func configPrices(paths []string) eval.Prices {
+	cfg, _ := config.ForPatterns(paths)
+	if cfg == nil || len(cfg.Prices) == 0 {
+		return nil
+	}
+	out := eval.Prices{}
+	for model, p := range cfg.Prices {
+		out[model] = eval.Price{Input: p.Input, Output: p.Output}
+	}
+	return out
 }
 
 func readBaseline(path string) (*eval.Report, error) {
