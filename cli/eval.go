@@ -17,6 +17,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/eval"
+	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
@@ -237,8 +238,11 @@ func evalTests(pkgs []*check.Package, opts evalOptions) ([]*check.Test, error) {
 	if runRE != nil {
 		tests = slices.DeleteFunc(tests, func(t *check.Test) bool { return !runRE.MatchString(t.Name) })
 	}
-	if len(tests) == 0 {
-		return nil, usageErrorf("no tests to run%s", map[bool]string{true: " (none matches -run " + opts.run + ")", false: ": declare a :Test (docs/language.md §2.5) or give --cases"}[runRE != nil])
+	switch {
+	case len(tests) == 0 && runRE != nil:
+		return nil, usageErrorf("no tests to run (none matches -run %s)", safeText(opts.run))
+	case len(tests) == 0:
+		return nil, usageErrorf("no tests to run: declare a :Test (docs/language.md §2.5) or give --cases")
 	}
 	return tests, nil
 }
@@ -252,7 +256,7 @@ func readCases(file string, pkg *check.Package) ([]*check.Test, error) {
 	tests, err := eval.ReadDataset(file, bytes.NewReader(data), pkg)
 	var de *eval.DatasetError
 	if errors.As(err, &de) {
-		return nil, &exitError{code: ExitProblem, err: fmt.Errorf("%d bad case%s:\n%s", len(de.Problems), map[bool]string{true: "s"}[len(de.Problems) > 1], safeLines(de.Problems))}
+		return nil, &exitError{code: ExitProblem, err: fmt.Errorf("%s:\n%s", english.Plural(len(de.Problems), "bad case"), safeLines(de.Problems))}
 	}
 	return tests, err
 }
@@ -411,7 +415,7 @@ func writeEvalReport(e *env, rep *eval.Report, opts evalOptions) error {
 func evalVerdict(e *env, rep *eval.Report, opts evalOptions) error {
 	failed := false
 	if opts.failOn == "regression" && len(rep.Regressions) > 0 {
-		fmt.Fprintf(e.stderr, "gramc eval: %d significant regression%s against %s\n", len(rep.Regressions), map[bool]string{true: "s"}[len(rep.Regressions) > 1], safeText(opts.baseline))
+		fmt.Fprintf(e.stderr, "gramc eval: %s against %s\n", english.Plural(len(rep.Regressions), "significant regression"), safeText(opts.baseline))
 		failed = true
 	}
 	if opts.minPassRate >= 0 {

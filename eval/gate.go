@@ -14,8 +14,7 @@ type Regression struct {
 }
 
 // Gate compares each cell of r with its baseline cell and records the
-// significant regressions in r.Regressions (empty, not nil: there was a
-// baseline). A cell's baseline is the baseline's cell of the same test
+// significant regressions in r.Regressions. A cell's baseline is the baseline's cell of the same test
 // and variant; when the baseline has one variant only, its cell of the
 // same test (so a report of variant A is the baseline of variant B). A
 // cell with no runs counted on either side is not judged.

@@ -43,7 +43,7 @@ type Report struct {
 	Cells       []Cell           `json:"cells"`
 	Comparisons []Comparison     `json:"comparisons"`
 	// Regressions are the cells significantly worse than the baseline's
-	// (Gate); nil when there was no baseline.
+	// (Gate); omitted when there are none, or no baseline.
 	Regressions []Regression `json:"regressions,omitempty"`
 	RunList     []RunRecord  `json:"runList"`
 }
