@@ -116,7 +116,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) $(PKGS)
 
 fuzz:
-	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./internal/jsonpath ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./agenttest ./compat ./config ./cli; do \
+	@set -e; for p in ./fuzz ./syntax ./check ./ast ./lsp ./codegen/graph ./playground/core ./internal/redact ./internal/termsafe ./internal/jsonpath ./runtime/internal/sse ./runtime/mcp ./runtime/runtimetest ./runtime/cassette ./agenttest ./eval ./compat ./config ./cli; do \
 	  for t in $$($(GO) test -list='^Fuzz' $$p | grep '^Fuzz'); do \
 	    echo "== $$p $$t ($(FUZZTIME))"; \
 	    $(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=10s $$p; \

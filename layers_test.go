@@ -65,6 +65,7 @@ const rules = `
 	# .gram files run through the compiler.
 	runtime, load, codegen/schema < gramfile;
 	gramfile, runtime/clients, runtime/cassette < agenttest;
+	agenttest < eval; # gramc eval: agenttest's runs, repeated and measured
 
 	# The playground: the compiler core behind globalThis.gramc, its
 	# WebAssembly shell, the site's builder (docs/playground.md).
@@ -73,14 +74,14 @@ const rules = `
 
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, agenttest, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
+	lsp, agenttest, eval, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.
 	ast, diag, syntax, check, load, codegen/schema, codegen/golang, compat, config, lsp, cli
 	  !< runtime, runtime/internal/apihttp, runtime/clientopt, runtime/openai, runtime/anthropic,
 	     runtime/gemini, runtime/clients, runtime/cassette, runtime/mcp, runtime/toolcmd;
-	gramfile, agenttest, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
+	gramfile, agenttest, eval, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
 	lsp, cli, agenttest !< gramfile, codegen/golang;
 	cli !< lsp;
 	load, config, lsp, cli, runtime, runtime/clients, gramfile !< playground/core, playground/wasm;

@@ -31,7 +31,6 @@ import (
 
 	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/termsafe"
@@ -73,6 +72,29 @@ type Options struct {
 	// the words of the caller ("" is the Go way: Options.Tools); NAME in
 	// it is the tool's name. gramc test says --tool NAME=COMMAND.
 	BindHint string
+	// Live runs against the real provider with no cassette (Mode is
+	// ignored): gramc eval's runs. Tools whose results are "cassette"
+	// run their implementations, as when recording.
+	Live bool
+	// Cassette, when not empty, is the cassette's path instead of the
+	// test's own (gramc eval --record and --replay DIR: one per run). It
+	// may be anywhere, and every tool that runs for real answers through
+	// it, recorded or replayed, so a replay runs none.
+	Cassette string
+	// Variant are tools that run for real whatever the test's results
+	// say (gramc eval's variants: an A/B of tool libraries).
+	Variant map[string]runtime.ToolFunc
+	// Agent, when not nil, changes the agent before the run (a variant's
+	// model, instruction, temperature).
+	Agent func(runtime.Agent) runtime.Agent
+	// Cache, when not nil, keeps what the runs sharing it build alike
+	// (an eval's many runs of a test).
+	Cache *Cache
+	// NoStream asks the models for whole answers rather than streams
+	// (the test's checks see the same run; a stream costs more to
+	// parse). A cassette records what was asked, so a recording replays
+	// with the same setting. gramc eval sets it; gramc test does not.
+	NoStream bool
 }
 
 // Result is the outcome of one test.
@@ -90,6 +112,27 @@ type Result struct {
 	// Calls are the tool calls the run made, in order.
 	Calls   []runtime.Invocation
 	Elapsed time.Duration
+	// Usage is the tokens of every model response of the run, its listed
+	// agents' included (at every depth).
+	Usage runtime.Usage
+	// RunErr is the error the run ended with (nil when it finished).
+	RunErr error
+}
+
+// Errored reports whether the run ended with an error of the provider
+// or the transport (runtime.APIError, after the runtime's retries): not
+// a failure of the agent. gramc test counts it a failure; gramc eval
+// counts it apart, outside the pass rate.
+func (r *Result) Errored() bool { return ProviderError(r.RunErr) }
+
+// ProviderError reports whether err is an error of the provider or the
+// transport: an HTTP error status or no answer at all. A 200 whose
+// content is unusable (an empty answer) is the model's doing, and a
+// replay that diverged from its cassette is the run's.
+func ProviderError(err error) bool {
+	var api *runtime.APIError
+	var mismatch *cassette.MismatchError
+	return errors.As(err, &api) && api.StatusCode != http.StatusOK && !errors.As(err, &mismatch)
 }
 
 // Passed reports whether the test passed.
@@ -99,7 +142,34 @@ func (r *Result) Passed() bool { return len(r.Failures) == 0 }
 type Failure struct {
 	Range   ast.Range
 	Message string
+	// Kind says which expectation failed.
+	Kind FailureKind
 }
+
+// FailureKind is which expectation of a test a failure is about.
+type FailureKind string
+
+// The kinds of failure.
+const (
+	// MissingCall: an expected call was not made.
+	MissingCall FailureKind = "missing-call"
+	// ExtraCall: a call was made that the test does not expect (another
+	// tool than the expected call's, or one too many).
+	ExtraCall FailureKind = "extra-call"
+	// WrongArgument: the expected tool was called with other arguments.
+	WrongArgument FailureKind = "argument"
+	// WrongAnswer: the answer is not the test's (answer, answerContains,
+	// answerMatches).
+	WrongAnswer FailureKind = "answer"
+	// InvalidTypedAnswer: a typed agent's answer is not a value of its
+	// output type (or is text).
+	InvalidTypedAnswer FailureKind = "typed-answer"
+	// IterationLimit: the run reached its iteration limit.
+	IterationLimit FailureKind = "iteration-limit"
+	// RunFailed: the run could not be made or failed otherwise (no
+	// cassette, a binding, a provider error).
+	RunFailed FailureKind = "run"
+)
 
 func (f Failure) String() string { return f.Range.String() + ": " + f.Message }
 
@@ -121,8 +191,11 @@ func CassettePath(t *check.Test) string {
 // failures of the test too.
 func Run(ctx context.Context, t *check.Test, o Options) *Result {
 	start := time.Now()
-	r := &Result{Test: t, Cassette: CassettePath(t)}
-	if why := outsidePackage(t, r.Cassette); why != "" {
+	r := &Result{Test: t, Cassette: o.Cassette}
+	if o.Cassette == "" && !o.Live {
+		r.Cassette = CassettePath(t)
+	}
+	if why := r.outside(o); why != "" {
 		r.fail(t.NameRange, "%s", why)
 	} else {
 		r.run(ctx, o)
@@ -164,8 +237,21 @@ func outsidePackage(t *check.Test, path string) string {
 	}
 }
 
+// outside is outsidePackage for the test's own cassette; a cassette
+// the caller gives, or none, is not the package's.
+func (r *Result) outside(o Options) string {
+	if o.Cassette != "" || o.Live {
+		return ""
+	}
+	return outsidePackage(r.Test, r.Cassette)
+}
+
 func (r *Result) fail(rng ast.Range, format string, args ...any) {
-	r.Failures = append(r.Failures, Failure{Range: rng, Message: fmt.Sprintf(format, args...)})
+	r.failKind(RunFailed, rng, format, args...)
+}
+
+func (r *Result) failKind(kind FailureKind, rng ast.Range, format string, args ...any) {
+	r.Failures = append(r.Failures, Failure{Range: rng, Message: fmt.Sprintf(format, args...), Kind: kind})
 }
 
 func (r *Result) run(ctx context.Context, o Options) {
@@ -174,12 +260,15 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "test %s has no agent (gramc check reports why)", t.Name)
 		return
 	}
-	agent, err := gramfile.AgentFromCheck(t.Agent)
+	agent, err := o.Cache.agent(t.Agent)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
 	agent = mockListed(agent, t)
+	if o.Agent != nil {
+		agent = o.Agent(agent)
+	}
 	secrets := o.Secrets
 	if secrets == nil {
 		secrets = provider.KeyValues()
@@ -197,6 +286,10 @@ func (r *Result) run(ctx context.Context, o Options) {
 			return
 		}
 		r.runWith(ctx, model, agent, lib, m, o, nil)
+		return
+	}
+	if o.Live {
+		r.runLive(ctx, agent, lib, m, o)
 		return
 	}
 	if o.Rerecord {
@@ -232,10 +325,13 @@ func (r *Result) run(ctx context.Context, o Options) {
 		r.fail(t.NameRange, "ignoreRequests: %v", err)
 		return
 	}
-	if t.Results == check.CassetteResults {
-		// The tools answer through the session: recorded, or replayed.
+	if r.taped(o) {
+		// The tools that run for real answer through the session:
+		// recorded, or replayed.
 		for _, spec := range runtime.LibraryTools(agent) {
-			lib.Replace(runtime.Tool{Spec: spec, Func: viaCassette(session.Client, spec.Name)})
+			if r.runsForReal(spec.Name, o) {
+				lib.Replace(runtime.Tool{Spec: spec, Func: viaCassette(session.Client, spec.Name)})
+			}
 		}
 	}
 	copts := []clientopt.Option{clientopt.WithHTTPClient(session.Client)}
@@ -244,19 +340,49 @@ func (r *Result) run(ctx context.Context, o Options) {
 		// wait: the recording waited already.
 		copts = append(copts, clientopt.WithAPIKey(cassette.ReplayKey), clientopt.WithSleep(func(ctx context.Context, _ time.Duration) error { return ctx.Err() }))
 	}
-	model, err := clients.New(agent.Model, append(copts, o.ClientOptions...)...)
+	model, err := newModel(agent.Model, o, append(copts, o.ClientOptions...)...)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
 	// The agents it lists run on their own models, through the session.
-	withModels, err := listedModels(agent, copts, o.ClientOptions)
+	withModels, err := listedModels(agent, copts, o)
 	if err != nil {
 		r.fail(t.NameRange, "%v", err)
 		return
 	}
 	r.runWith(ctx, model, agent, lib, m, o, session.Close, withModels)
 }
+
+// runLive runs the test against the real provider, with no cassette.
+func (r *Result) runLive(ctx context.Context, agent runtime.Agent, lib *runtime.ToolLibrary, m *matcher, o Options) {
+	model, err := o.Cache.liveModel(agent.Model, o, true)
+	if err != nil {
+		r.fail(r.Test.NameRange, "%v", err)
+		return
+	}
+	withModels, err := runtime.WithModelPerAgent(runtime.Subagents(agent), func(c runtime.Agent) (runtime.Model, error) {
+		return o.Cache.liveModel(c.Model, o, clients.Of(c.Model) == clients.Of(agent.Model))
+	})
+	if err != nil {
+		r.fail(r.Test.NameRange, "%v", err)
+		return
+	}
+	r.runWith(ctx, model, agent, lib, m, o, nil, withModels)
+}
+
+// newModel is the client of model, streaming unless o.NoStream.
+func newModel(model string, o Options, copts ...clientopt.Option) (runtime.Model, error) {
+	m, err := clients.New(model, copts...)
+	if err != nil || !o.NoStream {
+		return m, err
+	}
+	return wholeAnswers{m}, nil
+}
+
+// wholeAnswers is a Model that does not stream: it has Complete only, so
+// a run with events asks it for whole answers.
+type wholeAnswers struct{ runtime.Model }
 
 // runWith runs the test's agent on model and holds the run to the test;
 // closeModel (nil for none) ends the model's session after the run; more
@@ -288,6 +414,7 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	r.Calls = calls
 	if resp != nil {
 		r.Answer, r.Calls, r.Value = resp.Content, resp.Invocations, resp.Value
+		r.Usage = totalUsage(resp)
 	}
 	callFailures := m.compare(r.Calls)
 	if runErr != nil {
@@ -298,7 +425,8 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 				r.Failures = append(r.Failures, f.Failure)
 			}
 		}
-		r.fail(t.NameRange, "the run failed: %v", runErr)
+		r.RunErr = runErr
+		r.failKind(runErrorKind(runErr), t.NameRange, "the run failed: %v", runErr)
 		return
 	}
 	if closeErr != nil {
@@ -310,60 +438,115 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	r.checkAnswer()
 }
 
-// library binds the agent's tools as the test's results say, and returns
-// the transport a recording makes requests with.
+// totalUsage is a response's usage and its listed agents', at every
+// depth (a nested response carries its own, not counted in its caller's).
+func totalUsage(resp *runtime.Response) runtime.Usage {
+	u := resp.Usage
+	for _, inv := range resp.Invocations {
+		if inv.Agent != nil {
+			u.Add(totalUsage(inv.Agent))
+		}
+	}
+	return u
+}
+
+// runErrorKind is the kind of failure of a run that ended with err.
+func runErrorKind(err error) FailureKind {
+	var limit *runtime.IterationLimitError
+	var output *runtime.OutputError
+	switch {
+	case errors.As(err, &limit):
+		return IterationLimit
+	case errors.As(err, &output):
+		return InvalidTypedAnswer
+	}
+	return RunFailed
+}
+
+// taped reports whether the tools that run for real answer through the
+// cassette: a test whose results are "cassette", and every run on a
+// cassette gramc eval gives — unless the run has no cassette at all.
+func (r *Result) taped(o Options) bool {
+	if o.Scripted || o.Live {
+		return false
+	}
+	return r.Test.Results == check.CassetteResults || o.Cassette != ""
+}
+
+// runsForReal reports whether tool name runs an implementation (bound,
+// or the variant's) rather than answering with the test's mocks.
+func (r *Result) runsForReal(name string, o Options) bool {
+	_, variant := o.Variant[name]
+	return r.Test.Results != check.MockResults || variant
+}
+
+// library binds the agent's tools as the test's results say (and the
+// variant's for real), and returns the transport a recording makes
+// requests with. A taped tool is bound here to what a recording runs;
+// run puts the cassette in front of it.
 func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.ToolLibrary, http.RoundTripper, error) {
 	lib := runtime.NewToolLibrary()
-	// bound binds the implementations: each tool the test calls needs
-	// one; a tool it does not call is bound to an error (the run fails
-	// with the call the test does not expect, if the model makes it).
-	bound := func(lib *runtime.ToolLibrary) error {
-		called := calledTools(r.Test)
-		var missing []string
-		for _, spec := range runtime.LibraryTools(agent) {
-			f, ok := o.Tools[spec.Name]
-			if !ok {
-				if slices.Contains(called, spec.Name) {
-					missing = append(missing, spec.Name)
-					continue
-				}
-				f = unbound(r.Test.Name, spec.Name)
-			}
-			lib.Replace(runtime.Tool{Spec: spec, Func: f})
-		}
-		if len(missing) > 0 {
-			return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: %s", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), bindHint(o.BindHint, missing[0]))
-		}
-		return nil
-	}
-	switch r.Test.Results {
-	case check.MockResults:
-		for _, spec := range runtime.LibraryTools(agent) {
+	specs := runtime.LibraryTools(agent)
+	taped := r.taped(o)
+	replayed := taped && (o.Mode == cassette.Replay || o.Rerecord) // needs no implementation
+	switch {
+	case r.Test.Results == check.MockResults:
+		for _, spec := range specs {
 			lib.Replace(runtime.Tool{Spec: spec, Func: m.mock(spec.Name)})
 		}
-	case check.BoundResults:
-		if err := bound(lib); err != nil {
+	case !replayed:
+		if err := r.bind(lib, specs, o); err != nil {
 			return nil, nil, err
 		}
-	case check.CassetteResults:
-		// lib answers through the cassette (see run); a recording runs
-		// the implementations behind it, and so does a scripted run,
-		// which has no cassette.
-		if o.Scripted {
-			if err := bound(lib); err != nil {
-				return nil, nil, err
-			}
-			return lib, nil, nil
-		}
-		if o.Mode == cassette.Record && !o.Rerecord {
-			impl := runtime.NewToolLibrary()
-			if err := bound(impl); err != nil {
-				return nil, nil, err
-			}
-			return lib, &toolTransport{lib: impl}, nil
+	}
+	for _, spec := range specs {
+		if f, ok := o.Variant[spec.Name]; ok {
+			lib.Replace(runtime.Tool{Spec: spec, Func: f})
 		}
 	}
+	if taped && !replayed && o.Mode == cassette.Record {
+		// run replaces lib's real tools with the cassette's; the
+		// recording runs these.
+		return lib, &toolTransport{lib: copyLibrary(lib, specs)}, nil
+	}
 	return lib, nil, nil
+}
+
+// copyLibrary is a library with lib's tools of specs.
+func copyLibrary(lib *runtime.ToolLibrary, specs []runtime.ToolSpecification) *runtime.ToolLibrary {
+	out := runtime.NewToolLibrary()
+	for _, spec := range specs {
+		if t, ok := lib.Lookup(spec.Name); ok {
+			out.Replace(t)
+		}
+	}
+	return out
+}
+
+// bind binds the implementations: each tool the test calls needs one; a
+// tool it does not call is bound to an error (the run fails with the
+// call the test does not expect, if the model makes it).
+func (r *Result) bind(lib *runtime.ToolLibrary, specs []runtime.ToolSpecification, o Options) error {
+	called := calledTools(r.Test)
+	var missing []string
+	for _, spec := range specs {
+		f, ok := o.Tools[spec.Name]
+		if !ok {
+			if _, variant := o.Variant[spec.Name]; variant {
+				continue
+			}
+			if slices.Contains(called, spec.Name) {
+				missing = append(missing, spec.Name)
+				continue
+			}
+			f = unbound(r.Test.Name, spec.Name)
+		}
+		lib.Replace(runtime.Tool{Spec: spec, Func: f})
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("test %s runs its tools (results: %q), and tool %s has no implementation: %s", r.Test.Name, r.Test.Results, strings.Join(missing, ", "), bindHint(o.BindHint, missing[0]))
+	}
+	return nil
 }
 
 // testInput is the message a test sends (LANGUAGE.md §2.6): input as a
@@ -396,7 +579,7 @@ func (r *Result) checkAnswer() {
 	}
 	for _, s := range t.AnswerContains {
 		if !strings.Contains(r.Answer, s) {
-			r.fail(t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
+			r.failKind(WrongAnswer, t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
 		}
 	}
 	if t.AnswerMatches != "" {
@@ -404,7 +587,7 @@ func (r *Result) checkAnswer() {
 		if err != nil {
 			r.fail(t.NameRange, "answerMatches: %v", err)
 		} else if !re.MatchString(r.Answer) {
-			r.fail(t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
+			r.failKind(WrongAnswer, t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
 		}
 	}
 }
@@ -413,12 +596,12 @@ func (r *Result) checkAnswer() {
 func (r *Result) checkValue() {
 	t := r.Test
 	if r.Value == nil {
-		r.fail(t.NameRange, "the test gives an answer, but agent %s answered text, not a typed value: %s", t.Agent.Name, jsonstr.Text(r.Answer))
+		r.failKind(InvalidTypedAnswer, t.NameRange, "the test gives an answer, but agent %s answered text, not a typed value: %s", t.Agent.Name, jsonstr.Text(r.Answer))
 		return
 	}
 	got, err := jsonvalue.Decode(r.Value)
 	if err != nil {
-		r.fail(t.NameRange, "the answer is not JSON: %v", err)
+		r.failKind(InvalidTypedAnswer, t.NameRange, "the answer is not JSON: %v", err)
 		return
 	}
 	data, _ := json.Marshal(t.Answer)
@@ -430,25 +613,25 @@ func (r *Result) checkValue() {
 	wm, isMap := want.(map[string]any)
 	if !isMap {
 		if !jsonvalue.Equal(want, got) {
-			r.fail(t.NameRange, "the answer is %s, want %s", showJSON(r.Value), showJSON(data))
+			r.failKind(WrongAnswer, t.NameRange, "the answer is %s, want %s", showJSON(r.Value), showJSON(data))
 		}
 		return
 	}
 	gm, ok := got.(map[string]any)
 	if !ok {
-		r.fail(t.NameRange, "the answer is %s, want an object with %s", showJSON(r.Value), showJSON(data))
+		r.failKind(WrongAnswer, t.NameRange, "the answer is %s, want an object with %s", showJSON(r.Value), showJSON(data))
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(wm)) {
 		g, present := gm[k]
 		if !present {
-			r.fail(t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
+			r.failKind(WrongAnswer, t.NameRange, "the answer has no %s; it is %s", k, showJSON(r.Value))
 			continue
 		}
 		if !jsonvalue.Equal(wm[k], g) {
 			gt, _ := json.Marshal(g)
 			wt, _ := json.Marshal(wm[k])
-			r.fail(t.NameRange, "the answer's %s is %s, want %s", k, showJSON(gt), showJSON(wt))
+			r.failKind(WrongAnswer, t.NameRange, "the answer's %s is %s, want %s", k, showJSON(gt), showJSON(wt))
 		}
 	}
 }
@@ -516,15 +699,15 @@ func (m *matcher) compare(calls []runtime.Invocation) []callFailure {
 	if !t.AnyOrder {
 		for i, c := range t.Calls {
 			if i >= len(calls) {
-				out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("call %d: want %s, but the run made %s", i+1, describeExpected(c), english.Plural(len(calls), "call"))}, true})
+				out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("call %d: want %s, but the run made %s", i+1, describeExpected(c), english.Plural(len(calls), "call")), MissingCall}, true})
 				continue
 			}
 			if !matches(c, calls[i]) {
-				out = append(out, callFailure{Failure: Failure{c.Range, fmt.Sprintf("call %d: want %s, got %s", i+1, describeExpected(c), describeCall(calls[i]))}})
+				out = append(out, callFailure{Failure: Failure{c.Range, fmt.Sprintf("call %d: want %s, got %s", i+1, describeExpected(c), describeCall(calls[i])), wrongCallKind(c, calls[i])}})
 			}
 		}
 		for i := len(t.Calls); i < len(calls); i++ {
-			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", i+1, describeCall(calls[i]))}})
+			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", i+1, describeCall(calls[i])), ExtraCall}})
 		}
 		return out
 	}
@@ -554,15 +737,24 @@ func (m *matcher) compare(calls []runtime.Invocation) []callFailure {
 	}
 	for e, c := range t.Calls {
 		if !matched[e] {
-			out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("no call matches %s", describeExpected(c))}, true})
+			out = append(out, callFailure{Failure{c.Range, fmt.Sprintf("no call matches %s", describeExpected(c)), MissingCall}, true})
 		}
 	}
 	for j, inv := range calls {
 		if owner[j] < 0 {
-			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", j+1, describeCall(inv))}})
+			out = append(out, callFailure{Failure: Failure{t.NameRange, fmt.Sprintf("call %d: %s, which the test does not expect", j+1, describeCall(inv)), ExtraCall}})
 		}
 	}
 	return out
+}
+
+// wrongCallKind is the kind of a call made in place of expected call c:
+// the right tool with other arguments, or another tool.
+func wrongCallKind(c *check.ExpectedCall, inv runtime.Invocation) FailureKind {
+	if c.Tool != nil && c.Tool.Name == inv.Tool {
+		return WrongArgument
+	}
+	return ExtraCall
 }
 
 // matches reports whether a call made is the expected call: the same tool

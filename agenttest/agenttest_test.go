@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/load"
@@ -129,6 +130,7 @@ func TestFailures(t *testing.T) {
   (::Call {tool: "sayHello", returns: "Hi again"})
 ]
 `)
+	kinds := map[string]FailureKind{"wrongArgs": WrongArgument, "wrongAnswer": WrongAnswer, "unexpected": ExtraCall, "missing": MissingCall}
 	for name, want := range map[string][]string{
 		"wrongArgs":   {`agent.gram:8:3: call 1: want sayHello {personName: "Bob"}, got sayHello {"personName":"Alice"}`},
 		"wrongAnswer": {`the answer does not contain "Bob"; it is "Hi, Alice"`, `the answer does not match "(?i)^bye"`},
@@ -140,6 +142,11 @@ func TestFailures(t *testing.T) {
 			got := failures(r)
 			if r.Passed() {
 				t.Fatal("passed")
+			}
+			for _, f := range r.Failures {
+				if f.Kind != kinds[name] {
+					t.Errorf("failure %q is of kind %q, want %q", f.Message, f.Kind, kinds[name])
+				}
 			}
 			for _, w := range want {
 				if !strings.Contains(got, w) {
@@ -271,5 +278,40 @@ func BenchmarkReplay(b *testing.B) {
 		if r := Run(context.Background(), test, Options{Secrets: []string{}}); !r.Passed() {
 			b.Fatal(failures(r))
 		}
+	}
+}
+
+// TestLive: a live run talks to the provider with no cassette and
+// counts the tokens of every response; a provider that answers 500
+// makes the run errored (not a failure of the agent), and one that
+// runs out of iterations fails with that kind.
+func TestLive(t *testing.T) {
+	dir := t.TempDir()
+	tests := loadTests(t, dir, `
+[greets:Test {agent: "openai", input: "Hello, I am Alice", answerContains: "Hi"} |
+  (::Call {tool: "sayHello", args: {personName: "Alice"}, returns: "Hi, Alice"})
+]`)
+	live := func(p runtimetest.Policy) *Result {
+		fake := runtimetest.NewProviderServer(t, runtimetest.OpenAI, p)
+		o := Options{Live: true, ClientOptions: []clientopt.Option{clientopt.WithBaseURL(fake.URL), clientopt.WithAPIKey("k"), clientopt.WithMaxRetries(1), clientopt.WithBackoff(time.Millisecond, time.Millisecond)}}
+		return Run(context.Background(), tests["greets"], o)
+	}
+	r := live(runtimetest.Echo)
+	if !r.Passed() || r.Errored() {
+		t.Fatalf("live run: %s", failures(r))
+	}
+	if r.Usage.TotalTokens == 0 {
+		t.Error("no tokens counted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata")); err == nil {
+		t.Error("a live run wrote a cassette")
+	}
+	r = live(func(*runtimetest.Turn, int) runtimetest.Reply { return runtimetest.ErrorReply(500, "down") })
+	if !r.Errored() || r.Passed() {
+		t.Errorf("500s: errored %v, failures %s", r.Errored(), failures(r))
+	}
+	r = live(runtimetest.Replies(runtimetest.TextReply("no")))
+	if r.Errored() || len(r.Failures) == 0 || r.Failures[0].Kind != MissingCall {
+		t.Errorf("a text answer: errored %v, failures %+v", r.Errored(), r.Failures)
 	}
 }

@@ -126,9 +126,9 @@ or the packages have errors, 2 for usage errors.`,
 }
 
 // goStyleFlags rewrites go test's single-dash -run (which the flag parser
-// reads as -r -u -n) for gramc test.
+// reads as -r -u -n) for gramc test and gramc eval.
 func goStyleFlags(args []string) []string {
-	if len(args) == 0 || args[0] != "test" {
+	if len(args) == 0 || args[0] != "test" && args[0] != "eval" {
 		return args
 	}
 	out := append([]string(nil), args...)

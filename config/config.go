@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -57,6 +58,14 @@ type Config struct {
 	// Baseline is a git revision to compare the packages with ("" for
 	// none).
 	Baseline string
+	// Prices are models' prices, by `Provider/model`, for gramc eval's
+	// costs (nil for none: gramc has no price list of its own).
+	Prices map[string]Price
+}
+
+// Price is a model's price in USD per million tokens.
+type Price struct {
+	Input, Output float64
 }
 
 // Find returns the gramc.json of dir or its nearest ancestor ("" when
@@ -131,6 +140,41 @@ func Load(path string) (*Config, diag.Diagnostics) {
 // two minutes).
 const MaxProblems = 50
 
+// prices reads "prices": {"Provider/model": {"input": USD, "output":
+// USD}}, per million tokens; a bad entry is reported and left out.
+func prices(v *jsonvalue.Node, report func(int32, string, ...any)) map[string]Price {
+	const want = `prices must be an object of "Provider/model": {"input": USD, "output": USD}, per million tokens`
+	if v.Kind != jsonvalue.Object {
+		report(v.Off, want)
+		return nil
+	}
+	out := map[string]Price{}
+	for i, model := range v.Keys {
+		e := v.Obj[model]
+		if e.Kind != jsonvalue.Object || len(e.Keys) != 2 || e.Obj["input"] == nil || e.Obj["output"] == nil {
+			report(v.KeyOffs[i], "prices of %q: want {\"input\": USD, \"output\": USD}, per million tokens", model)
+			continue
+		}
+		in, okIn := usd(e.Obj["input"])
+		out2, okOut := usd(e.Obj["output"])
+		if !okIn || !okOut {
+			report(v.KeyOffs[i], "prices of %q: want numbers of USD per million tokens, 0 or more", model)
+			continue
+		}
+		out[model] = Price{Input: in, Output: out2}
+	}
+	return out
+}
+
+// usd is a price's number, when it is one, finite and not negative.
+func usd(n *jsonvalue.Node) (float64, bool) {
+	if n.Kind != jsonvalue.Number {
+		return 0, false
+	}
+	f, err := n.Num.Float64()
+	return f, err == nil && f >= 0 && !math.IsInf(f, 0)
+}
+
 // Parse reads a configuration's text; path names it in diagnostics. The
 // text is read by jsonvalue.Read, which keeps each value's place, as
 // gramc diff reads a snapshot. At most MaxProblems problems are
@@ -183,7 +227,7 @@ func Parse(path string, data []byte) (c *Config, ds diag.Diagnostics) {
 		}
 		return ci, ok
 	}
-	keys := []string{"targets", "disable", "severity", "baseline"}
+	keys := []string{"targets", "disable", "severity", "baseline", "prices"}
 	for i, key := range root.Keys {
 		keyOff, v := root.KeyOffs[i], root.Obj[key]
 		switch key {
@@ -223,6 +267,8 @@ func Parse(path string, data []byte) (c *Config, ds diag.Diagnostics) {
 				continue
 			}
 			c.Baseline = v.Str
+		case "prices":
+			c.Prices = prices(v, report)
 		case "severity":
 			if v.Kind != jsonvalue.Object {
 				report(keyOff, "severity must be an object of code: \"error\" or \"warning\"")

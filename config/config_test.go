@@ -14,13 +14,17 @@ func TestParse(t *testing.T) {
   "targets": ["openai-strict", "gemini"],
   "disable": ["target-keyword-in-description"],
   "severity": {"unknown-property": "error", "arrow-subject": "warning"},
-  "baseline": "origin/main"
+  "baseline": "origin/main",
+  "prices": {"OpenAI/gpt-4.1": {"input": 2, "output": 8.5}}
 }`))
 	if len(ds) != 0 {
 		t.Fatalf("diagnostics: %v", ds)
 	}
 	if len(c.Targets) != 2 || len(c.Disable) != 1 || c.Severity["unknown-property"] != diag.Error || c.Baseline != "origin/main" {
 		t.Errorf("config %+v", c)
+	}
+	if p := c.Prices["OpenAI/gpt-4.1"]; p != (Price{Input: 2, Output: 8.5}) || len(c.Prices) != 1 {
+		t.Errorf("prices %+v", c.Prices)
 	}
 }
 
@@ -32,7 +36,8 @@ func TestParseProblems(t *testing.T) {
   "disable": ["unknown-type", "unknwn-property", 7],
   "severity": {"syntax": "warning", "unknown-property": "fatal"},
   "colour": true,
-  "baseline": "--output=x"
+  "baseline": "--output=x",
+  "prices": {"OpenAI/a": {"input": -1, "output": 1}, "OpenAI/b": {"input": 1}, "OpenAI/c": {"input": 1, "output": 2}}
 }`
 	c, ds := Parse("gramc.json", []byte(src))
 	want := []struct {
@@ -45,6 +50,8 @@ func TestParseProblems(t *testing.T) {
 		{4, `the severity of unknown-property must be "error" or "warning"`},
 		{5, `unknown key "colour"`},
 		{6, `baseline "--output=x": a revision cannot begin with -`},
+		{7, `prices of "OpenAI/a": want numbers of USD per million tokens, 0 or more`},
+		{7, `prices of "OpenAI/b": want {"input": USD, "output": USD}`},
 	}
 	for _, w := range want {
 		found := false
@@ -59,6 +66,9 @@ func TestParseProblems(t *testing.T) {
 	}
 	if len(c.Targets) != 1 || c.Targets[0] != "gemini" {
 		t.Errorf("the valid target was not kept: %v", c.Targets)
+	}
+	if len(c.Prices) != 1 || c.Prices["OpenAI/c"] != (Price{1, 2}) {
+		t.Errorf("the valid price was not kept: %v", c.Prices)
 	}
 	for _, bad := range []string{`[]`, `{"targets": [`, `not json`} {
 		if _, ds := Parse("gramc.json", []byte(bad)); len(ds) == 0 {

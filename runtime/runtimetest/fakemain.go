@@ -28,6 +28,8 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	key := fs.String("key", "", "require this API key")
 	provider := fs.String("provider", OpenAI, "the provider to fake: "+strings.Join(Providers(), ", "))
 	fanout := fs.Int("fanout", 0, "answer every request that offers tools with this many calls of the first (FanOut)")
+	chance := &Chance{}
+	chance.flags(fs) // gramc eval's fake models: -seed, -success, -status
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,6 +49,9 @@ func FakeOpenAIMain(args []string, stdout, stderr io.Writer) int {
 	url := "http://" + ln.Addr().String() + BasePath(*provider)
 	problem := func(err error) { fmt.Fprintf(stderr, "fakeopenai: %v\n", err) }
 	fake := &Fake{Provider: *provider, Policy: Echo, APIKey: *key, Problem: problem}
+	if chance.active() {
+		fake.Policy = chance.Policy()
+	}
 	if *fanout > 0 {
 		fake.Policy = FanOut(*fanout)
 	}

@@ -1,0 +1,128 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/golden"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+// The browser test reuses the playground's: its npm packages
+// (playground/site/testdata/browser, installed by make
+// playground-test-setup) and its Chromium.
+var npmDir = filepath.Join("..", "playground", "site", "testdata", "browser")
+
+// chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH.
+func chromium() string {
+	if p := os.Getenv("GRAMC_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// skipOrFail skips, or fails where the browser tests are required
+// (GRAMC_BROWSER_TEST=required, as .ci/run sets it).
+func skipOrFail(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("GRAMC_BROWSER_TEST") == "required" {
+		t.Fatalf("GRAMC_BROWSER_TEST=required, but %s", why)
+	}
+	t.Skip("the browser test does not run: " + why)
+}
+
+// TestHTMLReportInBrowser opens an HTML report of a real eval (three
+// variants of the seeded fake, with prices) in Chromium with
+// playwright-core (testdata/browser/report.js): it renders both charts,
+// fetches nothing, and every number it shows — each cell's rate,
+// interval, pass^k, counts and cost, each bar and error bar, each
+// variant's point, each comparison — is the JSON report's. Under
+// GRAMC_UPDATE=1 it writes the screenshot docs/eval-report.png.
+func TestHTMLReportInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	browser := chromium()
+	if browser == "" {
+		skipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
+	}
+	modules, _ := filepath.Abs(filepath.Join(npmDir, "node_modules"))
+	if _, err := os.Stat(filepath.Join(modules, "playwright-core", "package.json")); err != nil {
+		skipOrFail(t, "playwright-core is not installed: run make playground-test-setup")
+	}
+	dir := t.TempDir()
+	r := browserReport(t)
+	write := func(name string, render func(f *os.File) error) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+	jsonPath := write("report.json", func(f *os.File) error { return r.WriteJSON(f) })
+	htmlPath := write("report.html", func(f *os.File) error { return r.WriteHTML(f) })
+	shot := ""
+	if golden.Update() {
+		shot, _ = filepath.Abs(filepath.Join("..", "docs", "eval-report.png"))
+	}
+	result := filepath.Join(dir, "result.json")
+	cfg, _ := json.Marshal(map[string]any{"chromium": browser, "json": jsonPath, "html": htmlPath, "result": result,
+		"screenshot": shot, "plotWidth": chartPlotWidth, "scatter": scatterSize})
+	cfgPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := filepath.Abs(filepath.Join("testdata", "browser", "report.js"))
+	cmd := exec.Command("node", script, cfgPath)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	out, runErr := cmd.CombinedOutput()
+	var res struct {
+		Steps []string
+		Error string
+	}
+	data, err := os.ReadFile(result)
+	if err != nil {
+		t.Fatalf("report.js wrote no result (%v): %v\n%s", runErr, err, out)
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("report.js result %q: %v", data, err)
+	}
+	t.Logf("steps done: %s", strings.Join(res.Steps, "; "))
+	if res.Error != "" || runErr != nil {
+		t.Fatalf("in the browser: %s (%v)\n%s", res.Error, runErr, out)
+	}
+}
+
+// browserReport is an eval of three models of the seeded fake on two
+// tests, priced.
+func browserReport(t *testing.T) *Report {
+	tests := loadTests(t, pkg)
+	c := &runtimetest.Chance{Seed: 11, Success: map[string]float64{"gpt-4.1": 0.92, "gpt-4.1-mini": 0.8, "gpt-4.1-nano": 0.55}}
+	_, opts := fakeServer(t, c)
+	variants := []Variant{modelVariant("OpenAI/gpt-4.1"), modelVariant("OpenAI/gpt-4.1-mini"), modelVariant("OpenAI/gpt-4.1-nano")}
+	prices := Prices{"OpenAI/gpt-4.1": {Input: 2, Output: 8}, "OpenAI/gpt-4.1-mini": {Input: 0.4, Output: 1.6}, "OpenAI/gpt-4.1-nano": {Input: 0.1, Output: 0.4}}
+	r, err := Run(context.Background(), []*check.Test{tests["echoes"], tests["greets"]}, variants, Options{Runs: 40, K: 5, Concurrency: 8, ClientOptions: opts, Prices: prices})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
