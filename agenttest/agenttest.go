@@ -166,6 +166,9 @@ const (
 	InvalidTypedAnswer FailureKind = "typed-answer"
 	// IterationLimit: the run reached its iteration limit.
 	IterationLimit FailureKind = "iteration-limit"
+	// BudgetSpent: the run, its listed agents included, spent its budget
+	// of model requests, tool calls or tokens (runtime.BudgetError).
+	BudgetSpent FailureKind = "budget"
 	// RunFailed: the run could not be made or failed otherwise (no
 	// cassette, a binding, a provider error).
 	RunFailed FailureKind = "run"
@@ -414,7 +417,7 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	r.Calls = calls
 	if resp != nil {
 		r.Answer, r.Calls, r.Value = resp.Content, resp.Invocations, resp.Value
-		r.Usage = totalUsage(resp)
+		r.Usage = resp.Total.Usage
 	}
 	callFailures := m.compare(r.Calls)
 	if runErr != nil {
@@ -438,25 +441,16 @@ func (r *Result) runWith(ctx context.Context, model runtime.Model, agent runtime
 	r.checkAnswer()
 }
 
-// totalUsage is a response's usage and its listed agents', at every
-// depth (a nested response carries its own, not counted in its caller's).
-func totalUsage(resp *runtime.Response) runtime.Usage {
-	u := resp.Usage
-	for _, inv := range resp.Invocations {
-		if inv.Agent != nil {
-			u.Add(totalUsage(inv.Agent))
-		}
-	}
-	return u
-}
-
 // runErrorKind is the kind of failure of a run that ended with err.
 func runErrorKind(err error) FailureKind {
 	var limit *runtime.IterationLimitError
 	var output *runtime.OutputError
+	var budget *runtime.BudgetError
 	switch {
 	case errors.As(err, &limit):
 		return IterationLimit
+	case errors.As(err, &budget):
+		return BudgetSpent
 	case errors.As(err, &output):
 		return InvalidTypedAnswer
 	}
