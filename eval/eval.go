@@ -46,6 +46,20 @@ type Options struct {
 	Progress func(Progress)
 	// BindHint is agenttest.Options.BindHint.
 	BindHint string
+	// Dispatch, when set, makes each run elsewhere instead of here — on
+	// whatever Temporal worker polls a queue, for gramc-temporal eval —
+	// and returns its record, which RunJob made there from the same
+	// tests, variants and options. An error is the run's: it is left out
+	// of the report when ctx ended (an interrupt), and errored otherwise.
+	Dispatch func(ctx context.Context, j Job) (RunRecord, error)
+}
+
+// Job is one run of an eval: the eval's Test-th test (in the order Run
+// was given them) × its Variant-th variant, the Run-th time (from 0).
+type Job struct {
+	Test    int `json:"test"`
+	Variant int `json:"variant"`
+	Run     int `json:"run"`
 }
 
 // Progress is how far an eval has got.
@@ -80,6 +94,8 @@ const (
 // job is one run to make: test t × variant v, the i-th time.
 type job struct{ t, v, i int }
 
+func (j job) exported() Job { return Job{Test: j.t, Variant: j.v, Run: j.i} }
+
 // plan orders the runs so that a partial eval covers every cell evenly:
 // every cell's first run, then every cell's second, and so on.
 func plan(tests, variants, runs int) []job {
@@ -103,15 +119,10 @@ func Run(ctx context.Context, tests []*check.Test, variants []Variant, o Options
 	if o.Record != "" && o.Replay != "" {
 		return nil, errors.New("record and replay: give one")
 	}
-	if len(variants) == 0 {
-		variants = []Variant{{Name: "default"}}
+	e, err := newEvaluation(tests, variants, o)
+	if err != nil {
+		return nil, err
 	}
-	for _, v := range variants {
-		if err := CheckVariantName(v.Name); err != nil {
-			return nil, err
-		}
-	}
-	e := &evaluation{tests: tests, variants: variants, o: o, dirs: runDirs(tests, variants)}
 	var manifest *Manifest
 	if o.Replay != "" {
 		m, err := ReadManifest(o.Replay)
@@ -123,7 +134,7 @@ func Run(ctx context.Context, tests []*check.Test, variants []Variant, o Options
 		}
 		manifest = m
 	}
-	s := &scheduler{e: e, jobs: plan(len(tests), len(variants), o.Runs)}
+	s := &scheduler{e: e, jobs: plan(len(e.tests), len(e.variants), o.Runs)}
 	stopped := s.loop(ctx)
 	if manifest != nil {
 		stopped = manifest.Stopped
@@ -135,6 +146,47 @@ func Run(ctx context.Context, tests []*check.Test, variants []Variant, o Options
 		}
 	}
 	return rep, nil
+}
+
+// newEvaluation is what the runs of an eval share, o with its defaults.
+func newEvaluation(tests []*check.Test, variants []Variant, o Options) (*evaluation, error) {
+	if len(variants) == 0 {
+		variants = []Variant{{Name: "default"}}
+	}
+	for _, v := range variants {
+		if err := CheckVariantName(v.Name); err != nil {
+			return nil, err
+		}
+	}
+	return &evaluation{tests: tests, variants: variants, o: o, dirs: runDirs(tests, variants)}, nil
+}
+
+// A Worker makes the runs of one eval that Options.Dispatch sends it:
+// exactly as Run would make them here, so the report is the same.
+type Worker struct{ e *evaluation }
+
+// NewWorker is the worker of the eval of tests × variants under o: the
+// same arguments the dispatching eval's Run was given.
+func NewWorker(tests []*check.Test, variants []Variant, o Options) (*Worker, error) {
+	o.Dispatch = nil
+	e, err := newEvaluation(tests, variants, o.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	return &Worker{e: e}, nil
+}
+
+// RunJob makes run j and returns its record; a job the eval does not
+// have is an error.
+func (w *Worker) RunJob(ctx context.Context, j Job) (RunRecord, error) {
+	if j.Test < 0 || j.Test >= len(w.e.tests) || j.Variant < 0 || j.Variant >= len(w.e.variants) || j.Run < 0 || j.Run >= w.e.o.Runs {
+		return RunRecord{}, fmt.Errorf("eval: no run %+v in this eval (%d tests, %d variants, %d runs)", j, len(w.e.tests), len(w.e.variants), w.e.o.Runs)
+	}
+	r := w.e.run(ctx, job{j.Test, j.Variant, j.Run})
+	if r.cancelled {
+		return RunRecord{}, ctx.Err()
+	}
+	return r, nil
 }
 
 // evaluation is what every run of an eval shares.
@@ -186,7 +238,7 @@ func (s *scheduler) loop(ctx context.Context) string {
 				continue
 			}
 			inflight++
-			go func() { results <- s.e.run(runCtx, j) }()
+			go func() { results <- s.e.runOrDispatch(runCtx, j) }()
 		}
 		if inflight == 0 {
 			return stopped
@@ -235,6 +287,23 @@ func (s *scheduler) add(r RunRecord) {
 	if p := s.e.o.Progress; p != nil {
 		p(Progress{Done: len(s.records), Total: len(s.jobs), Passed: s.passed, Counted: s.counted, Cost: s.spent})
 	}
+}
+
+// runOrDispatch makes run j here, or where Options.Dispatch sends it.
+func (e *evaluation) runOrDispatch(ctx context.Context, j job) RunRecord {
+	if e.o.Dispatch == nil {
+		return e.run(ctx, j)
+	}
+	r, err := e.o.Dispatch(ctx, j.exported())
+	if err != nil {
+		r = e.record(j, &agenttest.Result{RunErr: err})
+		r.Outcome, r.Error, r.Failures = Errored, err.Error(), []FailureRecord{}
+		r.cancelled = ctx.Err() != nil
+		return r
+	}
+	// What travelled is the record's JSON; its place in the eval is j's.
+	r.test, r.variant = j.t, j.v
+	return r
 }
 
 // run makes one run of job j.

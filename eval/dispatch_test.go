@@ -1,0 +1,80 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
+)
+
+// TestDispatchIsRun (issue 46.8): an eval whose runs are dispatched —
+// each made by a Worker elsewhere, its record coming back as JSON, as
+// gramc-temporal eval's workflows return it — reports the same bytes as
+// the eval made here, for the same recorded runs; a dispatch that fails
+// is an errored run, and one cut by an interrupt is left out.
+func TestDispatchIsRun(t *testing.T) {
+	tests := loadTests(t, pkg)
+	c := &runtimetest.Chance{Seed: 5, Success: map[string]float64{"gpt-4o-mini": 0.5}}
+	_, opts := fakeServer(t, c)
+	dir := t.TempDir()
+	list := []*check.Test{tests["echoes"], tests["greets"]}
+	o := Options{Runs: 4, Concurrency: 3, ClientOptions: opts, Record: dir}
+	if rec, err := Run(context.Background(), list, nil, o); err != nil || rec.Completed != 8 {
+		t.Fatalf("recording: %v, %d runs", err, rec.Completed)
+	}
+	o.Record, o.Replay, o.ClientOptions = "", dir, nil
+	local, err := Run(context.Background(), list, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorker(list, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dispatched atomic.Int32
+	o.Dispatch = func(ctx context.Context, j Job) (RunRecord, error) {
+		dispatched.Add(1)
+		r, err := w.RunJob(ctx, j)
+		if err != nil {
+			return RunRecord{}, err
+		}
+		data, err := json.Marshal(r) // what a workflow's result carries
+		if err != nil {
+			return RunRecord{}, err
+		}
+		var back RunRecord
+		return back, json.Unmarshal(data, &back)
+	}
+	remote, err := Run(context.Background(), list, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	local.WriteJSON(&a)
+	remote.WriteJSON(&b)
+	if a.String() != b.String() {
+		t.Errorf("the dispatched eval's report differs from the local one:\n%s\n---\n%s", a.String(), b.String())
+	}
+	if n := dispatched.Load(); n != 8 {
+		t.Errorf("%d runs dispatched, want 8", n)
+	}
+	if _, err := w.RunJob(context.Background(), Job{Test: 2}); err == nil {
+		t.Error("a job the eval does not have: no error")
+	}
+	o.Dispatch = func(context.Context, Job) (RunRecord, error) { return RunRecord{}, errors.New("no worker polls the queue") }
+	failed, err := Run(context.Background(), list, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failed.RunList) == 0 {
+		t.Fatalf("a failed dispatch: no runs reported (%d completed)", failed.Completed)
+	}
+	if failed.Completed != 8 || failed.RunList[0].Outcome != Errored || failed.RunList[0].Error != "no worker polls the queue" {
+		t.Errorf("a failed dispatch: %d runs, first %+v", failed.Completed, failed.RunList[0])
+	}
+}
