@@ -66,7 +66,9 @@ func TestDispatchIsRun(t *testing.T) {
 	if _, err := w.RunJob(context.Background(), Job{Test: 2}); err == nil {
 		t.Error("a job the eval does not have: no error")
 	}
-	o.Dispatch = func(context.Context, Job) (RunRecord, error) { return RunRecord{}, errors.New("no worker polls the queue") }
+	o.Dispatch = func(context.Context, Job) (RunRecord, error) {
+		return RunRecord{}, errors.New("no worker polls the queue")
+	}
 	failed, err := Run(context.Background(), list, nil, o)
 	if err != nil {
 		t.Fatal(err)
