@@ -257,7 +257,7 @@ func (im *importer) result(out *node, tool string) (*typ, string) {
 	if out.Kind != jsonvalue.Object {
 		im.s.fail(out, "an output schema is an object, not %s", kindName(out))
 	}
-	name := camel.Case(tool) + "Result"
+	name := camel.Case(tool) + "Output"
 	if im.isRecord(out, 0) && !has(out, "$ref") {
 		r := im.newRecord(out, name, false)
 		im.resultRoot, im.resultRec = out, r
