@@ -163,11 +163,14 @@ func Import(srcs []Source) (res *Result, err error) {
 		}
 	}()
 	var kinds []string
+	var read []*source
 	for _, src := range srcs {
 		s := im.read(src)
 		kinds = append(kinds, s.kind)
 		im.importSource(s)
+		read = append(read, s)
 	}
+	im.sayOpen(read)
 	gram, warnings, err := im.write(srcs, kinds)
 	if err != nil {
 		return nil, err

@@ -49,19 +49,74 @@ type importer struct {
 	recordish map[*node]bool
 	// filled: the schemas whose fields each record has
 	filled map[*record]map[*node]bool
+	// open: each source's objects that admit other properties
+	open     map[*source][]*node
+	openSeen map[*node]bool
 }
 
 func newImporter() *importer {
 	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}, recordish: map[*node]bool{}, filled: map[*record]map[*node]bool{}}
 }
 
-// warn reports what could not come along, at n.
+// warn reports what could not come along, at n. In a live server's
+// listing, which has no lines to show, the place is the tool's name and
+// the JSON pointer, and the warnings sort in the listing's order.
 func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
 	r := im.s.at(n)
 	if im.s.Server && n != nil {
-		summary += " (at " + orRoot(n.Pointer()) + ")"
+		summary += " (" + im.s.toolOf(n) + "at " + orRoot(n.Pointer()) + ")"
+		if n.Off >= 0 {
+			r.Start.Offset, r.End.Offset = n.Off, n.Off
+		}
 	}
 	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
+}
+
+// toolOf names the tool of a listing n belongs to ("tool \"x\", "), or
+// is "" outside every tool.
+func (s *source) toolOf(n *node) string {
+	for c := n; c != nil && c.Parent != nil; c = c.Parent {
+		list := c.Parent
+		if list.Kind == jsonvalue.Array && (list == s.root || list.Parent == s.root && s.root.Kind == jsonvalue.Object) {
+			if name := c.Get("name"); name != nil && name.Kind == jsonvalue.String {
+				return "tool " + jsonstr.Text(name.Str) + ", "
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// openObject notes that s admits properties it does not declare, which
+// a gram record refuses: said once per document (sayOpen), as it is
+// true of nearly every object of a real one.
+func (im *importer) openObject(s *node) {
+	if im.open == nil {
+		im.open, im.openSeen = map[*source][]*node{}, map[*node]bool{}
+	}
+	if !im.openSeen[s] {
+		im.openSeen[s] = true
+		im.open[im.s] = append(im.open[im.s], s)
+	}
+}
+
+// sayOpen warns once per source of its open objects, at the first.
+func (im *importer) sayOpen(srcs []*source) {
+	for _, src := range srcs {
+		nodes := im.open[src]
+		if len(nodes) == 0 {
+			continue
+		}
+		saved := im.s
+		im.s = src
+		summary := "an object that admits other properties is a closed gram record"
+		if len(nodes) > 1 {
+			summary = fmt.Sprintf("%d objects of this document admit other properties; each is a closed gram record", len(nodes))
+		}
+		im.warn(diag.CodeImportOpenObject, nodes[0], summary,
+			"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties an object does not declare are now refused. This is said once per document, at the first such object.")
+		im.s = saved
+	}
 }
 
 // orRoot is a JSON pointer as messages write it: "/" for the root.
@@ -816,13 +871,6 @@ func (im *importer) properties(s *node, owner string, depth int) []*param {
 		out = append(out, im.param(k, props.Obj[k], required[k], owner+camel.Case(k), depth+1))
 	}
 	return out
-}
-
-// openObject says that s admits properties it does not declare, which a
-// gram record refuses.
-func (im *importer) openObject(s *node) {
-	im.warn(diag.CodeImportOpenObject, s, "an object that admits other properties is a closed gram record",
-		"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties this object does not declare are now refused.")
 }
 
 // objectParts checks an object schema's properties, required and

@@ -81,7 +81,9 @@ func (im *importer) entryKind(s *source, list *node) string {
 		return kindAnthropic
 	case has(e, "inputSchema"):
 		switch {
-		case has(e.Get("inputSchema"), "$schema"):
+		case has(e.Get("inputSchema"), "$schema") && !s.Server:
+			// (a live server's listing is what it is, whoever wrote
+			// its schemas)
 			return kindGramcSchema
 		case list == s.root:
 			return kindMCPEntries // an array: gramc schema --target mcp writes one
