@@ -18,6 +18,7 @@ const (
 	CodeInlineRecord               Code = "inline-record"
 	CodeWrongArrow                 Code = "wrong-arrow"
 	CodeHashComment                Code = "hash-comment"
+	CodeUnsafeCharacter            Code = "unsafe-character"
 	CodeUnknownPattern             Code = "unknown-pattern"
 	CodeMalformedDecl              Code = "malformed-declaration"
 	CodeMissingName                Code = "missing-name"
@@ -174,6 +175,7 @@ var registry = []CodeInfo{
 	{CodeInlineRecord, StageSyntax, Error, "docs/diagnostics.md", ""},
 	{CodeWrongArrow, StageSyntax, Error, "docs/diagnostics.md", ""},
 	{CodeHashComment, StageSyntax, Error, "docs/diagnostics.md", ""},
+	{CodeUnsafeCharacter, StageSyntax, Warning, "docs/diagnostics.md", ""},
 	{CodeUnknownPattern, StageCheck, Warning, "docs/diagnostics.md", ""},
 	{CodeMalformedDecl, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeMissingName, StageCheck, Error, "docs/diagnostics.md", ""},

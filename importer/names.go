@@ -10,6 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // maxToolName is the longest tool name LLM providers accept.
@@ -53,7 +54,7 @@ var reserved = func() map[string]bool {
 // characters, not a built-in type's name.
 func sanitizeType(name string) string {
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || termsafe.Unsafe(r) {
 			return '_'
 		}
 		return r
@@ -149,13 +150,23 @@ func (im *importer) paramName(p *param) {
 	if strings.IndexByte(name, 0) >= 0 || !utf8.ValidString(name) {
 		name = strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", "\uFFFD"), "\uFFFD")
 	}
+	if strings.IndexFunc(name, termsafe.Unsafe) >= 0 {
+		// (a control, bidirectional or invisible character: the name
+		// would not show as what it is)
+		name = strings.Map(func(r rune) rune {
+			if termsafe.Unsafe(r) {
+				return '_'
+			}
+			return r
+		}, name)
+	}
 	if name == "" {
 		name = "_"
 	}
 	if name != p.name {
 		im.s = p.src
 		im.warn(diag.CodeImportRenamed, p.at, fmt.Sprintf("property %s is named %s", jsonstr.Text(p.name), jsonstr.Text(name)),
-			"A gram name cannot be empty or hold the character U+0000; the property was renamed, and the tool's implementation must map it back.")
+			"A gram name cannot be empty or hold the character U+0000, and is not written with a control, bidirectional or invisible character, which would not show as itself (gramc check warns of one: unsafe-character); the property was renamed, and the tool's implementation must map it back.")
 		p.name = name
 	}
 }

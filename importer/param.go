@@ -41,7 +41,7 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 		if d.Kind != jsonvalue.String {
 			im.s.fail(d, "\"description\" is a string, not %s", kindName(d))
 		}
-		p.description = im.text(d, d.Str)
+		p.description = im.prose(d, d.Str)
 		p.props["description"] = d
 	}
 	if d := first("deprecated"); d != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // importer holds one import: the package so far and, for the schema being
@@ -181,8 +182,36 @@ func (im *importer) str(n *node, key string) string {
 	if v.Kind != jsonvalue.String {
 		im.s.fail(v, "%q is a string, not %s", key, kindName(v))
 	}
-	return im.text(v, v.Str)
+	return im.prose(v, v.Str)
 }
+
+// prose is a description or title gram writes without a character that
+// does not show as itself (a control character but tab and newline, a
+// bidirectional control, an invisible character: termsafe.Unsafe): each
+// is U+FFFD instead, with a warning, so the gram shows a reader what it
+// holds.
+func (im *importer) prose(n *node, s string) string {
+	s = im.text(n, s)
+	if !hasUnsafe(s) {
+		return s
+	}
+	im.warn(diag.CodeImportInvalidValue, n, "a control, bidirectional or invisible character is U+FFFD instead",
+		"Such a character does not show as itself (a terminal obeys an escape sequence, an editor reorders text around a right-to-left override), and gram strings have no escape for it; gramc check warns of it (unsafe-character). It was replaced with U+FFFD in the description.")
+	return strings.Map(func(r rune) rune {
+		if unsafeInText(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// unsafeInText reports whether r does not show as itself in a gram file
+// (tab, newline and carriage return do).
+func unsafeInText(r rune) bool {
+	return r != '\t' && r != '\n' && r != '\r' && termsafe.Unsafe(r)
+}
+
+func hasUnsafe(s string) bool { return strings.IndexFunc(s, unsafeInText) >= 0 }
 
 // text is a string gram can hold: a NUL ends a gram string, so it
 // becomes U+FFFD, with a warning.
