@@ -394,19 +394,40 @@ func (r *Result) checkAnswer() {
 	if t.HasAnswer {
 		r.checkValue()
 	}
+	text := r.answerText()
 	for _, s := range t.AnswerContains {
-		if !strings.Contains(r.Answer, s) {
-			r.fail(t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
+		if !strings.Contains(text, s) {
+			r.fail(t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(text))
 		}
 	}
 	if t.AnswerMatches != "" {
 		re, err := regexp.Compile(t.AnswerMatches)
 		if err != nil {
 			r.fail(t.NameRange, "answerMatches: %v", err)
-		} else if !re.MatchString(r.Answer) {
-			r.fail(t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
+		} else if !re.MatchString(text) {
+			r.fail(t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(text))
 		}
 	}
+}
+
+// answerText is the text answerContains and answerMatches read: the
+// answer, or a typed value's JSON with its strings as written (not
+// "\u003c" for "<", as encoding/json writes it for HTML).
+func (r *Result) answerText() string {
+	if r.Value == nil {
+		return r.Answer
+	}
+	v, err := jsonvalue.Decode(r.Value)
+	if err != nil {
+		return r.Answer
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return r.Answer
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // checkValue holds the run's typed value to the test's answer.

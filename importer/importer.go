@@ -40,6 +40,20 @@ var tooDeep = fmt.Sprintf("nested deeper than %d levels (importer's limit)", max
 // every level) is refused instead of taking exponential time.
 const maxWork = 4 << 20
 
+// MaxEnumValues bounds the values of one enumeration gramc import writes:
+// an enum or const list of more is dropped (the value is its type, a
+// String or an Integer, unrestricted) with a warning naming the limit.
+// Each value written costs its text in the gram and, checked, a few
+// hundred bytes: a document of millions of them (64 MB of short strings
+// is about 7 million) would take gigabytes to write and to check.
+const MaxEnumValues = 10000
+
+// MaxEnumValuesTotal bounds the enum values of one import, all
+// enumerations together (each within MaxEnumValues): past it, an
+// enumeration is dropped as one over MaxEnumValues is, so a document of
+// many large enumerations writes and checks in bounded memory too.
+const MaxEnumValuesTotal = 100000
+
 // Source is a document to import.
 type Source struct {
 	// Name is the file's name, or the server for a live server's listing.

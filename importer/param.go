@@ -113,6 +113,9 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 			if v.Kind != jsonvalue.Array {
 				im.s.fail(v, "\"enum\" is an array, not %s", kindName(v))
 			}
+			if im.tooManyValues(v) {
+				continue
+			}
 			vals = v.Arr
 		} else {
 			vals = []*node{v}

@@ -53,6 +53,10 @@ type importer struct {
 	// open: each source's objects that admit other properties
 	open     map[*source][]*node
 	openSeen map[*node]bool
+	// enumOK: the enumerations read, each within the limits or not;
+	// enumValues: the values of those within them
+	enumOK     map[*node]bool
+	enumValues int
 }
 
 func newImporter() *importer {
@@ -129,12 +133,28 @@ func orRoot(p string) string {
 }
 
 // hash is the SHA-256 of a value's canonical form (object keys sorted),
-// from its children's hashes.
+// from its children's hashes. Only an object's or an array's is kept (a
+// scalar's costs less to compute again than to keep: a document of
+// millions of enum values would hold a map entry for each).
 func (im *importer) hash(n *node) [32]byte {
 	if h, ok := im.hashes[n]; ok {
 		return h
 	}
 	d := sha256.New()
+	if n.Kind != jsonvalue.Object && n.Kind != jsonvalue.Array {
+		var h [32]byte
+		d.Write([]byte{byte(n.Kind)})
+		switch n.Kind {
+		case jsonvalue.String:
+			d.Write([]byte(n.Str))
+		case jsonvalue.Number:
+			d.Write([]byte(n.Num))
+		case jsonvalue.Bool:
+			fmt.Fprint(d, n.Bool)
+		}
+		copy(h[:], d.Sum(nil))
+		return h
+	}
 	d.Write([]byte{byte(n.Kind)})
 	switch n.Kind {
 	case jsonvalue.Object:
@@ -702,7 +722,7 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 		return nil
 	}
 	vals := s.Get("enum")
-	if vals == nil || vals.Kind != jsonvalue.Array {
+	if vals == nil || vals.Kind != jsonvalue.Array || im.tooManyValues(vals) {
 		return nil
 	}
 	t := inferType(s)
@@ -739,6 +759,30 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 	im.given[e] = true
 	im.decls = append(im.decls, e)
 	return e
+}
+
+// tooManyValues reports (once) an enum of more than MaxEnumValues values,
+// which is dropped.
+func (im *importer) tooManyValues(vals *node) bool {
+	if ok, seen := im.enumOK[vals]; seen {
+		return !ok
+	}
+	if im.enumOK == nil {
+		im.enumOK = map[*node]bool{}
+	}
+	const detail = "gramc import writes an enumeration of at most importer.MaxEnumValues values, and at most importer.MaxEnumValuesTotal in all: each value costs its text in the gram and a few hundred bytes to check. This one is not written, and the value is its type (a String or an Integer) with no restriction to the values. Check them in the tool, or split the document."
+	switch {
+	case len(vals.Arr) > MaxEnumValues:
+		im.warn(diag.CodeImportUnsupportedKeyword, vals, fmt.Sprintf("an enum of %d values is dropped: more than %d (importer.MaxEnumValues)", len(vals.Arr), MaxEnumValues), detail)
+	case im.enumValues+len(vals.Arr) > MaxEnumValuesTotal:
+		im.warn(diag.CodeImportUnsupportedKeyword, vals, fmt.Sprintf("an enum of %d values is dropped: the import's enumerations hold more than %d values (importer.MaxEnumValuesTotal)", len(vals.Arr), MaxEnumValuesTotal), detail)
+	default:
+		im.enumValues += len(vals.Arr)
+		im.enumOK[vals] = true
+		return false
+	}
+	im.enumOK[vals] = false
+	return true
 }
 
 func dedupe(vs []any) []any {
