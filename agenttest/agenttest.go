@@ -219,7 +219,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 	}
 	if o.Mode == cassette.Replay {
 		if _, err := os.Stat(r.Cassette); errors.Is(err, fs.ErrNotExist) {
-			r.fail(t.NameRange, "no cassette %s: record it first (gramc test --record, or %s=1 go test)", r.Cassette, cassette.RecordEnv)
+			r.fail(t.NameRange, "no cassette %s: record it first (gramc test --record, or %s=1 go test), or run the test with no cassette and no key (gramc test --scripted)", r.Cassette, cassette.RecordEnv)
 			return
 		}
 	}
