@@ -366,7 +366,7 @@ func (r *Result) library(agent runtime.Agent, m *matcher, o Options) (*runtime.T
 	return lib, nil, nil
 }
 
-// testInput is the message a test sends (LANGUAGE.md §2.6): input as a
+// testInput is the message a test sends (docs/language.md §2.5): input as a
 // string, or as a map of the arguments, which is the one String
 // argument's value for an agent whose input is that, else the arguments
 // as one JSON object.

@@ -209,7 +209,7 @@ var registry = []CodeInfo{
 	{CodeInvalidExample, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeNotJSONValue, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeUnquotedString, StageCheck, Error, "docs/diagnostics.md", ""},
-	{CodeIdentityConflict, StageCheck, Error, "docs/diagnostics.md", "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)"},
+	{CodeIdentityConflict, StageCheck, Error, "docs/diagnostics.md", "parameter and field names are local to their tool or type (docs/language.md §2.2)"},
 	{CodeDuplicateField, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeInvalidField, StageCheck, Error, "docs/diagnostics.md", ""},
 	{CodeMissingInstruction, StageCheck, Error, "docs/diagnostics.md", ""},
