@@ -15,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/importer"
 	"github.com/gramc-dev/gramc/internal/regular"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 func init() { register(newImportCmd) }
@@ -170,10 +171,32 @@ func readBounded(r io.Reader, name string) ([]byte, error) {
 // sources as read (not from the disk again, and never from a server).
 func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source) {
 	files := map[string][]byte{}
+	// A live server is named once, then by a short label: its command
+	// (npx -y @modelcontextprotocol/server-everything) would start every
+	// line.
+	labels := map[string]string{}
 	for _, s := range srcs {
 		if !s.Server {
 			files[s.Name] = s.Data
+		} else if _, ok := labels[s.Name]; !ok {
+			labels[s.Name] = fmt.Sprintf("mcp#%d", len(labels)+1)
 		}
+	}
+	if len(labels) > 0 {
+		relabeled := make(diag.Diagnostics, len(ds))
+		said := map[string]bool{}
+		for i, d := range ds {
+			c := *d
+			if l, ok := labels[d.Range.File]; ok {
+				if !said[l] {
+					said[l] = true
+					fmt.Fprintf(e.stderr, "%s is the MCP server %s\n", l, termsafe.Line(d.Range.File, 300))
+				}
+				c.Range.File = l
+			}
+			relabeled[i] = &c
+		}
+		ds = relabeled
 	}
 	printDiagnosticsFrom(e, ds, func(name string) ([]byte, error) {
 		if data, ok := files[name]; ok {
