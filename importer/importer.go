@@ -15,6 +15,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -191,6 +192,10 @@ func Import(srcs []Source) (res *Result, err error) {
 	}
 	warnings = append(im.warnings, warnings...)
 	warnings.Sort()
+	// A schema read twice (a body's and a response's) says a thing once.
+	warnings = slices.CompactFunc(warnings, func(a, b *diag.Diagnostic) bool {
+		return a.Range == b.Range && a.Code == b.Code && a.Summary == b.Summary
+	})
 	return &Result{Gram: gram, Warnings: warnings, Kinds: kinds}, nil
 }
 
