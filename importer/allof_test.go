@@ -88,7 +88,7 @@ type allOfGen struct {
 	declared map[string]bool
 }
 
-var allOfKinds = []string{"string", "integer", "number", "boolean", "items", "object", "enum"}
+var allOfKinds = []string{"string", "integer", "number", "boolean", "items", "object", "enum", "nested"}
 
 func (g *allOfGen) document() map[string]any {
 	g.kinds, g.nested, g.declared = map[string]string{}, map[string][]string{}, map[string]bool{}
@@ -130,6 +130,10 @@ func (g *allOfGen) branch() map[string]any {
 			required = append(required, name)
 		}
 	}
+	if len(props) == 0 { // a record has a field
+		props[g.names[0]] = g.property(g.names[0])
+		g.declared[g.names[0]] = true
+	}
 	b := map[string]any{"properties": props}
 	if g.r.IntN(2) == 0 {
 		b["type"] = "object"
@@ -164,6 +168,16 @@ func (g *allOfGen) property(name string) map[string]any {
 		}
 	case "boolean":
 		s["type"] = "boolean"
+	case "nested":
+		// an allOf inside: a type beside it, or in a branch, and
+		// branches of constraints only
+		branches := []any{map[string]any{"maximum": 40 + g.r.IntN(60)}, map[string]any{"minimum": g.r.IntN(30)}}
+		if g.r.IntN(2) == 0 {
+			s["type"] = "integer"
+		} else {
+			branches = append(branches, map[string]any{"type": "integer", "exclusiveMaximum": 50 + g.r.IntN(50)})
+		}
+		s["allOf"] = branches
 	case "enum":
 		// subsets sharing "c": the branches' enumerations intersect
 		all := []any{"a", "b", "d", "e"}
@@ -228,7 +242,7 @@ func (g *allOfGen) value(kind, name string) any {
 	switch kind {
 	case "string":
 		return strings.Repeat("s", g.r.IntN(9))
-	case "integer":
+	case "integer", "nested":
 		return g.r.IntN(120) - 10
 	case "number":
 		return float64(g.r.IntN(2400))/20 - 10

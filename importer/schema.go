@@ -1109,7 +1109,7 @@ func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) 
 		// an array of all the element schemas
 		arr := &node{Kind: jsonvalue.Object, Keys: []string{"type", "items"}, KeyOffs: []int32{s.Off, s.Off}, Obj: map[string]*node{"type": {Kind: jsonvalue.String, Str: "array", Off: s.Off, Line: s.Line, Col: s.Col, Parent: s.Parent, Index: s.Index}, "items": mergedSchema(items[0], items)}, Off: s.Off, Line: s.Line, Col: s.Col, Parent: s.Parent, Index: s.Index}
 		chain := []*node{s}
-		for _, m := range typed {
+		for _, m := range all.Arr { // every branch's constraints apply
 			chain = append(chain, im.chainOf(m)...)
 		}
 		return im.array(arr, hint, depth), chain
@@ -1119,14 +1119,26 @@ func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) 
 	}
 	first := typed[0]
 	if first == s {
+		// s without its allOf: the type written beside it
 		c := *s
 		c.Keys = slices.DeleteFunc(slices.Clone(s.Keys), func(k string) bool { return k == "allOf" })
+		c.Obj = make(map[string]*node, len(s.Obj))
+		for k, v := range s.Obj {
+			if k != "allOf" {
+				c.Obj[k] = v
+			}
+		}
 		first = &c
 	}
 	t, more := im.typ(first, hint, depth+1)
 	chain := append([]*node{s}, more...)
-	for _, m := range typed[1:] {
-		if m == s {
+	for _, m := range all.Arr {
+		if m == typed[0] {
+			continue
+		}
+		if !slices.Contains(typed, m) {
+			// no type, but its constraints apply (allOf: [{maximum: 5}])
+			chain = append(chain, im.chainOf(m)...)
 			continue
 		}
 		u, c := im.typ(m, hint, depth+1)
