@@ -1143,7 +1143,7 @@ func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) 
 		}
 		u, c := im.typ(m, hint, depth+1)
 		if u.kind != t.kind && !(numericKind(u.kind) && numericKind(t.kind)) {
-			im.warn(diag.CodeImportAllOf, all, fmt.Sprintf("allOf of a %s and a %s, which no value is; the value is the first one's type", describe(t), describe(u)),
+			im.warn(diag.CodeImportAllOf, all, fmt.Sprintf("allOf of %s and %s, which no value is; the value is the first one's type", withArticle(describe(t)), withArticle(describe(u))),
 				"gram combines objects (their fields make one record), arrays (their elements' schemas) and scalars of one type (their constraints). These branches admit no common value; the first schema is kept and the others are dropped.")
 			continue
 		}
@@ -1260,6 +1260,14 @@ func (im *importer) union(list *node, alts []*node, key, hint string, depth int)
 	im.warn(diag.CodeImportUnion, list, fmt.Sprintf("%s of %d schemas; gram has no union, so the value is the first one's type (%s)", key, len(alts), describe(t)),
 		"A gram value has one type. The first alternative is kept; values only the others admit are refused. Split the parameter into one per alternative if both are needed.")
 	return t
+}
+
+// withArticle is a type's name with "a" or "an" before it.
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // describe names a type in a message.
