@@ -11,7 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clients"
 )
 
-// Agents as tools in a :Test (LANGUAGE.md §2.6): a listed agent is
+// Agents as tools in a :Test (docs/language.md §2.5): a listed agent is
 // mocked like a tool, (::Call {tool: "triage", returns: {...}}), in a
 // test whose results are mocked; otherwise it runs, on its own model,
 // through the test's cassette.

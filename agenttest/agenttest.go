@@ -315,7 +315,7 @@ func (r *Result) run(ctx context.Context, o Options) {
 	}
 	if o.Mode == cassette.Replay {
 		if _, err := os.Stat(r.Cassette); errors.Is(err, fs.ErrNotExist) {
-			r.fail(t.NameRange, "no cassette %s: record it first (gramc test --record, or %s=1 go test)", r.Cassette, cassette.RecordEnv)
+			r.fail(t.NameRange, "no cassette %s: record it first (gramc test --record, or %s=1 go test), or run the test with no cassette and no key (gramc test --scripted)", r.Cassette, cassette.RecordEnv)
 			return
 		}
 	}
@@ -543,7 +543,7 @@ func (r *Result) bind(lib *runtime.ToolLibrary, specs []runtime.ToolSpecificatio
 	return nil
 }
 
-// testInput is the message a test sends (LANGUAGE.md §2.6): input as a
+// testInput is the message a test sends (docs/language.md §2.5): input as a
 // string, or as a map of the arguments, which is the one String
 // argument's value for an agent whose input is that, else the arguments
 // as one JSON object.
@@ -571,19 +571,40 @@ func (r *Result) checkAnswer() {
 	if t.HasAnswer {
 		r.checkValue()
 	}
+	text := r.answerText()
 	for _, s := range t.AnswerContains {
-		if !strings.Contains(r.Answer, s) {
-			r.failKind(WrongAnswer, t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(r.Answer))
+		if !strings.Contains(text, s) {
+			r.failKind(WrongAnswer, t.NameRange, "the answer does not contain %s; it is %s", jsonstr.Text(s), jsonstr.Text(text))
 		}
 	}
 	if t.AnswerMatches != "" {
 		re, err := regexp.Compile(t.AnswerMatches)
 		if err != nil {
 			r.fail(t.NameRange, "answerMatches: %v", err)
-		} else if !re.MatchString(r.Answer) {
-			r.failKind(WrongAnswer, t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(r.Answer))
+		} else if !re.MatchString(text) {
+			r.failKind(WrongAnswer, t.NameRange, "the answer does not match %s; it is %s", jsonstr.Text(t.AnswerMatches), jsonstr.Text(text))
 		}
 	}
+}
+
+// answerText is the text answerContains and answerMatches read: the
+// answer, or a typed value's JSON with its strings as written (not
+// "\u003c" for "<", as encoding/json writes it for HTML).
+func (r *Result) answerText() string {
+	if r.Value == nil {
+		return r.Answer
+	}
+	v, err := jsonvalue.Decode(r.Value)
+	if err != nil {
+		return r.Answer
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return r.Answer
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // checkValue holds the run's typed value to the test's answer.

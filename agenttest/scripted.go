@@ -40,11 +40,18 @@ func Scripted(t *check.Test) (runtime.Model, error) {
 		if t.HasAnswer {
 			v = overlay(v, t.Answer)
 		}
-		data, err := json.Marshal(v)
-		if err != nil {
+		if len(t.AnswerContains) > 0 || t.AnswerMatches != "" {
+			// The text answerContains and answerMatches look for, in a
+			// string of the value the test does not fix.
+			v = withText(v, a.Signature.Result, t.Answer, answer)
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // the answer's text is the value's JSON: "<" stays "<"
+		if err := enc.Encode(v); err != nil {
 			return nil, fmt.Errorf("test %s: the scripted answer: %v", t.Name, err)
 		}
-		m.value = data
+		m.value = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 		for _, tool := range a.Tools {
 			m.own[tool.Name] = true
 		}
@@ -123,6 +130,48 @@ func overlay(placeholder, answer any) any {
 		out[k] = v
 	}
 	return out
+}
+
+// withText puts text in the typed value v of type t: v itself when t is
+// a String, else the first String field of a record (one the test's
+// answer does not fix, with no enum or pattern, long enough), else the
+// first element of an array of strings. A value with no such place is
+// returned as it is (the run then says what answerContains misses).
+func withText(v any, t *check.Type, fixed any, text string) any {
+	if t == nil {
+		return v
+	}
+	fits := func(c check.Constraints) bool {
+		return len(c.Enum) == 0 && c.Pattern == "" && (c.MaxLength == nil || int64(len([]rune(text))) <= *c.MaxLength)
+	}
+	switch t.Kind {
+	case check.String:
+		return text
+	case check.Array:
+		if t.Elem != nil && t.Elem.Kind == check.String {
+			return []any{text}
+		}
+	case check.Record:
+		rec, ok := v.(map[string]any)
+		if !ok || t.Decl == nil {
+			return v
+		}
+		given, _ := fixed.(map[string]any)
+		for _, f := range t.Decl.Fields {
+			if _, ok := given[f.Name]; ok || f.Type == nil {
+				continue
+			}
+			if f.Type.Kind == check.String && fits(f.Constraints.Value()) || f.Type.Kind == check.Array && f.Type.Elem != nil && f.Type.Elem.Kind == check.String {
+				out := make(map[string]any, len(rec)+1)
+				for k, x := range rec {
+					out[k] = x
+				}
+				out[f.Name] = withText(nil, f.Type, nil, text)
+				return out
+			}
+		}
+	}
+	return v
 }
 
 // wrapped is a typed answer as the arguments of the final-answer tool

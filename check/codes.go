@@ -21,3 +21,7 @@ func Providers() []string { return append([]string(nil), providers...) }
 
 // Formats returns the `format` values a String parameter may carry.
 func Formats() []string { return append([]string(nil), formats...) }
+
+// knownProviders names the providers for a message, aliases with their
+// provider (provider.Known).
+func knownProviders() string { return provider.Known() }

@@ -561,7 +561,7 @@ func (c *checker) lowerAgentElements(sp *ast.SubjectPattern, a *Agent) {
 func (c *checker) agentModel(sp *ast.SubjectPattern, props propSet, a *Agent) {
 	q := props.get("model")
 	if q == nil {
-		c.errorf(diag.CodeInvalidModel, sp.Identifier, "agent %s has no model", a.Name).WithDetail(`Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: ` + strings.Join(providers, ", ") + ".")
+		c.errorf(diag.CodeInvalidModel, sp.Identifier, "agent %s has no model", a.Name).WithDetail(`Say which model runs the agent: model: "OpenAI/gpt-4o-mini". Known providers: ` + knownProviders() + ".")
 		return
 	}
 	s, ok := c.stringProp(q, "agent")
@@ -570,11 +570,11 @@ func (c *checker) agentModel(sp *ast.SubjectPattern, props propSet, a *Agent) {
 	}
 	provider, model, found := strings.Cut(s, "/")
 	if !found || strings.TrimSpace(provider) == "" || strings.TrimSpace(model) == "" {
-		c.errorf(diag.CodeInvalidModel, q.Value, "model %q is not Provider/model-name", s).WithDetail(`Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: ` + strings.Join(providers, ", ") + ".")
+		c.errorf(diag.CodeInvalidModel, q.Value, "model %q is not Provider/model-name", s).WithDetail(`Write the model as "Provider/model-name", e.g. "OpenAI/gpt-4o-mini". Known providers: ` + knownProviders() + ".")
 		return
 	}
 	if !contains(providers, provider) {
-		d := c.errorf(diag.CodeUnknownProvider, q.Value, "unknown model provider %q", provider).WithDetail("Known providers: " + strings.Join(providers, ", ") + ".")
+		d := c.errorf(diag.CodeUnknownProvider, q.Value, "unknown model provider %q", provider).WithDetail("Known providers: " + knownProviders() + ".")
 		sg := ""
 		for _, p := range providers {
 			if strings.EqualFold(p, provider) {

@@ -221,6 +221,19 @@ type Agent struct {
 // and described as a.
 func (a *Agent) AsTool() *Tool { return a.Signature }
 
+// ModelTools are the tools a's model is offered, in the one order every
+// place uses (the request, gramc schema --agent, the runtime's and the
+// generated code's specifications): its tools in listed order, then the
+// agents it lists, in listed order, each as AsTool gives it.
+func (a *Agent) ModelTools() []*Tool {
+	out := make([]*Tool, 0, len(a.Tools)+len(a.Agents))
+	out = append(out, a.Tools...)
+	for _, l := range a.Agents {
+		out = append(out, l.AsTool())
+	}
+	return out
+}
+
 // Typed reports whether the agent's output is typed: a return type other
 // than String, whose answer is a JSON value of that type.
 func (a *Agent) Typed() bool {

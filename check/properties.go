@@ -1,8 +1,6 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/gramc-dev/gramc/provider"
 )
 
@@ -69,7 +67,7 @@ var properties = []PropertyInfo{
 
 	{"description", OnAgent, nil, "What the agent does."},
 	{"instruction", OnAgent, nil, "Required. The agent's system prompt."},
-	{"model", OnAgent, nil, "Required. Provider/model-name, e.g. \"OpenAI/gpt-4o-mini\" (providers: " + strings.Join(provider.Names(), ", ") + ")."},
+	{"model", OnAgent, nil, "Required. Provider/model-name, e.g. \"OpenAI/gpt-4o-mini\" (providers: " + provider.Known() + ")."},
 	{"temperature", OnAgent, nil, "Sampling temperature, 0 to 2."},
 	{"maxIterations", OnAgent, nil, "The most model turns one run may take (a positive integer; the runtime's default is 10)."},
 	{"maxTokens", OnAgent, nil, "The budget of tokens, input and output, of one run, its listed agents' included (a positive integer; no limit when left out)."},

@@ -395,7 +395,7 @@ func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 			c.errorf(diag.CodeInvalidTestAnswer, v, "%s is a map, but agent %s answers %s", what, a.Name, articleType(out)).WithDetail(fmt.Sprintf("The answer is a value of the agent's output type, %s; a map is for a record.", out.Name()))
 			return nil, false
 		}
-		return c.conform(v, out, diag.CodeInvalidTestAnswer, what)
+		return c.testValue(v, out, diag.CodeInvalidTestAnswer, what)
 	}
 	c.ensureLowered(out.Decl)
 	fields, names := byName(out.Decl.Fields)
@@ -409,7 +409,7 @@ func (c *checker) testAnswer(v ast.Value, t *Test) (any, bool) {
 			good = false
 			continue
 		}
-		x, ok := c.conform(e.Value, f.Type, diag.CodeInvalidTestAnswer, "field "+k+" of "+what)
+		x, ok := c.testValue(e.Value, f.Type, diag.CodeInvalidTestAnswer, "field "+k+" of "+what)
 		if !ok {
 			good = false
 			continue

@@ -349,6 +349,11 @@ func existingGoPackage(dir string) string {
 // writeFileAtomic replaces path's contents through a temporary file in the
 // same directory, so a reader never sees a half-written file.
 func writeFileAtomic(path string, data []byte) error {
+	// A temporary file renamed over a device or a named pipe would
+	// replace it (-o /dev/null, run as root, replaced the device).
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+		return fmt.Errorf("%s is not a regular file: gramc writes a file whole, a temporary file renamed over it, which would replace it; name a regular file", path)
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +15,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/importer"
 	"github.com/gramc-dev/gramc/internal/regular"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 func init() { register(newImportCmd) }
@@ -21,6 +25,9 @@ type importOptions struct {
 	mcp        []string
 	mcpTimeout time.Duration
 	werror     bool
+	// disable is --disable: warning codes not to report (nor to fail
+	// --werror on), as gramc check takes it.
+	disable []string
 }
 
 func newImportCmd(e *env) *cobra.Command {
@@ -45,7 +52,9 @@ examples, deprecation and required sets come along, and named schemas
 become :Type and :Enum declarations, recursion included. What gram cannot
 hold (a union, patternProperties, not, if/then, a tuple, a non-JSON request
 body, ...) is dropped or approximated with a positioned warning, each with
-an import-... code (gramc explain CODE; docs/import.md lists them).
+an import-... code (gramc explain CODE; docs/import.md lists them). The
+warnings end with a count per code; --disable CODE[,CODE...] turns codes
+off, as for gramc check.
 
 The package goes to standard output, or to FILE with -o (written whole or
 not at all). Exit status: 0 with the package written; 1 when a source
@@ -67,10 +76,15 @@ and then nothing is written; 2 for usage or I/O errors.`,
 	f.StringArrayVar(&opts.mcp, "mcp", nil, "import the tools a live MCP server lists: a command run over stdio, or a streamable HTTP URL (repeatable)")
 	f.DurationVar(&opts.mcpTimeout, "mcp-timeout", 30*time.Second, "how long --mcp waits for a server's tool list")
 	f.BoolVar(&opts.werror, "werror", false, "fail on any warning (exit 1, nothing written)")
+	f.StringSliceVar(&opts.disable, "disable", nil, "turn these warning codes off (repeatable or comma-separated)")
 	return cmd
 }
 
 func runImport(e *env, opts importOptions, args []string) error {
+	disabled, err := parseDisabled(strings.Join(opts.disable, ","))
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
 	var srcs []importer.Source
 	stdinRead := false
 	for _, name := range args {
@@ -115,8 +129,10 @@ func runImport(e *env, opts importOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = slices.DeleteFunc(res.Warnings, func(d *diag.Diagnostic) bool { return slices.Contains(disabled, d.Code) })
 	if len(res.Warnings) > 0 {
 		printImportDiagnostics(e, res.Warnings, srcs)
+		fmt.Fprintln(e.stderr, codeCounts(res.Warnings))
 		if opts.werror {
 			fmt.Fprintf(e.stderr, "gramc import: --werror: nothing written\n")
 			return exitCode(ExitProblem)
@@ -169,10 +185,32 @@ func readBounded(r io.Reader, name string) ([]byte, error) {
 // sources as read (not from the disk again, and never from a server).
 func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source) {
 	files := map[string][]byte{}
+	// A live server is named once, then by a short label: its command
+	// (npx -y @modelcontextprotocol/server-everything) would start every
+	// line.
+	labels := map[string]string{}
 	for _, s := range srcs {
 		if !s.Server {
 			files[s.Name] = s.Data
+		} else if _, ok := labels[s.Name]; !ok {
+			labels[s.Name] = fmt.Sprintf("mcp#%d", len(labels)+1)
 		}
+	}
+	if len(labels) > 0 {
+		relabeled := make(diag.Diagnostics, len(ds))
+		said := map[string]bool{}
+		for i, d := range ds {
+			c := *d
+			if l, ok := labels[d.Range.File]; ok {
+				if !said[l] {
+					said[l] = true
+					fmt.Fprintf(e.stderr, "%s is the MCP server %s\n", l, termsafe.Line(d.Range.File, 300))
+				}
+				c.Range.File = l
+			}
+			relabeled[i] = &c
+		}
+		ds = relabeled
 	}
 	printDiagnosticsFrom(e, ds, func(name string) ([]byte, error) {
 		if data, ok := files[name]; ok {
@@ -180,4 +218,25 @@ func printImportDiagnostics(e *env, ds diag.Diagnostics, srcs []importer.Source)
 		}
 		return nil, os.ErrNotExist
 	})
+}
+
+// codeCounts is the warnings' count per code, most first: what to read
+// first, or to turn off with --disable.
+func codeCounts(ds diag.Diagnostics) string {
+	n := map[diag.Code]int{}
+	for _, d := range ds {
+		n[d.Code]++
+	}
+	codes := slices.Collect(maps.Keys(n))
+	slices.SortFunc(codes, func(a, b diag.Code) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	var parts []string
+	for _, c := range codes {
+		parts = append(parts, fmt.Sprintf("%s %d", c, n[c]))
+	}
+	return "by code: " + strings.Join(parts, ", ") + " (--disable CODE turns one off)"
 }

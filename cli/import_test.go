@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 // with the official go-sdk (sdkserver), as a team's own server would be.
 func init() {
 	scriptCommands["sdkserver"] = sdkServer
+	scriptCommands["listmcp"] = func() { os.Exit(listMCPMain(os.Args[1])) }
 	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
 		dir, err := filepath.Abs("../importer/testdata/thirdparty")
 		if err != nil {
@@ -100,11 +102,49 @@ func TestImportWarningsBounded(t *testing.T) {
 		{[]string{"import", "-e", src}, diag.MaxSameCode + 3, ""},
 	} {
 		code, _, stderr := runGramc(t, "", tc.args...)
-		if code != 0 || strings.Count(stderr, "[import-untyped]") != tc.shown || !strings.HasSuffix(stderr, "\n1003 warnings\n") {
+		if code != 0 || strings.Count(stderr, "[import-untyped]") != tc.shown || !strings.HasSuffix(stderr, "\n1003 warnings\nby code: import-untyped 1003 (--disable CODE turns one off)\n") {
 			t.Errorf("gramc %s: exit %d, %d import-untyped shown, want %d; the end: %q", strings.Join(tc.args, " "), code, strings.Count(stderr, "[import-untyped]"), tc.shown, stderr[max(0, len(stderr)-200):])
 		}
 		if !strings.Contains(stderr, tc.rest) {
 			t.Errorf("gramc %s: no line counts the rest", strings.Join(tc.args, " "))
 		}
 	}
+}
+
+// listMCPMain is a stdio MCP server made with the go-sdk that lists the
+// tools of a JSON file ({"tools": [{name, description, inputSchema,
+// outputSchema?}, ...]}) as they are written: a server whose schemas are
+// not gramc's.
+func listMCPMain(file string) int {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "listmcp:", err)
+		return 2
+	}
+	var list struct {
+		Tools []struct {
+			Name         string          `json:"name"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		fmt.Fprintln(os.Stderr, "listmcp:", err)
+		return 2
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "listmcp", Version: "1"}, nil)
+	for _, tool := range list.Tools {
+		t := &sdk.Tool{Name: tool.Name, Description: tool.Description, InputSchema: tool.InputSchema}
+		if tool.OutputSchema != nil {
+			t.OutputSchema = tool.OutputSchema
+		}
+		srv.AddTool(t, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+		})
+	}
+	if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
 }

@@ -34,8 +34,9 @@ import (
 //     API key stays a dummy: the fake server takes any).
 //   - --base-url points at the fake server whatever the README says, so the
 //     Ollama example runs too; --model Anthropic/... and Gemini/... get the
-//     base URL of that provider's fake (and --responses the Responses
-//     fake's).
+//     base URL of that provider's fake; --responses goes to the OpenAI
+//     fake, which serves the Responses API beside Chat Completions as
+//     OpenAI does (and as the README's fakeopenai does).
 //   - A path under /tmp/gramc-tour/ (where the tour writes its output, so
 //     that it leaves nothing in the clone) is the test's temporary directory;
 //     the test fails if a command leaves a new file in the copy of the
@@ -66,7 +67,7 @@ func runDocCommands(t *testing.T, path string, least int) {
 
 	srv := fakeServer(t)
 	fakes := map[string]string{}
-	for _, p := range []string{runtimetest.Anthropic, runtimetest.Gemini, runtimetest.OpenAIResponses} {
+	for _, p := range []string{runtimetest.Anthropic, runtimetest.Gemini} {
 		fakes[p] = runtimetest.NewProviderServer(t, p, runtimetest.Echo).URL
 	}
 	dir := t.TempDir()
@@ -99,9 +100,6 @@ func runDocCommands(t *testing.T, path string, least int) {
 				if p, _, ok := strings.Cut(strings.ToLower(args[i+1]), "/"); ok && fakes[p] != "" {
 					args = append(args, "--base-url", fakes[p])
 				}
-			}
-			if args[i] == "--responses" {
-				args = append(args, "--base-url", fakes[runtimetest.OpenAIResponses])
 			}
 			if rest, ok := strings.CutPrefix(args[i], readmeTourDir); ok {
 				args[i] = filepath.Join(tourOut, rest)

@@ -239,7 +239,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		return &exitError{code: ExitProblem, err: err}
 	}
 	// A typed agent's input is checked before anything starts: a bad one
-	// names its parameter, and nothing is sent (LANGUAGE.md §2.5).
+	// names its parameter, and nothing is sent (docs/language.md §2.6).
 	for _, m := range messages {
 		if _, err := runtime.AgentMessage(agent, m); err != nil {
 			return usageErrorf("%s", termsafe.Line(err.Error(), 2000))

@@ -9,7 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clients"
 )
 
-// Agents as tools in gramc run (LANGUAGE.md §2.5): the agents an agent
+// Agents as tools in gramc run (docs/language.md §2.7): the agents an agent
 // lists run on their own providers, with their tools bound from the one
 // library the run builds (runtime.LibraryTools).
 

@@ -117,7 +117,9 @@ func schemaLintedTools(pkgs []*check.Package, opts schemaOptions, targets []sche
 }
 
 // schemaSelectTools returns the tools named by --agent and --tool, in
-// declaration order; unknown names are usage errors with a suggestion.
+// declaration order (an agent's: check.Agent.ModelTools, its tools then
+// the agents it lists); unknown names are usage errors with a
+// suggestion.
 func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool, error) {
 	var tools []*check.Tool
 	for _, p := range pkgs {
@@ -137,7 +139,7 @@ func schemaSelectTools(pkgs []*check.Package, opts schemaOptions) ([]*check.Tool
 		if agent == nil {
 			return nil, usageErrorf("unknown agent %q%s", opts.agent, schemaSuggestion(opts.agent, names, "agents"))
 		}
-		tools = agent.Tools
+		tools = agent.ModelTools() // its listed agents too, as --request sends them
 	}
 	if len(opts.tools) == 0 {
 		return tools, nil

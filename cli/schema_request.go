@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/provider"
@@ -60,7 +59,7 @@ func runSchemaRequest(e *env, opts schemaOptions, target string, args []string) 
 			return usageErrorf("--model names the provider: give --model or --target, not both")
 		}
 		if _, ok := provider.Of(opts.model); !ok {
-			return usageErrorf("--model %s: unknown provider; known: %s", termsafe.Line(opts.model, 100), strings.Join(provider.Names(), ", "))
+			return usageErrorf("--model %s: unknown provider; known: %s", termsafe.Line(opts.model, 100), provider.Known())
 		}
 		agent.Model = opts.model
 	}

@@ -46,27 +46,11 @@ func summary(changes []compat.Change) []string {
 	return out
 }
 
-// resultUnseen: MCP lists an output schema for object results only, so a
-// change to another result is not in an mcp snapshot.
-func resultUnseen(target schema.Target, c compat.Change, old []*check.Package) bool {
-	if target != schema.MCP || !strings.HasPrefix(c.Path, "result") {
-		return false
-	}
-	for _, p := range old {
-		for _, t := range p.Tools {
-			if t.Name == c.Tool && t.Result != nil && t.Result.Kind == check.Record {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // TestSnapshotSameChanges (property): for every rule's case, both
 // directions (old→new and new→old), comparing the old version's mcp or
 // jsonschema snapshot with the new version finds the same changes as
-// comparing the two .gram versions — all of them for jsonschema, all but
-// those to a non-object result (which MCP does not list) for mcp.
+// comparing the two .gram versions — all of them, for both targets (an
+// mcp entry lists every result's output schema, MCP 2026-07-28).
 func TestSnapshotSameChanges(t *testing.T) {
 	type pair struct{ name, old, new string }
 	var pairs []pair
@@ -84,7 +68,7 @@ func TestSnapshotSameChanges(t *testing.T) {
 				for _, c := range compat.Compare(old, new) {
 					// The jsonschema target does not mark a deprecated tool:
 					// a deprecation is not reported against its snapshot.
-					if !resultUnseen(target, c, old) && !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
+					if !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
 						want = append(want, c)
 					}
 				}
@@ -115,7 +99,7 @@ func TestSnapshotSameChanges(t *testing.T) {
 				var wantRev []compat.Change
 				for _, c := range compat.Compare(old, new) {
 					// The jsonschema target does not mark a deprecated tool.
-					if !resultUnseen(target, c, new) && !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
+					if !(target == schema.JSONSchema && c.Code == compat.ToolDeprecated) {
 						wantRev = append(wantRev, c)
 					}
 				}

@@ -18,6 +18,7 @@ const (
 	CodeInlineRecord               Code = "inline-record"
 	CodeWrongArrow                 Code = "wrong-arrow"
 	CodeHashComment                Code = "hash-comment"
+	CodeUnsafeCharacter            Code = "unsafe-character"
 	CodeUnknownPattern             Code = "unknown-pattern"
 	CodeMalformedDecl              Code = "malformed-declaration"
 	CodeMissingName                Code = "missing-name"
@@ -198,6 +199,7 @@ var registry = []CodeInfo{
 	{Code: CodeInlineRecord, Stage: StageSyntax, Severity: Error, Exact: true},
 	{Code: CodeWrongArrow, Stage: StageSyntax, Severity: Error, Exact: true},
 	{Code: CodeHashComment, Stage: StageSyntax, Severity: Error, Exact: true},
+	{Code: CodeUnsafeCharacter, Stage: StageSyntax, Severity: Warning},
 	{Code: CodeUnknownPattern, Stage: StageCheck, Severity: Warning, Tag: Unnecessary},
 	{Code: CodeMalformedDecl, Stage: StageCheck, Severity: Error},
 	{Code: CodeMissingName, Stage: StageCheck, Severity: Error},
@@ -231,7 +233,7 @@ var registry = []CodeInfo{
 	{Code: CodeInvalidExample, Stage: StageCheck, Severity: Error},
 	{Code: CodeNotJSONValue, Stage: StageCheck, Severity: Error},
 	{Code: CodeUnquotedString, Stage: StageCheck, Severity: Error, Exact: true},
-	{Code: CodeIdentityConflict, Stage: StageCheck, Severity: Error, Tag: Deprecated, Retired: "parameter and field names are local to their tool or type (LANGUAGE.md §2.2)"},
+	{Code: CodeIdentityConflict, Stage: StageCheck, Severity: Error, Tag: Deprecated, Retired: "parameter and field names are local to their tool or type (docs/language.md §2.2)"},
 	{Code: CodeDuplicateField, Stage: StageCheck, Severity: Error},
 	{Code: CodeInvalidField, Stage: StageCheck, Severity: Error},
 	{Code: CodeMissingInstruction, Stage: StageCheck, Severity: Error},

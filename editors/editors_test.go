@@ -402,3 +402,55 @@ func TestPackageLeavesNothingUntracked(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMESettings (issue 49): the extension's README documents every
+// setting its manifest declares, with its default, and no other.
+func TestREADMESettings(t *testing.T) {
+	var pkg struct {
+		Contributes struct {
+			Configuration struct {
+				Properties map[string]struct {
+					Default any `json:"default"`
+				} `json:"properties"`
+			} `json:"configuration"`
+		} `json:"contributes"`
+	}
+	readJSON(t, filepath.Join("vscode", "package.json"), &pkg)
+	readme, err := os.ReadFile(filepath.Join("vscode", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(readme), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) > 3 && strings.HasPrefix(strings.TrimSpace(cells[1]), "`gramc.") {
+			rows[strings.Trim(strings.TrimSpace(cells[1]), "`")] = strings.Trim(strings.TrimSpace(cells[2]), "`")
+		}
+	}
+	props := pkg.Contributes.Configuration.Properties
+	if len(props) == 0 {
+		t.Fatal("the manifest declares no setting: the test is broken")
+	}
+	for name, p := range props {
+		def, ok := rows[name]
+		if !ok {
+			t.Errorf("the README's settings table lacks %s", name)
+			continue
+		}
+		want, _ := json.Marshal(p.Default)
+		if s, isString := p.Default.(string); isString {
+			want = []byte(s)
+			if s == "" {
+				want = []byte(`""`)
+			}
+		}
+		if def != string(want) {
+			t.Errorf("the README gives %s the default %s, the manifest %s", name, def, want)
+		}
+	}
+	for name := range rows {
+		if _, ok := props[name]; !ok {
+			t.Errorf("the README documents %s, which the manifest does not declare", name)
+		}
+	}
+}

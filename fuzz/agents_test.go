@@ -13,8 +13,8 @@ import (
 )
 
 // FuzzListedAgent: whatever a caller's model sends a listed agent as
-// arguments, and whatever the listed agent's model answers (LANGUAGE.md
-// §2.5, "Agents as tools"), the caller's run goes on to its answer: the
+// arguments, and whatever the listed agent's model answers (docs/language.md
+// §2.7, "Agents as tools"), the caller's run goes on to its answer: the
 // call is the listed agent's valid value, or a *runtime.ToolCallError the
 // caller's model reads — never a panic, a hang or a failed caller.
 func FuzzListedAgent(f *testing.F) {

@@ -114,8 +114,8 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 	return out, nil
 }
 
-// signatureFromCheck is a typed agent's runtime signature (LANGUAGE.md
-// §2.5), from schema.Signature, as generated Go code has it.
+// signatureFromCheck is a typed agent's runtime signature (docs/language.md
+// §2.6), from schema.Signature, as generated Go code has it.
 func signatureFromCheck(a *check.Agent) (*runtime.Signature, error) {
 	s, err := schema.Signature(a)
 	if err != nil || s == nil {

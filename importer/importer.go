@@ -15,6 +15,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -39,6 +40,20 @@ var tooDeep = fmt.Sprintf("nested deeper than %d levels (importer's limit)", max
 // references multiply (a YAML alias bomb, a type using another twice at
 // every level) is refused instead of taking exponential time.
 const maxWork = 4 << 20
+
+// MaxEnumValues bounds the values of one enumeration gramc import writes:
+// an enum or const list of more is dropped (the value is its type, a
+// String or an Integer, unrestricted) with a warning naming the limit.
+// Each value written costs its text in the gram and, checked, a few
+// hundred bytes: a document of millions of them (64 MB of short strings
+// is about 7 million) would take gigabytes to write and to check.
+const MaxEnumValues = 10000
+
+// MaxEnumValuesTotal bounds the enum values of one import, all
+// enumerations together (each within MaxEnumValues): past it, an
+// enumeration is dropped as one over MaxEnumValues is, so a document of
+// many large enumerations writes and checks in bounded memory too.
+const MaxEnumValuesTotal = 100000
 
 // Source is a document to import.
 type Source struct {
@@ -163,17 +178,24 @@ func Import(srcs []Source) (res *Result, err error) {
 		}
 	}()
 	var kinds []string
+	var read []*source
 	for _, src := range srcs {
 		s := im.read(src)
 		kinds = append(kinds, s.kind)
 		im.importSource(s)
+		read = append(read, s)
 	}
+	im.sayOpen(read)
 	gram, warnings, err := im.write(srcs, kinds)
 	if err != nil {
 		return nil, err
 	}
 	warnings = append(im.warnings, warnings...)
 	warnings.Sort()
+	// A schema read twice (a body's and a response's) says a thing once.
+	warnings = slices.CompactFunc(warnings, func(a, b *diag.Diagnostic) bool {
+		return a.Range == b.Range && a.Code == b.Code && a.Summary == b.Summary
+	})
 	return &Result{Gram: gram, Warnings: warnings, Kinds: kinds}, nil
 }
 

@@ -2,12 +2,15 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // maxToolName is the longest tool name LLM providers accept.
@@ -51,7 +54,7 @@ var reserved = func() map[string]bool {
 // characters, not a built-in type's name.
 func sanitizeType(name string) string {
 	name = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || termsafe.Unsafe(r) {
 			return '_'
 		}
 		return r
@@ -103,6 +106,15 @@ func (im *importer) name() {
 			im.paramName(p)
 		}
 	}
+	// The names gramc gen derives from each tool's (its Go code's
+	// arguments, result, function and spec) are not a type's: a type
+	// named after a tool, its result or a property is named otherwise.
+	for _, t := range im.pkg.tools {
+		base := camel.Case(t.name)
+		for _, n := range toolDerived(base) {
+			taken[n] = true
+		}
+	}
 	for _, given := range []bool{true, false} {
 		for _, d := range im.decls {
 			switch d := d.(type) {
@@ -138,13 +150,61 @@ func (im *importer) paramName(p *param) {
 	if strings.IndexByte(name, 0) >= 0 || !utf8.ValidString(name) {
 		name = strings.ToValidUTF8(strings.ReplaceAll(name, "\x00", "\uFFFD"), "\uFFFD")
 	}
+	if strings.IndexFunc(name, termsafe.Unsafe) >= 0 {
+		// (a control, bidirectional or invisible character: the name
+		// would not show as what it is)
+		name = strings.Map(func(r rune) rune {
+			if termsafe.Unsafe(r) {
+				return '_'
+			}
+			return r
+		}, name)
+	}
 	if name == "" {
 		name = "_"
 	}
 	if name != p.name {
 		im.s = p.src
 		im.warn(diag.CodeImportRenamed, p.at, fmt.Sprintf("property %s is named %s", jsonstr.Text(p.name), jsonstr.Text(name)),
-			"A gram name cannot be empty or hold the character U+0000; the property was renamed, and the tool's implementation must map it back.")
+			"A gram name cannot be empty or hold the character U+0000, and is not written with a control, bidirectional or invisible character, which would not show as itself (gramc check warns of one: unsafe-character); the property was renamed, and the tool's implementation must map it back.")
 		p.name = name
 	}
+}
+
+// toolDerived are the names gramc gen's Go code declares for a tool whose
+// name's words are base (codegen/golang's toolNames, and the tool's own).
+func toolDerived(base string) []string {
+	return []string{base, base + "Args", base + "Result", base + "Func", base + "Spec", "New" + base + "Tool"}
+}
+
+// prune drops the declarations no tool uses (a document's schemas of
+// error bodies, of wrappers allOf merged into a result): an import with
+// tools declares the types its tools need. An import without tools (a
+// JSON Schema) keeps them all.
+func (im *importer) prune() {
+	if len(im.pkg.tools) == 0 {
+		return
+	}
+	keep := map[any]bool{}
+	var visit func(t *typ)
+	visit = func(t *typ) {
+		for ; t != nil; t = t.elem {
+			switch {
+			case t.rec != nil && !keep[t.rec]:
+				keep[t.rec] = true
+				for _, f := range t.rec.fields {
+					visit(f.typ)
+				}
+			case t.enum != nil:
+				keep[t.enum] = true
+			}
+		}
+	}
+	for _, t := range im.pkg.tools {
+		for _, p := range t.params {
+			visit(p.typ)
+		}
+		visit(t.result)
+	}
+	im.decls = slices.DeleteFunc(im.decls, func(d any) bool { return !keep[d] })
 }

@@ -326,14 +326,14 @@ func (im *importer) response(op *node, method, path, hint string) (*typ, string)
 	old := im.refRoot
 	defer func() { im.refRoot = old }()
 	if im.isRecord(schema, 0) && !has(schema, "$ref") {
-		r := im.newRecord(schema, hint+"Result", false)
+		r := im.newRecord(schema, hint+"Response", false)
 		im.fillRecord(r, schema, 1)
 		if r.description == "" {
 			return &typ{kind: check.Record, rec: r}, desc
 		}
 		return &typ{kind: check.Record, rec: r}, ""
 	}
-	t, d := im.resultType(schema, hint+"Result")
+	t, d := im.resultType(schema, hint+"Response")
 	if d == "" {
 		d = desc
 	}

@@ -3,6 +3,8 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
@@ -39,7 +41,7 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 		if d.Kind != jsonvalue.String {
 			im.s.fail(d, "\"description\" is a string, not %s", kindName(d))
 		}
-		p.description = im.text(d, d.Str)
+		p.description = im.prose(d, d.Str)
 		p.props["description"] = d
 	}
 	if d := first("deprecated"); d != nil {
@@ -98,6 +100,7 @@ func (im *importer) param(name string, s *node, required bool, hint string, dept
 // constraints reads the validation keywords that apply to p's type.
 func (im *importer) constraints(p *param, chain []*node, first func(string) *node) {
 	c := &p.c
+	c0 := c
 	kind := p.typ.kind
 	numeric := kind == check.Integer || kind == check.Number
 	for _, key := range []string{"enum", "const"} {
@@ -109,6 +112,9 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		if key == "enum" {
 			if v.Kind != jsonvalue.Array {
 				im.s.fail(v, "\"enum\" is an array, not %s", kindName(v))
+			}
+			if im.tooManyValues(v) {
+				continue
 			}
 			vals = v.Arr
 		} else {
@@ -147,49 +153,58 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		}
 		c.Enum = dedupe(list)
 		p.props["enum"] = v
+		c.Enum = im.intersectEnums(c.Enum, chain, v)
 		break
 	}
 	if numeric {
-		for _, key := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
-			v := first(key)
-			if v == nil {
-				continue
-			}
-			if v.Kind == jsonvalue.Bool && strings.HasPrefix(key, "exclusive") {
-				continue // OpenAPI 3.0's boolean form, read with the bound below
-			}
-			if v.Kind != jsonvalue.Number {
-				im.s.fail(v, "%q is a number, not %s", key, kindName(v))
-			}
-			n, ok := plainNumber(string(v.Num))
-			if !ok {
-				im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(string(v.Num))), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
-				continue
-			}
-			num := json.Number(n)
-			// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
-			if ex := first("exclusive" + camel.Case(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
-				key = "exclusive" + camel.Case(key)
-			}
-			for _, b := range bounds(c) {
-				if b.key == key {
-					*b.to = &num
+		// Every schema of the chain applies (a reference's siblings, an
+		// allOf's branches): the tightest bound of each keyword is kept.
+		for _, c := range chain {
+			for _, key := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+				v := c.Get(key)
+				if v == nil {
+					continue
+				}
+				if v.Kind == jsonvalue.Bool && strings.HasPrefix(key, "exclusive") {
+					continue // OpenAPI 3.0's boolean form, read with the bound below
+				}
+				if v.Kind != jsonvalue.Number {
+					im.s.fail(v, "%q is a number, not %s", key, kindName(v))
+				}
+				n, ok := plainNumber(string(v.Num))
+				if !ok {
+					im.warn(diag.CodeImportInvalidValue, v, fmt.Sprintf("the number %s is too long for gram; dropped", termNumber(string(v.Num))), fmt.Sprintf("gram numbers are at most %d characters written out.", limits.MaxNumberLength))
+					continue
+				}
+				num := json.Number(n)
+				// OpenAPI 3.0 (draft 4): exclusiveMinimum: true makes minimum exclusive.
+				if ex := c.Get("exclusive" + camel.Case(key)); (key == "minimum" || key == "maximum") && ex != nil && ex.Kind == jsonvalue.Bool && ex.Bool {
+					key = "exclusive" + camel.Case(key)
+				}
+				for _, b := range bounds(c0) {
+					if b.key == key && (*b.to == nil || tighter(num, **b.to, strings.HasSuffix(key, "inimum"))) {
+						*b.to = &num
+						p.props[key] = v
+					}
 				}
 			}
-			p.props[key] = v
 		}
 	}
-	for _, k := range sizes(c) {
-		v := first(k.key)
-		if v == nil || kind != k.kind {
-			continue // a keyword of another type constrains nothing here
+	for _, k := range sizes(c0) {
+		for _, ch := range chain {
+			v := ch.Get(k.key)
+			if v == nil || kind != k.kind {
+				continue // a keyword of another type constrains nothing here
+			}
+			n, ok := count(v)
+			if !ok {
+				im.s.fail(v, "%q is a non-negative integer, not %s", k.key, kindName(v))
+			}
+			if *k.to == nil || strings.HasPrefix(k.key, "min") && n > **k.to || strings.HasPrefix(k.key, "max") && n < **k.to {
+				*k.to = &n
+				p.props[k.key] = v
+			}
 		}
-		n, ok := count(v)
-		if !ok {
-			im.s.fail(v, "%q is a non-negative integer, not %s", k.key, kindName(v))
-		}
-		*k.to = &n
-		p.props[k.key] = v
 	}
 	if kind == check.String {
 		if v := first("pattern"); v != nil {
@@ -220,12 +235,18 @@ func (im *importer) constraints(p *param, chain []*node, first func(string) *nod
 		}
 	}
 	if kind == check.Array {
-		if v := first("uniqueItems"); v != nil {
+		for _, ch := range chain {
+			v := ch.Get("uniqueItems")
+			if v == nil {
+				continue
+			}
 			if v.Kind != jsonvalue.Bool {
 				im.s.fail(v, "\"uniqueItems\" is a boolean, not %s", kindName(v))
 			}
-			c.UniqueItems = v.Bool
-			p.props["uniqueItems"] = v
+			if v.Bool || !c.UniqueItems {
+				c.UniqueItems = v.Bool
+				p.props["uniqueItems"] = v
+			}
 		}
 	}
 }
@@ -294,4 +315,74 @@ type size struct {
 // sizes are c's lengths and item counts, in the order gram writes them.
 func sizes(c *check.Constraints) [4]size {
 	return [...]size{{"minLength", check.String, &c.MinLength}, {"maxLength", check.String, &c.MaxLength}, {"minItems", check.Array, &c.MinItems}, {"maxItems", check.Array, &c.MaxItems}}
+}
+
+// tighter reports whether bound a is tighter than b: greater for a lower
+// bound, smaller for an upper one.
+func tighter(a, b json.Number, lower bool) bool {
+	x, okx := new(big.Rat).SetString(string(a))
+	y, oky := new(big.Rat).SetString(string(b))
+	if !okx || !oky {
+		return false
+	}
+	if lower {
+		return x.Cmp(y) > 0
+	}
+	return x.Cmp(y) < 0
+}
+
+// intersectEnums keeps the values of list that every other enum and
+// const of the chain (besides from) admits too: all of them apply.
+func (im *importer) intersectEnums(list []any, chain []*node, from *node) []any {
+	for _, c := range chain {
+		for _, key := range []string{"enum", "const"} {
+			v := c.Get(key)
+			if v == nil || v == from {
+				continue
+			}
+			vals := []*node{v}
+			if key == "enum" {
+				if v.Kind != jsonvalue.Array {
+					continue
+				}
+				vals = v.Arr
+			}
+			admitted := map[string]bool{}
+			for _, e := range vals {
+				admitted[enumKey(e)] = true
+			}
+			list = slices.DeleteFunc(list, func(x any) bool { return !admitted[anyKey(x)] })
+		}
+	}
+	if len(list) == 0 {
+		im.warn(diag.CodeImportAllOf, from, "the enumerations of allOf admit no common value; dropped",
+			"Every branch of an allOf applies, and no value is in all of their enumerations. The restriction is dropped; fix the schema.")
+		return nil
+	}
+	return list
+}
+
+// enumKey and anyKey compare a document's value with one read from it.
+func enumKey(e *node) string {
+	switch e.Kind {
+	case jsonvalue.String:
+		return "s:" + e.Str
+	case jsonvalue.Number:
+		if r, ok := new(big.Rat).SetString(string(e.Num)); ok {
+			return "n:" + r.RatString()
+		}
+	}
+	return "?"
+}
+
+func anyKey(x any) string {
+	switch x := x.(type) {
+	case string:
+		return "s:" + strings.ReplaceAll(x, "\uFFFD", "\x00")
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(x)); ok {
+			return "n:" + r.RatString()
+		}
+	}
+	return "?"
 }

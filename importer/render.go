@@ -32,6 +32,7 @@ type writer struct {
 // and the package written again, so the result always checks. It returns
 // the formatted text and the checker's warnings, placed in the sources.
 func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnostics, error) {
+	im.prune()
 	im.name()
 	header := "// Imported by gramc import from " + describeSources(srcs, kinds) + ".\n"
 	const file = "imported.gram"

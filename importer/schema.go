@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 // importer holds one import: the package so far and, for the schema being
@@ -49,19 +50,78 @@ type importer struct {
 	recordish map[*node]bool
 	// filled: the schemas whose fields each record has
 	filled map[*record]map[*node]bool
+	// open: each source's objects that admit other properties
+	open     map[*source][]*node
+	openSeen map[*node]bool
+	// enumOK: the enumerations read, each within the limits or not;
+	// enumValues: the values of those within them
+	enumOK     map[*node]bool
+	enumValues int
 }
 
 func newImporter() *importer {
 	return &importer{records: map[*node]*record{}, enums: map[*node]*enum{}, inlining: map[*node]bool{}, reported: map[*node]bool{}, given: map[any]bool{}, shapes: map[string]any{}, refused: map[*node]bool{}, hashes: map[*node][32]byte{}, recordish: map[*node]bool{}, filled: map[*record]map[*node]bool{}}
 }
 
-// warn reports what could not come along, at n.
+// warn reports what could not come along, at n. In a live server's
+// listing, which has no lines to show, the place is the tool's name and
+// the JSON pointer, and the warnings sort in the listing's order.
 func (im *importer) warn(code diag.Code, n *node, summary, detail string) {
 	r := im.s.at(n)
 	if im.s.Server && n != nil {
-		summary += " (at " + orRoot(n.Pointer()) + ")"
+		summary += " (" + im.s.toolOf(n) + "at " + orRoot(n.Pointer()) + ")"
+		if n.Off >= 0 {
+			r.Start.Offset, r.End.Offset = n.Off, n.Off
+		}
 	}
 	im.warnings = append(im.warnings, &diag.Diagnostic{Severity: diag.Warning, Code: code, Summary: summary, Detail: detail, Range: r})
+}
+
+// toolOf names the tool of a listing n belongs to ("tool \"x\", "), or
+// is "" outside every tool.
+func (s *source) toolOf(n *node) string {
+	for c := n; c != nil && c.Parent != nil; c = c.Parent {
+		list := c.Parent
+		if list.Kind == jsonvalue.Array && (list == s.root || list.Parent == s.root && s.root.Kind == jsonvalue.Object) {
+			if name := c.Get("name"); name != nil && name.Kind == jsonvalue.String {
+				return "tool " + jsonstr.Text(name.Str) + ", "
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// openObject notes that s admits properties it does not declare, which
+// a gram record refuses: said once per document (sayOpen), as it is
+// true of nearly every object of a real one.
+func (im *importer) openObject(s *node) {
+	if im.open == nil {
+		im.open, im.openSeen = map[*source][]*node{}, map[*node]bool{}
+	}
+	if !im.openSeen[s] {
+		im.openSeen[s] = true
+		im.open[im.s] = append(im.open[im.s], s)
+	}
+}
+
+// sayOpen warns once per source of its open objects, at the first.
+func (im *importer) sayOpen(srcs []*source) {
+	for _, src := range srcs {
+		nodes := im.open[src]
+		if len(nodes) == 0 {
+			continue
+		}
+		saved := im.s
+		im.s = src
+		summary := "an object that admits other properties is a closed gram record"
+		if len(nodes) > 1 {
+			summary = fmt.Sprintf("%d objects of this document admit other properties; each is a closed gram record", len(nodes))
+		}
+		im.warn(diag.CodeImportOpenObject, nodes[0], summary,
+			"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties an object does not declare are now refused. This is said once per document, at the first such object.")
+		im.s = saved
+	}
 }
 
 // orRoot is a JSON pointer as messages write it: "/" for the root.
@@ -73,12 +133,28 @@ func orRoot(p string) string {
 }
 
 // hash is the SHA-256 of a value's canonical form (object keys sorted),
-// from its children's hashes.
+// from its children's hashes. Only an object's or an array's is kept (a
+// scalar's costs less to compute again than to keep: a document of
+// millions of enum values would hold a map entry for each).
 func (im *importer) hash(n *node) [32]byte {
 	if h, ok := im.hashes[n]; ok {
 		return h
 	}
 	d := sha256.New()
+	if n.Kind != jsonvalue.Object && n.Kind != jsonvalue.Array {
+		var h [32]byte
+		d.Write([]byte{byte(n.Kind)})
+		switch n.Kind {
+		case jsonvalue.String:
+			d.Write([]byte(n.Str))
+		case jsonvalue.Number:
+			d.Write([]byte(n.Num))
+		case jsonvalue.Bool:
+			fmt.Fprint(d, n.Bool)
+		}
+		copy(h[:], d.Sum(nil))
+		return h
+	}
 	d.Write([]byte{byte(n.Kind)})
 	switch n.Kind {
 	case jsonvalue.Object:
@@ -126,8 +202,36 @@ func (im *importer) str(n *node, key string) string {
 	if v.Kind != jsonvalue.String {
 		im.s.fail(v, "%q is a string, not %s", key, kindName(v))
 	}
-	return im.text(v, v.Str)
+	return im.prose(v, v.Str)
 }
+
+// prose is a description or title gram writes without a character that
+// does not show as itself (a control character but tab and newline, a
+// bidirectional control, an invisible character: termsafe.Unsafe): each
+// is U+FFFD instead, with a warning, so the gram shows a reader what it
+// holds.
+func (im *importer) prose(n *node, s string) string {
+	s = im.text(n, s)
+	if !hasUnsafe(s) {
+		return s
+	}
+	im.warn(diag.CodeImportInvalidValue, n, "a control, bidirectional or invisible character is U+FFFD instead",
+		"Such a character does not show as itself (a terminal obeys an escape sequence, an editor reorders text around a right-to-left override), and gram strings have no escape for it; gramc check warns of it (unsafe-character). It was replaced with U+FFFD in the description.")
+	return strings.Map(func(r rune) rune {
+		if unsafeInText(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+}
+
+// unsafeInText reports whether r does not show as itself in a gram file
+// (tab, newline and carriage return do).
+func unsafeInText(r rune) bool {
+	return r != '\t' && r != '\n' && r != '\r' && termsafe.Unsafe(r)
+}
+
+func hasUnsafe(s string) bool { return strings.IndexFunc(s, unsafeInText) >= 0 }
 
 // text is a string gram can hold: a NUL ends a gram string, so it
 // becomes U+FFFD, with a warning.
@@ -508,12 +612,18 @@ func (im *importer) isRecordOnce(s *node, depth int) bool {
 			continue
 		}
 		if all := s.Get("allOf"); all != nil && all.Kind == jsonvalue.Array && len(all.Arr) > 0 {
+			records := 0
 			for _, m := range all.Arr {
-				if !im.isRecord(m, depth+1) || depth > 64 {
+				switch {
+				case depth > 64:
+					return false
+				case im.isRecord(m, depth+1):
+					records++
+				case !im.neutral(m):
 					return false
 				}
 			}
-			return true
+			return records > 0
 		}
 		if has(s, "anyOf") || has(s, "oneOf") {
 			return false
@@ -612,7 +722,7 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 		return nil
 	}
 	vals := s.Get("enum")
-	if vals == nil || vals.Kind != jsonvalue.Array {
+	if vals == nil || vals.Kind != jsonvalue.Array || im.tooManyValues(vals) {
 		return nil
 	}
 	t := inferType(s)
@@ -651,6 +761,30 @@ func (im *importer) enumDecl(s *node, name string) *enum {
 	return e
 }
 
+// tooManyValues reports (once) an enum of more than MaxEnumValues values,
+// which is dropped.
+func (im *importer) tooManyValues(vals *node) bool {
+	if ok, seen := im.enumOK[vals]; seen {
+		return !ok
+	}
+	if im.enumOK == nil {
+		im.enumOK = map[*node]bool{}
+	}
+	const detail = "gramc import writes an enumeration of at most importer.MaxEnumValues values, and at most importer.MaxEnumValuesTotal in all: each value costs its text in the gram and a few hundred bytes to check. This one is not written, and the value is its type (a String or an Integer) with no restriction to the values. Check them in the tool, or split the document."
+	switch {
+	case len(vals.Arr) > MaxEnumValues:
+		im.warn(diag.CodeImportUnsupportedKeyword, vals, fmt.Sprintf("an enum of %d values is dropped: more than %d (importer.MaxEnumValues)", len(vals.Arr), MaxEnumValues), detail)
+	case im.enumValues+len(vals.Arr) > MaxEnumValuesTotal:
+		im.warn(diag.CodeImportUnsupportedKeyword, vals, fmt.Sprintf("an enum of %d values is dropped: the import's enumerations hold more than %d values (importer.MaxEnumValuesTotal)", len(vals.Arr), MaxEnumValuesTotal), detail)
+	default:
+		im.enumValues += len(vals.Arr)
+		im.enumOK[vals] = true
+		return false
+	}
+	im.enumOK[vals] = false
+	return true
+}
+
 func dedupe(vs []any) []any {
 	var out []any
 	seen := map[string]bool{}
@@ -675,9 +809,11 @@ func (im *importer) newRecord(s *node, name string, given bool) *record {
 }
 
 // fillRecord reads the fields of an object schema (or of the objects an
-// allOf combines) into r.
+// allOf combines) into r. As JSON Schema's allOf means (a value satisfies
+// every branch), a property declared by several branches is one field of
+// all their schemas merged, a refinement narrowing what the others allow,
+// and a field is required when any branch requires it.
 func (im *importer) fillRecord(r *record, s *node, depth int) {
-	// A schema that allOf reaches twice (a diamond) gives its fields once.
 	if im.filled[r] == nil {
 		im.filled[r] = map[*node]bool{}
 	}
@@ -685,74 +821,115 @@ func (im *importer) fillRecord(r *record, s *node, depth int) {
 		return
 	}
 	im.filled[r][s] = true
-	if r.description == "" {
-		r.description = im.str(s, "description")
-	}
-	if all := s.Get("allOf"); all != nil {
-		im.report(s)
-		for _, m := range all.Arr {
-			target := m
-			for i := 0; target != nil && target.Kind == jsonvalue.Object && has(target, "$ref") && i < 64; i++ {
-				im.report(target)
-				target, _ = im.resolve(target.Get("$ref"))
-			}
-			if target == nil {
-				continue
-			}
-			im.step(target, depth+1)
-			im.fillRecord(r, target, depth+1)
+	if !has(s, "allOf") {
+		if r.description == "" {
+			r.description = im.str(s, "description")
 		}
+		im.report(s)
+		im.fields(r, s, depth)
 		return
 	}
+	var leaves []*node
+	im.leaves(s, depth, &leaves, map[*node]bool{})
+	for _, l := range leaves {
+		if r.description == "" {
+			r.description = im.str(l, "description")
+		}
+	}
+	var names []string
+	schemas := map[string][]*node{}
+	required := map[string]bool{}
+	var reqs []*node
+	closed := false
+	for _, l := range leaves {
+		props, req := im.objectParts(l, depth)
+		if ap := l.Get("additionalProperties"); ap != nil && ap.Kind == jsonvalue.Bool && !ap.Bool {
+			closed = true
+		}
+		if props != nil {
+			for _, k := range props.Keys {
+				if _, ok := schemas[k]; !ok {
+					names = append(names, k)
+				}
+				schemas[k] = append(schemas[k], props.Obj[k])
+			}
+		}
+		if req != nil {
+			for _, e := range req.Arr {
+				required[e.Str] = true
+				reqs = append(reqs, e)
+			}
+		}
+	}
+	if !closed {
+		im.openObject(s)
+	}
+	for _, e := range reqs {
+		if _, ok := schemas[e.Str]; !ok && !im.reported[e] {
+			im.reported[e] = true
+			im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("required names %s, which properties do not declare; dropped", jsonstr.Text(e.Str)),
+				"A gram record declares every field it requires. Declare the property, or remove it from required.")
+		}
+	}
+	for _, k := range names {
+		if slices.ContainsFunc(r.fields, func(f *param) bool { return f.name == k }) {
+			continue // a branch met again through another path
+		}
+		ss := schemas[k]
+		at := ss[0]
+		if len(ss) > 1 {
+			at = mergedSchema(ss[0], ss)
+		}
+		r.fields = append(r.fields, im.param(k, at, required[k], r.name+camel.Case(k), depth+1))
+	}
+}
+
+// leaves appends the object schemas an allOf combines, references
+// followed and nested allOfs flattened, in the order they are written; a
+// schema with allOf is itself a leaf too (the properties beside it).
+func (im *importer) leaves(s *node, depth int, out *[]*node, seen map[*node]bool) {
+	for i := 0; s != nil && s.Kind == jsonvalue.Object && has(s, "$ref") && i < 64; i++ {
+		im.report(s)
+		s, _ = im.resolve(s.Get("$ref"))
+	}
+	if s == nil || s.Kind != jsonvalue.Object || seen[s] {
+		return
+	}
+	seen[s] = true
+	im.step(s, depth)
 	im.report(s)
-	im.fields(r, s, depth)
+	if all := s.Get("allOf"); all != nil {
+		if all.Kind != jsonvalue.Array || len(all.Arr) == 0 {
+			im.s.fail(all, "\"allOf\" is a non-empty array of schemas")
+		}
+		for _, m := range all.Arr {
+			im.leaves(m, depth+1, out, seen)
+		}
+	}
+	*out = append(*out, s)
+}
+
+// mergedSchema is a schema of all of ss (allOf), placed where at is.
+func mergedSchema(at *node, ss []*node) *node {
+	arr := &node{Kind: jsonvalue.Array, Arr: ss, Off: at.Off, Line: at.Line, Col: at.Col, Parent: at.Parent, Index: at.Index}
+	return &node{Kind: jsonvalue.Object, Keys: []string{"allOf"}, KeyOffs: []int32{at.Off}, Obj: map[string]*node{"allOf": arr}, Off: at.Off, Line: at.Line, Col: at.Col, Parent: at.Parent, Index: at.Index}
 }
 
 // fields appends the properties of an object schema to r's fields.
 func (im *importer) fields(r *record, s *node, depth int) {
-	params := im.properties(s, r.name, depth)
-	for _, p := range params {
-		if slices.ContainsFunc(r.fields, func(f *param) bool { return f.name == p.name }) {
-			im.warn(diag.CodeImportAllOf, p.at, fmt.Sprintf("field %s is declared twice by allOf; the first is kept", jsonstr.Text(p.name)),
-				"A gram record has one field of each name. The first declaration is kept; make the two agree.")
-			continue
-		}
-		r.fields = append(r.fields, p)
-	}
+	r.fields = append(r.fields, im.properties(s, r.name, depth)...)
 }
 
 // properties reads an object schema's properties as parameters or fields.
 func (im *importer) properties(s *node, owner string, depth int) []*param {
-	ap := s.Get("additionalProperties")
-	switch {
-	case ap == nil || ap.Kind == jsonvalue.Bool && ap.Bool:
-		im.warn(diag.CodeImportOpenObject, s, "an object that admits other properties is a closed gram record",
-			"A gram record (and a tool's arguments) has exactly its declared fields: additionalProperties is false in every schema gramc writes. Properties this object does not declare are now refused.")
-	case ap.Kind == jsonvalue.Object:
-		im.step(ap, depth+1)
-		im.warn(diag.CodeImportMap, ap, "additionalProperties with a schema is dropped; the record has its declared fields only",
-			"gram has no map type beside a record's fields: the other properties and their schema are not declared, and are refused.")
-	case ap.Kind != jsonvalue.Bool:
-		im.s.fail(ap, "\"additionalProperties\" is a schema or a boolean, not %s", kindName(ap))
+	if ap := s.Get("additionalProperties"); ap == nil || ap.Kind == jsonvalue.Bool && ap.Bool {
+		im.openObject(s)
 	}
+	props, req := im.objectParts(s, depth)
 	required := map[string]bool{}
-	if req := s.Get("required"); req != nil {
-		if req.Kind != jsonvalue.Array {
-			im.s.fail(req, "\"required\" is an array of names, not %s", kindName(req))
-		}
+	if req != nil {
 		for _, e := range req.Arr {
-			if e.Kind != jsonvalue.String {
-				im.s.fail(e, "\"required\" is an array of names, not %s", kindName(e))
-			}
 			required[e.Str] = true
-		}
-	}
-	props := s.Get("properties")
-	if props != nil && props.Kind != jsonvalue.Object {
-		im.s.fail(props, "\"properties\" is an object, not %s", kindName(props))
-	}
-	if req := s.Get("required"); req != nil {
-		for _, e := range req.Arr {
 			if props.Get(e.Str) == nil {
 				im.warn(diag.CodeImportInvalidValue, e, fmt.Sprintf("required names %s, which properties do not declare; dropped", jsonstr.Text(e.Str)),
 					"A gram record declares every field it requires. Declare the property, or remove it from required.")
@@ -767,6 +944,39 @@ func (im *importer) properties(s *node, owner string, depth int) []*param {
 		out = append(out, im.param(k, props.Obj[k], required[k], owner+camel.Case(k), depth+1))
 	}
 	return out
+}
+
+// objectParts checks an object schema's properties, required and
+// additionalProperties, and returns the first two (each may be nil).
+func (im *importer) objectParts(s *node, depth int) (props, req *node) {
+	ap := s.Get("additionalProperties")
+	switch {
+	case ap == nil || ap.Kind == jsonvalue.Bool:
+	case ap.Kind == jsonvalue.Object:
+		if !im.reported[ap] {
+			im.reported[ap] = true
+			im.step(ap, depth+1)
+			im.warn(diag.CodeImportMap, ap, "additionalProperties with a schema is dropped; the record has its declared fields only",
+				"gram has no map type beside a record's fields: the other properties and their schema are not declared, and are refused.")
+		}
+	default:
+		im.s.fail(ap, "\"additionalProperties\" is a schema or a boolean, not %s", kindName(ap))
+	}
+	if req = s.Get("required"); req != nil {
+		if req.Kind != jsonvalue.Array {
+			im.s.fail(req, "\"required\" is an array of names, not %s", kindName(req))
+		}
+		for _, e := range req.Arr {
+			if e.Kind != jsonvalue.String {
+				im.s.fail(e, "\"required\" is an array of names, not %s", kindName(e))
+			}
+		}
+	}
+	props = s.Get("properties")
+	if props != nil && props.Kind != jsonvalue.Object {
+		im.s.fail(props, "\"properties\" is an object, not %s", kindName(props))
+	}
+	return props, req
 }
 
 // object is the type of an inline object schema: a record named after
@@ -839,23 +1049,193 @@ func (im *importer) array(s *node, hint string, depth int) *typ {
 // carry.
 var elementKeywords = []string{"enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems"}
 
-// allOf combines schemas: one is itself; objects make one record of all
-// their fields.
+// allOf combines schemas as JSON Schema means it (a value satisfies each
+// branch): objects make one record of all their fields; one record with
+// only free-form objects beside it is that record; arrays make an array
+// of their element schemas combined; scalars of one type are that type
+// with every branch's constraints (the tightest bound applies).
 func (im *importer) allOf(s, all *node, hint string, depth int) (*typ, []*node) {
 	if all.Kind != jsonvalue.Array || len(all.Arr) == 0 {
 		im.s.fail(all, "\"allOf\" is a non-empty array of schemas")
 	}
-	if len(all.Arr) == 1 {
+	if len(all.Arr) == 1 && !im.hasOwnType(s) {
 		t, more := im.typ(all.Arr[0], hint, depth+1)
 		return t, append([]*node{s}, more...)
 	}
 	if im.isRecord(s, 0) {
+		var rec *node
+		alone := true
+		for _, m := range all.Arr {
+			switch {
+			case im.isRecord(m, 0):
+				if rec != nil {
+					alone = false
+				}
+				rec = m
+			case has(im.target(m), "properties") || has(im.target(m), "required"):
+				alone = false
+			}
+		}
+		if alone && !im.hasOwnType(s) {
+			t, more := im.typ(rec, hint, depth+1)
+			return t, append([]*node{s}, more...)
+		}
 		return im.object(s, hint, depth), []*node{s}
 	}
-	im.warn(diag.CodeImportAllOf, all, "allOf of schemas that are not all objects; the value is the first one's type",
-		"gram combines only objects (their fields make one record). The first schema is kept; the constraints of the others are dropped.")
-	t, more := im.typ(all.Arr[0], hint, depth+1)
-	return t, append([]*node{s}, more...)
+	// The branches that say what the value is (an annotation, or a schema
+	// without a type, says nothing of it).
+	var typed []*node
+	if im.hasOwnType(s) {
+		typed = append(typed, s)
+	}
+	for _, m := range all.Arr {
+		if !im.neutral(m) || im.isObject(m) {
+			typed = append(typed, m)
+		}
+	}
+	arrays := len(typed) > 0
+	var items []*node
+	for _, m := range typed {
+		t := im.target(m)
+		if t == nil || t.Kind != jsonvalue.Object || jsonType(t) != "array" || has(t, "allOf") || has(t, "anyOf") || has(t, "oneOf") {
+			arrays = false
+			break
+		}
+		if it := t.Get("items"); it != nil && it.Kind == jsonvalue.Object {
+			items = append(items, it)
+		}
+	}
+	if arrays && len(items) > 1 {
+		// an array of all the element schemas
+		arr := &node{Kind: jsonvalue.Object, Keys: []string{"type", "items"}, KeyOffs: []int32{s.Off, s.Off}, Obj: map[string]*node{"type": {Kind: jsonvalue.String, Str: "array", Off: s.Off, Line: s.Line, Col: s.Col, Parent: s.Parent, Index: s.Index}, "items": mergedSchema(items[0], items)}, Off: s.Off, Line: s.Line, Col: s.Col, Parent: s.Parent, Index: s.Index}
+		chain := []*node{s}
+		for _, m := range all.Arr { // every branch's constraints apply
+			chain = append(chain, im.chainOf(m)...)
+		}
+		return im.array(arr, hint, depth), chain
+	}
+	if len(typed) == 0 {
+		typed = all.Arr[:1]
+	}
+	first := typed[0]
+	if first == s {
+		// s without its allOf: the type written beside it
+		c := *s
+		c.Keys = slices.DeleteFunc(slices.Clone(s.Keys), func(k string) bool { return k == "allOf" })
+		c.Obj = make(map[string]*node, len(s.Obj))
+		for k, v := range s.Obj {
+			if k != "allOf" {
+				c.Obj[k] = v
+			}
+		}
+		first = &c
+	}
+	t, more := im.typ(first, hint, depth+1)
+	chain := append([]*node{s}, more...)
+	for _, m := range all.Arr {
+		if m == typed[0] {
+			continue
+		}
+		if !slices.Contains(typed, m) {
+			// no type, but its constraints apply (allOf: [{maximum: 5}])
+			chain = append(chain, im.chainOf(m)...)
+			continue
+		}
+		u, c := im.typ(m, hint, depth+1)
+		if u.kind != t.kind && !(numericKind(u.kind) && numericKind(t.kind)) {
+			im.warn(diag.CodeImportAllOf, all, fmt.Sprintf("allOf of %s and %s, which no value is; the value is the first one's type", withArticle(describe(t)), withArticle(describe(u))),
+				"gram combines objects (their fields make one record), arrays (their elements' schemas) and scalars of one type (their constraints). These branches admit no common value; the first schema is kept and the others are dropped.")
+			continue
+		}
+		chain = append(chain, c...)
+	}
+	return t, chain
+}
+
+func numericKind(k check.Kind) bool { return k == check.Integer || k == check.Number }
+
+// target is a schema with its references followed (nil when one cannot
+// be).
+func (im *importer) target(m *node) *node {
+	for i := 0; m != nil && m.Kind == jsonvalue.Object && has(m, "$ref") && i < 64; i++ {
+		ref := m.Get("$ref")
+		if ref.Kind != jsonvalue.String {
+			return nil
+		}
+		m, _ = im.quietResolve(ref.Str)
+	}
+	return m
+}
+
+// chainOf is a schema and what it refers to.
+func (im *importer) chainOf(m *node) []*node {
+	var out []*node
+	for i := 0; m != nil && m.Kind == jsonvalue.Object && i < 64; i++ {
+		out = append(out, m)
+		ref := m.Get("$ref")
+		if ref == nil || ref.Kind != jsonvalue.String {
+			break
+		}
+		m, _ = im.quietResolve(ref.Str)
+	}
+	return out
+}
+
+// jsonType is the one type a schema names (null aside), or the one its
+// keywords imply.
+func jsonType(s *node) string {
+	tn := s.Get("type")
+	switch {
+	case tn == nil:
+		return inferType(s)
+	case tn.Kind == jsonvalue.String:
+		return tn.Str
+	case tn.Kind == jsonvalue.Array:
+		if alts, _ := nonNull(tn); len(alts) == 1 && alts[0].Kind == jsonvalue.String {
+			return alts[0].Str
+		}
+	}
+	return ""
+}
+
+// hasOwnType reports whether a schema with allOf says what its value is
+// beside the allOf (type, properties, items, enum, ...).
+func (im *importer) hasOwnType(s *node) bool {
+	for _, k := range s.Keys {
+		if typeKeywords[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// typeKeywords say what a value is; a schema of none of them (only
+// descriptions, examples, constraints of no type) admits any value.
+var typeKeywords = map[string]bool{"type": true, "properties": true, "items": true, "prefixItems": true, "enum": true, "const": true, "additionalProperties": true, "required": true, "anyOf": true, "oneOf": true}
+
+// neutral reports whether an allOf branch, beside a record, adds nothing
+// but what any object is: a free-form object, required names, an
+// annotation.
+func (im *importer) neutral(m *node) bool {
+	m = im.target(m)
+	if m == nil || m.Kind != jsonvalue.Object {
+		return m != nil && m.Kind == jsonvalue.Bool && m.Bool
+	}
+	if has(m, "allOf") || has(m, "anyOf") || has(m, "oneOf") || has(m, "items") || has(m, "enum") || has(m, "const") {
+		return false
+	}
+	if props := m.Get("properties"); props != nil && props.Kind == jsonvalue.Object && len(props.Keys) > 0 {
+		return false
+	}
+	t := jsonType(m)
+	return t == "object" || t == "" && !has(m, "type")
+}
+
+// isObject reports whether a schema is an object schema (with or without
+// properties).
+func (im *importer) isObject(m *node) bool {
+	m = im.target(m)
+	return m != nil && m.Kind == jsonvalue.Object && jsonType(m) == "object"
 }
 
 // union is the type of anyOf or oneOf with several alternatives (null
@@ -880,6 +1260,14 @@ func (im *importer) union(list *node, alts []*node, key, hint string, depth int)
 	im.warn(diag.CodeImportUnion, list, fmt.Sprintf("%s of %d schemas; gram has no union, so the value is the first one's type (%s)", key, len(alts), describe(t)),
 		"A gram value has one type. The first alternative is kept; values only the others admit are refused. Split the parameter into one per alternative if both are needed.")
 	return t
+}
+
+// withArticle is a type's name with "a" or "an" before it.
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // describe names a type in a message.

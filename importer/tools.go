@@ -81,7 +81,9 @@ func (im *importer) entryKind(s *source, list *node) string {
 		return kindAnthropic
 	case has(e, "inputSchema"):
 		switch {
-		case has(e.Get("inputSchema"), "$schema"):
+		case has(e.Get("inputSchema"), "$schema") && !s.Server:
+			// (a live server's listing is what it is, whoever wrote
+			// its schemas)
 			return kindGramcSchema
 		case list == s.root:
 			return kindMCPEntries // an array: gramc schema --target mcp writes one
@@ -257,7 +259,7 @@ func (im *importer) result(out *node, tool string) (*typ, string) {
 	if out.Kind != jsonvalue.Object {
 		im.s.fail(out, "an output schema is an object, not %s", kindName(out))
 	}
-	name := camel.Case(tool) + "Result"
+	name := camel.Case(tool) + "Output"
 	if im.isRecord(out, 0) && !has(out, "$ref") {
 		r := im.newRecord(out, name, false)
 		im.resultRoot, im.resultRec = out, r

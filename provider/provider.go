@@ -64,12 +64,12 @@ type Info struct {
 	Telemetry string
 	// Output is how its API holds an answer to a JSON Schema, per family
 	// of models: the first entry whose pattern matches a model wins
-	// (LANGUAGE.md §2.5's "one table of provider capabilities").
+	// (docs/language.md §2.6, outputMode: one table of the providers' capabilities).
 	Output []OutputSupport
 }
 
 // OutputMode is how a typed agent's model is held to its output type
-// (LANGUAGE.md §2.5, an agent's outputMode).
+// (docs/language.md §2.6, an agent's outputMode).
 type OutputMode string
 
 // The output modes.
@@ -229,6 +229,20 @@ func Names() []string {
 		out = append(out, p.Aliases...)
 	}
 	return out
+}
+
+// Known names the providers for a message, aliases with their provider:
+// "OpenAI, Anthropic, Gemini (alias Google), Ollama".
+func Known() string {
+	var parts []string
+	for _, p := range Table {
+		s := p.Name
+		if len(p.Aliases) > 0 {
+			s += " (alias " + strings.Join(p.Aliases, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // KeyVariables are every provider's key variables, in table order: what a

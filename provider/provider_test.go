@@ -53,7 +53,7 @@ func TestLookup(t *testing.T) {
 
 // TestOutputModes holds the structured-output facts of each row: which
 // modes a model honours with and without function tools, and what auto
-// picks (LANGUAGE.md §2.5).
+// picks (docs/language.md §2.6).
 func TestOutputModes(t *testing.T) {
 	for _, c := range []struct {
 		model     string // as an agent writes it

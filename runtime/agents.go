@@ -7,7 +7,7 @@ import (
 )
 
 // AgentTool is an agent listed by another as one of its tools, for a
-// caller that builds its library by hand (LANGUAGE.md §2.5, "Agents as
+// caller that builds its library by hand (docs/language.md §2.7, "Agents as
 // tools"): spec is the tool the listing agent's model sees, and a call
 // runs listed, bound from lib, on model — exactly as Bind runs a listed
 // agent (ServeAgent, agenttool.go): a fresh conversation, its typed

@@ -10,7 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/toolspec"
 )
 
-// Agents as tools (LANGUAGE.md §2.5): an agent lists other agents, and
+// Agents as tools (docs/language.md §2.7): an agent lists other agents, and
 // to its model each is a tool named and described as the listed agent,
 // taking its input and answering its output. Calling it runs the listed
 // agent with its own instruction, model, provider and tools, in a fresh

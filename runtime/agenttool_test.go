@@ -14,7 +14,7 @@ import (
 )
 
 // coordinator is an agent on Anthropic that lists triage (on OpenAI)
-// beside lookupCustomer: agents as tools, LANGUAGE.md §2.5.
+// beside lookupCustomer: agents as tools, docs/language.md §2.7.
 func coordinator(child runtime.Agent) runtime.Agent {
 	child.Description = "Triages a support ticket"
 	return runtime.Agent{Name: "coordinator", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Coordinate the support desk.",

@@ -121,8 +121,8 @@ type Invocation struct {
 	// its message as the tool result.
 	Err      error         `json:"-"`
 	Duration time.Duration `json:"duration"`
-	// Agent is the nested run when the tool is a listed agent (LANGUAGE.md
-	// §2.5): its Response, whose Invocations hold its own calls, so a
+	// Agent is the nested run when the tool is a listed agent (docs/language.md
+	// §2.7): its Response, whose Invocations hold its own calls, so a
 	// run's invocations are a tree. Nil for a tool, and for a listed
 	// agent that was not run.
 	Agent *Response `json:"agent,omitempty"`
@@ -173,7 +173,7 @@ type Response struct {
 	// Content is the model's final text answer; a typed agent's is its
 	// Value's JSON text.
 	Content string
-	// Value is a typed agent's result (LANGUAGE.md §2.5): a value of its
+	// Value is a typed agent's result (docs/language.md §2.6): a value of its
 	// output type, validated, defaults applied, unwrapped; nil for an
 	// agent that answers text.
 	Value json.RawMessage `json:",omitempty"`

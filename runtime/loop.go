@@ -346,7 +346,7 @@ func (l *Loop) Record(invs []Invocation) error {
 	return nil
 }
 
-// receiveTyped decides a typed agent's turn (LANGUAGE.md §2.5): a text
+// receiveTyped decides a typed agent's turn (docs/language.md §2.6): a text
 // answer (native, prompted) or a final-answer call (tool mode) that is a
 // value of the output type ends the run with it; one that is not is sent
 // back with the validation error while repair turns remain, and is an

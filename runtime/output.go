@@ -10,7 +10,7 @@ import (
 	"github.com/gramc-dev/gramc/provider"
 )
 
-// Signature is a typed agent's signature (LANGUAGE.md §2.5): what it takes
+// Signature is a typed agent's signature (docs/language.md §2.6): what it takes
 // and what it answers with. An agent without one takes a message and
 // answers text, as (input::String)==>(::String).
 type Signature struct {
@@ -432,7 +432,7 @@ func firstValue(text string) (any, bool) {
 }
 
 // AgentMessage is the user message a run of agent sends for input
-// (LANGUAGE.md §2.5): an agent without a signature, or whose input is one
+// (docs/language.md §2.6): an agent without a signature, or whose input is one
 // String parameter, sends input itself (checked against that parameter's
 // constraints); any other takes input as the JSON object of its
 // arguments, validated with the validator of tool arguments and sent with

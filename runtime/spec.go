@@ -61,10 +61,10 @@ type Agent struct {
 	// its listed agents' included (budget.go); 0 means no limit.
 	MaxTokens  int    `json:"maxTokens,omitempty"`
 	ToolChoice string `json:"toolChoice,omitempty"`
-	// Signature is a typed agent's input and output (LANGUAGE.md §2.5);
+	// Signature is a typed agent's input and output (docs/language.md §2.6);
 	// nil for an agent that takes a message and answers text.
 	Signature *Signature `json:"signature,omitempty"`
-	// Agents are the agents it lists (LANGUAGE.md §2.5, "Agents as
+	// Agents are the agents it lists (docs/language.md §2.7, "Agents as
 	// tools"), each also among Tools as the tool its model sees
 	// (AgentToolSpec, or the compiler's): calling that tool runs the
 	// listed agent (agenttool.go).

@@ -31,7 +31,7 @@ const (
 	EventDone
 	// EventRepair: a typed agent's answer was not a value of its output
 	// type and is sent back; Text is the validation error (a repair turn,
-	// LANGUAGE.md §2.5).
+	// docs/language.md §2.6).
 	EventRepair
 )
 

@@ -101,7 +101,7 @@ func encodeTypedResult(v any) (any, error) {
 	return json.RawMessage(data), nil
 }
 
-// RunTyped runs a typed agent (LANGUAGE.md §2.5) as Run does and decodes
+// RunTyped runs a typed agent (docs/language.md §2.6) as Run does and decodes
 // its result, Response.Value, into T. An agent that answers text is a
 // *ConfigurationError: its result is Response.Content.
 func RunTyped[T any](ctx context.Context, model Model, agent Agent, lib *ToolLibrary, input string, conv *Conversation, opts ...Option) (T, *Response, error) {

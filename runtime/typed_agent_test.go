@@ -13,7 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-// The triage agent of LANGUAGE.md §2.5, its schemas as the checker makes
+// The triage agent of docs/language.md §2.6, its schemas as the checker makes
 // them.
 const (
 	triageInput  = `{"type":"object","properties":{"ticket":{"type":"string","minLength":3}},"required":["ticket"],"additionalProperties":false}`

@@ -33,9 +33,14 @@ func ParseString(filename, text string) (*ast.File, diag.Diagnostics) {
 	if len(text) > MaxFileSize {
 		return tooLarge(filename, len(text))
 	}
-	f, ds := parseRecovering(filename, ast.NewSource(text), text)
+	src := ast.NewSource(text)
+	f, ds := parseRecovering(filename, src, text)
 	if len(ds) > 0 {
 		refineOldForms([]byte(text), ds)
+	}
+	if u := unsafeCharacters(filename, src, text); len(u) > 0 {
+		ds = append(ds, u...)
+		ds.Sort()
 	}
 	return f, ds
 }

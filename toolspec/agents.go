@@ -1,6 +1,6 @@
 package toolspec
 
-// MaxAgentNesting is how deep agents may list agents (LANGUAGE.md §2.5,
+// MaxAgentNesting is how deep agents may list agents (docs/language.md §2.7,
 // "Agents as tools"): an agent that lists none is one level, one that
 // lists such an agent two, and so on. It is written once, here, below
 // both its readers: the checker reports a deeper declaration

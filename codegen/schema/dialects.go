@@ -140,20 +140,26 @@ var dialects = []*dialect{
 		toolName: openAIName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
 			return object{{"name", t.Name}, {"description", t.Description}, {"input_schema", build(standard).input(t)}}, nil
 		}},
-	{target: MCP, schemas: []string{"/inputSchema", "/outputSchema"}, reference: "mcp-2025-11-25.schema.json#/$defs/Tool",
+	{target: MCP, schemas: []string{"/inputSchema", "/outputSchema"}, reference: "mcp-2026-07-28.schema.json#/$defs/Tool",
 		toolName: mcpName, subset: standard, entry: func(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {
 			e := object{{"name", t.Name}}
 			if t.Title != "" {
 				e = append(e, member{"title", t.Title})
 			}
 			e = append(e, member{"description", t.Description}, member{"inputSchema", build(standard).input(t)})
+			// _meta states the MCP version the entry is written for (its
+			// output schema may be any JSON Schema from that version on);
+			// MCP has no deprecation field, so _meta carries that too for
+			// hosts and agents that look.
+			meta := object{{MCPVersionKey, MCPVersion}}
 			if t.Deprecated {
-				// MCP has no deprecation field; _meta carries it for hosts
-				// and agents that look.
-				e = append(e, member{"_meta", object{{"deprecated", true}}})
+				meta = append(meta, member{"deprecated", true})
 			}
-			// MCP restricts outputSchema to `type: object` at the root.
-			if r := t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
+			e = append(e, member{"_meta", meta})
+			// Every result's schema: MCP 2026-07-28 (SEP-2106) allows any
+			// JSON Schema as outputSchema, an array's or a scalar's too
+			// (gramc mcp keeps a non-object one from an earlier client).
+			if t.Result != nil {
 				e = append(e, member{"outputSchema", build(standard).output(t)})
 			}
 			return e, nil
@@ -169,6 +175,15 @@ var dialects = []*dialect{
 			return e, nil
 		}},
 }
+
+// MCPVersion is the MCP protocol version the mcp target's entries
+// describe: the first whose tool output schema may be any JSON Schema
+// (SEP-2106), an array's or a scalar's. Each entry states it in its
+// _meta under MCPVersionKey.
+const MCPVersion = "2026-07-28"
+
+// MCPVersionKey is the _meta key of an mcp entry's MCPVersion.
+const MCPVersionKey = "dev.gramc/protocolVersion"
 
 // chatTool is a Chat Completions `tools` entry.
 func chatTool(t *check.Tool, d *dialect, build func(*subset) *builder) (object, diag.Diagnostics) {

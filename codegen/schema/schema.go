@@ -253,8 +253,8 @@ func Output(t *check.Tool) (json.RawMessage, error) {
 	return marshal(newBuilder(standard, dialectOf(JSONSchema)).output(t))
 }
 
-// AgentSignature is a typed agent's signature as data (LANGUAGE.md
-// §2.5): what the runtime's .gram loader (gramfile) turns into a
+// AgentSignature is a typed agent's signature as data (docs/language.md
+// §2.6): what the runtime's .gram loader (gramfile) turns into a
 // runtime.Signature and generated Go code embeds, made once here.
 type AgentSignature struct {
 	// Input is the standard schema of the agent's arguments (defaults as

@@ -56,7 +56,7 @@ func TestTriageFromCassette(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			want := Triage{Priority: PriorityLow, Minutes: 30, Summary: "free"}
+			want := Triage{Priority: PriorityLow, Minutes: 30, Summary: "gold"}
 			if result != want {
 				t.Errorf("result %+v, want %+v", result, want)
 			}

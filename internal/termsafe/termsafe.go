@@ -102,6 +102,12 @@ func safeText(s string, multiline bool) bool {
 	return true
 }
 
+// Unsafe reports whether r does not show as itself: a control character
+// (tab, newline and carriage return too) or a Unicode format character
+// that reorders or hides text. Line escapes each of them; gramc check
+// warns of them in a gram file (syntax's unsafe-character).
+func Unsafe(r rune) bool { return unsafeRune(r) }
+
 // unsafeRune reports whether r must not reach a terminal as itself: C0
 // and C1 control characters, DEL, and the Unicode format characters that
 // reorder or hide text (bidirectional embeddings, overrides and isolates,

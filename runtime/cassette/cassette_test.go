@@ -352,3 +352,37 @@ func TestSaveNotThroughPlantedLink(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMismatchShowsTheChange (issue 49): a 2,000-character instruction
+// changed at its end fails the replay with a window around the first
+// difference, so the two values shown differ (cut at one length from the
+// start, they were the same), and the message advises --rerecord and
+// ignoreRequests before --record.
+func TestMismatchShowsTheChange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.cassette")
+	agent := runtimetest.HelloGoodbyeAgent()
+	agent.Instruction = strings.Repeat("You are a friendly assistant. ", 66) + "Answer in one short sentence."
+	if n := len(agent.Instruction); n < 2000 {
+		t.Fatalf("the instruction has %d characters", n)
+	}
+	record(t, "openai", path, agent, input, false)
+	changed := agent
+	changed.Instruction = strings.TrimSuffix(agent.Instruction, "one short sentence.") + "two long paragraphs."
+	_, runErr, _ := replayWith(t, "openai", path, changed, runtimetest.HelloGoodbyeLibrary(), input, false)
+	var mm *cassette.MismatchError
+	if !errors.As(runErr, &mm) {
+		t.Fatalf("err = %v, want a *MismatchError", runErr)
+	}
+	msg := mm.Error()
+	for _, want := range []string{
+		`recorded "…`, `Answer in one short sentence."`, `got "…`, `Answer in two long paragraphs."`,
+		"at $.messages[0].content, from character 1991: recorded", "gramc test --rerecord", "ignoreRequests",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the message lacks %q:\n%s", want, msg)
+		}
+	}
+	if mm.Recorded == mm.Got {
+		t.Errorf("the two values shown are the same: %s", mm.Recorded)
+	}
+}

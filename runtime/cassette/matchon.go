@@ -37,7 +37,7 @@ func (s *Session) IgnorePaths(paths ...string) error {
 
 // difference is firstDifference of the two requests with the ignored
 // parts of their bodies removed.
-func (r *Replayer) difference(rec, got Request) (path, recorded, gotv string) {
+func (r *Replayer) difference(rec, got Request) MismatchError {
 	r.mu.Lock()
 	ignore := r.ignore
 	r.mu.Unlock()

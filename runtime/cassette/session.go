@@ -85,7 +85,7 @@ func (s *Session) Close() error {
 		return s.rec.Cassette().Save(s.Path)
 	}
 	if n := s.rep.Unused(); n > 0 {
-		return fmt.Errorf("%s: the run ended with %d recorded request(s) not made: it behaves differently from the recording (re-record with --record)", s.Path, n)
+		return fmt.Errorf("%s: the run ended with %d recorded request(s) not made: it behaves differently from the recording (%s)", s.Path, n, Advice)
 	}
 	return nil
 }

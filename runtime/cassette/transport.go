@@ -159,17 +159,30 @@ type MismatchError struct {
 	// path in the body ("$.messages[2].content").
 	Path string
 	// Recorded and Got are the two values there, as compact JSON (or
-	// text), cut to a readable length.
+	// text), cut to a readable length: two strings, a window of each
+	// around the first character that differs.
 	Recorded, Got string
+	// Char, when the window leaves out their start, is the character
+	// (from 1) of the strings where they first differ.
+	Char int
 }
 
 func (e *MismatchError) Error() string {
 	if e.Path == "" {
 		return fmt.Sprintf("%s: request %d was not recorded: %s", e.Cassette, e.Index, e.Got)
 	}
-	return fmt.Sprintf("%s: request %d differs from the recording at %s: recorded %s, got %s (re-record with --record)",
-		e.Cassette, e.Index, e.Path, e.Recorded, e.Got)
+	at := e.Path
+	if e.Char > 0 {
+		at += fmt.Sprintf(", from character %d", e.Char)
+	}
+	return fmt.Sprintf("%s: request %d differs from the recording at %s: recorded %s, got %s (%s)",
+		e.Cassette, e.Index, at, e.Recorded, e.Got, Advice)
 }
+
+// Advice says what to do when a request differs from its recording on
+// purpose: keep the answers and rewrite the requests (no key), or leave
+// the part out of the comparison; recording anew needs the provider.
+const Advice = "if the request changed on purpose: gramc test --rerecord rewrites the requests and keeps the recorded answers, with no provider and no key; a test's ignoreRequests leaves out a part the answers do not depend on; --record records anew against the provider, with a key"
 
 // Permanent tells the provider client not to retry: the recording will not
 // change.
@@ -187,12 +200,13 @@ func (r *Replayer) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.mu.Unlock()
 	if i >= len(r.c.Exchanges) {
 		return nil, &MismatchError{Cassette: r.name, Index: i + 1,
-			Got: fmt.Sprintf("the cassette holds %d requests and the run made more (re-record with --record)", len(r.c.Exchanges))}
+			Got: fmt.Sprintf("the cassette holds %d requests and the run made more (%s)", len(r.c.Exchanges), Advice)}
 	}
 	ex := r.c.Exchanges[i]
 	got := Request{Method: req.Method, URL: r.secrets.string(requestURL(req.URL)), Body: r.secrets.bytes(body)}
-	if path, rec, g := r.difference(ex.Request, got); path != "" {
-		return nil, &MismatchError{Cassette: r.name, Index: i + 1, Path: path, Recorded: rec, Got: g}
+	if d := r.difference(ex.Request, got); d.Path != "" {
+		d.Cassette, d.Index = r.name, i+1
+		return nil, &d
 	}
 	return ex.Response.replay(r.name, req)
 }
@@ -207,29 +221,79 @@ func (r *Replayer) Unused() int {
 
 // firstDifference compares a recorded request with a new one: method,
 // URL, then the bodies as JSON values (so indentation does not matter).
-func firstDifference(rec, got Request) (path, recorded, gotv string) {
+// It fills Path, Recorded, Got and Char of a MismatchError (Path "" when
+// the requests are alike).
+func firstDifference(rec, got Request) MismatchError {
 	if rec.Method != got.Method {
-		return "method", rec.Method, got.Method
+		return MismatchError{Path: "method", Recorded: rec.Method, Got: got.Method}
 	}
 	if rec.URL != got.URL {
-		return "url", rec.URL, got.URL
+		return MismatchError{Path: "url", Recorded: rec.URL, Got: got.URL}
 	}
 	a, errA := jsonvalue.Decode(rec.Body)
 	b, errB := jsonvalue.Decode(got.Body)
 	if errA != nil || errB != nil {
 		if !bytes.Equal(bytes.TrimSpace(rec.Body), bytes.TrimSpace(got.Body)) {
-			return "body", short(string(rec.Body)), short(string(got.Body))
+			r, g, at := window(string(bytes.TrimSpace(rec.Body)), string(bytes.TrimSpace(got.Body)))
+			return MismatchError{Path: "body", Recorded: r, Got: g, Char: at}
 		}
-		return "", "", ""
+		return MismatchError{}
 	}
 	d, differ := runtime.FirstDifference(a, b)
 	if !differ {
-		return "", "", ""
+		return MismatchError{}
 	}
 	if d.Lengths {
-		return jsonPath(d.Pointer) + " (length)", fmt.Sprint(d.A), fmt.Sprint(d.B)
+		return MismatchError{Path: jsonPath(d.Pointer) + " (length)", Recorded: fmt.Sprint(d.A), Got: fmt.Sprint(d.B)}
 	}
-	return jsonPath(d.Pointer), show(d.A), show(d.B)
+	if sa, ok := d.A.(string); ok {
+		if sb, ok := d.B.(string); ok {
+			r, g, at := window(sa, sb)
+			return MismatchError{Path: jsonPath(d.Pointer), Recorded: r, Got: g, Char: at}
+		}
+	}
+	return MismatchError{Path: jsonPath(d.Pointer), Recorded: show(d.A), Got: show(d.B)}
+}
+
+// windowBefore and windowAfter are how many characters window shows
+// before the first difference and from it on.
+const (
+	windowBefore = 40
+	windowAfter  = 80
+)
+
+// window shows two strings that differ where they do: a window of each
+// around the first character that differs, as JSON strings, with "…"
+// where text is left out and, when the window does not start at the
+// beginning, the character the difference is at (else 0). (Cutting both
+// at the same length would show two equal strings when a long
+// instruction changed at its end.)
+func window(a, b string) (string, string, int) {
+	ra, rb := []rune(a), []rune(b)
+	p := 0
+	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+		p++
+	}
+	start := max(0, p-windowBefore)
+	cut := func(rs []rune) string {
+		end := min(len(rs), p+windowAfter)
+		var q bytes.Buffer
+		enc := json.NewEncoder(&q)
+		enc.SetEscapeHTML(false)
+		enc.Encode(string(rs[start:end])) //nolint:errcheck // a string encodes
+		s := strings.TrimSuffix(q.String(), "\n")
+		if start > 0 {
+			s = `"…` + s[1:]
+		}
+		if end < len(rs) {
+			s = s[:len(s)-1] + `…"`
+		}
+		return s
+	}
+	if start > 0 {
+		return cut(ra), cut(rb), p + 1
+	}
+	return cut(ra), cut(rb), 0
 }
 
 // jsonPath writes a JSON pointer as "$.messages[2].content".

@@ -68,7 +68,13 @@ type dialect interface {
 // ServeHTTP implements http.Handler.
 func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var d dialect
-	switch f.Provider {
+	provider := f.Provider
+	if provider == OpenAI && strings.HasSuffix(r.URL.Path, "/responses") {
+		// OpenAI serves the Responses API beside Chat Completions, under
+		// one base URL and key: so does its fake.
+		provider = OpenAIResponses
+	}
+	switch provider {
 	case OpenAI:
 		f.mu.Lock()
 		if f.openai == nil {
@@ -109,7 +115,7 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	t.Provider, t.Header, t.Raw = f.Provider, r.Header.Clone(), body
+	t.Provider, t.Header, t.Raw = provider, r.Header.Clone(), body
 	f.mu.Lock()
 	f.n++
 	n := f.n

@@ -16,7 +16,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
-// The triage agent of LANGUAGE.md §2.5, its schemas as the checker and the
+// The triage agent of docs/language.md §2.6, its schemas as the checker and the
 // openai-strict target make them.
 const (
 	triageOutput = `{"type":"object","properties":{"priority":{"type":"string","enum":["low","normal","urgent"]},"minutes":{"type":"integer","minimum":0,"maximum":480,"default":30},"summary":{"type":"string"}},"required":["priority","summary"],"additionalProperties":false}`

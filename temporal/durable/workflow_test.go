@@ -296,7 +296,7 @@ func decodeInput(can *workflow.ContinueAsNewError, v any) error {
 	return converter.GetDefaultDataConverter().FromPayloads(can.Input, v)
 }
 
-// typed is a typed agent (LANGUAGE.md §2.5) of these tests: an OpenAI
+// typed is a typed agent (docs/language.md §2.6) of these tests: an OpenAI
 // agent with one tool, the input as its message, and a value of the
 // schema output, named outputName, as its answer.
 func typed(name, instruction string, tool runtime.ToolSpecification, outputName, output string) runtime.Agent {
