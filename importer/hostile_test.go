@@ -92,3 +92,27 @@ func TestHostileDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestLongNameWarning (issue 44, Low): a tool name of a mebibyte is
+// renamed, and its warning names it in a bounded length, not whole.
+func TestLongNameWarning(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	doc := `{"tools":[{"name":"` + long + `","description":"D","inputSchema":{"type":"object","additionalProperties":false,"properties":{"` + long + `":{"type":"string"}}}}]}`
+	res, err := importer.Import([]importer.Source{{Name: "doc", Data: []byte(doc)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := 0
+	for _, w := range res.Warnings {
+		if w.Code != diag.CodeImportRenamed {
+			continue
+		}
+		renamed++
+		if len(w.Summary) > 600 || !strings.Contains(w.Summary, "1048576 bytes") {
+			t.Errorf("a warning of %d bytes: %.200s", len(w.Summary), w.Summary)
+		}
+	}
+	if renamed == 0 {
+		t.Errorf("no rename of the tool: %v", res.Warnings)
+	}
+}

@@ -98,7 +98,7 @@ func (im *importer) name() {
 		name := unique(sanitizeTool(t.name), maxToolName)
 		if name != t.name {
 			im.s = t.src
-			im.warn(diag.CodeImportRenamed, t.at, fmt.Sprintf("tool %s is named %s", jsonstr.Text(t.name), jsonstr.Text(name)),
+			im.warn(diag.CodeImportRenamed, t.at, fmt.Sprintf("tool %s is named %s", shownName(t.name), jsonstr.Text(name)),
 				"A tool name is 1 to 64 letters, digits, underscores and hyphens, unique in the package (what OpenAI, Anthropic and Gemini accept). The server or API still knows the tool by its old name: map it back in the implementation.")
 			t.name = name
 		}
@@ -138,7 +138,7 @@ func (im *importer) rename(old string, unique func(string, int) string, given bo
 	name := unique(sanitizeType(old), 0)
 	if name != old && given {
 		im.s = src
-		im.warn(diag.CodeImportRenamed, at, fmt.Sprintf("type %s is named %s", jsonstr.Text(old), jsonstr.Text(name)),
+		im.warn(diag.CodeImportRenamed, at, fmt.Sprintf("type %s is named %s", shownName(old), jsonstr.Text(name)),
 			"Tools, types and enums share one namespace, and a type cannot be named like a built-in type (String, Integer, ...): the type was renamed. Its JSON shape is unchanged.")
 	}
 	return name
@@ -165,7 +165,7 @@ func (im *importer) paramName(p *param) {
 	}
 	if name != p.name {
 		im.s = p.src
-		im.warn(diag.CodeImportRenamed, p.at, fmt.Sprintf("property %s is named %s", jsonstr.Text(p.name), jsonstr.Text(name)),
+		im.warn(diag.CodeImportRenamed, p.at, fmt.Sprintf("property %s is named %s", shownName(p.name), jsonstr.Text(name)),
 			"A gram name cannot be empty or hold the character U+0000, and is not written with a control, bidirectional or invisible character, which would not show as itself (gramc check warns of one: unsafe-character); the property was renamed, and the tool's implementation must map it back.")
 		p.name = name
 	}
@@ -207,4 +207,21 @@ func (im *importer) prune() {
 		visit(t.result)
 	}
 	im.decls = slices.DeleteFunc(im.decls, func(d any) bool { return !keep[d] })
+}
+
+// maxShownName bounds the bytes of a document's name a warning quotes.
+const maxShownName = 100
+
+// shownName is a document's name as a warning quotes it: whole, or, past
+// maxShownName bytes, its beginning and its length (a mebibyte name is
+// not printed whole).
+func shownName(name string) string {
+	if len(name) <= maxShownName {
+		return jsonstr.Text(name)
+	}
+	cut := maxShownName
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", jsonstr.Text(name[:cut]), len(name))
 }

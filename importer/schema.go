@@ -84,7 +84,7 @@ func (s *source) toolOf(n *node) string {
 		list := c.Parent
 		if list.Kind == jsonvalue.Array && (list == s.root || list.Parent == s.root && s.root.Kind == jsonvalue.Object) {
 			if name := c.Get("name"); name != nil && name.Kind == jsonvalue.String {
-				return "tool " + jsonstr.Text(name.Str) + ", "
+				return "tool " + shownName(name.Str) + ", "
 			}
 			return ""
 		}
