@@ -58,9 +58,9 @@ func TestListMCP(t *testing.T) {
 	t.Errorf("no %s in %+v", compat.ParamNowRequired, changes)
 }
 
-// TestListMCPTimeout: a server that does not answer is given up after
-// the timeout, which the error names.
-func TestListMCPTimeout(t *testing.T) {
+// silentServer is the URL of an HTTP server that never answers (until
+// the test ends).
+func silentServer(t *testing.T) string {
 	release := make(chan struct{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -68,9 +68,15 @@ func TestListMCPTimeout(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer ts.Close()
-	defer close(release)
-	_, err := listMCP(t.Context(), ts.URL, 200*time.Millisecond)
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(release) })
+	return ts.URL
+}
+
+// TestListMCPTimeout: a server that does not answer is given up after
+// the timeout, which the error names.
+func TestListMCPTimeout(t *testing.T) {
+	_, err := listMCP(t.Context(), silentServer(t), 200*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "no tool list within 200ms (--mcp-timeout)") {
 		t.Errorf("%v", err)
 	}
@@ -81,20 +87,12 @@ func TestListMCPTimeout(t *testing.T) {
 // listing at once, well before --mcp-timeout, and the error says it was
 // cancelled, not that the server was slow.
 func TestListMCPEndsWithItsContext(t *testing.T) {
-	release := make(chan struct{})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer ts.Close()
-	defer close(release)
+	url := silentServer(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	done := make(chan error, 1)
 	go func() {
-		_, err := listMCP(ctx, ts.URL, time.Hour)
+		_, err := listMCP(ctx, url, time.Hour)
 		done <- err
 	}()
 	select {

@@ -37,25 +37,25 @@ func fsPath(name string) (string, error) {
 }
 
 func (c *Config) stat(name string) (fs.FileInfo, error) {
-	if c.fsys() == nil {
-		return os.Stat(name)
-	}
-	p, err := fsPath(name)
-	if err != nil {
-		return nil, err
-	}
-	return fs.Stat(c.FS, p)
+	return through(c, name, os.Stat, fs.Stat)
 }
 
 func (c *Config) readDir(dir string) ([]fs.DirEntry, error) {
+	return through(c, dir, os.ReadDir, fs.ReadDir)
+}
+
+// through is onOS(name) for the operating system's file system, and
+// inFS(c.FS, name) with name as a path of c.FS otherwise.
+func through[T any](c *Config, name string, onOS func(string) (T, error), inFS func(fs.FS, string) (T, error)) (T, error) {
 	if c.fsys() == nil {
-		return os.ReadDir(dir)
+		return onOS(name)
 	}
-	p, err := fsPath(dir)
+	p, err := fsPath(name)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
-	return fs.ReadDir(c.FS, p)
+	return inFS(c.FS, p)
 }
 
 // join, clean and fromSlash are filepath's for the operating system and
