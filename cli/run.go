@@ -208,9 +208,6 @@ func redacted(e *env, f func(*env) error) error {
 }
 
 func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) (err error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	pkgs, err := loadPackages(e, files)
 	if err != nil {
 		return err
