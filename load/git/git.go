@@ -76,7 +76,17 @@ var ErrNotLocal = errors.New("the object is not in the local repository (gramc n
 
 // ErrTimeout is wrapped by the error of a git command that gave no answer
 // within Timeout.
-var ErrTimeout = errors.New("no answer in time")
+var ErrTimeout = errors.New("no answer")
+
+// missingError is ReadFile's error for a REV:PATH that names nothing
+// there: it wraps ErrNotLocal, in words of its own.
+type missingError struct{ where string }
+
+func (e *missingError) Error() string {
+	return "git cat-file: " + e.where + " does not exist or is not in the local repository"
+}
+
+func (e *missingError) Unwrap() error { return ErrNotLocal }
 
 // ValidRevision reports why rev cannot name a git revision safely ("" when
 // it can): it is given to git as an argument, so it must not read as an
@@ -248,7 +258,7 @@ func gitError(verb string, err error, stderr *capped.Buffer) error {
 // timeoutError is the error of a git command that gave no answer within
 // Timeout.
 func timeoutError(verb string) error {
-	return fmt.Errorf("git %s: %w: nothing within %s (git.Timeout)", verb, ErrTimeout, Timeout)
+	return fmt.Errorf("git %s: %w within %s (git.Timeout)", verb, ErrTimeout, Timeout)
 }
 
 // relDir is dir relative to the work tree's root, with slashes ("" for
@@ -567,7 +577,7 @@ func ReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, erro
 	})
 	if errors.Is(err, ErrNotLocal) {
 		// cat-file --batch says "missing" for a name it cannot resolve too.
-		return nil, fmt.Errorf("git cat-file: %s:%s does not exist or is not in the local repository: %w", termsafe.Line(rev, 100), termsafe.Line(treePath, 300), ErrNotLocal)
+		return nil, &missingError{termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)}
 	}
 	return data, err
 }
