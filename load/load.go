@@ -122,6 +122,12 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 		seenDir[filepath.Clean(dir)] = true
 		units = append(units, Unit{Dir: dir, Files: files})
 	}
+	addFile := func(p string) {
+		if !seenFile[filepath.Clean(p)] {
+			seenFile[filepath.Clean(p)] = true
+			named = append(named, p)
+		}
+	}
 	for _, p := range patterns {
 		if root, ok := strings.CutSuffix(filepath.ToSlash(p), "..."); ok {
 			root = strings.TrimSuffix(root, "/")
@@ -141,10 +147,7 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 			continue
 		}
 		if _, ok := cfg.overlay(p); ok {
-			if !seenFile[filepath.Clean(p)] {
-				seenFile[filepath.Clean(p)] = true
-				named = append(named, p)
-			}
+			addFile(p)
 			continue
 		}
 		fi, err := cfg.stat(p)
@@ -152,10 +155,7 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 			return nil, nil, fmt.Errorf("cannot load %s: %w", p, err)
 		}
 		if !fi.IsDir() {
-			if !seenFile[filepath.Clean(p)] {
-				seenFile[filepath.Clean(p)] = true
-				named = append(named, p)
-			}
+			addFile(p)
 			continue
 		}
 		files, err := cfg.gramFiles(p)
