@@ -52,7 +52,8 @@ const rules = `
 	codegen/schema < codegen/golang, compat;
 	check < codegen/graph;
 	check, docs < check/explain;
-	codegen/schema, load < config;
+	load < load/git; # os/exec: apart, so that what loads files links none
+	codegen/schema, load/git < config;
 	check < importer;
 
 	# The runtime, which links none of the compiler.
@@ -68,8 +69,9 @@ const rules = `
 	agenttest < eval; # gramc eval: agenttest's runs, repeated and measured
 
 	# The playground: the compiler core behind globalThis.gramc, its
-	# WebAssembly shell, the site's builder (docs/playground.md).
-	codegen/golang, codegen/graph, check/explain < playground/core < playground/wasm;
+	# WebAssembly shell, the site's builder (docs/playground.md). It loads
+	# through load's file-system seam (Config.FS), as gramc check does.
+	load, codegen/golang, codegen/graph, check/explain < playground/core < playground/wasm;
 	NONE < playground/site < playground/build;
 
 	# The tools.
@@ -78,13 +80,13 @@ const rules = `
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.
-	ast, diag, syntax, check, load, codegen/schema, codegen/golang, compat, config, lsp, cli
+	ast, diag, syntax, check, load, load/git, codegen/schema, codegen/golang, compat, config, lsp, cli
 	  !< runtime, runtime/internal/apihttp, runtime/clientopt, runtime/openai, runtime/anthropic,
 	     runtime/gemini, runtime/clients, runtime/cassette, runtime/mcp, runtime/toolcmd;
 	gramfile, agenttest, eval, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;
 	lsp, cli, agenttest !< gramfile, codegen/golang;
 	cli !< lsp;
-	load, config, lsp, cli, runtime, runtime/clients, gramfile !< playground/core, playground/wasm;
+	load/git, config, lsp, cli, runtime, runtime/clients, gramfile !< playground/core, playground/wasm;
 `
 
 // TestLayers runs go list on the module and fails on an import the rules

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -117,19 +118,9 @@ with --werror), 2 for usage or I/O errors.`,
 }
 
 func runCheck(e *env, opts checkOptions, args []string) error {
-	rep, err := checkPackages(e, opts, args)
+	rep, err := checkPackages(e, opts, args, e.diagnosticsOut(opts.format))
 	if err != nil {
 		return err
-	}
-	if len(rep.pkgs) == 0 {
-		patterns := args
-		if len(patterns) == 0 {
-			patterns = []string{"./..."}
-		}
-		fmt.Fprintf(e.stderr, "gramc check: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
-	}
-	if err := writeDiagnostics(e, rep.diags, opts.format); err != nil {
-		return &exitError{code: ExitUsage, err: err}
 	}
 	// An installed gram skill older than gramc (skill.go): one line,
 	// never into JSON output's neighbourhood.
@@ -158,10 +149,13 @@ type checkReport struct {
 	fixErr  error
 }
 
-// checkPackages is gramc check without its output: what runCheck prints
-// and the compiler's MCP tools (check, fix) return. Its errors are
-// usage errors.
-func checkPackages(e *env, opts checkOptions, args []string) (*checkReport, error) {
+// checkPackages is gramc check: gramc's diagnostics pipeline
+// (load.Diagnostics, which the playground calls too) with check's steps
+// added — --fix, --target's lint, gramc.json and --disable — its output
+// written to out in opts.format (nil: not written; the compiler's MCP
+// tools, check and fix, return the report instead). Its errors are usage
+// errors.
+func checkPackages(e *env, opts checkOptions, args []string, out io.Writer) (*checkReport, error) {
 	// The project's gramc.json, found from the packages up; flags
 	// override it.
 	cfg, cfgDiags := config.ForPatterns(args)
@@ -196,29 +190,40 @@ func checkPackages(e *env, opts checkOptions, args []string) (*checkReport, erro
 	// Without --target (whose lint reads the declarations) check needs
 	// only the diagnostics and the files' gramc:ignore comments: the
 	// loader need not keep the trees and the model of every package.
-	pkgs, diags, err := load.Packages(args, &load.Config{DiagnosticsOnly: checkLean && len(targets) == 0})
+	lcfg := &load.Config{DiagnosticsOnly: checkLean && len(targets) == 0}
+	rep := &checkReport{}
+	amend := func(pkgs []*check.Package, diags diag.Diagnostics) ([]*check.Package, diag.Diagnostics, error) {
+		if opts.fix != "" {
+			var err error
+			// A file that changed while being fixed is said after the
+			// diagnostics (fixErr); any other error ends the check.
+			if pkgs, diags, rep.written, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); errors.Is(err, errFixesLeft) {
+				rep.fixErr = err
+			} else if err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(targets) > 0 {
+			for _, pkg := range pkgs {
+				diags = append(diags, schema.Lint(pkg, targets)...)
+			}
+		}
+		if len(pkgs) == 0 && out != nil {
+			// Not an error, but said, before the diagnostics.
+			patterns := args
+			if len(patterns) == 0 {
+				patterns = []string{"./..."}
+			}
+			fmt.Fprintf(e.stderr, "gramc check: warning: %q matched no .gram files\n", strings.Join(patterns, " "))
+		}
+		return pkgs, diags, nil
+	}
+	res, err := load.Diagnostics(out, args, lcfg, load.CheckOptions{Amend: amend, Configure: configure(cfg, cfgDiags, disabled)}, e.render(opts.format))
 	if err != nil {
 		return nil, &exitError{code: ExitUsage, err: err}
 	}
-	var fixErr error // fixes left unwritten: said after the diagnostics
-	var written []string
-	if opts.fix != "" {
-		if pkgs, diags, written, err = fixPackages(e, args, diags, opts.fix == "all", opts.diff); errors.Is(err, errFixesLeft) {
-			fixErr = err
-		} else if err != nil {
-			return nil, &exitError{code: ExitUsage, err: err}
-		}
-	}
-	if len(targets) > 0 {
-		for _, pkg := range pkgs {
-			diags = append(diags, schema.Lint(pkg, targets)...)
-		}
-		diags.Sort()
-	}
-	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, true), disabled)
-	diags = append(diags, cfgDiags...)
-	diags.Sort()
-	return &checkReport{pkgs: pkgs, diags: diags, written: written, fixErr: fixErr}, nil
+	rep.pkgs, rep.diags = res.Packages, res.Diagnostics
+	return rep, nil
 }
 
 // checkLean is whether gramc check loads with load.Config.DiagnosticsOnly

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gramc-dev/gramc/ast"
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/diag"
@@ -28,23 +28,27 @@ func printDiagnostics(e *env, ds diag.Diagnostics) {
 // printDiagnosticsFrom is printDiagnostics with the source excerpts read
 // by read (gramc import shows its sources as it read them).
 func printDiagnosticsFrom(e *env, ds diag.Diagnostics, read func(name string) ([]byte, error)) {
-	if len(ds) == 0 {
-		return
-	}
 	ds.Sort()
-	opts := diag.TextOptions{Color: e.useColor(e.stderr), ReadFile: read}
-	// A terminal shows at most maxPerFile per file, as go/parser does;
-	// a pipe or a file gets them all (CI logs, editors, scripts) but for
-	// diag.MaxSameCode of one code in one file.
-	shown := ds
-	if !e.allErrors && isTerminal(e.stderr) {
-		opts.MaxPerFile = maxPerFile
-		opts.MoreCommand = e.allErrorsCommand()
-	} else {
-		shown = e.bounded(ds) // diag.MaxSameCode of a code per file
+	opts := e.render("text")
+	opts.Text.ReadFile = read
+	diag.Render(e.stderr, ds, opts) //nolint:errcheck // stderr
+}
+
+// render is how this run shows diagnostics in format: text (on standard
+// error) coloured on a terminal without NO_COLOR, and there at most
+// maxPerFile of a file, as go/parser does; a pipe or a file gets them all
+// (CI logs, editors, scripts) but for diag.MaxSameCode of one code in one
+// file, as JSON and GitHub output do; -e shows every one.
+func (e *env) render(format string) diag.RenderOptions {
+	opts := diag.RenderOptions{Format: format, All: e.allErrors, SeeAll: "; -e reports all"}
+	if format == "text" {
+		opts.Text.Color = e.useColor(e.stderr)
+		if !e.allErrors && isTerminal(e.stderr) {
+			opts.Text.MaxPerFile = maxPerFile
+			opts.Text.MoreCommand = e.allErrorsCommand()
+		}
 	}
-	diag.WriteText(e.stderr, shown, opts) //nolint:errcheck // stderr
-	fmt.Fprintln(e.stderr, diag.CountLine(ds))
+	return opts
 }
 
 // allErrorsCommand is the command line that shows every diagnostic: this
@@ -68,16 +72,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// knownCodes are the codes a gramc:ignore comment or --disable may name:
-// every registered code (diag.Codes).
-func knownCodes() []diag.Code {
-	var out []diag.Code
-	for _, c := range diag.Codes() {
-		out = append(out, c.Code)
-	}
-	return out
 }
 
 // addDisableFlag gives a command that prints the diagnostics of the
@@ -111,17 +105,23 @@ func loadScoped(e *env, patterns []string) ([]*check.Package, diag.Diagnostics, 
 	if err != nil {
 		return nil, nil, usageErrorf("%v", err)
 	}
-	pkgs, diags, err := load.Packages(patterns, nil)
-	if err != nil {
-		return nil, nil, &exitError{code: ExitUsage, err: err}
-	}
 	// The project's gramc.json (disabled codes, severities), as gramc
 	// check applies it; --disable overrides its list.
 	cfg, cfgDiags := config.ForPatterns(patterns)
-	diags = cfg.Apply(scopeDiagnostics(pkgs, diags, nil, false), disabled)
-	diags = append(diags, cfgDiags...)
-	diags.Sort()
-	return pkgs, diags, nil
+	rep, err := load.Check(patterns, nil, load.CheckOptions{Partial: true, Configure: configure(cfg, cfgDiags, disabled)})
+	if err != nil {
+		return nil, nil, &exitError{code: ExitUsage, err: err}
+	}
+	return rep.Packages, rep.Diagnostics, nil
+}
+
+// configure is the step of the pipeline (load.CheckOptions.Configure)
+// that applies gramc.json and --disable's codes to the scoped
+// diagnostics, and adds gramc.json's own.
+func configure(cfg *config.Config, cfgDiags diag.Diagnostics, disabled []diag.Code) func(diag.Diagnostics) diag.Diagnostics {
+	return func(ds diag.Diagnostics) diag.Diagnostics {
+		return append(cfg.Apply(ds, disabled), cfgDiags...)
+	}
 }
 
 // loadSomePackages is loadPackages for a command that works on at least
@@ -141,38 +141,6 @@ func loadSomePackages(e *env, paths []string, def string) ([]*check.Package, err
 	return pkgs, nil
 }
 
-// scopeDiagnostics applies what the user said about warnings: the
-// `// gramc:ignore` comments of the packages' files (check.Suppress) and
-// the codes disabled for the run. Every command that reports diagnostics
-// of packages filters them through it.
-//
-// Only gramc check reports a suppression that suppresses nothing
-// (reportUnused): the other commands see only some of the diagnostics.
-func scopeDiagnostics(pkgs []*check.Package, ds diag.Diagnostics, disabled []diag.Code, reportUnused bool) diag.Diagnostics {
-	var files []*ast.File
-	for _, p := range pkgs {
-		if p != nil {
-			files = append(files, p.Files...)
-		}
-	}
-	if reportUnused {
-		ds = check.Suppress(files, ds, knownCodes())
-	} else {
-		ds = check.SuppressOnly(files, ds)
-	}
-	if len(disabled) == 0 {
-		return ds
-	}
-	out := ds[:0:0]
-	for _, d := range ds {
-		if d.Severity == diag.Warning && slices.Contains(disabled, d.Code) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
 // parseDisabled reads --disable's comma-separated codes: each must be a
 // known warning code (an error cannot be turned off: a later stage would
 // fail on it).
@@ -180,7 +148,7 @@ func parseDisabled(list string) ([]diag.Code, error) {
 	if list == "" {
 		return nil, nil
 	}
-	known := knownCodes()
+	known := diag.KnownCodes()
 	var names []string
 	for _, k := range known {
 		names = append(names, string(k))
@@ -204,25 +172,11 @@ func parseDisabled(list string) ([]diag.Code, error) {
 // the first, most useful ones. JSON and GitHub outputs are never cut.
 const maxPerFile = 10
 
-// writeDiagnostics prints diagnostics in format: text on standard error,
-// json and github on standard output.
-func writeDiagnostics(e *env, ds diag.Diagnostics, format string) error {
-	switch format {
-	case "json":
-		return diag.WriteJSON(e.stdout, e.bounded(ds))
-	case "github":
-		return diag.WriteGitHub(e.stdout, e.bounded(ds))
+// diagnosticsOut is where diagnostics in format go: text on standard
+// error, json and github on standard output.
+func (e *env) diagnosticsOut(format string) io.Writer {
+	if format == "json" || format == "github" {
+		return e.stdout
 	}
-	printDiagnostics(e, ds)
-	return nil
-}
-
-// bounded is ds with at most diag.MaxSameCode diagnostics of a code in a
-// file (all of them with -e), then one of that code saying how many more
-// there are, at the first one left out. ds is sorted.
-func (e *env) bounded(ds diag.Diagnostics) diag.Diagnostics {
-	if e.allErrors {
-		return ds
-	}
-	return diag.Bounded(ds, diag.MaxSameCode, "; -e reports all")
+	return e.stderr
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/load/git"
 )
 
 func init() { register(newDiffCmd) }
@@ -101,9 +102,9 @@ errors. docs/diff.md lists every rule.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.againstMCP != "" {
-				return runDiff(e, opts, "", args[0])
+				return runDiff(cmd.Context(), e, opts, "", args[0])
 			}
-			return runDiff(e, opts, args[0], args[1])
+			return runDiff(cmd.Context(), e, opts, args[0], args[1])
 		},
 	}
 	f := cmd.Flags()
@@ -116,7 +117,9 @@ errors. docs/diff.md lists every rule.`,
 	return cmd
 }
 
-func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
+// runDiff compares OLD with NEW; ctx is the command's (cobra's), which
+// ends the git and MCP reads.
+func runDiff(ctx context.Context, e *env, opts diffOptions, oldArg, newArg string) error {
 	failAt, fail := compat.Breaking, true
 	if opts.failOn == "none" {
 		fail = false
@@ -148,22 +151,22 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 	}
 	var oldPkgs []*check.Package
 	var oldSnap *compat.Snapshot
-	var oldFrom *load.Export
+	var oldFrom *git.Export
 	if opts.againstMCP != "" {
-		snap, err := listMCP(e, opts.againstMCP, opts.mcpTimeout)
+		snap, err := listMCP(ctx, opts.againstMCP, opts.mcpTimeout)
 		if err != nil {
 			return err
 		}
 		oldPkgs, oldSnap = snap.Packages, snap
 	} else {
-		pkgs, snap, x, err := loadVersion(e, oldArg)
+		pkgs, snap, x, err := loadVersion(ctx, e, oldArg)
 		defer x.Remove()
 		if err != nil {
 			return err
 		}
 		oldPkgs, oldSnap, oldFrom = pkgs, snap, x
 	}
-	newPkgs, newSnap, newFrom, err := loadVersion(e, newArg)
+	newPkgs, newSnap, newFrom, err := loadVersion(ctx, e, newArg)
 	defer newFrom.Remove()
 	if err != nil {
 		return err
@@ -236,10 +239,10 @@ func runDiff(e *env, opts diffOptions, oldArg, newArg string) error {
 // loadVersion loads the packages of arg: a path, REV:PATH read from git
 // into a temporary directory (x is then set: the caller removes it), or a
 // JSON snapshot file (snap is then set).
-func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, x *load.Export, err error) {
+func loadVersion(ctx context.Context, e *env, arg string) (pkgs []*check.Package, snap *compat.Snapshot, x *git.Export, err error) {
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) && strings.HasSuffix(strings.ToLower(path), ".json") {
 		if _, err := os.Stat(arg); err != nil { // not a file named so: REV:PATH
-			snap, err := gitSnapshot(arg, rev, path)
+			snap, err := gitSnapshot(ctx, arg, rev, path)
 			if err != nil {
 				return nil, nil, x, &exitError{code: ExitUsage, err: err}
 			}
@@ -264,7 +267,7 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 	}
 	patterns := []string{arg}
 	if rev, path, ok := strings.Cut(arg, ":"); ok && rev != "" && !isWindowsDrive(arg) {
-		x, err = load.GitExport(context.Background(), "", rev, path)
+		x, err = git.ExportAt(ctx, "", rev, path)
 		if err != nil {
 			return nil, nil, nil, &exitError{code: ExitUsage, err: err}
 		}
@@ -285,8 +288,8 @@ func loadVersion(e *env, arg string) (pkgs []*check.Package, snap *compat.Snapsh
 // repository, bounded as a file is (compat.MaxSnapshotBytes). path is
 // git's: from the root of the tree, or from the current directory when it
 // begins with "./" or "../".
-func gitSnapshot(arg, rev, path string) (*compat.Snapshot, error) {
-	data, err := load.GitReadFile("", rev, path, compat.MaxSnapshotBytes)
+func gitSnapshot(ctx context.Context, arg, rev, path string) (*compat.Snapshot, error) {
+	data, err := git.ReadFile(ctx, "", rev, path, compat.MaxSnapshotBytes)
 	switch {
 	case errors.Is(err, load.ErrTooLarge):
 		return nil, fmt.Errorf("%s: larger than %d bytes (compat.MaxSnapshotBytes)", termsafe.Line(arg, 200), compat.MaxSnapshotBytes)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -19,8 +20,8 @@ const maxListedTools = 100000
 // snapshot: the OLD version of gramc diff --against-mcp. Its positions are
 // in the listing as JSON ({"tools": [...]}), named by server, with the
 // JSON pointer of each.
-func listMCP(e *env, server string, timeout time.Duration) (*compat.Snapshot, error) {
-	data, err := mcpToolList(server, timeout, "--against-mcp", "gramc diff")
+func listMCP(ctx context.Context, server string, timeout time.Duration) (*compat.Snapshot, error) {
+	data, err := mcpToolList(ctx, server, timeout, "--against-mcp", "gramc diff")
 	if err != nil {
 		return nil, err
 	}

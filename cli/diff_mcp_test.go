@@ -31,7 +31,7 @@ func TestListMCP(t *testing.T) {
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	defer ts.Close()
 	e := &env{stdout: io.Discard, stderr: io.Discard}
-	snap, err := listMCP(e, ts.URL, 10*time.Second)
+	snap, err := listMCP(t.Context(), ts.URL, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestListMCP(t *testing.T) {
 	if err := os.WriteFile(dir+"/t.gram", []byte("[w:Tool {description: \"W\"} | (days::Integer {range: 1..14})==>(::String)]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	newPkgs, _, _, err := loadVersion(e, dir)
+	newPkgs, _, _, err := loadVersion(t.Context(), e, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +58,9 @@ func TestListMCP(t *testing.T) {
 	t.Errorf("no %s in %+v", compat.ParamNowRequired, changes)
 }
 
-// TestListMCPTimeout: a server that does not answer is given up after
-// the timeout, which the error names.
-func TestListMCPTimeout(t *testing.T) {
+// silentServer is the URL of an HTTP server that never answers (until
+// the test ends).
+func silentServer(t *testing.T) string {
 	release := make(chan struct{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -68,10 +68,39 @@ func TestListMCPTimeout(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer ts.Close()
-	defer close(release)
-	_, err := listMCP(&env{stdout: io.Discard, stderr: io.Discard}, ts.URL, 200*time.Millisecond)
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(release) })
+	return ts.URL
+}
+
+// TestListMCPTimeout: a server that does not answer is given up after
+// the timeout, which the error names.
+func TestListMCPTimeout(t *testing.T) {
+	_, err := listMCP(t.Context(), silentServer(t), 200*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "no tool list within 200ms (--mcp-timeout)") {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestListMCPEndsWithItsContext: the listing runs under the command's
+// context (cobra's cmd.Context()), so a caller that ends it ends the
+// listing at once, well before --mcp-timeout, and the error says it was
+// cancelled, not that the server was slow.
+func TestListMCPEndsWithItsContext(t *testing.T) {
+	url := silentServer(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	done := make(chan error, 1)
+	go func() {
+		_, err := listMCP(ctx, url, time.Hour)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || strings.Contains(err.Error(), "--mcp-timeout") {
+			t.Errorf("listing under a cancelled context: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the listing went on after its context ended")
 	}
 }

@@ -119,7 +119,7 @@ func runGen(e *env, opts genOptions, args []string) error {
 			Stubs:       opts.stubs && !opts.check,
 			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
 		}, out.open)
-		printDiagnostics(e, scopeDiagnostics([]*check.Package{pkg}, warnings, nil, false))
+		printDiagnostics(e, check.SuppressOnly(pkg.Files, warnings))
 		if err == nil {
 			err = out.finish()
 		}

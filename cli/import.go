@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -68,7 +69,7 @@ and then nothing is written; 2 for usage or I/O errors.`,
 			if len(args) == 0 && len(opts.mcp) == 0 {
 				return usageErrorf("name a source: a file (- for standard input) or --mcp COMMAND|URL")
 			}
-			return runImport(e, opts, args)
+			return runImport(cmd.Context(), e, opts, args)
 		},
 	}
 	f := cmd.Flags()
@@ -80,7 +81,7 @@ and then nothing is written; 2 for usage or I/O errors.`,
 	return cmd
 }
 
-func runImport(e *env, opts importOptions, args []string) error {
+func runImport(ctx context.Context, e *env, opts importOptions, args []string) error {
 	disabled, err := parseDisabled(strings.Join(opts.disable, ","))
 	if err != nil {
 		return &exitError{code: ExitUsage, err: err}
@@ -115,7 +116,7 @@ func runImport(e *env, opts importOptions, args []string) error {
 		srcs = append(srcs, importer.Source{Name: name, Data: data})
 	}
 	for _, server := range opts.mcp {
-		data, err := mcpToolList(server, opts.mcpTimeout, "--mcp", "gramc import")
+		data, err := mcpToolList(ctx, server, opts.mcpTimeout, "--mcp", "gramc import")
 		if err != nil {
 			return err
 		}

@@ -124,9 +124,6 @@ for coding agents".`,
 }
 
 func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.http == "" && (opts.allowRemote || opts.tokenFile != "" || len(opts.origins) > 0) {
 		return usageErrorf("--http-allow-remote, --http-token-file and --http-allow-origin go with --http ADDR")
 	}
@@ -340,7 +337,7 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, opts mcpOptions,
 		// The tool commands are being killed (stopOnSignal): the calls in
 		// flight get a moment to be answered, then every connection is
 		// closed, a client's open event stream too.
-		sctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 500*time.Millisecond)
 		defer cancel()
 		if hs.Shutdown(sctx) != nil {
 			hs.Close() //nolint:errcheck // exiting

@@ -438,7 +438,7 @@ func (c *compilerTools) check(ctx context.Context, raw json.RawMessage) (any, er
 		return nil, err
 	}
 	e, printed := toolEnv()
-	rep, err := checkPackages(e, checkOptions{targets: a.Targets}, pats)
+	rep, err := checkPackages(e, checkOptions{targets: a.Targets}, pats, nil)
 	if err != nil {
 		return nil, c.toolError(err, printed)
 	}
@@ -463,7 +463,7 @@ func (c *compilerTools) fix(ctx context.Context, raw json.RawMessage) (any, erro
 	c.writes.Lock()
 	defer c.writes.Unlock()
 	e, printed := toolEnv()
-	rep, err := checkPackages(e, checkOptions{fix: mode}, pats)
+	rep, err := checkPackages(e, checkOptions{fix: mode}, pats, nil)
 	if err != nil {
 		return nil, c.toolError(err, printed)
 	}

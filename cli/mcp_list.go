@@ -31,10 +31,11 @@ const maxListingBytes = 64 << 20
 // decodes a schema into a map, which loses the order of its properties:
 // the order of a tool's parameters): they are recorded from the
 // connection, stdio's messages or the HTTP bodies.
-func mcpToolList(server string, timeout time.Duration, flag, clientName string) ([]byte, error) {
+func mcpToolList(ctx context.Context, server string, timeout time.Duration, flag, clientName string) ([]byte, error) {
 	// A signal while the server starts or lists ends the listing and kills
-	// the server's process group at once.
-	sctx, interrupted, stopSignals := stopOnSignal(context.Background(), nil)
+	// the server's process group at once; so does the end of ctx, the
+	// command's.
+	sctx, interrupted, stopSignals := stopOnSignal(ctx, nil)
 	defer stopSignals()
 	ctx, cancel := context.WithTimeout(sctx, timeout)
 	defer cancel()

@@ -197,7 +197,9 @@ func setupTelemetry(ctx context.Context, stderr io.Writer, prog string) (*teleme
 		s.meter = sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(&warningMetricExporter{Exporter: exp, failed: failed("METRICS")})), sdkmetric.WithResource(res))
 	}
 	s.shutdown = func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The command's context, whose end (a signal) must not cut the
+		// last export short: its values, not its cancellation.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		// Exiting: what could not be sent is lost, and said.
 		if s.tracer != nil {

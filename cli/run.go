@@ -61,7 +61,7 @@ func newRunCmd(e *env) *cobra.Command {
 	var opts runOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE... [--agent NAME] [--tool NAME=COMMAND]... [--base-url URL] [--model M] [--debug] [MESSAGE...]",
-		Short: "Run an agent from gram files on its provider (OpenAI, Anthropic, Gemini, Ollama, ...)",
+		Short: "Run an agent from gram files on its provider (" + strings.Join(providerNames(), ", ") + ", ...)",
 		Long: `Run loads gram files, picks an agent (--agent, or the only one) and sends
 the messages to its model as one conversation, running the tools the model
 calls. With no message, it chats line by line on standard input.
@@ -88,14 +88,9 @@ The provider and model are the agent's (Provider/model-name); --model
 overrides the model (Provider/model the provider too), --base-url the
 provider's address:
 
-  OpenAI     OPENAI_API_KEY, OPENAI_BASE_URL (https://api.openai.com/v1);
-             --responses uses the Responses API, --functions the legacy one
-  Anthropic  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL (https://api.anthropic.com)
-  Gemini     GEMINI_API_KEY (GOOGLE_API_KEY wins when both are set),
-             GEMINI_BASE_URL (https://generativelanguage.googleapis.com/v1beta)
-  Ollama     no key (http://localhost:11434/v1, its OpenAI-compatible API)
-
-Any other provider is an OpenAI-compatible server at --base-url (vLLM,
+` + providerHelp() + `
+With OpenAI, --responses uses the Responses API, --functions the legacy
+one. Any other provider is an OpenAI-compatible server at --base-url (vLLM,
 llama.cpp, ...), with OPENAI_API_KEY if it needs a key.
 
 Exit status: 0 on success, 1 when the gram files have errors or the run
@@ -213,9 +208,6 @@ func redacted(e *env, f func(*env) error) error {
 }
 
 func runRun(ctx context.Context, e *env, opts runOptions, files, messages []string) (err error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	pkgs, err := loadPackages(e, files)
 	if err != nil {
 		return err
@@ -751,4 +743,62 @@ func retryError(err error) string {
 		return one.Error()
 	}
 	return err.Error()
+}
+
+// providerNames are the providers' names, in the table's order.
+func providerNames() []string {
+	var out []string
+	for _, p := range provider.Table {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// providerHelp is gramc run --help's list of the providers, built from
+// package provider's table (so no row is left out): per provider its key
+// variables (the first set wins), its base-URL variable and its default
+// address, and its aliases.
+func providerHelp() string {
+	width := 0
+	for _, p := range provider.Table {
+		width = max(width, len(p.Name))
+	}
+	var b strings.Builder
+	for _, p := range provider.Table {
+		key := "no key"
+		switch len(p.KeyEnv) {
+		case 0:
+		case 1:
+			key = p.KeyEnv[0]
+		default:
+			key = strings.Join(p.KeyEnv, " or ") + " (the first set wins)"
+		}
+		where := []string{key}
+		switch {
+		case p.BaseURLEnv != "" && p.BaseURL != "":
+			where = append(where, p.BaseURLEnv+" ("+p.BaseURL+")")
+		case p.BaseURLEnv != "":
+			where = append(where, p.BaseURLEnv+" (required)")
+		case p.BaseURL != "":
+			where = append(where, p.BaseURL)
+		}
+		if p.Client != provider.Client(strings.ToLower(p.Name)) {
+			where = append(where, "its "+p.Client.API()+"-compatible API")
+		}
+		if len(p.Aliases) > 0 {
+			where = append(where, "also "+strings.Join(p.Aliases, ", "))
+		}
+		line := fmt.Sprintf("  %-*s  %s", width, p.Name, where[0])
+		for _, w := range where[1:] {
+			// Wrapped at 78 columns, under the first.
+			if len(line)+2+len(w) > 78 {
+				b.WriteString(line + ",\n")
+				line = strings.Repeat(" ", width+4) + w
+				continue
+			}
+			line += ", " + w
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
 }

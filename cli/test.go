@@ -144,9 +144,6 @@ func goStyleFlags(args []string) []string {
 }
 
 func runTests(ctx context.Context, e *env, opts testOptions, runRE *regexp.Regexp, paths []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	pkgs, err := loadPackages(e, paths)
 	if err != nil {
 		return err

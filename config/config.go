@@ -39,7 +39,7 @@ import (
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
 	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
-	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/load/git"
 )
 
 // FileName is the configuration file's name.
@@ -262,7 +262,7 @@ func Parse(path string, data []byte) (c *Config, ds diag.Diagnostics) {
 				report(keyOff, "baseline must be a string: a git revision such as \"main\"")
 				continue
 			}
-			if why := load.ValidRevision(v.Str); why != "" {
+			if why := git.ValidRevision(v.Str); why != "" {
 				report(keyOff, "baseline %q: %s", v.Str, why)
 				continue
 			}

@@ -63,6 +63,12 @@ type Config struct {
 	// The packages hold Dir, Name and Files (names, spans and comments)
 	// only.
 	DiagnosticsOnly bool
+	// FS, when set, is the file system every file is read from instead
+	// of the operating system's, as go/build's Context.ReadDir and
+	// OpenFile let a caller choose: patterns and file names are then its
+	// slash-separated paths (io/fs's, "." its root), and nothing else is
+	// read. The playground's package in the browser is one.
+	FS fs.FS
 }
 
 func (c *Config) maxFileSize() int64 {
@@ -116,6 +122,12 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 		seenDir[filepath.Clean(dir)] = true
 		units = append(units, Unit{Dir: dir, Files: files})
 	}
+	addFile := func(p string) {
+		if !seenFile[filepath.Clean(p)] {
+			seenFile[filepath.Clean(p)] = true
+			named = append(named, p)
+		}
+	}
 	for _, p := range patterns {
 		if root, ok := strings.CutSuffix(filepath.ToSlash(p), "..."); ok {
 			root = strings.TrimSuffix(root, "/")
@@ -124,7 +136,7 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 			} else if root == "" || root == "." {
 				root = "."
 			}
-			dirs, ps, err := walkDirs(filepath.FromSlash(root))
+			dirs, ps, err := cfg.walkDirs(cfg.fromSlash(root))
 			if err != nil {
 				return nil, nil, err
 			}
@@ -135,31 +147,25 @@ func Expand(patterns []string, cfg *Config) ([]Unit, diag.Diagnostics, error) {
 			continue
 		}
 		if _, ok := cfg.overlay(p); ok {
-			if !seenFile[filepath.Clean(p)] {
-				seenFile[filepath.Clean(p)] = true
-				named = append(named, p)
-			}
+			addFile(p)
 			continue
 		}
-		fi, err := os.Stat(p)
+		fi, err := cfg.stat(p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot load %s: %w", p, err)
 		}
 		if !fi.IsDir() {
-			if !seenFile[filepath.Clean(p)] {
-				seenFile[filepath.Clean(p)] = true
-				named = append(named, p)
-			}
+			addFile(p)
 			continue
 		}
-		files, err := gramFiles(p)
+		files, err := cfg.gramFiles(p)
 		if err != nil {
 			return nil, nil, err
 		}
 		if len(files)+len(cfg.overlayFiles(p, files)) == 0 {
 			return nil, nil, fmt.Errorf("no .gram files in %s", p)
 		}
-		addDir(filepath.Clean(p), files)
+		addDir(cfg.clean(p), files)
 	}
 	if len(named) > 0 {
 		units = append(units, Unit{Files: named})
@@ -193,11 +199,21 @@ func (c *Config) overlayFiles(dir string, files []string) []string {
 // walkDirs returns the directories under root (root included) that hold
 // .gram files, in lexical order, and a problem for each entry below root
 // that cannot be walked. The error is for root itself.
-func walkDirs(root string) ([]Unit, diag.Diagnostics, error) {
+func (c *Config) walkDirs(root string) ([]Unit, diag.Diagnostics, error) {
 	var out []Unit
 	var problems diag.Diagnostics
-	root = followRootLink(root)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	walk := filepath.WalkDir
+	if c.fsys() != nil {
+		p, err := fsPath(root)
+		if err != nil {
+			return nil, nil, err
+		}
+		root = p
+		walk = func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(c.FS, root, fn) }
+	} else {
+		root = followRootLink(root)
+	}
+	err := walk(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root {
 				return fmt.Errorf("cannot walk %s: %w", path, err)
@@ -217,7 +233,7 @@ func walkDirs(root string) ([]Unit, diag.Diagnostics, error) {
 				return filepath.SkipDir
 			}
 		}
-		files, err := gramFiles(path)
+		files, err := c.gramFiles(path)
 		if err != nil {
 			if path == root {
 				return err
@@ -252,15 +268,15 @@ func followRootLink(root string) string {
 // gramFiles lists the .gram files of dir, sorted. Entries that are not
 // regular files (or links to them) are listed too, so that reading them
 // says what they are rather than skipping them silently.
-func gramFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+func (c *Config) gramFiles(dir string) ([]string, error) {
+	ents, err := c.readDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read directory %s: %w", dir, err)
 	}
 	var files []string
 	for _, e := range ents {
 		if !e.IsDir() && strings.HasSuffix(e.Name(), ".gram") {
-			files = append(files, filepath.Join(dir, e.Name()))
+			files = append(files, c.join(dir, e.Name()))
 		}
 	}
 	slices.Sort(files)
@@ -314,11 +330,29 @@ func readInto(w interface {
 		return err
 	}
 	defer f.Close()
+	return copyBounded(w, f, fi, path, max)
+}
+
+// copyBuffers are copyBounded's buffers: io.Copy would make one for
+// each file, as neither end has a shortcut (a LimitReader has no WriteTo,
+// a strings.Builder no ReadFrom).
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// copyBounded copies f, a regular file whose FileInfo is fi, into w: at
+// most max bytes, checked before reading and while reading (a file can
+// grow).
+func copyBounded(w interface {
+	io.Writer
+	Grow(int)
+	Len() int
+}, f io.Reader, fi fs.FileInfo, path string, max int64) error {
 	if fi.Size() > max {
 		return fmt.Errorf("%s: %w: %d bytes, over the limit of %d", path, ErrTooLarge, fi.Size(), max)
 	}
 	w.Grow(int(fi.Size()) + 1) // +1: a read that finds the end at once
-	if _, err := io.Copy(w, io.LimitReader(f, max+1)); err != nil {
+	buf := copyBuffers.Get().(*[]byte)
+	defer copyBuffers.Put(buf)
+	if _, err := io.CopyBuffer(w, io.LimitReader(f, max+1), *buf); err != nil {
 		return err
 	}
 	if int64(w.Len()) > max {
@@ -375,7 +409,7 @@ func Read(u Unit, cfg *Config) ([]syntax.Source, diag.Diagnostics) {
 			srcs = append(srcs, syntax.Source{Name: name, Src: src})
 			continue
 		}
-		text, err := ReadText(name, cfg.maxFileSize())
+		text, err := cfg.readText(name, cfg.maxFileSize())
 		if err != nil {
 			problems = append(problems, Problem(name, err))
 			continue

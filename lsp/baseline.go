@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/load/git"
 )
 
 // A baselineVersion is a package as it was at the baseline revision: what
@@ -31,7 +32,7 @@ const baselineTimeout = 20 * time.Second
 // baselineOf returns the package in dir at revision rev, starting its read
 // the first time it is asked for (until the configuration changes). The
 // repository is the one whose work tree holds the workspace folder of dir
-// (load.OpenRepo: never one git would discover inside the work tree). A
+// (git.OpenRepo: never one git would discover inside the work tree). A
 // package that has no version there (new since, or not in a repository)
 // has no baseline: the failure is logged once. A change of configuration
 // cancels the reads in flight (dropBaselines).
@@ -72,7 +73,7 @@ func (w *workspace) baselineOf(dir, rev string) *baselineVersion {
 // readBaseline reads the package in dir at rev from the repository holding
 // root.
 func readBaseline(ctx context.Context, root, dir, rev string) ([]*check.Package, error) {
-	repo, err := load.OpenRepo(ctx, root)
+	repo, err := git.OpenRepo(ctx, root)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/internal/termsafe"
-	"github.com/gramc-dev/gramc/load"
+	"github.com/gramc-dev/gramc/load/git"
 )
 
 // Options configure a server.
@@ -436,7 +436,7 @@ func (s *server) applySettings(raw []byte) error {
 		targets = ts
 	}
 	if st.Baseline != "" {
-		if why := load.ValidRevision(st.Baseline); why != "" {
+		if why := git.ValidRevision(st.Baseline); why != "" {
 			return fmt.Errorf("baseline %q: %s", termsafe.Line(st.Baseline, 100), why)
 		}
 	}

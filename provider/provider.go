@@ -8,8 +8,10 @@
 //
 // Adding a provider: a client package (or the OpenAI-compatible one), a row
 // here, a constructor in runtime/clients (TestEveryProviderHasAClient holds the two
-// together), a fake in runtimetest, and docs/runtime.md's table
-// (TestDocsListEveryProvider).
+// together), a fake in runtimetest, docs/runtime.md's two tables
+// (TestDocsListEveryProvider, TestDocsShowOutputSupport) and docs/language.md's
+// list (TestProseListsEveryProvider); docs/changing.md counts it. gramc run
+// --help's list is built from the table.
 package provider
 
 import (
@@ -52,20 +54,36 @@ type Info struct {
 	// that is set winning; none for a provider that needs no key.
 	KeyEnv []string
 	// KeyHeader is the HTTP header that carries the key: "Authorization"
-	// sends "Bearer <key>", any other the key itself.
+	// sends "Bearer <key>", any other the key itself. "" is
+	// DefaultKeyHeader (KeyHeaderName), as OpenAI-compatible servers take
+	// it.
 	KeyHeader string
 	// BaseURLEnv is the variable of its base URL ("" for none), and
 	// BaseURL its default address ("" for none: a base URL must be
 	// given). A request to BaseURL's host needs a key.
 	BaseURLEnv, BaseURL string
-	// Client speaks its API.
+	// Client speaks its API. Required (TestEveryRowIsComplete).
 	Client Client
-	// Telemetry is its gen_ai.provider.name.
+	// Telemetry is its gen_ai.provider.name. Required
+	// (TestEveryRowIsComplete).
 	Telemetry string
 	// Output is how its API holds an answer to a JSON Schema, per family
 	// of models: the first entry whose pattern matches a model wins
 	// (docs/language.md §2.6, outputMode: one table of the providers' capabilities).
 	Output []OutputSupport
+}
+
+// DefaultKeyHeader is the header of a row that names none: a bearer
+// token, as OpenAI's API and the servers compatible with it take the key.
+const DefaultKeyHeader = "Authorization"
+
+// KeyHeaderName is the header that carries the row's key: its KeyHeader,
+// or DefaultKeyHeader when it names none.
+func (p Info) KeyHeaderName() string {
+	if p.KeyHeader == "" {
+		return DefaultKeyHeader
+	}
+	return p.KeyHeader
 }
 
 // OutputMode is how a typed agent's model is held to its output type

@@ -167,10 +167,101 @@ func TestDocsShowOutputSupport(t *testing.T) {
 		}
 		cells := strings.Split(row, "|")
 		last := strings.TrimSpace(cells[len(cells)-2])
-		// The row's catch-all entry decides the newest models.
-		newest := Info{Name: p.Name, Output: p.Output[len(p.Output)-1:]}
-		if want := string(newest.AutoOutputMode("newest", true)); !strings.HasSuffix(last, want) {
+		if want := string(newestAuto(p)); !strings.HasSuffix(last, want) {
 			t.Errorf("docs/runtime.md says auto with tools is %q on %s; the row says %s", last, p.Name, want)
+		}
+	}
+}
+
+// newestAuto is what auto picks with tools on a provider's newest models:
+// a model none of the row's patterns names, which its catch-all entry
+// decides (a row without Output, which is valid, offers tool mode).
+func newestAuto(p Info) OutputMode { return p.AutoOutputMode("newest", true) }
+
+// TestRowWithoutOutputOrHeader: Output and KeyHeader may be left out of a
+// row, as documented: the row offers tool mode and prompted mode, and
+// its key goes as a bearer token (DefaultKeyHeader).
+func TestRowWithoutOutputOrHeader(t *testing.T) {
+	p := Info{Name: "Scratch", KeyEnv: []string{"SCRATCH_API_KEY"}, Client: OpenAI, Telemetry: "scratch"}
+	if got := newestAuto(p); got != OutputTool {
+		t.Errorf("auto with tools on a row without Output: %s, want tool", got)
+	}
+	if got := p.OutputModes("m", false); len(got) != 2 || got[0] != OutputTool {
+		t.Errorf("modes of a row without Output: %v", got)
+	}
+	if got := p.KeyHeaderName(); got != "Authorization" {
+		t.Errorf("header of a row without KeyHeader: %q, want Authorization", got)
+	}
+}
+
+// TestEveryRowIsComplete: a row names itself, its client and its
+// telemetry name, and no two rows answer to one name; what a row may
+// leave out has a documented meaning (KeyEnv: no key; KeyHeader:
+// DefaultKeyHeader; BaseURL: --base-url must give one; Output: no native
+// structured output).
+func TestEveryRowIsComplete(t *testing.T) {
+	seen := map[string]string{}
+	for i, p := range Table {
+		if p.Name == "" {
+			t.Errorf("row %d has no Name", i)
+		}
+		if p.Client == "" {
+			t.Errorf("%s has no Client: nothing would speak to it", p.Name)
+		}
+		if p.Telemetry == "" {
+			t.Errorf("%s has no Telemetry: its spans would name no gen_ai.provider.name", p.Name)
+		}
+		if p.BaseURL == "" && p.BaseURLEnv == "" {
+			t.Errorf("%s has neither BaseURL nor BaseURLEnv: only --base-url could reach it", p.Name)
+		}
+		if p.KeyHeader != "" && (strings.ContainsAny(p.KeyHeader, " :\r\n") || p.KeyHeader != strings.TrimSpace(p.KeyHeader)) {
+			t.Errorf("%s: KeyHeader %q is not an HTTP header name", p.Name, p.KeyHeader)
+		}
+		for _, n := range append([]string{p.Name}, p.Aliases...) {
+			if other, ok := seen[strings.ToLower(n)]; ok {
+				t.Errorf("%s and %s both answer to %q", other, p.Name, n)
+			}
+			seen[strings.ToLower(n)] = p.Name
+		}
+	}
+}
+
+// proseLists are the places in the docs that list the providers in
+// prose, each the line after its marker: they must name every row, in
+// the table's order (gramc run --help's list is built from the table,
+// and the other pages point to docs/runtime.md's table instead of
+// listing).
+var proseLists = []struct{ page, marker string }{
+	{"language.md", "- Known model providers:"},
+}
+
+// TestProseListsEveryProvider: each prose list of the providers names
+// every row of the table, backquoted, in its order (each name followed by
+// its aliases: Gemini's Google), and nothing else a
+// model's prefix could be mistaken for: a list left behind by a new row
+// fails here, by name.
+func TestProseListsEveryProvider(t *testing.T) {
+	for _, l := range proseLists {
+		_, rest, ok := strings.Cut(docs.Page(l.page), l.marker)
+		if !ok {
+			t.Errorf("docs/%s: no %q", l.page, l.marker)
+			continue
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		var want []string
+		for _, p := range Table {
+			for _, name := range append([]string{p.Name}, p.Aliases...) {
+				want = append(want, "`"+name+"`")
+			}
+		}
+		// The backquoted words of the line, in order.
+		var got []string
+		names := strings.Split(line, "`")
+		for i := 1; i < len(names); i += 2 {
+			got = append(got, "`"+names[i]+"`")
+		}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("docs/%s's list of providers (%s) names %s; the table has %s", l.page, l.marker, strings.Join(got, ", "), strings.Join(want, ", "))
 		}
 	}
 }

@@ -7,11 +7,15 @@
 // named together on gramc's command line (gramc check a.gram b.gram): one
 // package, the files in the order of their names. Every function gives
 // the bytes the matching command prints, through the same code the CLI
-// calls (parse, check, the diagnostic writers, the emitters); the parity
-// test in playground/ runs both on every example and conformance file.
+// calls: gramc check's pipeline itself (load.Diagnostics, the loader
+// reading Files as its file system), the diagnostic writers, the
+// emitters; the parity test in playground/site runs both on every example
+// and conformance file, and so guards what lies between them: the
+// WebAssembly boundary.
 //
-// Only the compiler is linked: no file system, no network, no runtime
-// provider (layers_test.go and TestWasmLinksOnlyTheCompiler hold it).
+// Only the compiler is linked: the loader reads nothing but Files, and no
+// network or runtime provider is linked (layers_test.go and
+// TestWasmLinksOnlyTheCompiler hold it).
 package core
 
 import (
@@ -28,6 +32,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -98,80 +103,49 @@ func safeName(s string) string {
 	return s
 }
 
-// read returns the file of name, for the text writer's excerpts.
-func (fs Files) read(name string) ([]byte, error) {
-	if text, ok := fs[name]; ok {
-		return []byte(text), nil
-	}
-	return nil, fmt.Errorf("no file %s", name)
+// config is how the loader reads the package: from the files alone.
+func (fs Files) config(lean bool) *load.Config {
+	return &load.Config{FS: fs, DiagnosticsOnly: lean}
 }
 
-// load parses and checks the files as one package, as load.Packages does
-// for files named on the command line.
-func (fs Files) load() (*check.Package, diag.Diagnostics, error) {
-	names, err := fs.names()
-	if err != nil {
-		return nil, nil, err
-	}
-	srcs := make([]syntax.Source, len(names))
-	for i, name := range names {
-		srcs[i] = syntax.Source{Name: name, Text: fs[name]}
-	}
-	files := make([]check.SourceFile, len(srcs))
-	for i, r := range syntax.ParseFiles(srcs) {
-		files[i] = check.SourceFile{AST: r.File, Diags: r.Diags}
-	}
-	pkg, ds := check.CheckSources("", files)
-	return pkg, ds, nil
-}
-
-// knownCodes are the codes a gramc:ignore comment may name (as the CLI's).
-func knownCodes() []diag.Code {
-	var out []diag.Code
-	for _, c := range diag.Codes() {
-		out = append(out, c.Code)
-	}
-	return out
-}
+// render is how the page shows diagnostics: as gramc check does when its
+// output is not a terminal, without -e (the page has no -e, so the
+// diagnostic counting those left out names none).
+func render(format string) diag.RenderOptions { return diag.RenderOptions{Format: format} }
 
 // text is diagnostics as the CLI prints them on standard error when it is
-// not a terminal: diag's text writer, at most diag.MaxSameCode of a code
-// in a file, and the count line of them all.
+// not a terminal: diag.Render's text, bounded, and the count line.
 func (fs Files) text(ds diag.Diagnostics) string {
-	if len(ds) == 0 {
-		return ""
-	}
-	ds.Sort()
 	var b bytes.Buffer
-	diag.WriteText(&b, diag.Bounded(ds, diag.MaxSameCode, ""), diag.TextOptions{ReadFile: fs.read}) //nolint:errcheck // a buffer
-	fmt.Fprintln(&b, diag.CountLine(ds))
+	o := render("text")
+	o.Text.ReadFile = fs.config(false).ReadSource
+	diag.Render(&b, ds, o) //nolint:errcheck // a buffer
 	return b.String()
 }
 
-// diagnostics are the package's diagnostics as gramc check reports them:
-// scoped by the files' gramc:ignore comments, an unused one reported, and
-// at most diag.MaxSameCode of a code in a file (the page has no -e to
-// show them all), so a pasted file of a million mistakes is a page of a
-// thousand, and Fixes, which follows Check's array, stays as short.
-func (fs Files) diagnostics() (*check.Package, diag.Diagnostics, error) {
-	pkg, ds, err := fs.load()
-	if err != nil {
-		return nil, nil, err
-	}
-	ds = check.Suppress(pkg.Files, ds, knownCodes())
-	ds.Sort()
-	return pkg, diag.Bounded(ds, diag.MaxSameCode, ""), nil
-}
-
-// Check returns what gramc check --format json prints for the files: a
-// JSON array of their diagnostics, "[]\n" when there are none.
-func Check(fs Files) ([]byte, error) {
-	_, ds, err := fs.diagnostics()
+// check is gramc check's pipeline on the files named together
+// (load.Diagnostics), written to w (nil: not written) in format.
+func (fs Files) check(w io.Writer, format string) (diag.Diagnostics, error) {
+	names, err := fs.names()
 	if err != nil {
 		return nil, err
 	}
+	rep, err := load.Diagnostics(w, names, fs.config(true), load.CheckOptions{}, render(format))
+	if err != nil {
+		return nil, err
+	}
+	return render(format).Shown(rep.Diagnostics), nil
+}
+
+// Check returns what gramc check --format json prints for the files: a
+// JSON array of their diagnostics, "[]\n" when there are none. They are
+// scoped by the files' gramc:ignore comments, an unused one reported, and
+// at most diag.MaxSameCode of a code in a file are reported, so a pasted
+// file of a million mistakes is a page of a thousand, and Fixes, which
+// follows Check's array, stays as short.
+func Check(fs Files) ([]byte, error) {
 	var b bytes.Buffer
-	if err := diag.WriteJSON(&b, ds); err != nil {
+	if _, err := fs.check(&b, "json"); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -191,7 +165,7 @@ type Fix struct {
 // fix gramc check --fix (--fix=all for a guess) would apply, as the file's
 // new text.
 func Fixes(fs Files) ([]Fix, error) {
-	_, ds, err := fs.diagnostics()
+	ds, err := fs.check(nil, "json")
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +223,15 @@ func Format(fs Files) (map[string]string, error) {
 // an Error with their text when there is an error among them. The
 // warnings are returned too (the CLI prints them on standard error).
 func (fs Files) checked() (*check.Package, diag.Diagnostics, error) {
-	pkg, ds, err := fs.load()
+	names, err := fs.names()
 	if err != nil {
 		return nil, nil, err
 	}
-	ds = check.SuppressOnly(pkg.Files, ds)
-	ds.Sort()
+	rep, err := load.Check(names, fs.config(false), load.CheckOptions{Partial: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	pkg, ds := rep.Packages[0], rep.Diagnostics
 	if ds.HasErrors() {
 		return nil, nil, &Error{Text: fs.text(ds), Diagnostics: ds}
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gramc-dev/gramc/diag"
 )
@@ -300,10 +301,10 @@ func FuzzCore(f *testing.F) {
 }
 
 // TestWasmLinksOnlyTheCompiler: the playground's module links the
-// compiler core (parse, check, the emitters, diagnostics and their
-// documentation) and nothing that reads files, starts processes or talks
-// to a network or a provider: a visitor's input reaches nothing but the
-// compiler.
+// compiler core (load, parse, check, the emitters, diagnostics and their
+// documentation; the loader reads only the Files it is given, through
+// load.Config.FS) and nothing that starts processes or talks to a network
+// or a provider: a visitor's input reaches nothing but the compiler.
 func TestWasmLinksOnlyTheCompiler(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -315,7 +316,10 @@ func TestWasmLinksOnlyTheCompiler(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	allowed := []string{"ast", "diag", "syntax", "syntax/internal/lexical", "check", "codegen/schema", "codegen/golang",
+	// load: the front of gramc check's pipeline, which reads the package
+	// through its file-system seam (Files); load/git, which starts git, is
+	// not.
+	allowed := []string{"ast", "diag", "syntax", "syntax/internal/lexical", "check", "load", "codegen/schema", "codegen/golang",
 		"codegen/graph", "check/explain", "docs", "provider", "toolspec", "playground/core", "playground/wasm"}
 	const module = "github.com/gramc-dev/gramc/"
 	for _, p := range strings.Fields(string(out)) {
@@ -382,5 +386,13 @@ func TestBoundedDiagnostics(t *testing.T) {
 	}
 	if len(e.Diagnostics) <= diag.MaxSameCode+1 || !strings.HasSuffix(e.Text, "\n"+diag.CountLine(e.Diagnostics)+"\n") {
 		t.Errorf("the count line counts %d diagnostics, not all: %q", len(e.Diagnostics), e.Text[strings.LastIndex(e.Text[:len(e.Text)-1], "\n")+1:])
+	}
+}
+
+// TestFilesIsAFileSystem: Files, which the loader reads the package
+// through (load.Config.FS), behaves as io/fs says a file system must.
+func TestFilesIsAFileSystem(t *testing.T) {
+	if err := fstest.TestFS(Files{"a.gram": "// a\n", "b.gram": "", "c.gram": "[x"}, "a.gram", "b.gram", "c.gram"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -140,9 +140,10 @@ func Apply[C any](s *Settings, c *C, opts []Option) error {
 // FromEnvironment starts a client's settings from its provider's row of
 // package provider's table: the key from the first of its key variables
 // that is set (hints name the last when none is), the base URL from its
-// base-URL variable, the key's header from the row.
+// base-URL variable, the key's header from the row (p.KeyHeaderName:
+// a bearer token when the row names no header).
 func FromEnvironment(p provider.Info) Settings {
-	s := Settings{HTTP: apihttp.Config{Provider: string(p.Client), KeyHeader: p.KeyHeader}}
+	s := Settings{HTTP: apihttp.Config{Provider: string(p.Client), KeyHeader: p.KeyHeaderName()}}
 	if p.BaseURLEnv != "" {
 		s.BaseURL = os.Getenv(p.BaseURLEnv)
 	}

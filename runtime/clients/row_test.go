@@ -23,13 +23,23 @@ import (
 // else runs an agent end to end: the client is chosen by the row, its key
 // is read from the row's variable and sent in the row's header to the
 // row's address, and the chat span names the row's telemetry provider.
+//
+// The row is tried twice: naming its key header, and leaving it (and
+// Output) out, as a row may: the key then goes as a bearer token
+// (provider.DefaultKeyHeader), not as a header with no name.
 func TestARowAloneAddsAProvider(t *testing.T) {
+	for _, header := range []string{"Authorization", ""} {
+		t.Run("header="+header, func(t *testing.T) { testARowAlone(t, header) })
+	}
+}
+
+func testARowAlone(t *testing.T, header string) {
 	srv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Echo)
 	srv.APIKey = "mistral-secret"
 	saved := provider.Table
 	t.Cleanup(func() { provider.Table = saved })
 	provider.Table = append(append([]provider.Info(nil), saved...), provider.Info{
-		Name: "Mistral", KeyEnv: []string{"MISTRAL_API_KEY"}, KeyHeader: "Authorization",
+		Name: "Mistral", KeyEnv: []string{"MISTRAL_API_KEY"}, KeyHeader: header,
 		BaseURLEnv: "MISTRAL_BASE_URL", BaseURL: srv.URL, Client: provider.OpenAI, Telemetry: "mistral_ai"})
 	t.Setenv("MISTRAL_BASE_URL", "")
 	t.Setenv("OPENAI_API_KEY", "not-this-one")

@@ -1,4 +1,4 @@
-package load
+package git
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/load"
 )
 
 // gitRepo makes a repository in a new directory with files committed.
@@ -55,17 +57,17 @@ func TestGitBoundsEachFile(t *testing.T) {
 		t.Errorf("the exported file: %d bytes, %v", len(got), err)
 	}
 
-	if _, err := GitReadFile(dir, "HEAD", "tools/big.gram", 1000); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("GitReadFile over the limit: %v", err)
+	if _, err := ReadFile(context.Background(), dir, "HEAD", "tools/big.gram", 1000); !errors.Is(err, load.ErrTooLarge) {
+		t.Errorf("ReadFile over the limit: %v", err)
 	}
-	if data, err := GitReadFile(dir, "HEAD", "./tools/a.gram", 1000); err != nil || string(data) != "// small\n" {
-		t.Errorf("GitReadFile relative to dir: %q, %v", data, err)
+	if data, err := ReadFile(context.Background(), dir, "HEAD", "./tools/a.gram", 1000); err != nil || string(data) != "// small\n" {
+		t.Errorf("ReadFile relative to dir: %q, %v", data, err)
 	}
-	if _, err := GitReadFile(dir, "HEAD", "nothere.gram", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:nothere.gram does not exist") {
-		t.Errorf("GitReadFile of a missing file: %v", err)
+	if _, err := ReadFile(context.Background(), dir, "HEAD", "nothere.gram", 1000); err == nil || !strings.Contains(err.Error(), "HEAD:nothere.gram does not exist") {
+		t.Errorf("ReadFile of a missing file: %v", err)
 	}
-	if _, err := GitReadFile(dir, "--output=x", "a.gram", 1000); err == nil || !strings.Contains(err.Error(), "cannot begin with -") {
-		t.Errorf("GitReadFile of an option: %v", err)
+	if _, err := ReadFile(context.Background(), dir, "--output=x", "a.gram", 1000); err == nil || !strings.Contains(err.Error(), "cannot begin with -") {
+		t.Errorf("ReadFile of an option: %v", err)
 	}
 }
 
@@ -101,7 +103,7 @@ func TestGitRunsNothingAClonedRepositoryPlants(t *testing.T) {
 	if real, _ := filepath.EvalSymlinks(dir); r.Top != real {
 		t.Errorf("the repository of tools/ is at %s, want the clone's root %s", r.Top, real)
 	}
-	x, err := gitExport(context.Background(), tools, "HEAD", ".", DefaultMaxFileSize)
+	x, err := gitExport(context.Background(), tools, "HEAD", ".", load.DefaultMaxFileSize)
 	if err != nil {
 		t.Fatalf("export of HEAD:. from tools/: %v", err)
 	}
@@ -135,10 +137,10 @@ func TestGitNeverFetches(t *testing.T) {
 	if err := os.WriteFile(ghost, []byte("0123456789012345678901234567890123456789\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gitExport(context.Background(), dir, "ghost", ".", DefaultMaxFileSize); err == nil {
+	if _, err := gitExport(context.Background(), dir, "ghost", ".", load.DefaultMaxFileSize); err == nil {
 		t.Error("export of a missing commit succeeded")
 	}
-	if _, err := GitReadFile(dir, "ghost", "a.gram", 1000); err == nil {
+	if _, err := ReadFile(context.Background(), dir, "ghost", "a.gram", 1000); err == nil {
 		t.Error("reading from a missing commit succeeded")
 	}
 	if _, err := os.Stat(marker); err == nil {
@@ -155,5 +157,26 @@ func TestGitRefusesBareRepositories(t *testing.T) {
 	}
 	if _, err := OpenRepo(context.Background(), dir); err == nil {
 		t.Error("a bare repository was opened")
+	}
+}
+
+// TestGitErrorsAreValues: what went wrong is told apart by errors.Is and
+// errors.As, never by git's words: a path that names nothing at a
+// revision wraps ErrNotLocal, a revision git cannot resolve is an *Error
+// with git's exit status, and a cancelled context ends the read.
+func TestGitErrorsAreValues(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.gram": "// a\n"})
+	if _, err := ReadFile(t.Context(), dir, "HEAD", "nothere.gram", 1000); !errors.Is(err, ErrNotLocal) {
+		t.Errorf("ReadFile of a missing path: %v, want ErrNotLocal", err)
+	}
+	_, err := ExportAt(t.Context(), dir, "no-such-branch", ".")
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Verb != "ls-tree" || ge.ExitCode <= 0 || ge.Stderr == "" {
+		t.Errorf("export of an unknown revision: %#v (%v), want an *Error of ls-tree with git's exit status", ge, err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := ReadFile(ctx, dir, "HEAD", "a.gram", 1000); err == nil {
+		t.Error("ReadFile under a cancelled context succeeded")
 	}
 }

@@ -1,4 +1,8 @@
-package load
+// Package git reads older versions of gram packages from a git
+// repository (gramc diff's REV:PATH, the language server's baseline). It
+// sits above the loader, apart from it, so that what loads files — which
+// the playground's WebAssembly module links — never links os/exec.
+package git
 
 import (
 	"bufio"
@@ -16,6 +20,7 @@ import (
 
 	"github.com/gramc-dev/gramc/internal/capped"
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // How gramc runs git. gramc reads older versions of a package (gramc
@@ -39,7 +44,49 @@ import (
 //     cat-file), with the file-system monitor off and no pager;
 //   - every run is bounded in time (its context) and in output.
 //
-// Errors are said in git's words, through the terminal filter.
+// Errors are said in git's words, through the terminal filter, and are
+// values a caller tells apart with errors.As and errors.Is (*Error, with
+// git's exit status; ErrNotLocal; load.ErrTooLarge), never by their text.
+
+// An Error is a git command that failed: its verb (cat-file), its exit
+// status (-1 when it did not exit: it could not start, or its output
+// broke off) and what it said on standard error, or Err's text when it
+// said nothing.
+type Error struct {
+	Verb     string
+	ExitCode int
+	Stderr   string
+	Err      error
+}
+
+func (e *Error) Error() string {
+	msg := e.Stderr
+	if msg == "" {
+		msg = e.Err.Error()
+	}
+	return fmt.Sprintf("git %s: %s", e.Verb, termsafe.Line(msg, 300))
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotLocal is wrapped by the error for an object the local repository
+// lacks, or a REV:PATH that names none (git cat-file --batch answers
+// "missing" for both).
+var ErrNotLocal = errors.New("the object is not in the local repository (gramc never fetches: a partial clone must fetch it first)")
+
+// ErrTimeout is wrapped by the error of a git command that gave no answer
+// within Timeout.
+var ErrTimeout = errors.New("no answer")
+
+// missingError is ReadFile's error for a REV:PATH that names nothing
+// there: it wraps ErrNotLocal, in words of its own.
+type missingError struct{ where string }
+
+func (e *missingError) Error() string {
+	return "git cat-file: " + e.where + " does not exist or is not in the local repository"
+}
+
+func (e *missingError) Unwrap() error { return ErrNotLocal }
 
 // ValidRevision reports why rev cannot name a git revision safely ("" when
 // it can): it is given to git as an argument, so it must not read as an
@@ -56,9 +103,9 @@ func ValidRevision(rev string) string {
 	return ""
 }
 
-// GitTimeout bounds one git command gramc runs, unless the caller's
-// context ends it sooner.
-const GitTimeout = 30 * time.Second
+// Timeout bounds one git command gramc runs, unless the caller's context
+// ends it sooner.
+const Timeout = 30 * time.Second
 
 // A Repo is a git repository found from a directory of its work tree.
 type Repo struct {
@@ -101,7 +148,7 @@ func OpenRepo(ctx context.Context, dir string) (*Repo, error) {
 	r := &Repo{Top: top}
 	out, err := r.output(ctx, "rev-parse", "--is-bare-repository", "--show-toplevel", "--absolute-git-dir")
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a usable git repository: %v", termsafe.Line(top, 300), err)
+		return nil, fmt.Errorf("%s: not a usable git repository: %w", termsafe.Line(top, 300), err)
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(lines) != 3 {
@@ -179,7 +226,7 @@ func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
 
 // outputLimit is output with at most limit bytes of output.
 func (r *Repo) outputLimit(ctx context.Context, limit int, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	cmd := r.command(ctx, args...)
 	out := &capped.Buffer{Limit: limit, Fail: true}
@@ -187,22 +234,31 @@ func (r *Repo) outputLimit(ctx context.Context, limit int, args ...string) ([]by
 	cmd.Stdout, cmd.Stderr = out, stderr
 	err := cmd.Run()
 	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		return nil, fmt.Errorf("git %s: no answer within %s (load.GitTimeout)", args[0], GitTimeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, timeoutError(args[0])
 	case out.Over:
-		return nil, fmt.Errorf("git %s: %w: more than %d bytes of output", args[0], ErrTooLarge, limit)
+		return nil, fmt.Errorf("git %s: %w: more than %d bytes of output", args[0], load.ErrTooLarge, limit)
 	case err != nil:
 		return nil, gitError(args[0], err, stderr)
 	}
 	return out.Bytes(), nil
 }
 
+// gitError is the *Error of a git command that failed with err, having
+// said stderr.
 func gitError(verb string, err error, stderr *capped.Buffer) error {
-	msg := strings.TrimSpace(stderr.String())
-	if msg == "" {
-		msg = err.Error()
+	code := -1
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
 	}
-	return fmt.Errorf("git %s: %s", verb, termsafe.Line(msg, 300))
+	return &Error{Verb: verb, ExitCode: code, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+}
+
+// timeoutError is the error of a git command that gave no answer within
+// Timeout.
+func timeoutError(verb string) error {
+	return fmt.Errorf("git %s: %w within %s (git.Timeout)", verb, ErrTimeout, Timeout)
 }
 
 // relDir is dir relative to the work tree's root, with slashes ("" for
@@ -259,20 +315,20 @@ func (x *Export) Name(file string) string {
 	return x.Rev + ":" + rel
 }
 
-// GitExport writes the .gram files of path at revision rev of the git
+// ExportAt writes the .gram files of path at revision rev of the git
 // repository holding dir ("" for the current directory) into a new
 // temporary directory, keeping their paths relative to path: the caller
 // removes it. path is read as git show reads REV:PATH (TreePath): from
 // the root of the tree, or from dir when it begins with "./" or "../". A
 // directory is the package of its own .gram files; a path ending in
 // "/..." walks every directory below it, as a pattern does; a .gram file
-// is itself. Each file is bounded by DefaultMaxFileSize, as files on disk
-// are.
-func GitExport(ctx context.Context, dir, rev, path string) (*Export, error) {
-	return gitExport(ctx, dir, rev, path, DefaultMaxFileSize)
+// is itself. Each file is bounded by load.DefaultMaxFileSize, as files
+// on disk are.
+func ExportAt(ctx context.Context, dir, rev, path string) (*Export, error) {
+	return gitExport(ctx, dir, rev, path, load.DefaultMaxFileSize)
 }
 
-// gitExport is GitExport with each file bounded by maxFile bytes.
+// gitExport is ExportAt with each file bounded by maxFile bytes.
 func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (*Export, error) {
 	where := termsafe.Line(rev, 100) + ":" + termsafe.Line(path, 300)
 	if why := ValidRevision(rev); why != "" {
@@ -280,11 +336,11 @@ func gitExport(ctx context.Context, dir, rev, path string, maxFile int) (*Export
 	}
 	r, err := OpenRepo(ctx, dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	treePath, err := r.TreePath(dir, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return r.export(ctx, rev, treePath, maxFile)
 }
@@ -322,12 +378,12 @@ func (r *Repo) TreePath(dir, path string) (string, error) {
 
 // Export writes the .gram files of treePath (a path from the root of the
 // tree, as TreePath gives; "" is the root, a trailing "/..." walks) at
-// revision rev into a new temporary directory, as GitExport does.
+// revision rev into a new temporary directory, as ExportAt does.
 func (r *Repo) Export(ctx context.Context, rev, treePath string) (*Export, error) {
 	if why := ValidRevision(rev); why != "" {
 		return nil, fmt.Errorf("%s:%s: %s", termsafe.Line(rev, 100), termsafe.Line(treePath, 300), why)
 	}
-	return r.export(ctx, rev, treePath, DefaultMaxFileSize)
+	return r.export(ctx, rev, treePath, load.DefaultMaxFileSize)
 }
 
 // PackagePath is dir, a directory of the work tree, as a tree path: the
@@ -353,7 +409,7 @@ func (r *Repo) export(ctx context.Context, rev, treePath string, maxFile int) (*
 	}
 	out, err := r.outputLimit(ctx, lsTreeLimit, lsArgs...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", where, err)
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	type blob struct{ oid, name, rel string }
 	var blobs []blob
@@ -398,10 +454,10 @@ func (r *Repo) export(ctx context.Context, rev, treePath string, maxFile int) (*
 		b := blobs[i]
 		i++
 		name := termsafe.Line(b.name, 300)
-		if errors.Is(err, ErrTooLarge) {
+		if errors.Is(err, load.ErrTooLarge) {
 			return fmt.Errorf("%s:%s: larger than %d bytes", termsafe.Line(rev, 100), name, maxFile)
 		} else if err != nil {
-			return fmt.Errorf("%s:%s: %v", termsafe.Line(rev, 100), name, err)
+			return fmt.Errorf("%s:%s: %w", termsafe.Line(rev, 100), name, err)
 		}
 		dst := filepath.Join(tmp, filepath.FromSlash(b.rel))
 		if !strings.HasPrefix(dst, tmp+string(filepath.Separator)) {
@@ -424,7 +480,7 @@ func (r *Repo) export(ctx context.Context, rev, treePath string, maxFile int) (*
 // ErrTooLarge and the content is skipped, not read into memory) or its
 // error, in order. An error from each stops the reading.
 func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([]byte, error) error) error {
-	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	cmd := r.command(ctx, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(oids, "\n") + "\n")
@@ -435,13 +491,13 @@ func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("git cat-file: %v", err)
+		return &Error{Verb: "cat-file", ExitCode: -1, Err: err}
 	}
 	stop := func(err error) error {
 		cancel()
 		cmd.Wait()
-		if ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("git cat-file: no answer within %s (load.GitTimeout)", GitTimeout)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return timeoutError("cat-file")
 		}
 		return err
 	}
@@ -454,7 +510,7 @@ func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([
 		// <oid> SP <type> SP <size> LF, or <object> SP missing LF
 		fields := strings.Fields(header)
 		if len(fields) == 2 && fields[1] == "missing" {
-			if err := each(nil, errors.New("the object is not in the local repository (gramc never fetches: a partial clone must fetch it first)")); err != nil {
+			if err := each(nil, ErrNotLocal); err != nil {
 				return stop(err)
 			}
 			continue
@@ -470,7 +526,7 @@ func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([
 			return stop(fmt.Errorf("git cat-file: unexpected size %q", termsafe.Line(fields[2], 50)))
 		}
 		if size > int64(max) {
-			if err := each(nil, fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, max)); err != nil {
+			if err := each(nil, fmt.Errorf("%w: over the limit of %d bytes", load.ErrTooLarge, max)); err != nil {
 				return stop(err)
 			}
 			if _, err := io.CopyN(io.Discard, br, size+1); err != nil {
@@ -487,24 +543,22 @@ func (r *Repo) catBatch(ctx context.Context, oids []string, max int, each func([
 		}
 	}
 	if err := cmd.Wait(); err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			return fmt.Errorf("git cat-file: no answer within %s (load.GitTimeout)", GitTimeout)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return timeoutError("cat-file")
 		}
 		return gitError("cat-file", err, stderr)
 	}
 	return nil
 }
 
-// GitReadFile reads the file at path at revision rev of the git
-// repository holding dir ("" for the current directory), keeping at most
-// max bytes: past them the error wraps ErrTooLarge. path is git's: from
-// the top of the tree, or relative to dir when it begins with "./". A
-// failure of git is said in git's words.
-func GitReadFile(dir, rev, path string, max int) ([]byte, error) {
-	return gitReadFile(context.Background(), dir, rev, path, max)
-}
-
-func gitReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, error) {
+// ReadFile reads the file at path at revision rev of the git repository
+// holding dir ("" for the current directory), keeping at most max bytes:
+// past them the error wraps load.ErrTooLarge. path is git's: from the top
+// of the tree, or relative to dir when it begins with "./". A path that
+// names nothing at rev wraps ErrNotLocal; a failure of git is an *Error.
+// ctx ends the read (gramc diff passes its command's, so Ctrl-C stops
+// git).
+func ReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, error) {
 	if why := ValidRevision(rev); why != "" {
 		return nil, errors.New(why)
 	}
@@ -521,9 +575,9 @@ func gitReadFile(ctx context.Context, dir, rev, path string, max int) ([]byte, e
 		data = b
 		return err
 	})
-	if err != nil && strings.Contains(err.Error(), "not in the local repository") {
+	if errors.Is(err, ErrNotLocal) {
 		// cat-file --batch says "missing" for a name it cannot resolve too.
-		return nil, fmt.Errorf("git cat-file: %s:%s does not exist or is not in the local repository", termsafe.Line(rev, 100), termsafe.Line(treePath, 300))
+		return nil, &missingError{termsafe.Line(rev, 100) + ":" + termsafe.Line(treePath, 300)}
 	}
 	return data, err
 }
