@@ -50,6 +50,7 @@ const rules = `
 	syntax, provider, toolspec < check < load; # toolspec: MaxAgentNesting, read by the runtime too
 	check, toolspec < codegen/schema;
 	check < codegen/model; # the language-neutral model both emitters read
+	check < codegen/internal/hostile; # the emitters' tests' hostile corpus
 	codegen/schema, codegen/model < codegen/golang, codegen/typescript;
 	codegen/schema < compat;
 	check < codegen/graph;

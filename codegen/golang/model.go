@@ -188,12 +188,12 @@ type builder struct {
 
 func buildModel(req Request) (*fileModel, error) {
 	b := &builder{
-		req:     req,
-		pkg:     req.Package,
-		report:  req.Report,
-		declGo:  map[*check.TypeDecl]string{},
-		enumGo:  map[*check.Enum]string{},
-		toolGo:  map[*check.Tool]*toolModel{},
+		req:    req,
+		pkg:    req.Package,
+		report: req.Report,
+		declGo: map[*check.TypeDecl]string{},
+		enumGo: map[*check.Enum]string{},
+		toolGo: map[*check.Tool]*toolModel{},
 	}
 	b.names = newNamer("package", b.report, packageReserved...)
 	b.model = model.New(req.Package)
