@@ -17,6 +17,14 @@ var tsNaming = &model.Naming{
 	Rule:     "TypeScript names keep only ASCII letters and digits of a gram name and capitalise its words",
 }
 
+// tsMemberNaming is the naming table of ToolsImpl's methods and the
+// code-mode tools: camelCase.
+var tsMemberNaming = &model.Naming{
+	Language: "TypeScript",
+	Ident:    func(gram string) string { return camelName(pascalName(gram)) },
+	Rule:     tsNaming.Rule,
+}
+
 // pascalName derives a PascalCase identifier from a gram name: its words
 // (model.Words), each reduced to its ASCII letters and digits and
 // capitalised ("get_weather", "get-weather" and "getWeather" all give

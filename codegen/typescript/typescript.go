@@ -155,10 +155,10 @@ func build(req Request) (*gen, error) {
 	for _, e := range g.m.Enums {
 		g.enums[e] = names.Take(e.Name, e.NameRange, "Enum", func(b string) []string { return []string{b, b + "Schema", b + "Values"} })
 	}
-	members := newNamer("interface ToolsImpl", g.report, memberReserved...)
+	members := model.NewNamer(tsMemberNaming, "interface ToolsImpl", g.report, memberReserved...)
 	for _, t := range g.m.Tools {
 		tn := &toolNames{t: t, base: names.Take(t.Name, t.NameRange, "Tool", toolDerived)}
-		tn.method = camelName(members.Take(t.Name, t.NameRange, "Tool", func(b string) []string { return []string{camelName(b)} }))
+		tn.method = members.Take(t.Name, t.NameRange, "tool", model.One)
 		entry, err := schema.Entry(t, schema.MCP)
 		if err != nil {
 			return nil, fmt.Errorf("typescript: tool %s: %w", t.Name, err)
