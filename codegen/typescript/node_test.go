@@ -16,9 +16,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/internal/hostile"
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/internal/gramgen"
 	"github.com/gramc-dev/gramc/runtime"
-	"github.com/gramc-dev/gramc/syntax"
 )
 
 // nodeModules returns testdata/node, where `make gents` ran npm ci, or
@@ -362,17 +360,7 @@ func TestNodeTenThousandTools(t *testing.T) {
 
 // tenThousandTools is gramgen.Package(10000, 100), checked.
 func tenThousandTools(t testing.TB) *check.Package {
-	var srcs []check.SourceFile
-	files := gramgen.Package(10000, 100)
-	for i := 0; i < 100; i++ {
-		name := fmt.Sprintf("tools_%03d.gram", i)
-		f, ds := syntax.ParseFile(name, files[name])
-		srcs = append(srcs, check.SourceFile{AST: f, Diags: ds})
-	}
-	pkg, ds := check.CheckSources("", srcs)
-	if ds.HasErrors() {
-		t.Fatal(ds.Errors())
-	}
+	pkg := benchPackage(t, 10000, 100)
 	pkg.Name = "big"
 	return pkg
 }
