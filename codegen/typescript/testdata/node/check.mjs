@@ -9,7 +9,8 @@
 //      mutually assignable);
 //   2. programs: each a TypeScript program compiled with --strict (the
 //      options of a tsconfig with "strict": true, module NodeNext), emitted
-//      to <root>/js when emit is set; their diagnostics are returned;
+//      to <root>/js when emit is set; their diagnostics are returned; and
+//      the files to transpile only, into <root>/js;
 //   3. tokens: for pairs of files, whether their token streams (comments
 //      dropped, every string literal one token) are the same: a hostile
 //      package against the same package with benign text;
@@ -24,6 +25,8 @@ import { compile } from "json-schema-to-typescript";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const manifest = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const start = Date.now();
+const phase = (name) => process.stderr.write(`check.mjs: ${name} at ${((Date.now() - start) / 1000).toFixed(1)}s\n`);
 const out = { diagnostics: {}, tokens: [], verdicts: [], jsttFailed: [], jsttChecked: 0 };
 
 // 1. json-schema-to-typescript.
@@ -69,6 +72,8 @@ for (const p of manifest.jstt ?? []) {
   fs.writeFileSync(path.join(p.dir, "codemode.ts"), fs.readFileSync(path.join(p.dir, "tools.d.ts"), "utf8") + "\n" + assign);
 }
 
+phase("json-schema-to-typescript done");
+
 // 2. Programs, sharing the parsed library files.
 const cache = new Map();
 function host(options) {
@@ -104,6 +109,17 @@ for (const prog of manifest.programs ?? []) {
     return `${path.relative(manifest.root, d.file.fileName)}:${line + 1}:${character + 1}: ${msg}`;
   });
 }
+
+// Files only transpiled (the random packages': their types are checked by
+// the programs' codemode.ts; what they are needed for is their Zod
+// schemas' behaviour).
+for (const file of manifest.transpile ?? []) {
+  const js = ts.transpileModule(fs.readFileSync(file, "utf8"), { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const dest = path.join(manifest.root, "js", path.relative(manifest.root, file)).replace(/\.ts$/, ".js");
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.writeFileSync(dest, js);
+}
+phase("programs compiled");
 
 // 3. Token streams.
 function tokens(file) {
@@ -146,4 +162,5 @@ for (const c of manifest.cases ?? []) {
   const a = v(c.instance);
   out.verdicts.push({ zod: z.success, ajv: a, why: z.success ? "" : z.error.issues.map((i) => i.path.join("/") + ": " + i.message).join("; ") });
 }
+phase("cases validated");
 process.stdout.write(JSON.stringify(out));
