@@ -1,6 +1,7 @@
 package typescript
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -102,8 +103,15 @@ func (g *gen) zodType(t *check.Type) string {
 // .default(v) or .optional().
 func (g *gen) zodField(f *check.Param, o optionality) string {
 	var b strings.Builder
-	b.WriteString(g.zodType(f.Type))
 	c := f.Constraints.Value()
+	lits, isEnum := enumConstraint(c)
+	if isEnum {
+		// The values are the type's: a union of literals, as the JSON
+		// Schema's enum says.
+		b.WriteString("z.literal([" + strings.Join(lits, ", ") + "])")
+	} else {
+		b.WriteString(g.zodType(f.Type))
+	}
 	refine := func(pred, msg string) {
 		b.WriteString(".refine(")
 		b.WriteString(pred)
@@ -111,7 +119,7 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 		b.WriteString(jsString(msg))
 		b.WriteString(")")
 	}
-	if len(c.Enum) > 0 {
+	if len(c.Enum) > 0 && !isEnum {
 		refine("(v) => gramcOneOf(v, "+jsValue(c.Enum)+")", "must be one of "+jsonstr.Text(c.Enum))
 	}
 	num := func(n fmt.Stringer, op, word string) {
@@ -164,6 +172,34 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 		b.WriteString(".optional()")
 	}
 	return b.String()
+}
+
+// enumConstraint returns the literals of an enum constraint whose values
+// are all strings or numbers (what the checker allows: scalars of the
+// field's type), and whether there is one.
+func enumConstraint(c check.Constraints) ([]string, bool) {
+	if len(c.Enum) == 0 {
+		return nil, false
+	}
+	var lits []string
+	for _, v := range c.Enum {
+		switch v.(type) {
+		case string, json.Number, float64, int64, int:
+			lits = append(lits, jsValue(v))
+		default:
+			return nil, false
+		}
+	}
+	return lits, true
+}
+
+// fieldType is a field's TypeScript type: its type's, or the union of an
+// enum constraint's literals.
+func (g *gen) fieldType(f *check.Param, qual string) string {
+	if lits, ok := enumConstraint(f.Constraints.Value()); ok {
+		return strings.Join(lits, " | ")
+	}
+	return g.tsType(f.Type, qual)
 }
 
 // fieldDoc is a field's JSDoc: its description and a line of notes
@@ -239,7 +275,7 @@ func (g *gen) writeFields(b *strings.Builder, indent string, fields []*check.Par
 			b.WriteByte('?')
 		}
 		b.WriteString(": ")
-		b.WriteString(g.tsType(f.Type, qual))
+		b.WriteString(g.fieldType(f, qual))
 		b.WriteString(";\n")
 	}
 }
