@@ -47,7 +47,7 @@ for (const p of manifest.jstt ?? []) {
     }
     let ts;
     try {
-      ts = await compile(schema, name, { bannerComment: "", declareExternallyReferenced: true, strictIndexSignatures: false, format: false, unknownAny: true });
+      ts = await compile(schema, name, { bannerComment: "", declareExternallyReferenced: true, ignoreMinAndMaxItems: true, strictIndexSignatures: false, format: false, unknownAny: true });
     } catch (e) {
       // json-schema-to-typescript 15 cannot resolve some recursive
       // schemas (a record reached from itself through an array); the Go
