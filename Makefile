@@ -42,10 +42,12 @@ gramfmt:
 	@out="$$($(GO) run ./cmd/gramc fmt -l ./...)" || exit 1; \
 	  if [ -n "$$out" ]; then echo "gramc fmt would change:"; echo "$$out"; exit 1; fi
 
-test: lint gramfmt mcpts mcpconformance
+test: lint gramfmt mcpts mcpconformance gents
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) run ./cmd/gramc gen --check ./examples/triage
+	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/weather/ts/gen ./examples/weather
+	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/triage/ts/gen ./examples/triage
 	@$(MAKE) --no-print-directory playground-test-setup
 	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
 	$(GO) test -count=1 $(PKGS)
@@ -78,6 +80,21 @@ $(MCPCONF)/node_modules/.package-lock.json: $(MCPCONF)/package.json $(MCPCONF)/p
 	@echo "== npm ci in $(MCPCONF) (the MCP conformance suite, for cli's tests)"
 	@(cd $(MCPCONF) && npm ci --no-audit --no-fund --loglevel=error) || \
 	  echo "== npm ci failed (offline?), so TestMCPConformance skips (fails with GRAMC_MCPCONFORMANCE_TEST=required)"
+
+# gents: what codegen/typescript's tests compile and run the generated
+# TypeScript with (tsc, Zod 4, Ajv, the MCP SDK, json-schema-to-typescript;
+# npm ci, again only when package-lock.json changes); without npm they are
+# skipped, saying so.
+GENTS := codegen/typescript/testdata/node
+.PHONY: gents
+gents:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(GENTS)/node_modules/.package-lock.json; \
+	  else echo "== npm not found: codegen/typescript's TypeScript tests will be skipped"; fi
+
+$(GENTS)/node_modules/.package-lock.json: $(GENTS)/package.json $(GENTS)/package-lock.json
+	@echo "== npm ci in $(GENTS) (TypeScript, Zod, Ajv, the MCP SDK, for codegen/typescript's tests)"
+	@(cd $(GENTS) && npm ci --no-audit --no-fund --loglevel=error) || \
+	  echo "== npm ci failed (offline?), so codegen/typescript's TypeScript tests skip (fail with GRAMC_TS_TEST=required)"
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end

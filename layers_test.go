@@ -49,7 +49,10 @@ const rules = `
 	diag < diag/diagtest;
 	syntax, provider, toolspec < check < load; # toolspec: MaxAgentNesting, read by the runtime too
 	check, toolspec < codegen/schema;
-	codegen/schema < codegen/golang, compat;
+	check < codegen/model; # the language-neutral model both emitters read
+	check < codegen/internal/hostile; # the emitters' tests' hostile corpus
+	codegen/schema, codegen/model < codegen/golang, codegen/typescript;
+	codegen/schema < compat;
 	check < codegen/graph;
 	check, docs < check/explain;
 	load < load/git; # os/exec: apart, so that what loads files links none
@@ -76,11 +79,11 @@ const rules = `
 
 	# The tools.
 	compat, config, codegen/golang, syntax/reftree, docs < lsp;
-	lsp, agenttest, eval, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer < cli;
+	lsp, agenttest, eval, runtime/mcp, runtime/toolcmd, codegen/graph, check/explain, importer, codegen/typescript < cli;
 	cli, runtime/runtimetest/... < cmd/..., examples/..., fuzz, editors, .;
 
 	# What the order must never come to say.
-	ast, diag, syntax, check, load, load/git, codegen/schema, codegen/golang, compat, config, lsp, cli
+	ast, diag, syntax, check, load, load/git, codegen/schema, codegen/model, codegen/golang, codegen/typescript, compat, config, lsp, cli
 	  !< runtime, runtime/internal/apihttp, runtime/clientopt, runtime/openai, runtime/anthropic,
 	     runtime/gemini, runtime/clients, runtime/cassette, runtime/mcp, runtime/toolcmd;
 	gramfile, agenttest, eval, lsp, cli !< ast, syntax, check, load, codegen/schema, compat, config;

@@ -19,8 +19,10 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/golang"
+	"github.com/gramc-dev/gramc/codegen/typescript"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/regular"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
 func init() { register(newGenCmd) }
@@ -31,13 +33,14 @@ type genOptions struct {
 	pkgName string // --package: Go package name
 	stubs   bool   // --stubs: also write tools_impl.go when missing
 	check   bool   // --check: report stale files instead of writing
+	lang    string // --lang: go or ts
 }
 
 func newGenCmd(e *env) *cobra.Command {
 	var opts genOptions
 	cmd := &cobra.Command{
-		Use:   "gen [-o DIR] [--package NAME] [--stubs] [--check] [path ...]",
-		Short: "Generate typed Go code for gram tools, types and agents",
+		Use:   "gen [--lang go|ts] [-o DIR] [--package NAME] [--stubs] [--check] [path ...]",
+		Short: "Generate typed Go or TypeScript code for gram tools, types and agents",
 		Long: `Gen generates one Go file, <package>.gram.go, per gram package: a struct
 per :Type, a named type with constants per :Enum, and per tool an arguments
 struct, a result type, a typed function type, its runtime.ToolSpecification
@@ -58,12 +61,21 @@ package name.
   --check  write nothing; exit 1 if a generated file is missing or differs
            from what gen would write, printing which (for CI).
 
+With --lang ts, gen writes TypeScript instead, four files per package:
+types.ts (an interface or union per type and enum, every tool's arguments
+and result, every agent's input and output, each with a Zod 4 schema, and
+the registries toolSchemas, typeSchemas and agentSchemas), mcp.ts
+(ToolsImpl, registerTools for the MCP TypeScript SDK's McpServer, a typed
+client per agent), index.ts (both) and tools.d.ts (the tools as code mode
+sees them). --package and --stubs are Go's only.
+
 Exit status: 0 on success, 1 for check errors or stale files, 2 for usage
 or I/O errors.`,
 		Example: `  gramc gen weather.gram
   gramc gen -o internal/weather --package weather ./tools
   gramc gen --stubs .
   gramc gen --check ./...
+  gramc gen --lang ts -o web/src/weather ./weather
   //go:generate gramc gen hello.gram`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGen(e, opts, args)
@@ -75,10 +87,20 @@ or I/O errors.`,
 	f.StringVar(&opts.pkgName, "package", "", "Go package `NAME` of the generated code")
 	f.BoolVar(&opts.stubs, "stubs", false, "also write tools_impl.go when it does not exist")
 	f.BoolVar(&opts.check, "check", false, "report stale generated files instead of writing them")
+	f.StringVar(&opts.lang, "lang", "go", "the language to generate: `go` or ts (TypeScript)")
 	return cmd
 }
 
 func runGen(e *env, opts genOptions, args []string) error {
+	switch opts.lang {
+	case "go":
+	case "ts":
+		if opts.pkgName != "" || opts.stubs {
+			return usageErrorf("--package and --stubs are for Go (--lang go); TypeScript has neither")
+		}
+	default:
+		return usageErrorf("--lang %q: the languages are go and ts", termsafe.Line(opts.lang, 40))
+	}
 	if opts.pkgName != "" && (!token.IsIdentifier(opts.pkgName) || opts.pkgName == "_") {
 		return usageErrorf("--package %q is not a valid Go package name", opts.pkgName)
 	}
@@ -113,12 +135,18 @@ func runGen(e *env, opts genOptions, args []string) error {
 		}
 		var warnings diag.Diagnostics
 		out := &genOutput{e: e, dir: dir, check: opts.check}
-		err := golang.GenerateTo(golang.Request{
-			Package:     pkg,
-			PackageName: goPkg,
-			Stubs:       opts.stubs && !opts.check,
-			Report:      func(d *diag.Diagnostic) { warnings = append(warnings, d) },
-		}, out.open)
+		report := func(d *diag.Diagnostic) { warnings = append(warnings, d) }
+		var err error
+		if opts.lang == "ts" {
+			err = typescript.GenerateTo(typescript.Request{Package: pkg, Report: report}, out.open)
+		} else {
+			err = golang.GenerateTo(golang.Request{
+				Package:     pkg,
+				PackageName: goPkg,
+				Stubs:       opts.stubs && !opts.check,
+				Report:      report,
+			}, out.open)
+		}
 		printDiagnostics(e, check.SuppressOnly(pkg.Files, warnings))
 		if err == nil {
 			err = out.finish()

@@ -144,3 +144,26 @@ func BenchmarkPrepareArgs(b *testing.B) {
 		}
 	}
 }
+
+// TestSpecDifferenceStrictOverMCP: a strict tool served over MCP has its
+// standard schema (the mcp target's inputSchema), not OpenAI's strict
+// form; that is the same tool, anything else still differs.
+func TestSpecDifferenceStrictOverMCP(t *testing.T) {
+	strict := `{"type":"object","properties":{"n":{"type":["integer","null"]}},"required":["n"],"additionalProperties":false}`
+	standard := `{"type":"object","properties":{"n":{"type":"integer","default":1}},"additionalProperties":false}`
+	agent := ToolSpecification{Name: "t", Strict: true, Schema: json.RawMessage(strict),
+		TargetSchemas: map[string]json.RawMessage{StandardTarget: json.RawMessage(standard)}}
+	served := ToolSpecification{Name: "t", Schema: json.RawMessage(standard)}
+	if d := specDifference(agent, served); d != "" {
+		t.Errorf("the standard form over MCP: %s", d)
+	}
+	served.Schema = json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":2}},"additionalProperties":false}`)
+	if d := specDifference(agent, served); !strings.Contains(d, "schema differs") {
+		t.Errorf("another default: %q", d)
+	}
+	agent.Strict = false
+	served.Schema = json.RawMessage(standard)
+	if d := specDifference(agent, served); !strings.Contains(d, "schema differs") {
+		t.Errorf("a tool that is not strict compares its Schema: %q", d)
+	}
+}

@@ -90,6 +90,16 @@ func specDifference(want, lib ToolSpecification) string {
 	}
 	a, errA := decodeJSON(want.Schema)
 	l, errL := decodeJSON(lib.Schema)
+	if std := want.StandardSchema(); want.Strict && errL == nil && !bytes.Equal(std, want.Schema) {
+		// A strict tool's Schema is OpenAI's strict form; a tool served
+		// over MCP (gramc mcp, a generated TypeScript server) has its
+		// standard form, the mcp target's inputSchema: the same tool.
+		if s, err := decodeJSON(std); err == nil {
+			if _, differ := FirstDifference(s, l); !differ {
+				return ""
+			}
+		}
+	}
 	switch {
 	case errA != nil:
 		return "agent schema is not valid JSON: " + errA.Error()

@@ -19,11 +19,10 @@ import (
 	"fmt"
 	"go/format"
 	"io"
-	"path/filepath"
-	"strings"
 	"text/template"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/model"
 	"github.com/gramc-dev/gramc/diag"
 )
 
@@ -61,22 +60,7 @@ type File struct {
 
 // FileName returns the name of the generated file for a gram package:
 // "<package name>.gram.go".
-func FileName(pkg *check.Package) string { return fileName(baseName(pkg)) }
-
-// baseName is the name the generated file and Go package are derived from:
-// the gram package name or, for files named on a command line without a
-// `package` header, the first file's name without ".gram".
-func baseName(pkg *check.Package) string {
-	if pkg.Name != "" {
-		return pkg.Name
-	}
-	for _, f := range pkg.Files {
-		if f != nil && f.Name != "" {
-			return strings.TrimSuffix(filepath.Base(f.Name), ".gram")
-		}
-	}
-	return ""
-}
+func FileName(pkg *check.Package) string { return fileName(model.BaseName(pkg)) }
 
 //go:embed templates/*.tmpl
 var templateFS embed.FS

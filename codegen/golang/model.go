@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"go/token"
 	"math"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/model"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/camel"
@@ -174,7 +174,8 @@ type builder struct {
 	req       Request
 	pkg       *check.Package
 	report    func(*diag.Diagnostic)
-	names     *namer
+	names     *model.Namer
+	model     *model.Package
 	decls     []*check.TypeDecl
 	enums     []*check.Enum
 	declGo    map[*check.TypeDecl]string
@@ -184,21 +185,20 @@ type builder struct {
 	// toolByName finds an agent's tool that is a different *check.Tool
 	// with the name of a generated one.
 	toolByName map[string]*toolModel
-	reaches    map[[2]*check.TypeDecl]bool
 }
 
 func buildModel(req Request) (*fileModel, error) {
 	b := &builder{
-		req:     req,
-		pkg:     req.Package,
-		report:  req.Report,
-		declGo:  map[*check.TypeDecl]string{},
-		enumGo:  map[*check.Enum]string{},
-		toolGo:  map[*check.Tool]*toolModel{},
-		reaches: map[[2]*check.TypeDecl]bool{},
+		req:    req,
+		pkg:    req.Package,
+		report: req.Report,
+		declGo: map[*check.TypeDecl]string{},
+		enumGo: map[*check.Enum]string{},
+		toolGo: map[*check.Tool]*toolModel{},
 	}
 	b.names = newNamer("package", b.report, packageReserved...)
-	b.collect()
+	b.model = model.New(req.Package)
+	b.decls, b.enums, b.tools = b.model.Types, b.model.Enums, b.model.Tools
 	m := &fileModel{
 		Header:      Header,
 		Source:      b.sourceLines(),
@@ -206,7 +206,7 @@ func buildModel(req Request) (*fileModel, error) {
 		StubsType:   StubsType,
 	}
 	if m.PackageName == "" {
-		m.PackageName = packageName(baseName(b.pkg))
+		m.PackageName = packageName(b.model.Base)
 	} else if !token.IsIdentifier(m.PackageName) || m.PackageName == "_" {
 		return nil, fmt.Errorf("golang: invalid Go package name %q", m.PackageName)
 	}
@@ -214,13 +214,13 @@ func buildModel(req Request) (*fileModel, error) {
 	// Package-scope names, in a fixed order: declared types, enums, tools,
 	// agents, enum constants.
 	for _, d := range b.decls {
-		b.declGo[d] = b.names.take(d.Name, d.NameRange, "Type", one)
+		b.declGo[d] = b.names.Take(d.Name, d.NameRange, "Type", one)
 	}
 	for _, e := range b.enums {
-		b.enumGo[e] = b.names.take(e.Name, e.NameRange, "Enum", one)
+		b.enumGo[e] = b.names.Take(e.Name, e.NameRange, "Enum", one)
 	}
 	for _, t := range b.tools {
-		base := b.names.take(t.Name, t.NameRange, "Tool", toolNames)
+		base := b.names.Take(t.Name, t.NameRange, "Tool", toolNames)
 		tm := &toolModel{Name: base}
 		n := toolNames(base)
 		tm.ResultName, tm.FuncName, tm.SpecName, tm.NewName = n[1], n[2], n[3], n[4]
@@ -233,7 +233,7 @@ func buildModel(req Request) (*fileModel, error) {
 			// A typed entry point: the runner and its input struct.
 			derive = func(base string) []string { return []string{"New" + base, base + "Agent", base + "Input"} }
 		}
-		base := b.names.take(a.Name, a.NameRange, "Agent", derive)
+		base := b.names.Take(a.Name, a.NameRange, "Agent", derive)
 		agentNames = append(agentNames, "New"+base)
 		agentBases = append(agentBases, base)
 	}
@@ -297,74 +297,8 @@ func toolNames(base string) []string {
 	return []string{base + "Args", base + "Result", base + "Func", base + "Spec", "New" + base + "Tool"}
 }
 
-// collect gathers the declarations to generate: the package's, plus any
-// reached from a tool, field or agent that the package lists do not hold.
-func (b *builder) collect() {
-	seenDecl := map[*check.TypeDecl]bool{}
-	seenEnum := map[*check.Enum]bool{}
-	seenTool := map[*check.Tool]bool{}
-	toolByName := map[string]bool{}
-	var visitType func(t *check.Type)
-	visitDecl := func(d *check.TypeDecl) {
-		if d == nil || seenDecl[d] {
-			return
-		}
-		seenDecl[d] = true
-		b.decls = append(b.decls, d)
-		for _, f := range d.Fields {
-			visitType(f.Type)
-		}
-	}
-	visitType = func(t *check.Type) {
-		for ; t != nil; t = t.Elem {
-			switch {
-			case t.Kind == check.Record && t.Decl != nil:
-				visitDecl(t.Decl)
-			case t.Kind == check.EnumKind && t.Enum != nil && !seenEnum[t.Enum]:
-				seenEnum[t.Enum] = true
-				b.enums = append(b.enums, t.Enum)
-			}
-		}
-	}
-	for _, d := range b.pkg.Types {
-		visitDecl(d)
-	}
-	for _, e := range b.pkg.Enums {
-		if !seenEnum[e] {
-			seenEnum[e] = true
-			b.enums = append(b.enums, e)
-		}
-	}
-	addTool := func(t *check.Tool) {
-		if t == nil || seenTool[t] || toolByName[t.Name] {
-			return
-		}
-		seenTool[t] = true
-		toolByName[t.Name] = true
-		b.tools = append(b.tools, t)
-		for _, p := range t.Params {
-			visitType(p.Type)
-		}
-		visitType(t.Result)
-	}
-	for _, t := range b.pkg.Tools {
-		addTool(t)
-	}
-	for _, a := range b.pkg.Agents {
-		for _, t := range a.Tools {
-			addTool(t)
-		}
-	}
-}
-
 func (b *builder) sourceLines() []string {
-	var names []string
-	for _, f := range b.pkg.Files {
-		if f != nil && f.Name != "" {
-			names = append(names, filepath.Base(f.Name))
-		}
-	}
-	sort.Strings(names)
+	names := b.model.Sources
 	if len(names) == 0 {
 		return nil
 	}
@@ -428,7 +362,7 @@ func (b *builder) enum(e *check.Enum) (*enumModel, error) {
 		if word == "" || !token.IsIdentifier(goName+word) {
 			word = "Value" + strconv.Itoa(i+1)
 		}
-		name := b.names.takeBase(fmt.Sprint(v), goName+word, e.NameRange, one)
+		name := b.names.TakeBase(fmt.Sprint(v), goName+word, e.NameRange, one)
 		// Values that are equal in Go (rounded floats) share one case in
 		// Valid's switch.
 		em.Consts = append(em.Consts, constModel{Name: name, Value: lit, Dup: seen[lit]})
@@ -469,11 +403,11 @@ func (b *builder) structOf(goName, scope string, fields []*check.Param, owner *c
 	}
 	fn := newNamer(scope, b.report, reserved...)
 	for _, f := range fields {
-		fm := &fieldModel{Name: fn.take(f.Name, f.NameRange, "Field", one)}
+		fm := &fieldModel{Name: fn.Take(f.Name, f.NameRange, "Field", one)}
 		typ := b.goType(f.Type)
 		pointer := false
 		switch {
-		case f.Type != nil && f.Type.Kind == check.Record && owner != nil && b.reach(f.Type.Decl, owner):
+		case f.Type != nil && f.Type.Kind == check.Record && owner != nil && b.model.Reaches(f.Type.Decl, owner):
 			pointer = true // recursion
 		}
 		// A struct the program sends (a typed agent's input) leaves a
@@ -579,39 +513,6 @@ func constraintText(c check.Constraints) string {
 		parts = append(parts, "unique items")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// reach reports whether target can be reached from d through record-typed
-// fields (not through arrays: slices already break recursion).
-func (b *builder) reach(d, target *check.TypeDecl) bool {
-	if d == nil || target == nil {
-		return false
-	}
-	key := [2]*check.TypeDecl{d, target}
-	if v, ok := b.reaches[key]; ok {
-		return v
-	}
-	b.reaches[key] = false // cut cycles while searching
-	seen := map[*check.TypeDecl]bool{}
-	var walk func(x *check.TypeDecl) bool
-	walk = func(x *check.TypeDecl) bool {
-		if x == target {
-			return true
-		}
-		if seen[x] {
-			return false
-		}
-		seen[x] = true
-		for _, f := range x.Fields {
-			if f.Type != nil && f.Type.Kind == check.Record && f.Type.Decl != nil && walk(f.Type.Decl) {
-				return true
-			}
-		}
-		return false
-	}
-	v := walk(d)
-	b.reaches[key] = v
-	return v
 }
 
 // goType is the Go type expression of a gram type.

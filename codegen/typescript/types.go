@@ -1,0 +1,525 @@
+package typescript
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
+)
+
+// optionality says which fields of an object type are optional: in the
+// wire form (what is sent: a record, a result, an agent's or a code-mode
+// call's input) every optional or defaulted field; in the parsed form (a
+// tool's arguments as its implementation gets them, after validation has
+// filled the defaults) only the optional fields without a default.
+type optionality int
+
+const (
+	wire optionality = iota
+	parsed
+)
+
+func optional(f *check.Param, o optionality) bool {
+	if o == parsed {
+		return f.Optional && !f.HasDefault
+	}
+	return f.Optional || f.HasDefault
+}
+
+// tsType is the TypeScript type of a gram type; named types are prefixed
+// with qual ("gramcTypes." in mcp.ts).
+func (g *gen) tsType(t *check.Type, qual string) string {
+	if t == nil {
+		return "unknown"
+	}
+	switch t.Kind {
+	case check.String:
+		return "string"
+	case check.Integer, check.Number:
+		return "number"
+	case check.Boolean:
+		return "boolean"
+	case check.Object:
+		return "Record<string, unknown>"
+	case check.Array:
+		elem := g.tsType(t.Elem, qual)
+		if t.Elem == nil {
+			elem = "unknown"
+		}
+		return "Array<" + elem + ">"
+	case check.Record:
+		if n, ok := g.types[t.Decl]; ok {
+			return qual + n
+		}
+		return "Record<string, unknown>"
+	case check.EnumKind:
+		if n, ok := g.enums[t.Enum]; ok {
+			return qual + n
+		}
+		return "string"
+	}
+	return "unknown"
+}
+
+// zodType is the Zod schema of a gram type (without a field's
+// constraints). Records are referred to through z.lazy, so declaration
+// order and recursion need nothing more.
+func (g *gen) zodType(t *check.Type) string {
+	if t == nil {
+		return "z.unknown()"
+	}
+	switch t.Kind {
+	case check.String:
+		return "z.string()"
+	case check.Integer:
+		return "gramcInteger()"
+	case check.Number:
+		return "z.number()"
+	case check.Boolean:
+		return "z.boolean()"
+	case check.Object:
+		return "z.record(z.string(), z.unknown())"
+	case check.Array:
+		return "z.array(" + g.zodType(t.Elem) + ")"
+	case check.Record:
+		if n, ok := g.types[t.Decl]; ok {
+			return "z.lazy(() => " + n + "Schema)"
+		}
+		return "z.record(z.string(), z.unknown())"
+	case check.EnumKind:
+		if n, ok := g.enums[t.Enum]; ok {
+			return n + "Schema"
+		}
+		return "z.string()"
+	}
+	return "z.unknown()"
+}
+
+// zodField is a field's or parameter's schema: its type's, its
+// constraints (each a refinement whose message names the keyword), and
+// .default(v) or .optional().
+func (g *gen) zodField(f *check.Param, o optionality) string {
+	var b strings.Builder
+	c := f.Constraints.Value()
+	lits, isEnum := enumConstraint(c)
+	if isEnum {
+		// The values are the type's: a union of literals, as the JSON
+		// Schema's enum says.
+		b.WriteString("z.literal([" + strings.Join(lits, ", ") + "])")
+	} else {
+		b.WriteString(g.zodType(f.Type))
+	}
+	refine := func(pred, msg string) {
+		b.WriteString(".refine(")
+		b.WriteString(pred)
+		b.WriteString(", ")
+		b.WriteString(jsString(msg))
+		b.WriteString(")")
+	}
+	if len(c.Enum) > 0 && !isEnum {
+		refine("(v) => gramcOneOf(v, "+jsValue(c.Enum)+")", "must be one of "+jsonstr.Text(c.Enum))
+	}
+	num := func(n fmt.Stringer, op, word string) {
+		s := jsNumber(n.String())
+		refine("(v) => v "+op+" "+s, "must be "+word+" "+n.String())
+	}
+	if c.Minimum != nil {
+		num(c.Minimum, ">=", "at least")
+	}
+	if c.Maximum != nil {
+		num(c.Maximum, "<=", "at most")
+	}
+	if c.ExclusiveMinimum != nil {
+		num(c.ExclusiveMinimum, ">", "greater than")
+	}
+	if c.ExclusiveMaximum != nil {
+		num(c.ExclusiveMaximum, "<", "less than")
+	}
+	if c.MinLength != nil {
+		n := strconv.FormatInt(*c.MinLength, 10)
+		refine("(v) => gramcLength(v) >= "+n, "must be at least "+n+" characters long")
+	}
+	if c.MaxLength != nil {
+		n := strconv.FormatInt(*c.MaxLength, 10)
+		refine("(v) => gramcLength(v) <= "+n, "must be at most "+n+" characters long")
+	}
+	if c.Pattern != "" {
+		refine("gramcMatch("+jsString(c.Pattern)+")", "must match the pattern "+c.Pattern)
+	}
+	if c.MinItems != nil {
+		n := strconv.FormatInt(*c.MinItems, 10)
+		refine("(v) => v.length >= "+n, "must have at least "+n+" items")
+	}
+	if c.MaxItems != nil {
+		n := strconv.FormatInt(*c.MaxItems, 10)
+		refine("(v) => v.length <= "+n, "must have at most "+n+" items")
+	}
+	if c.UniqueItems {
+		refine("gramcUnique", "items must be unique")
+	}
+	if c.Format != "" {
+		// An annotation, as in the mcp target's JSON Schema (2020-12) and
+		// gramc's validator, which do not assert formats.
+		b.WriteString(".meta({ format: " + jsString(c.Format) + " })")
+	}
+	switch {
+	case f.HasDefault:
+		b.WriteString(".default(" + jsValue(f.Default) + ")")
+	case optional(f, o):
+		b.WriteString(".optional()")
+	}
+	return b.String()
+}
+
+// enumConstraint returns the literals of an enum constraint whose values
+// are all strings or numbers (what the checker allows: scalars of the
+// field's type), and whether there is one.
+func enumConstraint(c check.Constraints) ([]string, bool) {
+	if len(c.Enum) == 0 {
+		return nil, false
+	}
+	var lits []string
+	for _, v := range c.Enum {
+		switch v.(type) {
+		case string, json.Number, float64, int64, int:
+			lits = append(lits, jsValue(v))
+		default:
+			return nil, false
+		}
+	}
+	return lits, true
+}
+
+// fieldType is a field's TypeScript type: its type's, or the union of an
+// enum constraint's literals.
+func (g *gen) fieldType(f *check.Param, qual string) string {
+	if lits, ok := enumConstraint(f.Constraints.Value()); ok {
+		return strings.Join(lits, " | ")
+	}
+	return g.tsType(f.Type, qual)
+}
+
+// fieldDoc is a field's JSDoc: its description and a line of notes
+// (constraints, default, optional, deprecated).
+func fieldDoc(f *check.Param) []string {
+	var notes []string
+	if c := constraintText(f.Constraints.Value()); c != "" {
+		notes = append(notes, "Constraints: "+c+".")
+	}
+	switch {
+	case f.HasDefault:
+		notes = append(notes, "Default: "+jsonstr.Text(f.Default)+".")
+	case f.Optional:
+		notes = append(notes, "Optional.")
+	}
+	return []string{f.Description, strings.Join(notes, " ")}
+}
+
+// constraintText summarises the JSON Schema validation keywords of a field.
+func constraintText(c check.Constraints) string {
+	var parts []string
+	num := func(name string, n fmt.Stringer, ok bool) {
+		if ok {
+			parts = append(parts, name+" "+n.String())
+		}
+	}
+	integer := func(name string, n *int64) {
+		if n != nil {
+			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
+		}
+	}
+	if len(c.Enum) > 0 {
+		parts = append(parts, "one of "+jsonstr.Text(c.Enum))
+	}
+	num("minimum", c.Minimum, c.Minimum != nil)
+	num("maximum", c.Maximum, c.Maximum != nil)
+	num("exclusiveMinimum", c.ExclusiveMinimum, c.ExclusiveMinimum != nil)
+	num("exclusiveMaximum", c.ExclusiveMaximum, c.ExclusiveMaximum != nil)
+	integer("minLength", c.MinLength)
+	integer("maxLength", c.MaxLength)
+	if c.Pattern != "" {
+		parts = append(parts, "pattern "+jsString(c.Pattern))
+	}
+	if c.Format != "" {
+		parts = append(parts, "format "+c.Format)
+	}
+	integer("minItems", c.MinItems)
+	integer("maxItems", c.MaxItems)
+	if c.UniqueItems {
+		parts = append(parts, "unique items")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeDocParas writes a field's JSDoc: paragraphs, and a @deprecated tag
+// (the only tag the generator writes itself; a description's "@" is
+// escaped by commentText).
+func writeDocParas(b *strings.Builder, indent string, paras []string, deprecated bool) {
+	lines := docLines(paras)
+	if deprecated {
+		lines = append(lines, "@deprecated The gram declaration marks it deprecated.")
+	}
+	writeDocLines(b, indent, lines)
+}
+
+// writeFields writes an object type's members.
+func (g *gen) writeFields(b *strings.Builder, indent string, fields []*check.Param, qual string, o optionality) {
+	for _, f := range fields {
+		writeDocParas(b, indent, fieldDoc(f), f.Deprecated)
+		b.WriteString(indent)
+		b.WriteString(typeKey(f.Name))
+		if optional(f, o) {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		b.WriteString(g.fieldType(f, qual))
+		b.WriteString(";\n")
+	}
+}
+
+// writeObjectType writes `interface Name { ... }` (prefix "export " or
+// "export " inside a namespace).
+func (g *gen) writeInterface(b *strings.Builder, indent, name string, doc []string, fields []*check.Param, o optionality) {
+	writeDoc(b, indent, doc...)
+	b.WriteString(indent + "export interface " + name + " {\n")
+	g.writeFields(b, indent+"  ", fields, "", o)
+	b.WriteString(indent + "}\n")
+}
+
+// writeZodObject writes a strict object schema of fields.
+func (g *gen) writeZodObject(b *strings.Builder, fields []*check.Param, o optionality) {
+	if len(fields) == 0 {
+		b.WriteString("z.strictObject({})")
+		return
+	}
+	b.WriteString("z.strictObject({\n")
+	for _, f := range fields {
+		b.WriteString("  ")
+		b.WriteString(propertyKey(f.Name))
+		b.WriteString(": ")
+		b.WriteString(g.zodField(f, o))
+		b.WriteString(",\n")
+	}
+	b.WriteString("})")
+}
+
+func enumLiterals(e *check.Enum) []string {
+	var out []string
+	for _, v := range e.Values {
+		out = append(out, jsValue(v))
+	}
+	return out
+}
+
+// typeDecls writes the type declarations (interfaces, enum unions, tool
+// arguments and results, agents' inputs and outputs) at indent, for
+// types.ts (argsForm parsed) or tools.d.ts (argsForm wire).
+func (g *gen) typeDecls(b *strings.Builder, indent string, argsForm optionality, agents bool) {
+	for _, e := range g.m.Enums {
+		name := g.enums[e]
+		b.WriteByte('\n')
+		writeDoc(b, indent, fmt.Sprintf("%s is the gram enum %s.", name, jsString(e.Name)), e.Description)
+		lits := enumLiterals(e)
+		union := strings.Join(lits, " | ")
+		if union == "" {
+			union = "never"
+		}
+		b.WriteString(indent + "export type " + name + " = " + union + ";\n")
+	}
+	for _, d := range g.m.Types {
+		name := g.types[d]
+		b.WriteByte('\n')
+		g.writeInterface(b, indent, name, []string{fmt.Sprintf("%s is the gram type %s.", name, jsString(d.Name)), d.Description}, d.Fields, wire)
+	}
+	for _, tn := range g.tools {
+		t := tn.t
+		b.WriteByte('\n')
+		what := "as its implementation gets them: validated, with the defaults filled in"
+		if argsForm == wire {
+			what = "as a call sends them (a defaulted one may be left out)"
+		}
+		g.writeInterface(b, indent, tn.base+"Args", []string{fmt.Sprintf("%sArgs are the arguments of the gram tool %s, %s.", tn.base, jsString(t.Name), what)}, t.Params, argsForm)
+		b.WriteByte('\n')
+		writeDoc(b, indent, fmt.Sprintf("%sResult is the result of the gram tool %s.", tn.base, jsString(t.Name)), t.ResultDescription)
+		b.WriteString(indent + "export type " + tn.base + "Result = " + g.tsType(t.Result, "") + ";\n")
+	}
+	if !agents {
+		return
+	}
+	for _, an := range g.agents {
+		a := an.a
+		b.WriteByte('\n')
+		g.writeInterface(b, indent, an.base+"Input", []string{fmt.Sprintf("%sInput is the input of the gram agent %s, as a call sends it.", an.base, jsString(a.Name))}, a.Signature.Params, wire)
+		b.WriteByte('\n')
+		writeDoc(b, indent, fmt.Sprintf("%sOutput is the output of the gram agent %s.", an.base, jsString(a.Name)), a.Signature.ResultDescription)
+		b.WriteString(indent + "export type " + an.base + "Output = " + g.agentOutputType(a, "") + ";\n")
+	}
+}
+
+func (g *gen) agentOutputType(a *check.Agent, qual string) string {
+	if !a.Typed() {
+		return "string"
+	}
+	return g.tsType(a.Signature.Result, qual)
+}
+
+// typesFile is types.ts: types, Zod schemas and the registries.
+func (g *gen) typesFile(b *strings.Builder) error {
+	g.head(b, "Types and Zod 4 schemas of the package's types, enums, tools and agents.")
+	b.WriteString("\nimport { z } from \"zod/v4\";\n")
+	g.typeDecls(b, "", parsed, true)
+
+	b.WriteString("\n// Schemas.\n")
+	for _, e := range g.m.Enums {
+		name := g.enums[e]
+		b.WriteByte('\n')
+		writeDoc(b, "", fmt.Sprintf("%sValues are the values of the gram enum %s, in declaration order.", name, jsString(e.Name)))
+		b.WriteString("export const " + name + "Values = [" + strings.Join(enumLiterals(e), ", ") + "] as const;\n")
+		writeDoc(b, "", fmt.Sprintf("%sSchema accepts the values of the gram enum %s.", name, jsString(e.Name)))
+		if len(e.Values) == 0 {
+			b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = z.never();\n")
+		} else {
+			b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = z.literal(" + name + "Values);\n")
+		}
+	}
+	for _, d := range g.m.Types {
+		name := g.types[d]
+		b.WriteByte('\n')
+		writeDoc(b, "", fmt.Sprintf("%sSchema validates the gram type %s.", name, jsString(d.Name)))
+		b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = ")
+		g.writeZodObject(b, d.Fields, wire)
+		b.WriteString(";\n")
+	}
+	for _, tn := range g.tools {
+		b.WriteByte('\n')
+		writeDoc(b, "", fmt.Sprintf("%sArgsSchema validates the arguments of the gram tool %s and fills in their defaults.", tn.base, jsString(tn.t.Name)))
+		b.WriteString("export const " + tn.base + "ArgsSchema: z.ZodType<" + tn.base + "Args> = ")
+		g.writeZodObject(b, tn.t.Params, parsed)
+		b.WriteString(";\n")
+		writeDoc(b, "", fmt.Sprintf("%sResultSchema validates the result of the gram tool %s.", tn.base, jsString(tn.t.Name)))
+		b.WriteString("export const " + tn.base + "ResultSchema: z.ZodType<" + tn.base + "Result> = " + g.zodType(tn.t.Result) + ";\n")
+	}
+	for _, an := range g.agents {
+		a := an.a
+		b.WriteByte('\n')
+		writeDoc(b, "", fmt.Sprintf("%sInputSchema validates the input of the gram agent %s.", an.base, jsString(a.Name)))
+		b.WriteString("export const " + an.base + "InputSchema: z.ZodType<" + an.base + "Input> = ")
+		g.writeZodObject(b, a.Signature.Params, wire)
+		b.WriteString(";\n")
+		writeDoc(b, "", fmt.Sprintf("%sOutputSchema validates the output of the gram agent %s.", an.base, jsString(a.Name)))
+		out := "z.string()"
+		if a.Typed() {
+			out = g.zodType(a.Signature.Result)
+		}
+		b.WriteString("export const " + an.base + "OutputSchema: z.ZodType<" + an.base + "Output> = " + out + ";\n")
+	}
+
+	b.WriteString("\n// Registries.\n\n")
+	writeDoc(b, "", "toolSchemas maps each tool's gram name to the Zod schemas of its arguments and result.")
+	b.WriteString("export const toolSchemas = {")
+	for i, tn := range g.tools {
+		sep(b, i)
+		b.WriteString("  " + propertyKey(tn.t.Name) + ": { args: " + tn.base + "ArgsSchema, result: " + tn.base + "ResultSchema }")
+	}
+	closeRegistry(b, len(g.tools))
+	writeDoc(b, "", "typeSchemas maps each type's and enum's gram name to its Zod schema.")
+	b.WriteString("export const typeSchemas = {")
+	i := 0
+	for _, e := range g.m.Enums {
+		sep(b, i)
+		i++
+		b.WriteString("  " + propertyKey(e.Name) + ": " + g.enums[e] + "Schema")
+	}
+	for _, d := range g.m.Types {
+		sep(b, i)
+		i++
+		b.WriteString("  " + propertyKey(d.Name) + ": " + g.types[d] + "Schema")
+	}
+	closeRegistry(b, i)
+	writeDoc(b, "", "agentSchemas maps each agent's gram name to the Zod schemas of its input and output.")
+	b.WriteString("export const agentSchemas = {")
+	for i, an := range g.agents {
+		sep(b, i)
+		b.WriteString("  " + propertyKey(an.a.Name) + ": { input: " + an.base + "InputSchema, output: " + an.base + "OutputSchema }")
+	}
+	closeRegistry(b, len(g.agents))
+
+	b.WriteString(typesHelpers)
+	return nil
+}
+
+func sep(b *strings.Builder, i int) {
+	if i > 0 {
+		b.WriteString(",")
+	}
+	b.WriteString("\n")
+}
+
+func closeRegistry(b *strings.Builder, n int) {
+	if n > 0 {
+		b.WriteString(",\n")
+	}
+	b.WriteString("} as const;\n\n")
+}
+
+// typesHelpers are types.ts's private helpers: JSON Schema's semantics
+// where Zod's differ (lengths count code points, integers need not be
+// safe integers, patterns are ECMA-262 with the u flag as Ajv compiles
+// them, uniqueness and enums compare JSON values).
+const typesHelpers = `// Helpers: JSON Schema's semantics where Zod's differ.
+
+/** gramcInteger accepts a number without a fractional part (JSON Schema's integer). */
+function gramcInteger() {
+  return z.number().refine(Number.isInteger, "expected an integer");
+}
+
+/** gramcLength is a string's length in code points, as JSON Schema counts it. */
+function gramcLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** gramcMatch tests a string against a JSON Schema pattern (ECMA-262, the u flag, unanchored). */
+function gramcMatch(source: string): (s: string) => boolean {
+  let re: RegExp | undefined;
+  try {
+    re = new RegExp(source, "u");
+  } catch {
+    re = undefined;
+  }
+  return (s) => re !== undefined && re.test(s);
+}
+
+/** gramcEqual compares two JSON values. */
+function gramcEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => gramcEqual(x, b[i]));
+  }
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ob = b as Record<string, unknown>, oa = a as Record<string, unknown>;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && gramcEqual(oa[k], ob[k]));
+}
+
+/** gramcOneOf reports whether a JSON value is one of values. */
+function gramcOneOf(v: unknown, values: readonly unknown[]): boolean {
+  return values.some((x) => gramcEqual(v, x));
+}
+
+/** gramcUnique reports whether an array's items are distinct JSON values. */
+function gramcUnique(a: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) {
+      if (gramcEqual(a[i], a[j])) return false;
+    }
+  }
+  return true;
+}
+`

@@ -1,0 +1,19 @@
+// A TypeScript MCP server for the triage agent's tool, on the code gramc
+// generates (gramc gen --lang ts -o examples/triage/ts/gen examples/triage);
+// gen/ also has triage(client, {ticket}), the typed client of the agent as
+// gramc mcp --agents serves it.
+//
+//   npm install && npx tsc && node dist/server.js      (an MCP server on stdio)
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { registerTools, type ToolsImpl } from "./gen/index.js";
+
+const impl: ToolsImpl = {
+  async lookupCustomer({ email }) {
+    return email.endsWith("@example.com") ? "gold" : "free";
+  },
+};
+
+const server = new McpServer({ name: "triage", version: "1.0.0" });
+registerTools(server, impl);
+await server.connect(new StdioServerTransport());
