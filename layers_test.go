@@ -35,12 +35,14 @@ const module = "github.com/gramc-dev/gramc"
 // outside the module included), so no compiler package may be below a
 // runtime core package. Only the packages that run .gram files through
 // the compiler (gramfile, agenttest) sit on both, at the top level beside
-// them; toolspec, the spec type both read, sits at the top level beside
-// provider. So the folders' graph has no cycle either
+// them; toolspec, the spec types both read (a tool's, an agent's
+// signature and its output modes), sits at the top level below provider,
+// whose rows list those modes. So the folders' graph has no cycle either
 // (TestFoldersHaveNoCycle).
 const rules = `
 	NONE < internal/...;
-	internal/... < provider, docs, toolspec;
+	internal/... < toolspec, docs;
+	toolspec < provider;
 	internal/... < syntax/internal/lexical, runtime/internal/credhttp, runtime/internal/sse;
 
 	# The compiler.

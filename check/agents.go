@@ -9,6 +9,7 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/provider"
+	"github.com/gramc-dev/gramc/toolspec"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -52,7 +53,7 @@ func (c *checker) agentSignature(sp *ast.SubjectPattern, a *Agent) {
 
 // outputProps reads an agent's outputMode and outputRetries.
 func (c *checker) outputProps(props propSet, a *Agent) {
-	a.OutputMode, a.OutputRetries = provider.OutputAuto, DefaultOutputRetries
+	a.OutputMode, a.OutputRetries = provider.OutputAuto, toolspec.DefaultOutputRetries
 	if q := props.get("outputMode"); q != nil {
 		modes := joinWords(quoteAll(outputModes), "or")
 		switch v := q.Value.(type) {

@@ -256,8 +256,6 @@ func (a *Agent) MessageInput() bool {
 // provider honours are the one source.
 type OutputMode = provider.OutputMode
 
-// DefaultOutputRetries is an agent's outputRetries when not given.
-const DefaultOutputRetries = 1
 
 // MaxAgentNesting is how deep agents may list agents: an agent that
 // lists none is one level, one that lists such an agent two, and so on.

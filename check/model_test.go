@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gramc-dev/gramc/toolspec"
 	"reflect"
 	"testing"
 
@@ -174,7 +175,7 @@ func TestModelTypedAgent(t *testing.T) {
 	if !triage.Typed() || !triage.MessageInput() || triage.OutputMode != provider.OutputTool || triage.OutputRetries != 3 || len(triage.Tools) != 1 {
 		t.Errorf("triage = typed %v, message %v, mode %q, retries %d, tools %d", triage.Typed(), triage.MessageInput(), triage.OutputMode, triage.OutputRetries, len(triage.Tools))
 	}
-	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != provider.OutputAuto || plain.OutputRetries != DefaultOutputRetries ||
+	if plain.HasSignature || plain.Typed() || !plain.MessageInput() || plain.OutputMode != provider.OutputAuto || plain.OutputRetries != toolspec.DefaultOutputRetries ||
 		plain.Signature.Signature != "(input::String)==>(::String)" || plain.Signature.Params[0].Name != "input" {
 		t.Errorf("plain = %+v, signature %+v", plain, plain.Signature)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/load"
-	"github.com/gramc-dev/gramc/provider"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -105,23 +104,11 @@ func AgentFromCheck(a *check.Agent) (runtime.Agent, error) {
 		out.Agents = append(out.Agents, ra)
 	}
 	if a.HasSignature {
-		sig, err := signatureFromCheck(a)
+		sig, err := schema.Signature(a)
 		if err != nil {
 			return runtime.Agent{}, &runtime.ConfigurationError{Setting: "agent", Message: "agent " + a.Name + ": its signature", Err: err}
 		}
 		out.Signature = sig
 	}
 	return out, nil
-}
-
-// signatureFromCheck is a typed agent's runtime signature (docs/language.md
-// §2.6), from schema.Signature, as generated Go code has it.
-func signatureFromCheck(a *check.Agent) (*runtime.Signature, error) {
-	s, err := schema.Signature(a)
-	if err != nil || s == nil {
-		return nil, err
-	}
-	retries := s.OutputRetries
-	return &runtime.Signature{Input: s.Input, Message: s.Message, Output: s.Output, OutputStrict: s.OutputStrict,
-		OutputName: s.OutputName, OutputMode: provider.OutputMode(s.OutputMode), OutputRetries: &retries}, nil
 }

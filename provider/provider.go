@@ -4,7 +4,8 @@
 // address, which client speaks to it, and its name in telemetry. The
 // checker's known providers, gramc run's client choice, the editor's
 // completion and the docs all read it (issue 21.3), so they cannot
-// disagree. It imports nothing of gramc: every layer may read it.
+// disagree. It imports nothing of gramc but toolspec (the agent signature
+// whose output modes its rows list): every layer may read it.
 //
 // Adding a provider: a client package (or the OpenAI-compatible one), a row
 // here, a constructor in runtime/clients (TestEveryProviderHasAClient holds the two
@@ -18,6 +19,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // Client names the client package that speaks a provider's API.
@@ -87,22 +90,16 @@ func (p Info) KeyHeaderName() string {
 }
 
 // OutputMode is how a typed agent's model is held to its output type
-// (docs/language.md §2.6, an agent's outputMode).
-type OutputMode string
+// (docs/language.md §2.6, an agent's outputMode): toolspec's, where the
+// agent's signature is.
+type OutputMode = toolspec.OutputMode
 
-// The output modes.
+// The output modes (toolspec's).
 const (
-	// OutputAuto takes the best mode the provider and model support
-	// together with the agent's tools (AutoOutputMode).
-	OutputAuto OutputMode = "auto"
-	// OutputNative uses the provider's structured-output request field.
-	OutputNative OutputMode = "native"
-	// OutputTool gives the model a final-answer tool whose parameters are
-	// the output type; the run ends when it is called.
-	OutputTool OutputMode = "tool"
-	// OutputPrompted puts the schema in the instructions and decodes the
-	// answer leniently.
-	OutputPrompted OutputMode = "prompted"
+	OutputAuto     = toolspec.OutputAuto
+	OutputNative   = toolspec.OutputNative
+	OutputTool     = toolspec.OutputTool
+	OutputPrompted = toolspec.OutputPrompted
 )
 
 // AllOutputModes are the modes an agent's outputMode may name, auto first.

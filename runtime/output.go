@@ -8,39 +8,13 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/provider"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
-// Signature is a typed agent's signature (docs/language.md §2.6): what it takes
-// and what it answers with. An agent without one takes a message and
-// answers text, as (input::String)==>(::String).
-type Signature struct {
-	// Input is the JSON Schema of the agent's arguments object (the
-	// standard form, defaults as data); nil for one String parameter
-	// without constraints.
-	Input json.RawMessage `json:"input,omitempty"`
-	// Message names the one String parameter whose value is the user's
-	// message; "" when the message is the arguments as one JSON object.
-	Message string `json:"message,omitempty"`
-	// Output is the JSON Schema of the output type (the standard form,
-	// defaults as data); nil when the agent answers text.
-	Output json.RawMessage `json:"output,omitempty"`
-	// OutputStrict is Output in OpenAI's strict subset (the openai-strict
-	// target's transform), sent where a provider is asked for strict
-	// adherence; nil when the type cannot be said there.
-	OutputStrict json.RawMessage `json:"outputStrict,omitempty"`
-	// OutputName is the output type's name ("Triage"), the name of the
-	// structured-output format.
-	OutputName string `json:"outputName,omitempty"`
-	// OutputMode is the agent's outputMode; "" is auto.
-	OutputMode provider.OutputMode `json:"outputMode,omitempty"`
-	// OutputRetries is the agent's outputRetries; nil is
-	// DefaultOutputRetries.
-	OutputRetries *int `json:"outputRetries,omitempty"`
-}
-
-// DefaultOutputRetries is how often a wrong answer is sent back when an
-// agent does not say (outputRetries).
-const DefaultOutputRetries = 1
+// Signature is a typed agent's signature (docs/language.md §2.6): what it
+// takes and what it answers with. It is toolspec.Signature, the one type
+// codegen/schema makes and generated Go code embeds.
+type Signature = toolspec.Signature
 
 // MaxAnswerBytes bounds the text of a typed agent's answer that is
 // decoded: a longer answer is an invalid one (its repair turn says so).
@@ -49,23 +23,11 @@ const MaxAnswerBytes = 1 << 20
 // MaxAnswerDepth bounds the nesting of a typed answer's JSON value.
 const MaxAnswerDepth = 64
 
-// Typed reports whether the agent's answer is a typed value (its output
-// type is not String).
-func (s *Signature) Typed() bool { return s != nil && len(bytes.TrimSpace(s.Output)) > 0 }
-
-// Retries is the number of repair turns allowed.
-func (s *Signature) Retries() int {
-	if s == nil || s.OutputRetries == nil || *s.OutputRetries < 0 {
-		return DefaultOutputRetries
-	}
-	return *s.OutputRetries
-}
-
-// Mode is the mode the output is held to for model: the agent's
+// outputMode is the mode s's output is held to for model: the agent's
 // outputMode, or for auto the best its provider's row offers together
 // with the agent's tools (provider.Info.AutoOutputMode). A provider the
 // table does not know gets the final-answer tool.
-func (s *Signature) Mode(model string, withTools bool) provider.OutputMode {
+func outputMode(s *Signature, model string, withTools bool) provider.OutputMode {
 	if s.OutputMode != "" && s.OutputMode != provider.OutputAuto {
 		return s.OutputMode
 	}
@@ -164,7 +126,7 @@ func newOutputCheck(agent Agent) (*outputCheck, error) {
 		typ = "output"
 	}
 	oc := &outputCheck{sig: sig, typ: typ, as: as, retries: sig.Retries(),
-		mode: sig.Mode(agent.Model, len(agent.Tools) > 0)}
+		mode: outputMode(sig, agent.Model, len(agent.Tools) > 0)}
 	oc.wrapped = !objectRoot(as.doc)
 	oc.format = OutputFormat{Name: formatName(typ), Schema: sig.Output, Strict: sig.OutputStrict}
 	if oc.wrapped {

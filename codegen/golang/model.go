@@ -659,7 +659,7 @@ func (b *builder) agent(a *check.Agent, funcName, base string) (*agentModel, err
 		return am, nil
 	}
 	am.Signature = &signatureModel{Input: quote(string(sig.Input)), Message: quote(sig.Message), Output: quote(string(sig.Output)),
-		OutputStrict: quote(string(sig.OutputStrict)), OutputName: quote(sig.OutputName), OutputMode: quote(sig.OutputMode), OutputRetries: sig.OutputRetries}
+		OutputStrict: quote(string(sig.OutputStrict)), OutputName: quote(sig.OutputName), OutputMode: quote(string(sig.OutputMode)), OutputRetries: sig.Retries()}
 	r := &runnerModel{Type: base + "Agent", Result: "string", Typed: a.Typed()}
 	if r.Typed {
 		r.Result = b.goType(a.Signature.Result)

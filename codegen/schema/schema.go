@@ -253,27 +253,10 @@ func Output(t *check.Tool) (json.RawMessage, error) {
 	return marshal(newBuilder(standard, dialectOf(JSONSchema)).output(t))
 }
 
-// AgentSignature is a typed agent's signature as data (docs/language.md
-// §2.6): what the runtime's .gram loader (gramfile) turns into a
-// runtime.Signature and generated Go code embeds, made once here.
-type AgentSignature struct {
-	// Input is the standard schema of the agent's arguments (defaults as
-	// data); Message the one String parameter that is the message ("" when
-	// the message is the arguments as a JSON object).
-	Input   json.RawMessage
-	Message string
-	// Output is the output type's schema, OutputStrict its openai-strict
-	// form (nil when it cannot be said there), OutputName the type's name;
-	// all empty when the agent answers text.
-	Output, OutputStrict json.RawMessage
-	OutputName           string
-	OutputMode           string
-	OutputRetries        int
-}
-
-// Signature returns a's signature as data; nil for an agent without a
+// Signature returns a's signature as data (toolspec.Signature, what the
+// runtime runs and generated Go code embeds); nil for an agent without a
 // signature element (it takes a message and answers text).
-func Signature(a *check.Agent) (*AgentSignature, error) {
+func Signature(a *check.Agent) (*toolspec.Signature, error) {
 	if !a.HasSignature || a.Signature == nil {
 		return nil, nil
 	}
@@ -281,7 +264,8 @@ func Signature(a *check.Agent) (*AgentSignature, error) {
 	if err != nil {
 		return nil, err
 	}
-	sig := &AgentSignature{Input: spec.StandardSchema(), OutputMode: string(a.OutputMode), OutputRetries: a.OutputRetries}
+	retries := a.OutputRetries
+	sig := &toolspec.Signature{Input: spec.StandardSchema(), OutputMode: a.OutputMode, OutputRetries: &retries}
 	if a.MessageInput() {
 		sig.Message = a.Signature.Params[0].Name
 	}
