@@ -9,8 +9,8 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/english"
 	"github.com/gramc-dev/gramc/provider"
-	"github.com/gramc-dev/gramc/toolspec"
 	"github.com/gramc-dev/gramc/syntax"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // implicitSignature is the signature of an agent without one (docs/language.md §2.6):

@@ -256,7 +256,6 @@ func (a *Agent) MessageInput() bool {
 // provider honours are the one source.
 type OutputMode = provider.OutputMode
 
-
 // MaxAgentNesting is how deep agents may list agents: an agent that
 // lists none is one level, one that lists such an agent two, and so on.
 // Deeper is agent-nesting; the runtime bounds a run's nesting by it too.
