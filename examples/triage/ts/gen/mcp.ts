@@ -3,7 +3,7 @@
 // The package's tools served on the MCP TypeScript SDK's McpServer, and its agents called over MCP as gramc mcp --agents serves them.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 import * as gramcTypes from "./types.js";
 
@@ -129,6 +129,27 @@ function gramcTool<A, R>(name: string, args: z.ZodType<A>, result: z.ZodType<R>,
   };
 }
 
+interface gramcListed {
+  name: string;
+  title?: string;
+  description?: string;
+  outputSchema?: { type?: unknown };
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * gramcEntry is a tool as this SDK's protocol may list it: any outputSchema
+ * from MCP 2026-07-28 on (SEP-2106), only an object's before (the entry's
+ * protocol stamp goes with a schema left out), as gramc mcp serves it.
+ */
+function gramcEntry(e: gramcListed): gramcListed {
+  if (LATEST_PROTOCOL_VERSION >= "2026-07-28" || e.outputSchema === undefined || e.outputSchema.type === "object") return e;
+  const { outputSchema: _dropped, _meta, ...rest } = e;
+  const meta = { ..._meta };
+  delete meta["dev.gramc/protocolVersion"];
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+}
+
 /** gramcRegister registers tools on server and serves entries as its tool list. */
 function gramcRegister(server: McpServer, entries: readonly string[], tools: readonly gramcToolDef[]): void {
   const register = server.registerTool.bind(server) as unknown as (
@@ -136,7 +157,7 @@ function gramcRegister(server: McpServer, entries: readonly string[], tools: rea
     config: { title?: string; description?: string; inputSchema: z.ZodType<unknown>; _meta?: Record<string, unknown> },
     cb: (args: unknown) => Promise<gramcCallResult>,
   ) => unknown;
-  const listing = entries.map((e) => JSON.parse(e) as { name: string; title?: string; description?: string; _meta?: Record<string, unknown> });
+  const listing = entries.map((e) => gramcEntry(JSON.parse(e) as gramcListed));
   tools.forEach((t, i) => {
     const e = listing[i];
     // The SDK parses the arguments with the schema given here; call
