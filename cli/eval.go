@@ -170,7 +170,12 @@ func runEval(ctx context.Context, e *env, opts evalOptions, paths []string) erro
 		return err
 	}
 	runner := toolcmd.NewRunner(os.Environ())
-	defer runner.Close()
+	kept := false // the runner passed on with the eval (EvalWorker)
+	defer func() {
+		if !kept {
+			runner.Close()
+		}
+	}()
 	tools, err := testTools(e, tests, opts.tools, runner)
 	if err != nil {
 		return err
@@ -193,6 +198,13 @@ func runEval(ctx context.Context, e *env, opts evalOptions, paths []string) erro
 	defer stopSignals()
 	bar := newProgressBar(e)
 	o.Progress = bar.show
+	if e.evalRuns != nil {
+		var stop bool
+		if o, stop, err = e.evalRuns(ctx, tests, variants, o, runner); err != nil || stop {
+			kept = err == nil && stop
+			return err
+		}
+	}
 	rep, err := eval.Run(ctx, tests, variants, o)
 	bar.clear()
 	if err != nil {

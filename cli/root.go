@@ -44,6 +44,10 @@ type env struct {
 	disable []string
 	// goTools are the Go tools of DoWithTools, by name.
 	goTools map[string]runtime.ToolFunc
+	// evalRuns, when set, is where gramc eval makes its runs
+	// (cli/eval_remote.go): EvalRemote dispatches them, EvalWorker keeps
+	// the eval a worker makes them in.
+	evalRuns evalRunsAt
 }
 
 // commands are the registered subcommand constructors, in registration order.
