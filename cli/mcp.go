@@ -183,7 +183,7 @@ func runMCP(ctx context.Context, e *env, opts mcpOptions, args []string) error {
 		return err
 	}
 	defer stopTelemetry()
-	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
+	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.Options("")...)
 	impls = append(impls, agentTools(srvOpts...)...)
 	srv, err := mcp.NewServer("gramc", versionString(), runtime.NewToolLibrary(impls...), specs, srvOpts...)
 	if err != nil {

@@ -29,6 +29,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/otelexport"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
@@ -179,7 +180,7 @@ func looksLikeGramPath(a string) bool {
 // error — even when a tool or the model echoes a key back, raw or
 // JSON-escaped, and even split across a streamed answer's pieces.
 func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages []string) error {
-	secrets := keySecrets()
+	secrets := otelexport.KeySecrets()
 	if len(secrets) == 0 {
 		return runRun(ctx, e, opts, files, messages)
 	}
@@ -191,7 +192,7 @@ func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages [
 	stderr.Flush()
 	var xe *exitError
 	if errors.As(err, &xe) && xe.err != nil {
-		msg := redactWith(secrets, xe.err.Error())
+		msg := otelexport.RedactWith(secrets, xe.err.Error())
 		if msg != xe.err.Error() {
 			return &exitError{code: xe.code, err: errors.New(msg)}
 		}
@@ -298,7 +299,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		// is printed once, as JSON, on standard output.
 		out.w = e.stderr
 	}
-	tel.beforeConsoleSpan(out.endLine)
+	tel.BeforeConsoleSpan(out.endLine)
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -330,7 +331,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if strings.Contains(opts.model, "/") {
 		effective = opts.model
 	}
-	runOpts = append(runOpts, tel.options(runtime.ProviderName(effective))...)
+	runOpts = append(runOpts, tel.Options(runtime.ProviderName(effective))...)
 	var conv *runtime.Conversation
 	send := func(msg string) error {
 		out.answered = false
