@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,8 +12,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -360,7 +357,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			if resp.Lenient != "" {
 				fmt.Fprintf(e.stderr, "gramc run: %s (prompted output)\n", resp.Lenient)
 			}
-			fmt.Fprintln(e.stdout, safeJSON(resp.Value))
+			fmt.Fprintln(e.stdout, termsafe.JSON(resp.Value))
 			return nil
 		}
 		if !out.answered {
@@ -414,30 +411,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			fmt.Fprint(e.stderr, "> ")
 		}
 	}
-}
-
-// safeJSON is a typed agent's value as indented JSON whose control and
-// format characters (inside its strings, the only place they can be) are
-// escaped as \uXXXX: the same value, safe on a terminal.
-func safeJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return termsafe.Line(string(raw), 0)
-	}
-	var out strings.Builder
-	for _, r := range b.String() {
-		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
-			if r > 0xffff {
-				r1, r2 := utf16.EncodeRune(r)
-				fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
-				continue
-			}
-			fmt.Fprintf(&out, "\\u%04x", r)
-			continue
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
 }
 
 // answerPrinter prints a model's text as it arrives. The text keeps its

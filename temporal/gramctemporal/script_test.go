@@ -12,11 +12,13 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
+	"github.com/gramc-dev/gramc/temporal/devserver"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gramc-temporal": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"gramc-temporal":     func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"gramc-temporal-dev": func() { os.Exit(devserver.Main(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
