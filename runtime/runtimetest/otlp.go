@@ -5,10 +5,12 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"sync"
 
 	collmetric "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	colltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -33,8 +35,9 @@ type OTLPReceiver struct {
 // Parent "" for a root.
 type ReceivedSpan struct {
 	Name, TraceID, SpanID, Parent string
-	// Attrs are its string attributes, KEY=VALUE, in the span's order.
-	Attrs []string
+	// Attrs are its string attributes, KEY=VALUE, in the span's order;
+	// Ints its integer attributes, KEY=N.
+	Attrs, Ints []string
 }
 
 // Spans are the spans received, in the order they came.
@@ -51,6 +54,13 @@ func (r *OTLPReceiver) SpansLocked() []ReceivedSpan {
 		out = append(out, r.spans[id])
 	}
 	return out
+}
+
+// Metrics are the names of the metrics received, sorted.
+func (r *OTLPReceiver) Metrics() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.MetricsLocked()
 }
 
 // MetricsLocked are the names of the metrics received, sorted, for
@@ -89,6 +99,9 @@ func (r *OTLPReceiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 					for _, a := range sp.Attributes {
 						if v := a.GetValue().GetStringValue(); v != "" {
 							s.Attrs = append(s.Attrs, a.Key+"="+v)
+						}
+						if v, ok := a.GetValue().GetValue().(*commonpb.AnyValue_IntValue); ok {
+							s.Ints = append(s.Ints, a.Key+"="+strconv.FormatInt(v.IntValue, 10))
 						}
 					}
 					if _, seen := r.spans[s.SpanID]; !seen {
