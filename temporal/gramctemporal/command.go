@@ -338,7 +338,7 @@ func checkRun(paths []string, name, input string) error {
 			return err
 		}
 		if _, err := runtime.AgentMessage(agent, input); err != nil {
-			return usageError{fmt.Errorf("agent %s: %s", name, termsafe.Line(err.Error(), 2000))}
+			return usageError{errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
 		}
 		return nil
 	}
