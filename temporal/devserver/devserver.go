@@ -3,7 +3,7 @@
 // development, every service in one process on SQLite, listening on
 // 127.0.0.1 only. It is a command of its own, apart from gramc-temporal's
 // worker and run, because it links the whole Temporal server
-// (go.temporal.io/server): building it takes about ten times as long as
+// (go.temporal.io/server): building it takes five times the CPU time of
 // building gramc-temporal (docs/durable.md, docs/performance.md).
 //
 //	gramc-temporal-dev [--port PORT] [--namespace NS] [--db-filename FILE]

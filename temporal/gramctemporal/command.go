@@ -4,7 +4,7 @@
 // prints its answer. MainWithTools is the command with Go tools built in.
 // It links the Temporal SDK, never the server (TestNoServerLinked): the
 // development server is the command gramc-temporal-dev (package
-// devserver), which takes ten times as long to build.
+// devserver), which takes five times the CPU time to build.
 //
 //	gramc-temporal worker [--address HOST:PORT] [--namespace NS] [--tool NAME=COMMAND]... [paths]
 //	gramc-temporal run --agent NAME [--id ID] [paths] "input"

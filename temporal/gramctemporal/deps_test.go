@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// serverModule is the Temporal server, which takes ten times as long as
+// serverModule is the Temporal server, which takes five times the CPU time of
 // the SDK to build and makes a binary five times the size (issue 49.7).
 const serverModule = "go.temporal.io/server"
 

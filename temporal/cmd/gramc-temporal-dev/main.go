@@ -2,7 +2,7 @@
 // service in this process, on SQLite, on 127.0.0.1 only (package
 // devserver; docs/durable.md). It links the whole Temporal server, so it
 // is a command apart from gramc-temporal, which the worker and the runs
-// need: building it takes about ten times as long.
+// need: building it takes five times the CPU time (docs/durable.md).
 //
 //	gramc-temporal-dev [--port PORT] [--namespace NS] [--db-filename FILE]
 package main
