@@ -100,7 +100,7 @@ $(GENTS)/node_modules/.package-lock.json: $(GENTS)/package.json $(GENTS)/package
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end
 # test against a real Temporal server started in the test.
 test-temporal:
-	@echo "== temporal module (a cold cache compiles the Temporal server first: about 8 CPU-minutes, at least 4 minutes on 2 cores)"
+	@echo "== temporal module (a cold cache compiles the Temporal server first, for gramc-temporal-dev and the tests: about 8 CPU-minutes, at least 4 minutes on 2 cores)"
 	cd temporal && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # playground: the static site of docs/playground.md (the WebAssembly module

@@ -67,6 +67,7 @@ const rules = `
 	runtime/clientopt < runtime/openai, runtime/anthropic, runtime/gemini;
 	runtime/openai, runtime/anthropic, runtime/gemini < runtime/clients;
 	runtime < runtime/cassette, runtime/mcp, runtime/toolcmd, runtime/runtimetest/...;
+	runtime < runtime/otelexport < cli; # the OTEL_* exporters: gramc run, gramc mcp, gramc-temporal
 
 	# .gram files run through the compiler.
 	runtime, load, codegen/schema < gramfile;

@@ -221,7 +221,7 @@ func serveMCP(ctx context.Context, e *env, opts mcpOptions, specs []runtime.Tool
 		return err
 	}
 	defer stopTelemetry()
-	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.options("")...)
+	srvOpts := append([]runtime.Option{runtime.WithToolTimeout(opts.toolTimeout)}, tel.Options("")...)
 	for _, m := range more {
 		impls = append(impls, m(srvOpts...)...)
 	}

@@ -1,19 +1,14 @@
 package cli
 
 import (
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"sort"
 	"strings"
-	"sync"
-	"testing"
 
-	collmetric "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
-	colltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 func init() {
@@ -41,124 +36,37 @@ func init() {
 	}
 }
 
+// otlpReceiverMain serves runtimetest.OTLPReceiver at addr, keeping file
+// as otlpreceiver's comment says.
 func otlpReceiverMain(addr, file string) int {
-	var mu sync.Mutex
-	type span struct{ name, parent, trace string }
-	spans := map[string]span{}
-	metrics := map[string]bool{}
-	var attrs []string // every span's string attributes, KEY=VALUE
-	write := func() {
-		var lines []string
+	r := &runtimetest.OTLPReceiver{OnExport: func(r *runtimetest.OTLPReceiver) {
+		spans := r.SpansLocked()
+		byID := map[string]runtimetest.ReceivedSpan{}
+		for _, s := range spans {
+			byID[s.SpanID] = s
+		}
+		var lines, attrs []string
 		traces := map[string]bool{}
 		for _, s := range spans {
 			parent := "-"
-			if p, ok := spans[s.parent]; ok {
-				parent = p.name
-			} else if s.parent != "" {
-				parent = "(remote " + s.parent + ")"
+			if p, ok := byID[s.Parent]; ok {
+				parent = p.Name
+			} else if s.Parent != "" {
+				parent = "(remote " + s.Parent + ")"
 			}
-			lines = append(lines, s.name+" <- "+parent)
-			traces[s.trace] = true
+			lines = append(lines, s.Name+" <- "+parent)
+			traces[s.TraceID] = true
+			attrs = append(attrs, s.Attrs...)
 		}
 		sort.Strings(lines)
 		lines = append(lines, fmt.Sprintf("traces: %d", len(traces)))
-		var ms []string
-		for m := range metrics {
-			ms = append(ms, "metric "+m)
+		for _, m := range r.MetricsLocked() {
+			lines = append(lines, "metric "+m)
 		}
-		sort.Strings(ms)
-		lines = append(lines, ms...)
 		os.WriteFile(file+".attrs", []byte(strings.Join(attrs, "\n")+"\n"), 0o644)
 		os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-	}
-	err := http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, err.Error(), 400)
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		switch r.URL.Path {
-		case "/v1/traces":
-			var req colltrace.ExportTraceServiceRequest
-			if !acceptOTLP(w, body, &req, &colltrace.ExportTraceServiceResponse{}) {
-				return
-			}
-			for _, rs := range req.ResourceSpans {
-				for _, ss := range rs.ScopeSpans {
-					for _, sp := range ss.Spans {
-						spans[hex.EncodeToString(sp.SpanId)] = span{sp.Name, hex.EncodeToString(sp.ParentSpanId), hex.EncodeToString(sp.TraceId)}
-						for _, a := range sp.Attributes {
-							if v := a.GetValue().GetStringValue(); v != "" {
-								attrs = append(attrs, a.Key+"="+v)
-							}
-						}
-					}
-				}
-			}
-		// Parallel to /v1/traces above: OTLP nests both signals' exports
-		// alike (resources, scopes, then spans or metrics); what each
-		// walk keeps differs.
-		case "/v1/metrics":
-			var req collmetric.ExportMetricsServiceRequest
-			if !acceptOTLP(w, body, &req, &collmetric.ExportMetricsServiceResponse{}) {
-				return
-			}
-			for _, rm := range req.ResourceMetrics {
-				for _, sm := range rm.ScopeMetrics {
-					for _, m := range sm.Metrics {
-						metrics[m.Name] = true
-					}
-				}
-			}
-		default:
-			http.NotFound(w, r)
-			return
-		}
-		write()
-	}))
+	}}
+	err := http.ListenAndServe(addr, r)
 	fmt.Fprintln(os.Stderr, "otlpreceiver:", err)
 	return 1
-}
-
-// acceptOTLP decodes an OTLP/HTTP export request (body) into req and
-// answers with resp, sent when the handler returns; a body that does not
-// decode is answered 400 and acceptOTLP is false.
-func acceptOTLP(w http.ResponseWriter, body []byte, req, resp proto.Message) bool {
-	if err := proto.Unmarshal(body, req); err != nil {
-		http.Error(w, err.Error(), 400)
-		return false
-	}
-	out, _ := proto.Marshal(resp)
-	w.Header().Set("Content-Type", "application/x-protobuf")
-	w.Write(out)
-	return true
-}
-
-// TestExporters: OTEL_*_EXPORTER as the OpenTelemetry environment
-// specification reads it (issue 36.3).
-func TestExporters(t *testing.T) {
-	known := []string{"otlp", "console"}
-	for _, c := range []struct {
-		value, endpoint string
-		want            []string
-		warning         string
-	}{
-		{"", "", nil, ""},
-		{"", "http://collector:4318", []string{"otlp"}, ""},
-		{"console", "", []string{"console"}, ""},
-		{" OTLP , console,otlp", "", []string{"otlp", "console"}, ""},
-		{"console,none", "http://collector:4318", nil, ""},
-		{"zipkin,console", "", []string{"console"}, `OTEL_TRACES_EXPORTER: unknown exporter "zipkin", ignored (gramc exports to otlp, console)`},
-	} {
-		t.Setenv("OTEL_TRACES_EXPORTER", c.value)
-		t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", c.endpoint)
-		t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
-		var warning string
-		got := exporters("OTEL_TRACES_EXPORTER", known, func(s string) { warning = s })
-		if strings.Join(got, ",") != strings.Join(c.want, ",") || warning != c.warning {
-			t.Errorf("%q (endpoint %q): %v, warning %q; want %v, %q", c.value, c.endpoint, got, warning, c.want, c.warning)
-		}
-	}
 }

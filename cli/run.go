@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,8 +12,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +26,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
 	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/otelexport"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 )
 
@@ -187,7 +185,7 @@ func runRedacted(ctx context.Context, e *env, opts runOptions, files, messages [
 // (keySecrets): a key a provider, a tool or a cassette echoes is never
 // printed. gramc run and gramc test print through it.
 func redacted(e *env, f func(*env) error) error {
-	secrets := keySecrets()
+	secrets := otelexport.KeySecrets()
 	if len(secrets) == 0 {
 		return f(e)
 	}
@@ -199,7 +197,7 @@ func redacted(e *env, f func(*env) error) error {
 	stderr.Flush()
 	var xe *exitError
 	if errors.As(err, &xe) && xe.err != nil {
-		msg := redactWith(secrets, xe.err.Error())
+		msg := otelexport.RedactWith(secrets, xe.err.Error())
 		if msg != xe.err.Error() {
 			return &exitError{code: xe.code, err: errors.New(msg)}
 		}
@@ -303,7 +301,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 		// is printed once, as JSON, on standard output.
 		out.w = e.stderr
 	}
-	tel.beforeConsoleSpan(out.endLine)
+	tel.BeforeConsoleSpan(out.endLine)
 	runOpts := []runtime.Option{
 		runtime.WithToolTimeout(opts.toolTimeout),
 		runtime.WithMaxIterations(opts.maxIterations),
@@ -336,7 +334,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 	if strings.Contains(opts.model, "/") {
 		effective = opts.model
 	}
-	runOpts = append(runOpts, tel.options(runtime.ProviderName(effective))...)
+	runOpts = append(runOpts, tel.Options(runtime.ProviderName(effective))...)
 	var conv *runtime.Conversation
 	send := func(msg string) error {
 		out.answered = false
@@ -369,7 +367,7 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			if resp.Lenient != "" {
 				fmt.Fprintf(e.stderr, "gramc run: %s (prompted output)\n", resp.Lenient)
 			}
-			fmt.Fprintln(e.stdout, safeJSON(resp.Value))
+			fmt.Fprintln(e.stdout, termsafe.JSON(resp.Value))
 			return nil
 		}
 		if !out.answered {
@@ -423,30 +421,6 @@ func runRun(ctx context.Context, e *env, opts runOptions, files, messages []stri
 			fmt.Fprint(e.stderr, "> ")
 		}
 	}
-}
-
-// safeJSON is a typed agent's value as indented JSON whose control and
-// format characters (inside its strings, the only place they can be) are
-// escaped as \uXXXX: the same value, safe on a terminal.
-func safeJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return termsafe.Line(string(raw), 0)
-	}
-	var out strings.Builder
-	for _, r := range b.String() {
-		if r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r)) {
-			if r > 0xffff {
-				r1, r2 := utf16.EncodeRune(r)
-				fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
-				continue
-			}
-			fmt.Fprintf(&out, "\\u%04x", r)
-			continue
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
 }
 
 // answerPrinter prints a model's text as it arrives. The text keeps its

@@ -17,6 +17,11 @@
 // to a run with Start and Result. The gramc-temporal command does both from
 // the command line, binding tools to commands as gramc run --tool does.
 //
+// With Config.Telemetry and TracingInterceptor, a run records the spans
+// runtime.Run records (invoke_agent, chat, execute_tool), in one trace
+// across the starter, the workflow, its activities and its child
+// workflows (tracing.go).
+//
 // This package lives in its own Go module so that users of the compiler
 // and the plain runtime never download Temporal's dependencies.
 package durable

@@ -137,6 +137,13 @@ type Config struct {
 	// run, not retried (ErrPayloadTooLarge); a tool result over it is a
 	// tool error the model is told.
 	MaxPayloadBytes int
+	// Telemetry are the runtime options that record the runs' spans and
+	// metrics (runtime.WithTracerProvider, WithMeterProvider,
+	// WithContentCapture, ...), as runtime.Run takes them: invoke_agent
+	// in the workflow, chat in the model activity, execute_tool in the
+	// tool activity. Make the worker's client with TracingInterceptor on
+	// the same provider, so that they are one trace per run (tracing.go).
+	Telemetry []runtime.Option
 }
 
 // Worker holds a Config's agents and models, and registers the workflow
@@ -145,6 +152,7 @@ type Worker struct {
 	cfg    Config
 	agents map[string]*runtime.BoundAgent
 	models map[string]runtime.Model
+	rec    map[string]*runtime.Recorder // by agent; none: no telemetry
 }
 
 // New checks cfg and resolves each agent's model.
@@ -179,6 +187,7 @@ func New(cfg Config) (*Worker, error) {
 	if err := w.addListed(); err != nil {
 		return nil, err
 	}
+	w.recorders()
 	return w, nil
 }
 
@@ -192,7 +201,7 @@ func orDefault[T int | time.Duration](limit *T, def T) {
 
 // Register registers the workflow and both activities under their names.
 func (w *Worker) Register(r worker.Registry) {
-	r.RegisterWorkflowWithOptions(w.Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterWorkflowWithOptions(w.tracedWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(w.Complete, activity.RegisterOptions{Name: ActivityComplete})
 	r.RegisterActivityWithOptions(w.CallTool, activity.RegisterOptions{Name: ActivityCallTool})
 }
@@ -397,7 +406,9 @@ func (w *Worker) Complete(ctx context.Context, in CompleteInput) (*runtime.Compl
 	if !ok {
 		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("this worker serves no agent %q", in.Agent), string(ErrUnknownAgent), nil)
 	}
+	ctx, done := w.rec[in.Agent].StartChat(ctx, &in.Request)
 	comp, err := m.Complete(ctx, &in.Request)
+	done(comp, err)
 	if err != nil {
 		var api *runtime.APIError
 		if errors.As(err, &api) && !api.Retryable {
@@ -454,12 +465,17 @@ func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error)
 			}
 		}()
 	}
+	call := runtime.ToolCall{ID: in.CallID, Name: in.Tool, Arguments: string(in.Args)}
+	ctx, done := w.rec[in.Agent].StartTool(ctx, b, call)
 	start := time.Now()
 	res, tce := b.Invoke(ctx, in.Tool, in.Args, w.cfg.ToolTimeout)
 	out := ToolOutput{Result: res, Duration: time.Since(start)}
+	inv := runtime.Invocation{CallID: in.CallID, Tool: in.Tool, Args: in.Args, Result: res, Duration: out.Duration}
 	if tce != nil {
 		out.Error, out.ErrorKind = tce.Message, tce.Kind
+		inv.Err = tce
 	}
+	done(inv)
 	// A result the server would refuse is a tool error the model is told.
 	if size, err := payloadSize(out); err == nil {
 		if why := w.overLimit("the tool's result", size); why != "" {

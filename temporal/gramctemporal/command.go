@@ -1,14 +1,18 @@
 // Package gramctemporal is the gramc-temporal command (cmd/gramc-temporal
 // is its main): it runs gram agents durably on Temporal: a worker that
-// serves the agents of gram packages, a starter that runs one and prints
-// its answer, and a Temporal server for development. MainWithTools is the
-// command with Go tools built in.
+// serves the agents of gram packages and a starter that runs one and
+// prints its answer. MainWithTools is the command with Go tools built in.
+// It links the Temporal SDK, never the server (TestNoServerLinked): the
+// development server is the command gramc-temporal-dev (package
+// devserver), which takes five times the CPU time to build.
 //
-//	gramc-temporal dev [--port PORT] [--db-filename FILE]
 //	gramc-temporal worker [--address HOST:PORT] [--namespace NS] [--tool NAME=COMMAND]... [paths]
-//	gramc-temporal run --agent NAME [--id ID] "input"
+//	gramc-temporal run --agent NAME [--id ID] [paths] "input"
 //
-// See docs/durable.md.
+// Both export OpenTelemetry traces and metrics as gramc run does
+// (runtime/otelexport): one trace per run, from the starter through the
+// workflow, its activities and its child workflows (durable's
+// TracingInterceptor). See docs/durable.md.
 package gramctemporal
 
 import (
@@ -19,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -32,11 +37,13 @@ import (
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/gramfile"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/clients"
+	"github.com/gramc-dev/gramc/runtime/otelexport"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 	"github.com/gramc-dev/gramc/temporal/durable"
 )
@@ -69,12 +76,37 @@ func (c *connection) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.taskQueue, "task-queue", "gramc", "the task queue the workers poll")
 }
 
-func (c *connection) dial() (client.Client, error) {
-	cl, err := client.Dial(client.Options{HostPort: c.address, Namespace: c.namespace, Logger: quietSDKLogger()})
+// dial connects, with Temporal's tracing interceptor when tel exports
+// traces.
+func (c *connection) dial(tel *otelexport.Setup) (client.Client, error) {
+	opts := client.Options{HostPort: c.address, Namespace: c.namespace, Logger: quietSDKLogger()}
+	if tp := tel.TracerProvider(); tp != nil {
+		ti, err := durable.TracingInterceptor(tp)
+		if err != nil {
+			return nil, err
+		}
+		opts.Interceptors = append(opts.Interceptors, ti)
+	}
+	cl, err := client.Dial(opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach Temporal at %s (namespace %s): %w", c.address, c.namespace, err)
 	}
 	return cl, nil
+}
+
+// startTelemetry is otelexport.Start as gramc-temporal's commands start
+// it (prog: "gramc-temporal worker"): an environment it cannot read is a
+// usage error; stop flushes what is buffered (defer it).
+func startTelemetry(ctx context.Context, stderr io.Writer, prog string) (*otelexport.Setup, func(), error) {
+	version := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+	tel, stop, err := otelexport.Start(ctx, stderr, otelexport.Config{Prog: prog, Service: "gramc-temporal", Version: version})
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("OpenTelemetry export: %w", err)}
+	}
+	return tel, stop, nil
 }
 
 // quietSDKLogger is the SDK's logger with nothing logged: the command says
@@ -103,7 +135,7 @@ func MainWithTools(tools map[string]runtime.ToolFunc, args []string, stdout, std
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(workerCmd(stdout, stderr, tools), runCmd(stdout, stderr), devCmd(stderr))
+	root.AddCommand(workerCmd(stdout, stderr, tools), runCmd(stdout, stderr), devMovedCmd())
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -119,6 +151,22 @@ func MainWithTools(tools map[string]runtime.ToolFunc, args []string, stdout, std
 		return exitUsage
 	}
 	return exitFailed
+}
+
+// devMovedCmd is gramc-temporal dev, which was the development server:
+// it says where the server is now.
+func devMovedCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:                "dev",
+		Short:              "The development server is gramc-temporal-dev",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(*cobra.Command, []string) error {
+			return usageError{errors.New("the development server is a command of its own: gramc-temporal-dev " +
+				"(cd temporal && go build -o ../bin/gramc-temporal-dev ./cmd/gramc-temporal-dev; it links a whole " +
+				"Temporal server, so it takes several minutes to build: docs/durable.md)")}
+		},
+	}
 }
 
 func workerCmd(stdout, stderr io.Writer, goTools map[string]runtime.ToolFunc) *cobra.Command {
@@ -139,16 +187,22 @@ func workerCmd(stdout, stderr io.Writer, goTools map[string]runtime.ToolFunc) *c
 			if err != nil {
 				return err
 			}
+			tel, stopTelemetry, err := startTelemetry(cmd.Context(), stderr, "gramc-temporal worker")
+			if err != nil {
+				return err
+			}
+			defer stopTelemetry()
 			w, err := durable.New(durable.Config{
 				Agents:        bound,
 				Model:         func(a runtime.Agent) (runtime.Model, error) { return newModel(a.Model, baseURL) },
 				ToolTimeout:   toolTimeout,
 				ToolHeartbeat: heartbeat,
+				Telemetry:     tel.Options(""),
 			})
 			if err != nil {
 				return usageError{err}
 			}
-			c, err := conn.dial()
+			c, err := conn.dial(tel)
 			if err != nil {
 				return err
 			}
@@ -176,30 +230,50 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	var agent, id string
 	var maxIter int
 	cmd := &cobra.Command{
-		Use:   `run --agent NAME [--id ID] "input"`,
-		Short: "Run an agent on the workers and print its answer (--id attaches to a run under way)",
-		Args:  cobra.MaximumNArgs(1),
+		Use:   `run --agent NAME [--id ID] [paths] "input"`,
+		Short: "Run an agent of the packages (default .) on the workers and print its answer (--id alone attaches to a run under way)",
+		Long: `Run starts a run of the agent on the workers and prints its answer, as
+gramc run prints it (a typed agent's value as JSON). The agent is looked up
+in the packages of paths (default .), the ones the workers serve, and the
+input checked against its parameters first: an unknown agent or a bad input
+starts nothing. --id ID alone attaches to the run with that ID.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			input := ""
-			if len(args) == 1 {
-				input = args[0]
+			if len(args) > 0 {
+				input = args[len(args)-1]
 			}
-			if agent == "" && (id == "" || input != "") {
+			if agent == "" && (id == "" || len(args) > 0) {
 				return usageError{errors.New("run needs --agent NAME and an input (or --id ID alone to attach to a run)")}
 			}
-			c, err := conn.dial()
+			if agent != "" {
+				if strings.TrimSpace(input) == "" {
+					return usageError{errors.New("the input is empty")}
+				}
+				paths := args[:len(args)-1]
+				if len(paths) == 0 {
+					paths = []string{"."}
+				}
+				// Refused here, before a workflow starts: a run the
+				// workers would fail at once.
+				if err := checkRun(paths, agent, input); err != nil {
+					return err
+				}
+			}
+			ctx := cmd.Context()
+			tel, stopTelemetry, err := startTelemetry(ctx, stderr, "gramc-temporal run")
+			if err != nil {
+				return err
+			}
+			defer stopTelemetry()
+			c, err := conn.dial(tel)
 			if err != nil {
 				return err
 			}
 			defer c.Close()
-			ctx := cmd.Context()
 			var run client.WorkflowRun
 			if agent == "" {
 				run = durable.Attach(c, id)
 			} else {
-				if strings.TrimSpace(input) == "" {
-					return usageError{errors.New("the input is empty")}
-				}
 				run, err = durable.Start(ctx, c, client.StartWorkflowOptions{
 					ID:                       id,
 					TaskQueue:                conn.taskQueue,
@@ -221,7 +295,7 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("run %s: %w", run.GetID(), err)
 			}
-			fmt.Fprintln(stdout, termsafe.Text(resp.Content, 1<<20))
+			printAnswer(stdout, stderr, resp)
 			return nil
 		},
 	}
@@ -230,6 +304,48 @@ func runCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd.Flags().StringVar(&id, "id", "", "the run's workflow ID: a run with this ID under way is attached to, not started again")
 	cmd.Flags().IntVar(&maxIter, "max-iterations", 0, "override the agent's iteration limit")
 	return cmd
+}
+
+// printAnswer prints a run's answer as gramc run does: a typed agent's
+// value as JSON (its prompted-output note on stderr), else the text.
+func printAnswer(stdout, stderr io.Writer, resp *runtime.Response) {
+	if resp.Value != nil {
+		if resp.Lenient != "" {
+			fmt.Fprintf(stderr, "gramc-temporal run: %s (prompted output)\n", termsafe.Line(resp.Lenient, 500))
+		}
+		fmt.Fprintln(stdout, termsafe.JSON(resp.Value))
+		return
+	}
+	fmt.Fprintln(stdout, termsafe.Text(resp.Content, 1<<20))
+}
+
+// checkRun refuses a run of agent with input that could not start: no
+// such agent in the packages of paths, or an input that is not a value
+// of its parameters (runtime.AgentMessage, as gramc run checks it).
+func checkRun(paths []string, name, input string) error {
+	all, err := loadAgents(paths)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, ca := range all {
+		if ca.Name != name {
+			names = append(names, ca.Name)
+			continue
+		}
+		agent, err := gramfile.AgentFromCheck(ca)
+		if err != nil {
+			return err
+		}
+		if _, err := runtime.AgentMessage(agent, input); err != nil {
+			return usageError{errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
+		}
+		return nil
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("no agent %s in %s", termsafe.Line(name, 200), strings.Join(paths, " "))
+	msg += suggest.Hint(name, names, "agents")
+	return usageError{fmt.Errorf("%s (the agent is looked up in the packages the workers serve: gramc-temporal run --agent NAME PATH... \"input\")", msg)}
 }
 
 // noWorkerAfter is how long a run's workflow task may wait for a worker
@@ -272,16 +388,9 @@ func warnNoWorker(ctx context.Context, c client.Client, run client.WorkflowRun, 
 // bindAgents loads the packages of paths and binds the agents named (all
 // when none) to tool commands, else to the Go tools of MainWithTools.
 func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.ToolFunc, runner *toolcmd.Runner) ([]*runtime.BoundAgent, error) {
-	pkgs, diags, err := load.Packages(paths, nil)
+	all, err := loadAgents(paths)
 	if err != nil {
-		return nil, usageError{err}
-	}
-	if diags.HasErrors() {
-		var b strings.Builder
-		for _, d := range diags.Errors() {
-			fmt.Fprintf(&b, "\n  %s", termsafe.Line(d.Error(), 500))
-		}
-		return nil, usageError{fmt.Errorf("the packages have errors:%s", b.String())}
+		return nil, err
 	}
 	commands := map[string]string{}
 	for _, tf := range toolFlags {
@@ -290,10 +399,6 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 			return nil, usageError{fmt.Errorf("--tool %q: want NAME=COMMAND", tf)}
 		}
 		commands[strings.TrimSpace(name)] = command
-	}
-	var all []*check.Agent
-	for _, p := range pkgs {
-		all = append(all, p.Agents...)
 	}
 	want := map[string]bool{}
 	for _, n := range names {
@@ -342,6 +447,27 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 		return nil, usageError{fmt.Errorf("no agents in %s", strings.Join(paths, " "))}
 	}
 	return out, nil
+}
+
+// loadAgents are the agents of the packages of paths, which must have no
+// errors.
+func loadAgents(paths []string) ([]*check.Agent, error) {
+	pkgs, diags, err := load.Packages(paths, nil)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if diags.HasErrors() {
+		var b strings.Builder
+		for _, d := range diags.Errors() {
+			fmt.Fprintf(&b, "\n  %s", termsafe.Line(d.Error(), 500))
+		}
+		return nil, usageError{fmt.Errorf("the packages have errors:%s", b.String())}
+	}
+	var all []*check.Agent
+	for _, p := range pkgs {
+		all = append(all, p.Agents...)
+	}
+	return all, nil
 }
 
 // newModel makes the client for model's provider, with its own retries

@@ -15,13 +15,14 @@ import (
 
 	"github.com/gramc-dev/gramc/internal/shellwords"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
+	"github.com/gramc-dev/gramc/temporal/devserver"
 )
 
 // TestDocsDurableCommands runs the durable commands of the README and of
-// docs/durable.md as written, on a fresh server each: `gramc-temporal dev`,
+// docs/durable.md as written, on a fresh server each: `gramc-temporal-dev`,
 // the worker, the run, against a fake OpenAI server (issue 36.2). The
-// commands become a testscript script: bin/gramc-temporal is this test's
-// binary, `export` lines set the environment, a command ending in & runs
+// commands become a testscript script: bin/gramc-temporal and
+// bin/gramc-temporal-dev are this test's binary, `export` lines set the environment, a command ending in & runs
 // in the background, lines that build or change directory are skipped.
 // Two things differ from a user's shell, so that tests on one machine
 // never share a server: the server's port is a free one (7233 in the
@@ -58,7 +59,7 @@ func TestDocsDurableCommands(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: scripts,
 		Setup: func(env *testscript.Env) error {
-			port, err := freePort()
+			port, err := devserver.FreePort()
 			if err != nil {
 				return err
 			}
@@ -74,8 +75,7 @@ func TestDocsDurableCommands(t *testing.T) {
 			"waitserver": func(ts *testscript.TestScript, neg bool, args []string) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
-				d := &devServer{address: args[0]}
-				if err := d.ready(ctx, client.DefaultNamespace); err != nil {
+				if err := devserver.Ready(ctx, args[0], client.DefaultNamespace); err != nil {
 					ts.Fatalf("%v", err)
 				}
 			},
@@ -138,10 +138,14 @@ func docScript(cmds []string) (string, error) {
 				fmt.Fprintf(&b, "env %s\n", quote(w))
 			}
 			continue
-		case words[0] != "bin/gramc-temporal":
+		case words[0] != "bin/gramc-temporal" && words[0] != "bin/gramc-temporal-dev":
 			continue // cd temporal && go build ...: this binary is the command
 		}
-		args := words[1:]
+		cmd, args := strings.TrimPrefix(words[0], "bin/"), words[1:]
+		kind := "dev" // gramc-temporal-dev; else gramc-temporal's subcommand
+		if cmd == "gramc-temporal" && len(args) > 0 {
+			kind = args[0]
+		}
 		for i, a := range args {
 			if strings.HasPrefix(a, "/tmp/") {
 				args[i] = "$WORK" + a[len("/tmp"):]
@@ -150,20 +154,20 @@ func docScript(cmds []string) (string, error) {
 				args[i] = "$TEMPORAL_ADDRESS"
 			}
 		}
-		line := "exec gramc-temporal"
-		if args[0] == "dev" {
+		if kind == "dev" {
 			args = append(args, "--port", "$PORT")
 		}
+		line := "exec " + cmd
 		for _, a := range args {
 			line += " " + quote(a)
 		}
 		if background {
-			name := fmt.Sprintf("%s%d", args[0], len(bg))
+			name := fmt.Sprintf("%s%d", kind, len(bg))
 			bg = append(bg, name)
 			line += " &" + name + "&"
 		}
 		b.WriteString(line + "\n")
-		switch args[0] {
+		switch kind {
 		case "dev":
 			dev, devName = line, bg[len(bg)-1]
 			b.WriteString("waitserver $TEMPORAL_ADDRESS\n")

@@ -1,9 +1,8 @@
 // Command gramc-temporal runs gram agents durably on Temporal: a worker
-// that serves the agents of gram packages, a starter that runs one and
-// prints its answer, and a Temporal server for development
-// (package gramctemporal; docs/durable.md).
+// that serves the agents of gram packages and a starter that runs one and
+// prints its answer (package gramctemporal; docs/durable.md). It links
+// the Temporal SDK only; the development server is gramc-temporal-dev.
 //
-//	gramc-temporal dev [--port PORT] [--db-filename FILE]
 //	gramc-temporal worker [--address HOST:PORT] [--namespace NS] [--tool NAME=COMMAND]... [paths]
 //	gramc-temporal run --agent NAME [--id ID] "input"
 package main

@@ -1,4 +1,13 @@
-package gramctemporal
+// Package devserver is the gramc-temporal-dev command
+// (cmd/gramc-temporal-dev is its main): a real Temporal server for
+// development, every service in one process on SQLite, listening on
+// 127.0.0.1 only. It is a command of its own, apart from gramc-temporal's
+// worker and run, because it links the whole Temporal server
+// (go.temporal.io/server): building it takes five times the CPU time of
+// building gramc-temporal (docs/durable.md, docs/performance.md).
+//
+//	gramc-temporal-dev [--port PORT] [--namespace NS] [--db-filename FILE]
+package devserver
 
 import (
 	"context"
@@ -6,15 +15,20 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
@@ -24,7 +38,38 @@ import (
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
+
+	"github.com/gramc-dev/gramc/internal/termsafe"
 )
+
+// Exit statuses, as gramc's: 1 a server that failed, 2 a usage error.
+const (
+	exitFailed = 1
+	exitUsage  = 2
+)
+
+type usageError struct{ error }
+
+// Main runs gramc-temporal-dev with args (without the program name) and
+// returns its exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := devCmd(stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "gramc-temporal-dev:", termsafe.Line(err.Error(), 2000))
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown") || strings.Contains(err.Error(), "flag") {
+		return exitUsage
+	}
+	return exitFailed
+}
 
 // devHost is where gramc-temporal dev listens: the loopback interface only.
 const devHost = "127.0.0.1"
@@ -49,7 +94,7 @@ type devServer struct {
 func startDev(cfg devConfig) (*devServer, error) {
 	frontend := cfg.port
 	if frontend == 0 {
-		p, err := freePort()
+		p, err := FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -90,13 +135,13 @@ func startDev(cfg devConfig) (*devServer, error) {
 	address := net.JoinHostPort(devHost, strconv.Itoa(frontend))
 	svc := func(grpc int) (config.Service, error) {
 		if grpc == 0 {
-			p, err := freePort()
+			p, err := FreePort()
 			if err != nil {
 				return config.Service{}, err
 			}
 			grpc = p
 		}
-		membership, err := freePort()
+		membership, err := FreePort()
 		if err != nil {
 			return config.Service{}, err
 		}
@@ -198,13 +243,13 @@ func (f *serverFatal) Error() string {
 	return s
 }
 
-// freePort is a port of the loopback interface no one listens on now.
+// FreePort is a port of the loopback interface no one listens on now.
 // The server binds it seconds later, so it is taken below the
 // ephemeral range (Linux's is 32768-60999; others start higher) when one
 // is free there: a port the system hands out for bind(0) or for the
 // local end of an outgoing connection may be taken again in between, a
 // port below that range only by a program that names it.
-func freePort() (int, error) {
+func FreePort() (int, error) {
 	for range 64 {
 		p := belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)
 		if ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p))); err == nil {
@@ -220,19 +265,21 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// The ports freePort tries first: [belowEphemeral, ephemeralStart).
+// The ports FreePort tries first: [belowEphemeral, ephemeralStart).
 const (
 	belowEphemeral = 20000
 	ephemeralStart = 32768
 )
 
-// ready waits until the frontend answers for namespace (bounded by ctx).
-func (d *devServer) ready(ctx context.Context, namespace string) error {
+// Ready waits until the Temporal frontend at address answers for
+// namespace (bounded by ctx).
+func Ready(ctx context.Context, address, namespace string) error {
 	for {
 		// Each attempt is bounded, so that one made before the server
 		// listens does not hold up the next.
 		actx, cancel := context.WithTimeout(ctx, time.Second)
-		c, err := client.DialContext(actx, client.Options{HostPort: d.address, Namespace: namespace, Logger: quietSDKLogger()})
+		c, err := client.DialContext(actx, client.Options{HostPort: address, Namespace: namespace,
+			Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 		if err == nil {
 			_, err = c.CheckHealth(actx, &client.CheckHealthRequest{})
 			c.Close()
@@ -243,7 +290,7 @@ func (d *devServer) ready(ctx context.Context, namespace string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("the server at %s did not answer: %w", d.address, err)
+			return fmt.Errorf("the server at %s did not answer: %w", address, err)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -252,15 +299,17 @@ func (d *devServer) ready(ctx context.Context, namespace string) error {
 func devCmd(stderr io.Writer) *cobra.Command {
 	var cfg devConfig
 	cmd := &cobra.Command{
-		Use:   "dev [--port PORT] [--namespace NS] [--db-filename FILE]",
+		Use:   "gramc-temporal-dev [--port PORT] [--namespace NS] [--db-filename FILE]",
 		Short: "Run a Temporal server for development in this process, on 127.0.0.1, until interrupted",
-		Long: `Dev starts a real Temporal server (every service, on SQLite) in this
+		Long: `gramc-temporal-dev starts a real Temporal server (every service, on SQLite) in this
 process, listening on 127.0.0.1 only, prints its address, and serves until
 interrupted: what workers and runs need on one machine, with nothing else
 to install. The data is in memory unless --db-filename names a file, which
 keeps the runs across restarts. For production, use a Temporal cluster or
-Temporal Cloud.`,
-		Args: cobra.NoArgs,
+Temporal Cloud. Workers and runs are gramc-temporal's.`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.port < 0 || cfg.port > 65535 {
 				return usageError{fmt.Errorf("--port %d: not a port", cfg.port)}
@@ -274,7 +323,7 @@ Temporal Cloud.`,
 			}
 			defer d.srv.Stop() //nolint:errcheck // exiting
 			ctx, cancel := context.WithTimeout(cmd.Context(), time.Minute)
-			err = d.ready(ctx, cfg.namespace)
+			err = Ready(ctx, d.address, cfg.namespace)
 			cancel()
 			if cmd.Context().Err() != nil {
 				return nil // interrupted: the server stops cleanly
@@ -286,7 +335,7 @@ Temporal Cloud.`,
 			if cfg.dbFile != "" {
 				data = "in " + cfg.dbFile
 			}
-			fmt.Fprintf(stderr, "gramc-temporal dev: Temporal server at %s (namespace %s), data %s; interrupt to stop\n", d.address, cfg.namespace, data)
+			fmt.Fprintf(stderr, "gramc-temporal-dev: Temporal server at %s (namespace %s), data %s; interrupt to stop\n", d.address, cfg.namespace, data)
 			<-cmd.Context().Done()
 			return nil
 		},

@@ -1,4 +1,4 @@
-package gramctemporal
+package devserver
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // server binds it.
 func TestFreePort(t *testing.T) {
 	for range 20 {
-		p, err := freePort()
+		p, err := FreePort()
 		if err != nil {
 			t.Fatal(err)
 		}
