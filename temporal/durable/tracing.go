@@ -96,7 +96,7 @@ func (w *Worker) tracedWorkflow(ctx workflow.Context, in Input) (*runtime.Respon
 		endTool = func(resp *runtime.Response, err error) {
 			inv := runtime.Invocation{CallID: call.ID, Tool: call.Name, Agent: resp, Err: err}
 			if resp != nil {
-				inv.Result = runtime.ListedResult(resp)
+				inv.Result = resp.ToolResult()
 			}
 			done(inv)
 		}
@@ -121,7 +121,7 @@ func (w *Worker) tracedWorkflow(ctx workflow.Context, in Input) (*runtime.Respon
 // execute_tool span names it.
 func (w *Worker) listedCall(ctx workflow.Context, in Input) (*runtime.BoundAgent, runtime.ToolCall, bool) {
 	info := workflow.GetInfo(ctx)
-	if in.Depth == 0 || info.ParentWorkflowExecution == nil {
+	if in.Child == nil || info.ParentWorkflowExecution == nil {
 		return nil, runtime.ToolCall{}, false
 	}
 	callID, ok := strings.CutPrefix(info.WorkflowExecution.ID, info.ParentWorkflowExecution.ID+"/")
@@ -129,7 +129,7 @@ func (w *Worker) listedCall(ctx workflow.Context, in Input) (*runtime.BoundAgent
 		return nil, runtime.ToolCall{}, false
 	}
 	for _, name := range w.Agents() {
-		if _, lists := w.agents[name].Listed(in.Agent); lists && w.rec[name] != nil {
+		if w.agents[name].RunsAgent(in.Agent) && w.rec[name] != nil {
 			return w.agents[name], runtime.ToolCall{ID: callID, Name: in.Agent, Arguments: in.Input}, true
 		}
 	}
