@@ -56,7 +56,7 @@ var stagePackages = map[Stage][]string{
 	StageSyntax: {"syntax"},
 	StageCheck:  {"check"},
 	StageTarget: {"codegen/schema"},
-	StageGen:    {"codegen/golang"},
+	StageGen:    {"codegen/golang", "codegen/model", "codegen/typescript"},
 	StageLoad:   {"load", "config"},
 	StageDiff:   {"compat"},
 	StageImport: {"importer"},
