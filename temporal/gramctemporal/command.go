@@ -135,7 +135,8 @@ func MainWithTools(tools map[string]runtime.ToolFunc, args []string, stdout, std
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(workerCmd(stdout, stderr, tools), runCmd(stdout, stderr), devMovedCmd())
+	root.AddCommand(workerCmd(stdout, stderr, tools), runCmd(stdout, stderr), devMovedCmd(),
+		evalCmd(os.Stdin, stdout, stderr), evalWorkerCmd(stderr, tools))
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -144,6 +145,10 @@ func MainWithTools(tools map[string]runtime.ToolFunc, args []string, stdout, std
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
+	}
+	var status exitStatus
+	if errors.As(err, &status) {
+		return int(status)
 	}
 	fmt.Fprintln(stderr, "gramc-temporal:", termsafe.Line(err.Error(), 2000))
 	var ue usageError

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/server/temporaltest"
 
+	"github.com/gramc-dev/gramc/cli"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 	"github.com/gramc-dev/gramc/temporal/devserver"
 )
@@ -23,6 +24,9 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gramc-temporal":     func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
 		"gramc-temporal-dev": func() { os.Exit(devserver.Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		// gramc is the compiler's own command, for a local gramc eval to
+		// hold gramc-temporal eval's report to (eval.txtar).
+		"gramc": func() { os.Exit(cli.Main()) },
 	})
 }
 
