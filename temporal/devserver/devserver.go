@@ -120,15 +120,21 @@ func startDev(cfg devConfig) (*devServer, error) {
 		}
 		sql.DatabaseName = abs
 		sql.ConnectAttributes["mode"] = "rwc"
-		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+		// A missing file, or an empty one (touch FILE, a fresh mktemp),
+		// is a new database: its schema is set up. Anything else is kept.
+		fi, err := os.Stat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode().IsRegular() && fi.Size() == 0:
 			if _, err := os.Stat(filepath.Dir(abs)); err != nil {
 				return nil, fmt.Errorf("--db-filename %s: %w", cfg.dbFile, err)
 			}
 			if err := sqliteschema.SetupSchema(sql); err != nil {
 				return nil, fmt.Errorf("--db-filename %s: setting up the schema: %w", cfg.dbFile, err)
 			}
-		} else if err != nil {
+		case err != nil:
 			return nil, fmt.Errorf("--db-filename %s: %w", cfg.dbFile, err)
+		case !fi.Mode().IsRegular():
+			return nil, fmt.Errorf("--db-filename %s: not a regular file", cfg.dbFile)
 		}
 	}
 

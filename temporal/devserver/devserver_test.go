@@ -3,6 +3,8 @@ package devserver
 import (
 	"errors"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,5 +52,31 @@ func TestStartServerFatal(t *testing.T) {
 	var f *serverFatal
 	if !errors.As(err, &f) || !strings.Contains(err.Error(), "the Temporal server cannot go on: Failed to start ringpop listener; error: listen tcp 127.0.0.1:1: bind: address already in use") {
 		t.Errorf("startServer: %v", err)
+	}
+}
+
+// TestDBFileEmpty (issue 44, Low): --db-filename naming an existing empty
+// file (touch FILE, mktemp) initialises it as a new database, as a missing
+// one is. A directory is refused, naming the flag.
+func TestDBFileEmpty(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	file := filepath.Join(t.TempDir(), "dev.db")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := startDev(devConfig{namespace: "default", dbFile: file})
+	if err != nil {
+		t.Fatalf("an empty file: %v", err)
+	}
+	if err := d.srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {
+		t.Errorf("the database file after the server: %v, %v", fi, err)
+	}
+	if _, err := startDev(devConfig{namespace: "default", dbFile: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "--db-filename") {
+		t.Errorf("a directory: %v", err)
 	}
 }
