@@ -162,7 +162,9 @@ func docScript(cmds []string) (string, error) {
 			line += " " + quote(a)
 		}
 		if background {
-			name := fmt.Sprintf("%s%d", kind, len(bg))
+			// A background job's name is a word: eval-worker's is
+			// evalworker.
+			name := fmt.Sprintf("%s%d", strings.ReplaceAll(kind, "-", ""), len(bg))
 			bg = append(bg, name)
 			line += " &" + name + "&"
 		}
