@@ -22,16 +22,6 @@ var sectionRef = regexp.MustCompile(`([a-z][a-z0-9-]*)\.md\)?(?:\s|//|#)*§\s*(\
 // repository does not have.
 var staleName = regexp.MustCompile(`LANGUAGE\.md`)
 
-// othersStale are the files that still cite LANGUAGE.md, owned by other
-// branches when this test was written (the runtime package, the temporal
-// module, the Go emitter): each must still cite it, so the list only
-// shrinks; whoever fixes one deletes its line.
-var othersStale = []string{
-	"codegen/golang/examples_test.go",
-	"codegen/golang/model.go",
-	"codegen/golang/testdata/hostile/listed_agents.gram",
-	"codegen/golang/testdata/typed/agents.gram",
-}
 
 // TestSectionReferences (issue 49): every citation of a numbered section
 // of a docs page, in every text file of the repository (code, comments,
@@ -112,14 +102,7 @@ func TestSectionReferences(t *testing.T) {
 			}
 		}
 	}) {
-		if !slices.Contains(othersStale, f) {
-			t.Errorf("%s cites LANGUAGE.md, which the repository does not have: cite docs/language.md §N, a section it has", f)
-		}
-	}
-	for _, f := range othersStale {
-		if !stale[f] {
-			t.Errorf("%s no longer cites LANGUAGE.md: delete its line from othersStale", f)
-		}
+		t.Errorf("%s cites LANGUAGE.md, which the repository does not have: cite docs/language.md §N, a section it has", f)
 	}
 	if refs < 20 {
 		t.Fatalf("%d section references found: the search is broken", refs)

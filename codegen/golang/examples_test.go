@@ -47,7 +47,7 @@ func examplePackages(t testing.TB) []examplePackage {
 	paths = append(paths, filepath.Join("..", "..", "examples", "testdata", "broken"))
 	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.gram"))
 	paths = append(paths, hostile...)
-	// Typed agents of each kind (LANGUAGE.md §2.5).
+	// Typed agents of each kind (docs/language.md §2.6).
 	paths = append(paths, filepath.Join("testdata", "typed"))
 	sort.Strings(paths)
 	var out []examplePackage

@@ -125,7 +125,7 @@ type agentModel struct {
 	// entry point; both nil for an agent without a signature.
 	Signature *signatureModel
 	Runner    *runnerModel
-	// Listed are the agents it lists (LANGUAGE.md §2.5): each a tool
+	// Listed are the agents it lists (docs/language.md §2.7): each a tool
 	// (its spec's literals) and an agent (its constructor).
 	Listed        []*listedModel
 	Name          string // literals from here on
