@@ -189,24 +189,13 @@ func TestListedAgentSameModel(t *testing.T) {
 	}
 }
 
-// chain is a chain of n agents, each listing the next.
-func chain(n int) runtime.Agent {
-	a := runtime.Agent{Name: fmt.Sprintf("a%d", n), Description: "level", Model: "OpenAI/gpt-4o-mini", Instruction: "Delegate."}
-	for i := n - 1; i >= 1; i-- {
-		next := a
-		a = runtime.Agent{Name: fmt.Sprintf("a%d", i), Description: "level", Model: "OpenAI/gpt-4o-mini", Instruction: "Delegate.",
-			Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(next)}, Agents: []runtime.Agent{next}}
-	}
-	return a
-}
-
 // TestListedAgentNesting: MaxAgentNesting levels bind; one more is a
 // binding error naming the limit.
 func TestListedAgentNesting(t *testing.T) {
-	if _, err := runtime.Bind(chain(runtime.MaxAgentNesting), nil); err != nil {
+	if _, err := runtime.Bind(runtimetest.FanOutAgents(runtime.MaxAgentNesting), nil); err != nil {
 		t.Fatalf("%d levels: %v", runtime.MaxAgentNesting, err)
 	}
-	_, err := runtime.Bind(chain(runtime.MaxAgentNesting+1), nil)
+	_, err := runtime.Bind(runtimetest.FanOutAgents(runtime.MaxAgentNesting+1), nil)
 	var be *runtime.ToolBindingError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d levels", runtime.MaxAgentNesting)) {
 		t.Errorf("%d levels: %v", runtime.MaxAgentNesting+1, err)

@@ -449,22 +449,7 @@ func (w *Worker) CallTool(ctx context.Context, in ToolInput) (ToolOutput, error)
 	}
 	info := activity.GetInfo(ctx)
 	ctx = runtime.WithIdempotencyKey(ctx, info.WorkflowExecution.ID+"/"+in.CallID)
-	stop := make(chan struct{})
-	defer close(stop)
-	if hb := info.HeartbeatTimeout; hb > 0 {
-		go func() {
-			t := time.NewTicker(hb / 3)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					activity.RecordHeartbeat(ctx)
-				}
-			}
-		}()
-	}
+	defer Heartbeat(ctx)()
 	call := runtime.ToolCall{ID: in.CallID, Name: in.Tool, Arguments: string(in.Args)}
 	ctx, done := w.rec[in.Agent].StartTool(ctx, b, call)
 	start := time.Now()
@@ -523,4 +508,29 @@ func Result(ctx context.Context, run client.WorkflowRun) (*runtime.Response, err
 // continue-as-new).
 func Attach(c client.Client, id string) client.WorkflowRun {
 	return c.GetWorkflow(context.Background(), id, "")
+}
+
+// Heartbeat records the heartbeat of the activity ctx runs, three times
+// per heartbeat timeout (none without one), until stop is called (defer
+// it): the server then knows the activity's worker is alive, and runs it
+// again elsewhere once the heartbeats stop.
+func Heartbeat(ctx context.Context) (stop func()) {
+	hb := activity.GetInfo(ctx).HeartbeatTimeout
+	if hb <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(hb / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/gramc-dev/gramc/cli"
 	"github.com/gramc-dev/gramc/eval"
 	"github.com/gramc-dev/gramc/runtime"
+	"github.com/gramc-dev/gramc/temporal/durable"
 )
 
 // gramc-temporal eval (issue 46.8) is gramc eval — the same flags, the
@@ -101,22 +102,7 @@ func (a *evalActivities) Run(ctx context.Context, in EvalRunInput) (eval.RunReco
 	if err != nil {
 		return eval.RunRecord{}, temporal.NewNonRetryableApplicationError(err.Error(), "gramc.EvalSetup", nil)
 	}
-	stop := make(chan struct{})
-	defer close(stop)
-	if hb := activity.GetInfo(ctx).HeartbeatTimeout; hb > 0 {
-		go func() {
-			t := time.NewTicker(hb / 3)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					activity.RecordHeartbeat(ctx)
-				}
-			}
-		}()
-	}
+	defer durable.Heartbeat(ctx)()
 	return w.RunJob(ctx, in.Job)
 }
 
