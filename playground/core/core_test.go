@@ -297,6 +297,8 @@ func FuzzCore(f *testing.F) {
 		ok(err)
 		_, err = Gen(fs)
 		ok(err)
+		_, err = GenLang(fs, LangTypeScript)
+		ok(err)
 		_, err = Graph(fs, "svg")
 		ok(err)
 	})
