@@ -77,7 +77,7 @@ const rules = `
 	# The playground: the compiler core behind globalThis.gramc, its
 	# WebAssembly shell, the site's builder (docs/playground.md). It loads
 	# through load's file-system seam (Config.FS), as gramc check does.
-	load, codegen/golang, codegen/graph, check/explain < playground/core < playground/wasm;
+	load, codegen/golang, codegen/typescript, codegen/graph, check/explain < playground/core < playground/wasm;
 	NONE < playground/site < playground/build;
 
 	# The tools.

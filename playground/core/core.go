@@ -30,8 +30,10 @@ import (
 	"github.com/gramc-dev/gramc/codegen/golang"
 	"github.com/gramc-dev/gramc/codegen/graph"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/codegen/typescript"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/suggest"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/syntax"
 )
@@ -264,31 +266,61 @@ func Schema(fs Files, target string) (string, error) {
 // Generated is what gramc gen gives for a package.
 type Generated struct {
 	// Files are the files gramc gen -o DIR writes into an empty DIR:
-	// file name to Go source.
+	// file name to source.
 	Files map[string]string
-	// Warnings is what gramc gen prints on standard error about the Go
-	// names it chose (a gram name whose Go name is taken gets a numeric
-	// suffix: gen-name-collision), after the check's own warnings: the
-	// text writer's diagnostics and the count line, "" when there are none.
+	// Names are the names of Files in the order gramc gen writes them
+	// (for TypeScript: types.ts, mcp.ts, index.ts, tools.d.ts).
+	Names []string
+	// Warnings is what gramc gen prints on standard error about the
+	// names it chose (a gram name whose Go or TypeScript name is taken
+	// gets a numeric suffix: gen-name-collision), after the check's own
+	// warnings: the text writer's diagnostics and the count line, ""
+	// when there are none.
 	Warnings string
 	// Diagnostics are the warnings Warnings shows.
 	Diagnostics diag.Diagnostics
 }
 
+// The languages Gen generates, as gramc gen --lang names them.
+const (
+	LangGo         = "go"
+	LangTypeScript = "ts"
+)
+
 // Gen returns the files gramc gen writes for the package (its Go file,
 // named after the package), as gramc gen -o DIR writes them into an
 // empty DIR, and the warnings it prints on the way.
-func Gen(fs Files) (*Generated, error) {
+func Gen(fs Files) (*Generated, error) { return GenLang(fs, LangGo) }
+
+// GenLang is Gen for a language, as gramc gen --lang lang -o DIR: "go"
+// (or "", the default) or "ts", whose files are those of
+// codegen/typescript (FileNames).
+func GenLang(fs Files, lang string) (*Generated, error) {
+	var generate func(*check.Package, func(*diag.Diagnostic), func(string) (io.Writer, error)) error
+	switch lang {
+	case LangGo, "":
+		generate = func(pkg *check.Package, report func(*diag.Diagnostic), open func(string) (io.Writer, error)) error {
+			return golang.GenerateTo(golang.Request{Package: pkg, Report: report}, open)
+		}
+	case LangTypeScript:
+		generate = func(pkg *check.Package, report func(*diag.Diagnostic), open func(string) (io.Writer, error)) error {
+			return typescript.GenerateTo(typescript.Request{Package: pkg, Report: report}, open)
+		}
+	default:
+		// gramc gen's own words for an unknown --lang.
+		return nil, usage("--lang %q: the languages are go and ts", termsafe.Line(lang, 40))
+	}
 	pkg, _, err := fs.checked()
 	if err != nil {
 		return nil, err
 	}
 	var warnings diag.Diagnostics
 	bufs := map[string]*bytes.Buffer{}
-	err = golang.GenerateTo(golang.Request{
-		Package: pkg,
-		Report:  func(d *diag.Diagnostic) { warnings = append(warnings, d) },
-	}, func(name string) (io.Writer, error) {
+	var names []string
+	err = generate(pkg, func(d *diag.Diagnostic) { warnings = append(warnings, d) }, func(name string) (io.Writer, error) {
+		if _, ok := bufs[name]; !ok {
+			names = append(names, name)
+		}
 		bufs[name] = &bytes.Buffer{}
 		return bufs[name], nil
 	})
@@ -298,7 +330,7 @@ func Gen(fs Files) (*Generated, error) {
 	// Scoped by the files' gramc:ignore comments, as gramc gen scopes them.
 	warnings = check.SuppressOnly(pkg.Files, warnings)
 	warnings.Sort()
-	out := &Generated{Files: map[string]string{}, Warnings: fs.text(warnings), Diagnostics: warnings}
+	out := &Generated{Files: map[string]string{}, Names: names, Warnings: fs.text(warnings), Diagnostics: warnings}
 	for name, b := range bufs {
 		out.Files[name] = b.String()
 	}

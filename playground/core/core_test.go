@@ -11,6 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gramc-dev/gramc/cli"
+	"github.com/gramc-dev/gramc/codegen/typescript"
 	"github.com/gramc-dev/gramc/diag"
 )
 
@@ -295,6 +297,8 @@ func FuzzCore(f *testing.F) {
 		ok(err)
 		_, err = Gen(fs)
 		ok(err)
+		_, err = GenLang(fs, LangTypeScript)
+		ok(err)
 		_, err = Graph(fs, "svg")
 		ok(err)
 	})
@@ -320,7 +324,10 @@ func TestWasmLinksOnlyTheCompiler(t *testing.T) {
 	// through its file-system seam (Files); load/git, which starts git, is
 	// not.
 	allowed := []string{"ast", "diag", "syntax", "syntax/internal/lexical", "check", "load", "codegen/schema", "codegen/model", "codegen/golang",
-		"codegen/graph", "check/explain", "docs", "provider", "toolspec", "playground/core", "playground/wasm"}
+		// codegen/typescript: the TypeScript pane (gramc gen --lang ts); it
+		// prints text from the checked package and links nothing more
+		// than codegen/golang does (check, codegen/model, codegen/schema).
+		"codegen/typescript", "codegen/graph", "check/explain", "docs", "provider", "toolspec", "playground/core", "playground/wasm"}
 	const module = "github.com/gramc-dev/gramc/"
 	for _, p := range strings.Fields(string(out)) {
 		if rel, ok := strings.CutPrefix(p, module); ok && !slices.Contains(allowed, rel) && !strings.HasPrefix(rel, "internal/") {
@@ -394,5 +401,101 @@ func TestBoundedDiagnostics(t *testing.T) {
 func TestFilesIsAFileSystem(t *testing.T) {
 	if err := fstest.TestFS(Files{"a.gram": "// a\n", "b.gram": "", "c.gram": "[x"}, "a.gram", "b.gram", "c.gram"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGenTypeScript: GenLang(fs, "ts") gives the files gramc gen --lang ts
+// -o DIR writes, byte for byte and in the order it writes them, and the
+// warnings it prints on standard error, for every example and for a
+// package whose two tools take one TypeScript name.
+func TestGenTypeScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs gramc gen on every example")
+	}
+	cases := map[string]Files{"collide": {"a.gram": collide}}
+	dirs, _ := filepath.Glob("../../examples/*")
+	for _, d := range dirs {
+		paths, _ := filepath.Glob(filepath.Join(d, "*.gram"))
+		if len(paths) == 0 {
+			continue
+		}
+		fs := Files{}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs[filepath.Base(p)] = string(b)
+		}
+		cases["example "+filepath.Base(d)] = fs
+	}
+	if len(cases) < 3 {
+		t.Fatalf("%d cases: the examples are missing", len(cases))
+	}
+	warned := 0
+	for name, fs := range cases {
+		t.Run(name, func(t *testing.T) {
+			g, err := GenLang(fs, LangTypeScript)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// In the package's directory, naming its files, as TestParity
+			// runs the command: a package without a name stays unnamed.
+			dir := t.TempDir()
+			t.Chdir(dir)
+			args := []string{"gen", "--lang", "ts", "-o", "out"}
+			for n, text := range fs {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var names []string
+			for n := range fs {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				args = append(args, n)
+			}
+			var stdout, stderr strings.Builder
+			if code := cli.Do(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+				t.Fatalf("gramc %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+			}
+			if !slices.Equal(g.Names, typescript.FileNames) {
+				t.Errorf("Names = %v, want %v (the order gramc gen writes them)", g.Names, typescript.FileNames)
+			}
+			ents, err := os.ReadDir(filepath.Join(dir, "out"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ents) != len(g.Files) {
+				t.Errorf("gramc gen wrote %d files, GenLang gives %d", len(ents), len(g.Files))
+			}
+			for _, e := range ents {
+				want, _ := os.ReadFile(filepath.Join(dir, "out", e.Name()))
+				if got, ok := g.Files[e.Name()]; !ok || got != string(want) {
+					t.Errorf("%s differs from what gramc gen --lang ts writes (GenLang has it: %v):\n--- GenLang\n%s\n--- gramc gen\n%s", e.Name(), ok, got, want)
+				}
+			}
+			cmdWarnings := stderr.String()
+			if g.Warnings != "" {
+				warned++
+				if !strings.HasSuffix(cmdWarnings, g.Warnings) {
+					t.Errorf("the warnings are not the end of gramc gen's standard error:\n--- GenLang\n%s\n--- gramc gen\n%s", g.Warnings, cmdWarnings)
+				}
+			} else if strings.Contains(cmdWarnings, "[gen-name-collision]") {
+				t.Errorf("GenLang gives no warnings, gramc gen printed:\n%s", cmdWarnings)
+			}
+		})
+	}
+	if warned == 0 {
+		t.Error("no case gave warnings: the collide case no longer collides in TypeScript")
+	}
+
+	// An unknown language is refused as gramc gen refuses it.
+	_, err := GenLang(Files{"a.gram": collide}, "rust")
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Text != `--lang "rust": the languages are go and ts` {
+		t.Errorf("GenLang(rust) = %v", err)
 	}
 }

@@ -10,12 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/cli"
+	"github.com/gramc-dev/gramc/codegen/typescript"
 	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/playground/core"
 	"github.com/gramc-dev/gramc/playground/site"
@@ -79,7 +81,8 @@ func skipOrFail(t *testing.T, why string) {
 // typo shows the diagnostic at its line and column, its fix applies in a
 // click, the schema pane shows what gramc schema prints, the second
 // file's tab opens, the picture is drawn, the Go pane shows gramc gen's
-// warning beside the code it renamed, the page fits a phone, and
+// warning beside the code it renamed, the TypeScript pane shows what
+// gramc gen --lang ts writes and prints, the page fits a phone, and
 // gramc graph's Mermaid renders with the mermaid package. It measures
 // the load time and the time per check in the browser, and takes the
 // screenshot of docs/playground.png (written there under GRAMC_UPDATE=1).
@@ -152,11 +155,17 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(genWarnings, "[gen-name-collision]") {
 		t.Fatalf("gramc gen printed no gen-name-collision warning for linkCollide:\n%s", genWarnings)
 	}
+	// What gramc gen --lang ts writes and prints for linkCollide (its
+	// warning: two tools take one TypeScript name) and for the first
+	// example, as the TypeScript pane shows them: each file after a
+	// "// name" line, in the order gen writes them.
+	tsWarnings, tsCollide := genTS(t, core.Files{"main.gram": linkCollide})
 	collide := base64.RawURLEncoding.EncodeToString(txtar.Format(&txtar.Archive{Files: []txtar.File{{Name: "main.gram", Data: []byte(linkCollide)}}}))
 	exs, err := site.ReadExamples(root)
 	if err != nil {
 		t.Fatal(err)
 	}
+	_, tsWeather := genTS(t, exs[0].Files)
 	mermaid, err := core.Graph(exs[0].Files, "mermaid")
 	if err != nil {
 		t.Fatal(err)
@@ -221,6 +230,9 @@ func TestBrowser(t *testing.T) {
 		"collideLink":    collide,
 		"genWarnings":    genWarnings,
 		"genRenamed":     "func NewFooBar2Tool(",
+		"tsWarnings":     tsWarnings,
+		"tsCollide":      tsCollide,
+		"tsWeather":      tsWeather,
 		"graphNodes":     []string{"agent weather_agent", "tool getWeather", "type Report", "enum Unit"},
 		"weather":        exs[0].Files,
 		"mermaid":        mermaid,
@@ -292,3 +304,45 @@ func mermaidNodes(text string) []string {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// genTS runs gramc gen --lang ts -o out in a directory holding the files,
+// naming them (so an unnamed package stays unnamed, as on the page), and
+// returns what it prints on standard error and its files as the
+// TypeScript pane shows them: each after a "// name" line, in the order
+// gen writes them (typescript.FileNames), joined by blank lines.
+func genTS(t *testing.T, fs core.Files) (warnings, pane string) {
+	t.Helper()
+	dir := t.TempDir()
+	var names []string
+	for n, text := range fs {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := filepath.Join(dir, "out")
+	var stdout, stderr strings.Builder
+	args := []string{"gen", "--lang", "ts", "-o", out}
+	for _, n := range names {
+		args = append(args, filepath.Join(dir, n))
+	}
+	if code := cli.Do(args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("gramc gen --lang ts: %s", stderr.String())
+	}
+	// Named by absolute paths (TestParity changes the directory), an
+	// unnamed package would be named after dir here and not on the page.
+	if b, _ := os.ReadFile(filepath.Join(out, typescript.IndexFile)); !strings.Contains(string(b), "(gram package ") {
+		t.Fatalf("genTS takes a package with a name ({package: ...}), for the page's files to be the command's")
+	}
+	var parts []string
+	for _, n := range typescript.FileNames {
+		b, err := os.ReadFile(filepath.Join(out, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, "// "+n+"\n"+string(b))
+	}
+	// The command names the files by the paths it was given; the page by their names.
+	return strings.ReplaceAll(stderr.String(), dir+string(filepath.Separator), ""), strings.Join(parts, "\n")
+}

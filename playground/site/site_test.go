@@ -206,6 +206,7 @@ func parityRequests(c parityCase) []request {
 	add("format", "", func(n []string) []string { return append([]string{"fmt"}, n...) })
 	add("schema", "all", func(n []string) []string { return append([]string{"schema", "--target", "all"}, n...) })
 	add("gen", "", func(n []string) []string { return append([]string{"gen", "-o", "out"}, n...) })
+	add("gen", "ts", func(n []string) []string { return append([]string{"gen", "--lang", "ts", "-o", "out"}, n...) })
 	formats := c.graphFormats
 	if formats == nil {
 		formats = graph.FormatNames()
@@ -277,7 +278,7 @@ func readResults(t *testing.T, resFile string, n int) ([]result, float64) {
 // TestParity runs the WebAssembly module under Node and gramc's command
 // line on every example and conformance file and compares every result,
 // byte for byte: check's JSON, fmt's text, schema of every target, gen's
-// files and warnings, graph in each format; on failure the error's text with what
+// files and warnings in Go and in TypeScript (--lang ts), graph in each format; on failure the error's text with what
 // the command prints on standard error. And explain of every code.
 func TestParity(t *testing.T) {
 	if testing.Short() {
@@ -358,6 +359,11 @@ func TestParity(t *testing.T) {
 		}
 		want := stdout
 		var gotText string
+		// What is compared: the function, and for gen its language.
+		kind := r.fn
+		if r.fn == "gen" && r.arg == "ts" {
+			kind = "gen --lang ts"
+		}
 		switch r.fn {
 		case "format":
 			var m map[string]string
@@ -372,13 +378,16 @@ func TestParity(t *testing.T) {
 			}
 			json.Unmarshal(got.Value, &g)
 			m := g.Files
+			if len(m) == 0 {
+				t.Errorf("%s: the module gives no files", where)
+			}
 			// gramc gen prints the check's warnings, then codegen's: the
 			// module gives codegen's, as the command words them.
 			if g.Warnings != "" {
 				if !strings.HasSuffix(stderr, g.Warnings) {
 					t.Errorf("%s: the module's warnings are not the end of the command's standard error:\n--- module\n%s\n--- command\n%s", where, g.Warnings, stderr)
 				}
-				compared["gen (warnings)"]++
+				compared[kind+" (warnings)"]++
 			} else if strings.Contains(stderr, "["+string(diag.CodeGenNameCollision)+"]") {
 				t.Errorf("%s: the module gives no warnings, the command printed:\n%s", where, stderr)
 			}
@@ -397,10 +406,10 @@ func TestParity(t *testing.T) {
 		if gotText != want {
 			t.Errorf("%s: the module's result differs from the command's:\n--- module\n%s\n--- command\n%s", where, gotText, want)
 		}
-		compared[r.fn]++
+		compared[kind]++
 	}
 	t.Logf("compared: %v", compared)
-	for _, fn := range []string{"check", "format", "schema", "gen", "gen (warnings)", "graph", "explain"} {
+	for _, fn := range []string{"check", "format", "schema", "gen", "gen (warnings)", "gen --lang ts", "gen --lang ts (warnings)", "graph", "explain"} {
 		if compared[fn] == 0 {
 			t.Errorf("no successful %s was compared: the cases are broken", fn)
 		}

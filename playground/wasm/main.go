@@ -38,12 +38,16 @@ func main() {
 		return core.Schema(files(args, 0), str(args, 1))
 	}))
 	api.Set("gen", fn(func(args []js.Value) (any, error) {
-		g, err := core.Gen(files(args, 0))
+		g, err := core.GenLang(files(args, 0), str(args, 1))
 		if err != nil {
 			return nil, err
 		}
 		fs, _ := object(g.Files, nil)
-		return map[string]any{"files": fs, "warnings": g.Warnings}, nil
+		names := make([]any, len(g.Names))
+		for i, n := range g.Names {
+			names[i] = n
+		}
+		return map[string]any{"files": fs, "names": names, "warnings": g.Warnings}, nil
 	}))
 	api.Set("graph", fn(func(args []js.Value) (any, error) {
 		return core.Graph(files(args, 0), str(args, 1))

@@ -396,14 +396,15 @@
   }
   // draw puts a pane's output into box.
   function draw(box, p, out) {
-    if (p.name === "go") {
-      // gramc gen's warnings (a Go name taken, so a suffix), as it
-      // prints them, above the code they are about.
+    if (p.name === "go" || p.name === "ts") {
+      // gramc gen's warnings (a Go or TypeScript name taken, so a
+      // suffix), as it prints them, above the code they are about; the
+      // files in the order gramc gen --lang writes them.
       if (out.warnings) {
         const w = document.createElement("div"); w.className = "warnings"; w.textContent = out.warnings;
         box.append(w);
       }
-      box.append(Object.entries(out.files).map(([n, t]) => "// " + n + "\n" + t).join("\n"));
+      box.append(out.names.map((n) => "// " + n + "\n" + out.files[n]).join("\n"));
       return;
     }
     if (p.name === "graph" && p.format === "svg") {

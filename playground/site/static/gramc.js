@@ -35,9 +35,11 @@
     format: (files) => call("format", [files]),
     // schema(files, target): what gramc schema --target target prints.
     schema: (files, target) => call("schema", [files, target === undefined ? "jsonschema" : String(target)]),
-    // gen(files): {files: {name: what gramc gen writes}, warnings: what
-    // it prints on standard error about the Go names it chose ("" if none)}.
-    gen: (files) => call("gen", [files]),
+    // gen(files, lang): {files: {name: what gramc gen --lang lang writes},
+    // names: the files' names in the order it writes them, warnings: what
+    // it prints on standard error about the names it chose ("" if none)};
+    // lang is "go" (the default) or "ts" (TypeScript).
+    gen: (files, lang) => call("gen", [files, lang === undefined ? "go" : String(lang)]),
     // graph(files, format): what gramc graph --format format prints.
     graph: (files, format) => call("graph", [files, format === undefined ? "mermaid" : String(format)]),
     // targets(): the names of gramc schema's targets.

@@ -34,12 +34,13 @@ function run(job) {
   return out;
 }
 
-// pane is an output pane's content: text, or for "go" gramc gen's files
-// and warnings.
+// pane is an output pane's content: text, or for "go" and "ts" gramc
+// gen's files (gramc gen --lang go or ts) and warnings.
 function pane(p, files) {
   switch (p.name) {
     case "schema": return gramc.schema(files, p.target);
-    case "go": return gramc.gen(files);
+    case "go": return gramc.gen(files, "go");
+    case "ts": return gramc.gen(files, "ts");
     case "fmt": return p.order.map((n) => "// " + n + "\n" + gramc.format({ [n]: files[n] })[n]).join("\n");
     case "explain": return p.code ? gramc.explain(p.code) : "Pick a diagnostic's [code], or type a code above.";
     case "graph": return gramc.graph(files, p.format);

@@ -3,7 +3,8 @@
 // playwright-core drives Debian's chromium as a visitor would: open a
 // shared link with a typo, see the diagnostic at its line and column,
 // apply its fix, switch to a schema pane, see the second file's tab, see
-// the picture, see gramc gen's warning in the Go pane; then render
+// the picture, see gramc gen's warning in the Go pane and gramc gen --lang
+// ts's files and warning in the TypeScript pane; then render
 // gramc graph's Mermaid with the mermaid package.
 // Each step that fails throws with what it saw.
 "use strict";
@@ -128,6 +129,24 @@ function expect(cond, what) { if (!cond) throw new Error(what); }
     expect(warned === cfg.genWarnings, "the Go pane's warnings differ from what gramc gen prints on standard error:\n" + warned + "\nwant:\n" + cfg.genWarnings);
     expect((await page.textContent("#pane")).includes(cfg.genRenamed), "the Go pane has no " + cfg.genRenamed);
     step("Go pane: gramc gen's warning");
+
+    // 10. The TypeScript pane, beside Go: what gramc gen --lang ts writes
+    // (its files in the order it writes them) and prints (the same link's
+    // tools take one TypeScript name), then the first example's files.
+    const tsCode = () => Array.from(document.querySelector("#pane").childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join("");
+    await page.click("#panetabs [data-pane='ts']");
+    await page.waitForFunction(() => document.querySelector("#pane").dataset.shown === "ts", null, { timeout: 10000 });
+    const tsWarned = await page.textContent("#pane .warnings");
+    expect(tsWarned === cfg.tsWarnings, "the TypeScript pane's warnings differ from what gramc gen --lang ts prints on standard error:\n" + tsWarned + "\nwant:\n" + cfg.tsWarnings);
+    const tsShown = await page.evaluate(tsCode);
+    expect(tsShown === cfg.tsCollide, "the TypeScript pane differs from what gramc gen --lang ts writes:\n" + tsShown.slice(0, 2000) + "\nwant:\n" + cfg.tsCollide.slice(0, 2000));
+    await page.selectOption("#examples", cfg.exampleNames[0]);
+    try {
+      await page.waitForFunction(new Function("want", "return (" + tsCode.toString() + ")() === want && !document.querySelector('#pane .warnings')"), cfg.tsWeather, { timeout: 10000 });
+    } catch (e) {
+      throw new Error("the TypeScript pane of " + cfg.exampleNames[0] + " differs from gramc gen --lang ts's files:\n" + (await page.evaluate(tsCode)).slice(0, 2000) + "\nwant:\n" + cfg.tsWeather.slice(0, 2000));
+    }
+    step("TypeScript pane: gramc gen --lang ts's files and warning");
 
     // The screenshot of the docs: the weather example with its picture.
     await page.selectOption("#examples", cfg.exampleNames[0]);
