@@ -22,7 +22,6 @@ var sectionRef = regexp.MustCompile(`([a-z][a-z0-9-]*)\.md\)?(?:\s|//|#)*§\s*(\
 // repository does not have.
 var staleName = regexp.MustCompile(`LANGUAGE\.md`)
 
-
 // TestSectionReferences (issue 49): every citation of a numbered section
 // of a docs page, in every text file of the repository (code, comments,
 // pages, test data), names a heading the page has ("docs/language.md
