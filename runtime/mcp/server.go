@@ -10,9 +10,11 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -136,19 +138,25 @@ const newProtocol = "2026-07-28"
 // schema that does not describe an object, and structured content that is
 // not one, so it gets neither (the text content carries the result); a
 // client of newProtocol or later is not offered the deprecated logging
-// capability.
+// capability. A client of newProtocol or later, whose server/discover
+// must match the methods the server handles (SEP-2575), is answered
+// "method not found" for the prompts, resources and completion methods:
+// the server declares only tools (the SDK would answer an empty list).
 func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		res, err := next(ctx, method, req)
-		if err != nil || res == nil {
-			return res, err
-		}
 		v, _ := req.(interface{ ProtocolVersion() string })
 		version := ""
 		if v != nil {
 			version = v.ProtocolVersion()
 		}
 		old := version < newProtocol
+		if !old && undeclaredMethod(method) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method " + strconv.Quote(method) + " not found: this server offers tools only"}
+		}
+		res, err := next(ctx, method, req)
+		if err != nil || res == nil {
+			return res, err
+		}
 		switch r := res.(type) {
 		case *sdk.ListToolsResult:
 			if !old {
@@ -178,6 +186,12 @@ func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		return res, nil
 	}
+}
+
+// undeclaredMethod reports whether method belongs to a capability a
+// gramc server does not declare (prompts, resources, completions).
+func undeclaredMethod(method string) bool {
+	return strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete"
 }
 
 // isObjectJSON reports whether a JSON value is an object.
