@@ -10,11 +10,9 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -138,10 +136,11 @@ const newProtocol = "2026-07-28"
 // schema that does not describe an object, and structured content that is
 // not one, so it gets neither (the text content carries the result); a
 // client of newProtocol or later is not offered the deprecated logging
-// capability. A client of newProtocol or later, whose server/discover
-// must match the methods the server handles (SEP-2575), is answered
-// "method not found" for the prompts, resources and completion methods:
-// the server declares only tools (the SDK would answer an empty list).
+// capability. To a client of newProtocol or later, server/discover must
+// declare what the server answers (SEP-2575): the SDK answers the prompts
+// and resources lists (empty, with their caching hints, SEP-2549) whatever
+// the capabilities, so they are declared, none of the lists changing
+// while the server runs.
 func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		v, _ := req.(interface{ ProtocolVersion() string })
@@ -150,9 +149,6 @@ func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 			version = v.ProtocolVersion()
 		}
 		old := version < newProtocol
-		if !old && undeclaredMethod(method) {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method " + strconv.Quote(method) + " not found: this server offers tools only"}
-		}
 		res, err := next(ctx, method, req)
 		if err != nil || res == nil {
 			return res, err
@@ -178,20 +174,23 @@ func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 				r.StructuredContent = nil
 			}
 		case *sdk.DiscoverResult:
-			if !old && r.Capabilities != nil && r.Capabilities.Logging != nil {
+			if !old && r.Capabilities != nil {
 				c := *r.Capabilities
 				c.Logging = nil
+				if c.Tools != nil {
+					c.Tools = &sdk.ToolCapabilities{} // the list is fixed: no listChanged
+				}
+				if c.Prompts == nil {
+					c.Prompts = &sdk.PromptCapabilities{}
+				}
+				if c.Resources == nil {
+					c.Resources = &sdk.ResourceCapabilities{}
+				}
 				r.Capabilities = &c
 			}
 		}
 		return res, nil
 	}
-}
-
-// undeclaredMethod reports whether method belongs to a capability a
-// gramc server does not declare (prompts, resources, completions).
-func undeclaredMethod(method string) bool {
-	return strings.HasPrefix(method, "prompts/") || strings.HasPrefix(method, "resources/") || method == "completion/complete"
 }
 
 // isObjectJSON reports whether a JSON value is an object.

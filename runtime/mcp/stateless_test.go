@@ -198,21 +198,46 @@ func TestHTTPStatelessDisconnectCancels(t *testing.T) {
 	}
 }
 
-// TestUndeclaredMethods2026 (issue 48.6): a server of gram tools declares
-// no prompts, resources or completions, and at MCP 2026-07-28, whose
-// server/discover must match the methods served (SEP-2575), their methods
-// are not found (404, -32601) rather than answered with an empty list.
-func TestUndeclaredMethods2026(t *testing.T) {
+// TestDiscover2026 (issue 48.6): at MCP 2026-07-28, whose server/discover
+// must declare what the server answers (SEP-2575), the prompts and
+// resources the SDK answers (empty lists, with caching hints) are
+// declared, no list changes (the tools are fixed) and logging is not
+// offered; an unknown resource is the SDK's invalid-params error.
+func TestDiscover2026(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(t), mcp.HTTPOptions{}))
 	defer srv.Close()
-	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list", "completion/complete"} {
-		resp, body := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":3,"method":"`+method+`","params":{`+meta2026+`}}`, headers2026(method, "", nil))
-		if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, `"code":-32601`) || !strings.Contains(body, `"id":3`) {
-			t.Errorf("%s: %d %s, want 404 and -32601", method, resp.StatusCode, body)
+	post := func(method, name, params string) (int, string) {
+		resp, body := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":3,"method":"`+method+`","params":{`+meta2026+params+`}}`, headers2026(method, name, nil))
+		return resp.StatusCode, body
+	}
+	status, body := post("server/discover", "", "")
+	var discover struct {
+		Result struct {
+			Capabilities map[string]json.RawMessage `json:"capabilities"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(messageOf(body)), &discover); err != nil {
+		t.Fatalf("server/discover: %v: %s", err, body)
+	}
+	caps := discover.Result.Capabilities
+	if status != http.StatusOK || string(caps["tools"]) != `{}` || string(caps["prompts"]) != `{}` || string(caps["resources"]) != `{}` || caps["logging"] != nil {
+		t.Errorf("server/discover: %d %s; want tools, prompts and resources without listChanged, no logging", status, body)
+	}
+	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
+		if status, body := post(method, "", ""); status != http.StatusOK || !strings.Contains(body, `"ttlMs":`) || !strings.Contains(body, `[]`) {
+			t.Errorf("%s: %d %s, want an empty list with ttlMs", method, status, body)
 		}
 	}
-	resp, body := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{`+meta2026+`}}`, headers2026("server/discover", "", nil))
-	if resp.StatusCode != http.StatusOK || strings.Contains(body, `"prompts"`) || strings.Contains(body, `"resources"`) || !strings.Contains(body, `"tools"`) {
-		t.Errorf("server/discover: %d %s, want tools only", resp.StatusCode, body)
+	if _, body := post("resources/read", "test://none", `,"uri":"test://none"`); !strings.Contains(body, `"code":-32602`) {
+		t.Errorf("resources/read of an unknown resource: %d %s, want -32602", status, body)
 	}
+}
+
+// messageOf is the JSON-RPC message of a response's body: the body, or
+// the data of its event stream's one event.
+func messageOf(body string) string {
+	if _, data, ok := strings.Cut(body, "data: "); ok {
+		return strings.TrimSpace(data)
+	}
+	return body
 }
