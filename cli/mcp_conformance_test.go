@@ -41,8 +41,9 @@ const (
 //     (tools-call-*, json-schema-2020-12, completion-complete,
 //     prompts-*, resources-*, elicitation-*, input-required-*, tasks-*,
 //     sep-2640-*), which a gram package does not declare;
-//   - server-sse-polling resumes an event stream from an event store,
-//     which gramc mcp does not keep.
+//   - server-sse-polling checks only SHOULDs of resumable event streams
+//     (a priming event, a retry field), which the SDK sends only with an
+//     event store, one gramc mcp does not keep.
 //
 // The MCP 2026-07-28 scenarios over HTTP are served by NewHTTPHandler's
 // stateless handler (gramc mcp --http keeps sessions for the earlier

@@ -57,7 +57,10 @@ const (
 // checks opts asks for (token, Origin) and the SDK's own DNS-rebinding
 // protection; a request body is bounded by MaxRequestBodyBytes. A call
 // whose client goes away (its connection closed) is cancelled, and with it
-// the tool's context (gramc mcp's tool commands are killed).
+// the tool's context (gramc mcp's tool commands are killed). A request of
+// MCP 2026-07-28 or later (statelessVersion), which has no sessions, is
+// served by a stateless handler of the same server behind the same checks;
+// earlier versions keep their sessions (opts.SessionTimeout).
 func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 	if opts.SessionTimeout <= 0 {
 		opts.SessionTimeout = DefaultSessionTimeout
