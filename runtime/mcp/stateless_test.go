@@ -241,3 +241,41 @@ func messageOf(body string) string {
 	}
 	return body
 }
+
+// FuzzHTTPHandler posts arbitrary bodies with arbitrary
+// MCP-Protocol-Version headers to NewHTTPHandler, whichever of its two
+// handlers (sessions, stateless) they reach: it never panics or hangs, and
+// a JSON answer is JSON.
+func FuzzHTTPHandler(f *testing.F) {
+	f.Add("2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+meta2026+`,"name":"echo","arguments":{"text":"hi"}}}`)
+	f.Add("", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta2026+`}}`)
+	f.Add("", `[{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}]`)
+	f.Add("2025-06-18", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	f.Add("9999-99-99", `{"jsonrpc":"2.0","id":2.5,"method":"server/discover","params":{"_meta":null}}`)
+	f.Add("2026-07-28", `{"params":[`)
+	srv := httptest.NewServer(mcp.NewHTTPHandler(echoServer(f), mcp.HTTPOptions{BodyTimeout: 2 * time.Second}))
+	f.Cleanup(srv.Close)
+	client := &http.Client{Timeout: 10 * time.Second}
+	f.Fuzz(func(t *testing.T, version, body string) {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		if err != nil {
+			t.Skip()
+		}
+		req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}}
+		if version != "" && !strings.ContainsAny(version, "\r\n\x00") {
+			req.Header.Set("Mcp-Protocol-Version", version)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			if strings.Contains(err.Error(), "Client.Timeout") {
+				t.Fatalf("no answer to %q (version %q): %v", body, version, err)
+			}
+			t.Skip() // a header the client refuses to send
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && len(data) > 0 && !json.Valid(data) {
+			t.Fatalf("a JSON answer that is not JSON: %q", data)
+		}
+	})
+}
