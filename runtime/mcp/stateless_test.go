@@ -279,3 +279,21 @@ func FuzzHTTPHandler(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkMCPCallHTTP: one tools/call over NewHTTPHandler on a loopback
+// HTTP server, in a session (2025-11-25) and statelessly (2026-07-28,
+// where each call is a whole request with its own ephemeral session).
+func BenchmarkMCPCallHTTP(b *testing.B) {
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		b.Run(version, func(b *testing.B) {
+			srv := httptest.NewServer(mcp.NewHTTPHandler(benchServer(b), mcp.HTTPOptions{}))
+			defer srv.Close()
+			cs, err := benchClient().Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: srv.URL}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			benchCalls(b, cs)
+		})
+	}
+}
