@@ -57,7 +57,10 @@ const (
 // checks opts asks for (token, Origin) and the SDK's own DNS-rebinding
 // protection; a request body is bounded by MaxRequestBodyBytes. A call
 // whose client goes away (its connection closed) is cancelled, and with it
-// the tool's context (gramc mcp's tool commands are killed).
+// the tool's context (gramc mcp's tool commands are killed). A request of
+// MCP 2026-07-28 or later (statelessVersion), which has no sessions, is
+// served by a stateless handler of the same server behind the same checks;
+// earlier versions keep their sessions (opts.SessionTimeout).
 func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 	if opts.SessionTimeout <= 0 {
 		opts.SessionTimeout = DefaultSessionTimeout
@@ -67,6 +70,12 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 	}
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes, SessionTimeout: opts.SessionTimeout})
+	// MCP 2026-07-28 has no sessions: each POST is a whole request. The
+	// SDK serves it over HTTP only from a stateless handler, so a request
+	// speaking it goes to one, on the same server and behind the same
+	// checks; its call is cancelled with its HTTP request (the client gone).
+	stateless := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: MaxRequestBodyBytes, Stateless: true, PropagateRequestCancellation: true})
 	ids := newIDMap()
 	var want [32]byte
 	if opts.Token != "" {
@@ -108,6 +117,10 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 			defer done()
 			w = &idResponseWriter{ResponseWriter: w, token: []byte(token), orig: orig}
 		}
+		if statelessVersion(r) {
+			stateless.ServeHTTP(w, r)
+			return
+		}
 		id := callID(r)
 		h.ServeHTTP(w, r)
 		if id != nil && r.Context().Err() != nil {
@@ -117,6 +130,35 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 			cancelCall(h, r, id)
 		}
 	})
+}
+
+// statelessVersion reports whether r speaks MCP newProtocol or later: its
+// MCP-Protocol-Version header says so, or (header missing) a message of
+// its body carries the version in its _meta, which the stateless handler
+// answers with the header's absence (a sessionful one would refuse the
+// version instead). Versions compare as dates, as the SDK compares them.
+func statelessVersion(r *http.Request) bool {
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		return v >= newProtocol // the first version without sessions
+	}
+	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+		return false
+	}
+	body, _ := io.ReadAll(r.Body) // bounded: readBody read it
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var one struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &one) != nil {
+		var batch []json.RawMessage
+		if json.Unmarshal(body, &batch) != nil || len(batch) == 0 || json.Unmarshal(batch[0], &one) != nil {
+			return false
+		}
+	}
+	_, ok := one.Params.Meta[sdk.MetaKeyProtocolVersion]
+	return ok
 }
 
 // readBody reads r's body (at most MaxRequestBodyBytes and one byte) into

@@ -213,6 +213,12 @@ func TestHTTPTokenScheme(t *testing.T) {
 // continues it, with the MCP attributes, and the server's execute_tool
 // span is its child: one trace from the agent into the tool.
 func TestTraceThroughMCP(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) { traceThroughMCP(t, version) })
+	}
+}
+
+func traceThroughMCP(t *testing.T, version string) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	lib := runtime.NewToolLibrary(runtime.Tool{Spec: echoSpec, Func: func(ctx context.Context, args json.RawMessage) (any, error) { return "echoed", nil }})
@@ -222,7 +228,9 @@ func TestTraceThroughMCP(t *testing.T) {
 	}
 	srv := httptest.NewServer(mcp.NewHTTPHandler(s, mcp.HTTPOptions{}))
 	defer srv.Close()
-	cs, err := connectHTTP(t, srv.URL, nil)
+	ctx0, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx0, &sdk.StreamableClientTransport{Endpoint: srv.URL}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,10 +263,19 @@ func TestTraceThroughMCP(t *testing.T) {
 	if tool.Parent.SpanID() != server.SpanContext.SpanID() {
 		t.Errorf("execute_tool is not the server span's child")
 	}
-	want := map[string]bool{"mcp.method.name": false, "mcp.session.id": false, "mcp.protocol.version": false, "gen_ai.tool.name": false}
+	want := map[string]bool{"mcp.method.name": false, "mcp.protocol.version": false, "gen_ai.tool.name": false}
+	if version < "2026-07-28" {
+		want["mcp.session.id"] = false // 2026-07-28 has no sessions (served statelessly)
+	}
 	for _, kv := range server.Attributes {
 		if _, ok := want[string(kv.Key)]; ok {
 			want[string(kv.Key)] = kv.Value.AsString() != ""
+		}
+		if kv.Key == "mcp.protocol.version" && kv.Value.AsString() != version {
+			t.Errorf("mcp.protocol.version %q, want %q", kv.Value.AsString(), version)
+		}
+		if kv.Key == "mcp.session.id" && version >= "2026-07-28" {
+			t.Errorf("a session id %q at %s, which has none", kv.Value.AsString(), version)
 		}
 	}
 	for k, ok := range want {

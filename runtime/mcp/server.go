@@ -136,19 +136,23 @@ const newProtocol = "2026-07-28"
 // schema that does not describe an object, and structured content that is
 // not one, so it gets neither (the text content carries the result); a
 // client of newProtocol or later is not offered the deprecated logging
-// capability.
+// capability. To a client of newProtocol or later, server/discover must
+// declare what the server answers (SEP-2575): the SDK answers the prompts
+// and resources lists (empty, with their caching hints, SEP-2549) whatever
+// the capabilities, so they are declared, none of the lists changing
+// while the server runs.
 func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		res, err := next(ctx, method, req)
-		if err != nil || res == nil {
-			return res, err
-		}
 		v, _ := req.(interface{ ProtocolVersion() string })
 		version := ""
 		if v != nil {
 			version = v.ProtocolVersion()
 		}
 		old := version < newProtocol
+		res, err := next(ctx, method, req)
+		if err != nil || res == nil {
+			return res, err
+		}
 		switch r := res.(type) {
 		case *sdk.ListToolsResult:
 			if !old {
@@ -170,9 +174,18 @@ func byProtocolVersion(next sdk.MethodHandler) sdk.MethodHandler {
 				r.StructuredContent = nil
 			}
 		case *sdk.DiscoverResult:
-			if !old && r.Capabilities != nil && r.Capabilities.Logging != nil {
+			if !old && r.Capabilities != nil {
 				c := *r.Capabilities
 				c.Logging = nil
+				if c.Tools != nil {
+					c.Tools = &sdk.ToolCapabilities{} // the list is fixed: no listChanged
+				}
+				if c.Prompts == nil {
+					c.Prompts = &sdk.PromptCapabilities{}
+				}
+				if c.Resources == nil {
+					c.Resources = &sdk.ResourceCapabilities{}
+				}
 				r.Capabilities = &c
 			}
 		}

@@ -67,9 +67,11 @@ func serverSpan(ctx context.Context, tp trace.TracerProvider, req *sdk.CallToolR
 		if id := req.Session.ID(); id != "" {
 			attrs = append(attrs, semconv.McpSessionID(id))
 		}
-		if ip := req.Session.InitializeParams(); ip != nil && ip.ProtocolVersion != "" {
-			attrs = append(attrs, semconv.McpProtocolVersion(ip.ProtocolVersion))
-		}
+	}
+	// The request's version: its _meta's under MCP 2026-07-28 (no
+	// session, no initialize), else its session's.
+	if v := req.ProtocolVersion(); v != "" {
+		attrs = append(attrs, semconv.McpProtocolVersion(v))
 	}
 	ctx, span := tp.Tracer("github.com/gramc-dev/gramc/runtime/mcp").Start(ctx, "tools/call "+tool,
 		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
