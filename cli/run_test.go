@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -69,31 +72,47 @@ func init() {
 		os.Exit(1)
 	}
 	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		env.Setenv("FAKEOPENAI_ADDR", addr)
-		// Addresses for the other providers' fakes (fakeopenai -provider P).
-		for _, name := range []string{"FAKEANTHROPIC_ADDR", "FAKEGEMINI_ADDR", "FAKERESPONSES_ADDR"} {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
+		for _, name := range []string{"FAKEOPENAI_ADDR", "FAKEANTHROPIC_ADDR", "FAKEGEMINI_ADDR", "FAKERESPONSES_ADDR", "MCP_ADDR"} {
+			addr, err := scriptAddr()
 			if err != nil {
 				return err
 			}
-			env.Setenv(name, l.Addr().String())
-			l.Close()
+			env.Setenv(name, addr)
 		}
-		ln2, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		env.Setenv("MCP_ADDR", ln2.Addr().String())
-		ln2.Close()
 		env.Setenv("SEED", seedDir())
 		return nil
 	})
+}
+
+// The addresses a script's servers listen on are handed out once each in
+// this process, from ports below Linux's ephemeral range (32768 on), where
+// neither an outgoing connection nor a listener on port 0 — of this
+// script, of another running beside it, of another package's tests — can
+// take one between the hand-out and the script's server binding it (a
+// port from 127.0.0.1:0, closed and handed on, once was).
+var (
+	addrMu   sync.Mutex
+	addrNext = 20000 + rand.IntN(10000)
+)
+
+func scriptAddr() (string, error) {
+	addrMu.Lock()
+	defer addrMu.Unlock()
+	for range 12768 {
+		p := addrNext
+		addrNext++
+		if addrNext >= 32768 {
+			addrNext = 20000
+		}
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue
+		}
+		ln.Close()
+		return addr, nil
+	}
+	return "", fmt.Errorf("no free port in [20000, 32768) on 127.0.0.1")
 }
 
 func seedDir() string {
