@@ -428,12 +428,19 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	return nil
 }
 
-func (c *compilerTools) check(ctx context.Context, raw json.RawMessage) (any, error) {
+// pathsArgs decodes a tool's arguments and resolves their paths under
+// the root, as patterns the commands take.
+func (c *compilerTools) pathsArgs(raw json.RawMessage) (pathsArgs, []string, error) {
 	var a pathsArgs
 	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
+		return a, nil, err
 	}
 	pats, err := c.root.patterns(a.Paths)
+	return a, pats, err
+}
+
+func (c *compilerTools) check(ctx context.Context, raw json.RawMessage) (any, error) {
+	a, pats, err := c.pathsArgs(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -448,11 +455,7 @@ func (c *compilerTools) check(ctx context.Context, raw json.RawMessage) (any, er
 }
 
 func (c *compilerTools) fix(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a pathsArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	pats, err := c.root.patterns(a.Paths)
+	a, pats, err := c.pathsArgs(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -479,11 +482,7 @@ func (c *compilerTools) fix(ctx context.Context, raw json.RawMessage) (any, erro
 }
 
 func (c *compilerTools) format(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a pathsArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	pats, err := c.root.patterns(a.Paths)
+	a, pats, err := c.pathsArgs(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -649,11 +648,7 @@ func (c *compilerTools) importTool(ctx context.Context, raw json.RawMessage) (an
 }
 
 func (c *compilerTools) describe(ctx context.Context, raw json.RawMessage) (any, error) {
-	var a pathsArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
-	pats, err := c.root.patterns(a.Paths)
+	_, pats, err := c.pathsArgs(raw)
 	if err != nil {
 		return nil, err
 	}
