@@ -2,9 +2,8 @@ package golang
 
 import (
 	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/codegen/model"
 )
 
 // commentLines turns free text (a description, a default value, a name)
@@ -16,47 +15,10 @@ import (
 // description line such as "//go:generate rm -rf /" or "//line x:1" is never
 // a directive; invalid UTF-8, NUL, the byte order mark and every other
 // character the Go scanner rejects or that is invisible (control and
-// bidirectional formatting characters) is replaced. "*/" is harmless in a
-// line comment.
+// bidirectional formatting characters) is replaced (model.TextLines).
+// "*/" is harmless in a line comment.
 func commentLines(text string) []string {
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	var lines []string
-	var b strings.Builder
-	flush := func() {
-		lines = append(lines, strings.TrimRightFunc(b.String(), unicode.IsSpace))
-		b.Reset()
-	}
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		switch {
-		case r == '\r':
-			if i < len(text) && text[i] == '\n' {
-				i++
-			}
-			flush()
-		case r == '\n' || r == '\v' || r == '\f' || r == '\u0085' || r == '\u2028' || r == '\u2029':
-			flush()
-		case r == '\t':
-			b.WriteRune(r)
-		case strconv.IsPrint(r):
-			b.WriteRune(r)
-		case unicode.IsSpace(r):
-			b.WriteByte(' ')
-		default:
-			// Control characters, NUL, the BOM, bidi overrides and other
-			// format characters.
-			b.WriteRune('\uFFFD')
-		}
-	}
-	flush()
-	// Drop leading and trailing blank lines; keep inner ones (paragraphs).
-	for len(lines) > 0 && lines[0] == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
+	lines := model.TextLines(text)
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if l == "" {

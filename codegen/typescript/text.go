@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/codegen/model"
 )
 
 // Escaping: descriptions, defaults, names and patterns are data, never
@@ -202,49 +204,17 @@ func isIdentifierName(s string) bool {
 // new line, so nothing continues outside the comment; "*/" is broken as
 // "*\/" so the comment cannot be closed early; invalid UTF-8, NUL, the BOM
 // and every other control or invisible format character (bidi overrides)
-// is replaced with U+FFFD; a line starting with "@" gets a leading "\" so
-// text never becomes a JSDoc tag. Leading and trailing blank lines are
-// dropped.
+// is replaced with U+FFFD (model.TextLines); a line starting with "@" gets
+// a leading "\" so text never becomes a JSDoc tag. Leading and trailing
+// blank lines are dropped.
 func commentText(text string) []string {
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	var lines []string
-	var b strings.Builder
-	flush := func() {
-		l := strings.TrimRightFunc(b.String(), unicode.IsSpace)
+	lines := model.TextLines(text)
+	for i, l := range lines {
 		l = strings.ReplaceAll(l, "*/", `*\/`)
 		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "@") {
 			l = `\` + strings.TrimLeft(l, " \t")
 		}
-		lines = append(lines, l)
-		b.Reset()
-	}
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		switch {
-		case r == '\r':
-			if i < len(text) && text[i] == '\n' {
-				i++
-			}
-			flush()
-		case r == '\n' || r == '\v' || r == '\f' || r == '\u0085' || r == '\u2028' || r == '\u2029':
-			flush()
-		case r == '\t':
-			b.WriteRune(r)
-		case strconv.IsPrint(r):
-			b.WriteRune(r)
-		case unicode.IsSpace(r):
-			b.WriteByte(' ')
-		default:
-			b.WriteRune('\uFFFD')
-		}
-	}
-	flush()
-	for len(lines) > 0 && lines[0] == "" {
-		lines = lines[1:]
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
+		lines[i] = l
 	}
 	return lines
 }

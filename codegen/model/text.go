@@ -1,0 +1,56 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// TextLines splits free text (a description, a default value, a name)
+// into the lines an emitter writes into a comment, safe in any language:
+// every kind of line break (\n, \r\n, \r, \v, \f, U+0085, U+2028, U+2029)
+// starts a new line, so no text continues outside the comment; invalid
+// UTF-8, NUL, the byte order mark and every other control or invisible
+// format character (bidirectional overrides) is replaced with U+FFFD; a
+// tab stays, other spaces become " "; trailing space is cut, and leading
+// and trailing blank lines are dropped (inner ones, paragraphs, stay).
+// Each emitter adds its own comment's escapes (Go's "// ", JSDoc's "*/").
+func TextLines(text string) []string {
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	var lines []string
+	var b strings.Builder
+	flush := func() {
+		lines = append(lines, strings.TrimRightFunc(b.String(), unicode.IsSpace))
+		b.Reset()
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		switch {
+		case r == '\r':
+			if i < len(text) && text[i] == '\n' {
+				i++
+			}
+			flush()
+		case r == '\n' || r == '\v' || r == '\f' || r == '\u0085' || r == '\u2028' || r == '\u2029':
+			flush()
+		case r == '\t':
+			b.WriteRune(r)
+		case strconv.IsPrint(r):
+			b.WriteRune(r)
+		case unicode.IsSpace(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune('\uFFFD')
+		}
+	}
+	flush()
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
