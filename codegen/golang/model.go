@@ -453,7 +453,7 @@ func fieldDoc(f *check.Param) []string {
 		parts = append(parts, f.Description)
 	}
 	var notes []string
-	if c := constraintText(f.Constraints.Value()); c != "" {
+	if c := model.ConstraintText(f.Constraints.Value(), quote); c != "" {
 		notes = append(notes, "Constraints: "+c+".")
 	}
 	switch {
@@ -476,43 +476,6 @@ func fieldDoc(f *check.Param) []string {
 		lines = append(lines, commentLines(p)...)
 	}
 	return lines
-}
-
-// constraintText summarises JSON Schema validation keywords for a doc
-// comment ("minimum 1, maximum 14"); the runtime enforces them.
-func constraintText(c check.Constraints) string {
-	var parts []string
-	num := func(name string, n *json.Number) {
-		if n != nil {
-			parts = append(parts, name+" "+n.String())
-		}
-	}
-	integer := func(name string, n *int64) {
-		if n != nil {
-			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
-		}
-	}
-	if len(c.Enum) > 0 {
-		parts = append(parts, "one of "+jsonstr.Text(c.Enum))
-	}
-	num("minimum", c.Minimum)
-	num("maximum", c.Maximum)
-	num("exclusiveMinimum", c.ExclusiveMinimum)
-	num("exclusiveMaximum", c.ExclusiveMaximum)
-	integer("minLength", c.MinLength)
-	integer("maxLength", c.MaxLength)
-	if c.Pattern != "" {
-		parts = append(parts, "pattern "+quote(c.Pattern))
-	}
-	if c.Format != "" {
-		parts = append(parts, "format "+c.Format)
-	}
-	integer("minItems", c.MinItems)
-	integer("maxItems", c.MaxItems)
-	if c.UniqueItems {
-		parts = append(parts, "unique items")
-	}
-	return strings.Join(parts, ", ")
 }
 
 // goType is the Go type expression of a gram type.

@@ -1,10 +1,14 @@
 package model
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
 // TextLines splits free text (a description, a default value, a name)
@@ -53,4 +57,43 @@ func TextLines(text string) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// ConstraintText summarises the JSON Schema validation keywords of a
+// parameter or field for a doc comment ("minimum 1, maximum 14"; the
+// runtime enforces them), its pattern quoted as the language writes a
+// string (quote).
+func ConstraintText(c check.Constraints, quote func(string) string) string {
+	var parts []string
+	num := func(name string, n *json.Number) {
+		if n != nil {
+			parts = append(parts, name+" "+n.String())
+		}
+	}
+	integer := func(name string, n *int64) {
+		if n != nil {
+			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
+		}
+	}
+	if len(c.Enum) > 0 {
+		parts = append(parts, "one of "+jsonstr.Text(c.Enum))
+	}
+	num("minimum", c.Minimum)
+	num("maximum", c.Maximum)
+	num("exclusiveMinimum", c.ExclusiveMinimum)
+	num("exclusiveMaximum", c.ExclusiveMaximum)
+	integer("minLength", c.MinLength)
+	integer("maxLength", c.MaxLength)
+	if c.Pattern != "" {
+		parts = append(parts, "pattern "+quote(c.Pattern))
+	}
+	if c.Format != "" {
+		parts = append(parts, "format "+c.Format)
+	}
+	integer("minItems", c.MinItems)
+	integer("maxItems", c.MaxItems)
+	if c.UniqueItems {
+		parts = append(parts, "unique items")
+	}
+	return strings.Join(parts, ", ")
 }

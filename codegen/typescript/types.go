@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/model"
 	"github.com/gramc-dev/gramc/internal/jsonstr"
 )
 
@@ -206,7 +207,7 @@ func (g *gen) fieldType(f *check.Param, qual string) string {
 // (constraints, default, optional, deprecated).
 func fieldDoc(f *check.Param) []string {
 	var notes []string
-	if c := constraintText(f.Constraints.Value()); c != "" {
+	if c := model.ConstraintText(f.Constraints.Value(), jsString); c != "" {
 		notes = append(notes, "Constraints: "+c+".")
 	}
 	switch {
@@ -216,42 +217,6 @@ func fieldDoc(f *check.Param) []string {
 		notes = append(notes, "Optional.")
 	}
 	return []string{f.Description, strings.Join(notes, " ")}
-}
-
-// constraintText summarises the JSON Schema validation keywords of a field.
-func constraintText(c check.Constraints) string {
-	var parts []string
-	num := func(name string, n fmt.Stringer, ok bool) {
-		if ok {
-			parts = append(parts, name+" "+n.String())
-		}
-	}
-	integer := func(name string, n *int64) {
-		if n != nil {
-			parts = append(parts, name+" "+strconv.FormatInt(*n, 10))
-		}
-	}
-	if len(c.Enum) > 0 {
-		parts = append(parts, "one of "+jsonstr.Text(c.Enum))
-	}
-	num("minimum", c.Minimum, c.Minimum != nil)
-	num("maximum", c.Maximum, c.Maximum != nil)
-	num("exclusiveMinimum", c.ExclusiveMinimum, c.ExclusiveMinimum != nil)
-	num("exclusiveMaximum", c.ExclusiveMaximum, c.ExclusiveMaximum != nil)
-	integer("minLength", c.MinLength)
-	integer("maxLength", c.MaxLength)
-	if c.Pattern != "" {
-		parts = append(parts, "pattern "+jsString(c.Pattern))
-	}
-	if c.Format != "" {
-		parts = append(parts, "format "+c.Format)
-	}
-	integer("minItems", c.MinItems)
-	integer("maxItems", c.MaxItems)
-	if c.UniqueItems {
-		parts = append(parts, "unique items")
-	}
-	return strings.Join(parts, ", ")
 }
 
 // writeDocParas writes a field's JSDoc: paragraphs, and a @deprecated tag
