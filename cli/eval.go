@@ -18,6 +18,7 @@ import (
 	"github.com/gramc-dev/gramc/config"
 	"github.com/gramc-dev/gramc/eval"
 	"github.com/gramc-dev/gramc/internal/english"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
@@ -416,7 +417,7 @@ func writeEvalReport(e *env, rep *eval.Report, opts evalOptions) error {
 	if err := rep.Render(&b, opts.format, ro); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(opts.output, b.Bytes()); err != nil {
+	if err := regular.WriteFile(opts.output, b.Bytes()); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return nil

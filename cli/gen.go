@@ -374,37 +374,6 @@ func existingGoPackage(dir string) string {
 	return ""
 }
 
-// writeFileAtomic replaces path's contents through a temporary file in the
-// same directory, so a reader never sees a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	// A temporary file renamed over a device or a named pipe would
-	// replace it (-o /dev/null, run as root, replaced the device).
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
-		return fmt.Errorf("%s is not a regular file: gramc writes a file whole, a temporary file renamed over it, which would replace it; name a regular file", path)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".gramc-gen-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // packageClauseBytes bounds how much of a Go file existingGoPackage reads
 // to find its package clause (after the file's comments).
 const packageClauseBytes = 64 << 10

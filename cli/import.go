@@ -143,7 +143,7 @@ func runImport(ctx context.Context, e *env, opts importOptions, args []string) e
 		_, err := e.stdout.Write(res.Gram)
 		return err
 	}
-	if err := writeFileAtomic(opts.output, res.Gram); err != nil {
+	if err := regular.WriteFile(opts.output, res.Gram); err != nil {
 		return &exitError{code: ExitUsage, err: err}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/spf13/cobra"
 )
@@ -212,7 +213,7 @@ func writeSchemaFiles(dir string, tools []*check.Tool, target schema.Target) err
 		path := filepath.Join(dir, t.Name+"."+string(target)+".json")
 		// Replace through a temporary file: a reader (or a crash) never
 		// sees a half-written schema.
-		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		if err := regular.WriteFile(path, buf.Bytes()); err != nil {
 			return &exitError{code: ExitUsage, err: err}
 		}
 	}

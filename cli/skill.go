@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/docs"
+	"github.com/gramc-dev/gramc/internal/regular"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -95,7 +96,7 @@ error, when an installed skill is older than gramc.`,
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
-			if err := writeFileAtomic(path, []byte(skillFile(a))); err != nil {
+			if err := regular.WriteFile(path, []byte(skillFile(a))); err != nil {
 				return &exitError{code: ExitUsage, err: err}
 			}
 			fmt.Fprintf(e.stdout, "wrote %s (gramc %s)\n", path, skillVersion())

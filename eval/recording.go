@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/regular"
 )
 
 // A recorded eval (Options.Record) is a directory:
@@ -165,33 +166,7 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(data, '\n'))
-}
-
-// writeFileAtomic writes data to path whole or not at all: through a
-// new temporary file in the same directory (made when missing), renamed
-// over path.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return regular.WriteFile(path, append(data, '\n'))
 }
 
 func fileExists(path string) bool {

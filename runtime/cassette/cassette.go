@@ -30,8 +30,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -308,27 +306,7 @@ func (c *Cassette) Save(path string) error {
 		return err
 	}
 	// A cassette's directory (testdata/) is made on the first recording.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	// The temporary file is created anew (never one planted there, nor
-	// through a symbolic link), and renamed over path.
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone once renamed
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return regular.WriteFile(path, data)
 }
 
 // secrets are the secrets of a recording: the values, and the forms they
