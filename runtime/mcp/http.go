@@ -104,24 +104,39 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 				return
 			}
 		}
-		if err := readBody(w, r, opts.BodyTimeout); err != nil {
+		// The body is read once, here; every look at it below reads
+		// these bytes, and the SDK is given them.
+		body, err := readBody(w, r, opts.BodyTimeout)
+		if err != nil {
 			http.Error(w, "Request Timeout: "+err.Error(), http.StatusRequestTimeout)
 			return
 		}
-		if tooDeep(w, r) {
+		if tooDeep(w, body) {
 			return
 		}
-		// An id the SDK cannot carry exactly rides as a token, given back
-		// in the answer (as over stdio: NewIOTransport).
-		if token, orig, done := exactIDs(ids, r); token != "" {
-			defer done()
-			w = &idResponseWriter{ResponseWriter: w, token: []byte(token), orig: orig}
+		post := r.Method == http.MethodPost && body != nil
+		if post {
+			// An id the SDK cannot carry exactly rides as a token, given
+			// back in the answer (as over stdio: NewIOTransport).
+			var token string
+			var orig json.RawMessage
+			var done func()
+			if body, token, orig, done = exactIDs(ids, body); token != "" {
+				defer done()
+				w = &idResponseWriter{ResponseWriter: w, token: []byte(token), orig: orig}
+			}
 		}
-		if statelessVersion(r) {
+		if body != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		if statelessVersion(r, post, body) {
 			stateless.ServeHTTP(w, r)
 			return
 		}
-		id := callID(r)
+		var id json.RawMessage
+		if post {
+			id = callID(body)
+		}
 		h.ServeHTTP(w, r)
 		if id != nil && r.Context().Err() != nil {
 			// The client went away before its call was answered: cancel
@@ -137,15 +152,13 @@ func NewHTTPHandler(srv *sdk.Server, opts HTTPOptions) http.Handler {
 // its body carries the version in its _meta, which the stateless handler
 // answers with the header's absence (a sessionful one would refuse the
 // version instead). Versions compare as dates, as the SDK compares them.
-func statelessVersion(r *http.Request) bool {
+func statelessVersion(r *http.Request, post bool, body []byte) bool {
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
 		return v >= newProtocol // the first version without sessions
 	}
-	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+	if !post {
 		return false
 	}
-	body, _ := io.ReadAll(r.Body) // bounded: readBody read it
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	var one struct {
 		Params struct {
 			Meta map[string]json.RawMessage `json:"_meta"`
@@ -163,11 +176,11 @@ func statelessVersion(r *http.Request) bool {
 
 // readBody reads r's body (at most MaxRequestBodyBytes and one byte) into
 // memory within timeout, each wait for more bytes within timeout/4, and
-// puts it back; the connection's read deadline is cleared after, so that
-// an event stream answered on it is not cut.
-func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) error {
+// returns it (nil for none); the connection's read deadline is cleared
+// after, so that an event stream answered on it is not cut.
+func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
-		return nil
+		return nil, nil
 	}
 	rc := http.NewResponseController(w)
 	defer rc.SetReadDeadline(time.Time{}) //nolint:errcheck // not every connection has deadlines
@@ -189,47 +202,37 @@ func readBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) err
 		if err != nil {
 			r.Body.Close()
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return fmt.Errorf("the request's body did not arrive within %s (or stalled for %s)", timeout, timeout/4)
+				return nil, fmt.Errorf("the request's body did not arrive within %s (or stalled for %s)", timeout, timeout/4)
 			}
-			return err
+			return nil, err
 		}
 	}
 	r.Body.Close()
-	r.Body = io.NopCloser(bytes.NewReader(buf.Bytes()))
-	return nil
+	return buf.Bytes(), nil
 }
 
 // exactIDs rewrites the body of a POSTed message whose id the SDK would
-// not carry exactly (and a cancellation naming one): the token that
-// stands for the id and the id itself ("" when there is none), and done,
-// which forgets them.
-func exactIDs(ids *idMap, r *http.Request) (token string, orig json.RawMessage, done func()) {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return "", nil, nil
-	}
-	body, err := io.ReadAll(r.Body)
-	r.Body.Close()
-	out := body
-	if err == nil {
-		out = ids.inbound(body)
-	}
-	r.Body = io.NopCloser(bytes.NewReader(out))
+// not carry exactly (and a cancellation naming one): the body to serve,
+// the token that stands for the id and the id itself ("" when there is
+// none), and done, which forgets them.
+func exactIDs(ids *idMap, body []byte) (out []byte, token string, orig json.RawMessage, done func()) {
+	out = ids.inbound(body)
 	if bytes.Equal(out, body) {
-		return "", nil, nil
+		return out, "", nil, nil
 	}
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(out, &m) != nil {
-		return "", nil, nil
+		return out, "", nil, nil
 	}
 	ids.mu.Lock()
 	orig, ok := ids.byToken[string(m.ID)]
 	ids.mu.Unlock()
 	if !ok {
-		return "", nil, nil
+		return out, "", nil, nil
 	}
-	return string(m.ID), orig, func() { ids.forget(string(m.ID)) }
+	return out, string(m.ID), orig, func() { ids.forget(string(m.ID)) }
 }
 
 // idResponseWriter gives back the client's id in place of its token in
@@ -254,18 +257,9 @@ func (w *idResponseWriter) Write(p []byte) (int, error) {
 // deadlines).
 func (w *idResponseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// callID is the id of a POSTed JSON-RPC request (nil for anything else);
-// the body is read, bounded, and put back.
-func callID(r *http.Request) json.RawMessage {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return nil
-	}
-	data, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBodyBytes+1))
-	r.Body.Close()
-	r.Body = io.NopCloser(bytes.NewReader(data))
-	if err != nil {
-		return nil
-	}
+// callID is the id of a POSTed JSON-RPC request's body (nil for anything
+// else).
+func callID(data []byte) json.RawMessage {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -358,15 +352,10 @@ func quoteOrigin(o string) string {
 	}, o) + "\""
 }
 
-// tooDeep answers a request whose body (read by readBody) is nested
-// deeper than MaxDepth with the JSON-RPC error stdio gives it (one limit
-// for both transports, as docs/mcp.md says) and reports true.
-func tooDeep(w http.ResponseWriter, r *http.Request) bool {
-	if r.Body == nil || r.Body == http.NoBody {
-		return false
-	}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
+// tooDeep answers a request whose body is nested deeper than MaxDepth
+// with the JSON-RPC error stdio gives it (one limit for both transports,
+// as docs/mcp.md says) and reports true.
+func tooDeep(w http.ResponseWriter, body []byte) bool {
 	if depth(body) <= MaxDepth {
 		return false
 	}
