@@ -86,9 +86,10 @@ type evalActivities struct {
 }
 
 type builtEval struct {
-	once sync.Once
-	w    *eval.Worker
-	err  error
+	once  sync.Once
+	w     *eval.Worker
+	close func() // ends the tool commands the eval keeps
+	err   error
 }
 
 // Run is EvalActivityName: run in.Job of the eval in.Args, heartbeating
@@ -115,15 +116,28 @@ func (a *evalActivities) eval(args []string) (*eval.Worker, error) {
 		a.evals[key] = b
 	}
 	a.mu.Unlock()
-	b.once.Do(func() { b.w, _, b.err = cli.EvalWorker(args, a.goTools) })
+	b.once.Do(func() { b.w, b.close, b.err = cli.EvalWorker(args, a.goTools) })
 	return b.w, b.err
 }
 
-// registerEval registers the eval's workflow and activity on w.
-func registerEval(w worker.Registry, goTools map[string]runtime.ToolFunc) {
+// close ends the tool commands of every eval the worker built.
+func (a *evalActivities) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, b := range a.evals {
+		if b.close != nil {
+			b.close()
+		}
+	}
+}
+
+// registerEval registers the eval's workflow and activity on w; close
+// (defer it) ends what the evals it built keep running.
+func registerEval(w worker.Registry, goTools map[string]runtime.ToolFunc) (close func()) {
 	acts := &evalActivities{goTools: goTools, evals: map[string]*builtEval{}}
 	w.RegisterWorkflowWithOptions(EvalWorkflow, workflow.RegisterOptions{Name: EvalWorkflowName})
 	w.RegisterActivityWithOptions(acts.Run, activity.RegisterOptions{Name: EvalActivityName})
+	return acts.close
 }
 
 func evalWorkerCmd(stderr io.Writer, goTools map[string]runtime.ToolFunc) *cobra.Command {
@@ -139,7 +153,7 @@ func evalWorkerCmd(stderr io.Writer, goTools map[string]runtime.ToolFunc) *cobra
 			}
 			defer c.Close()
 			wk := worker.New(c, conn.taskQueue, worker.Options{})
-			registerEval(wk, goTools)
+			defer registerEval(wk, goTools)()
 			dir, _ := os.Getwd()
 			fmt.Fprintf(stderr, "gramc-temporal: making eval runs in %s on task queue %s at %s (namespace %s)\n", dir, conn.taskQueue, conn.address, conn.namespace)
 			stop := make(chan any)
