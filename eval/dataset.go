@@ -235,21 +235,21 @@ type gramWriter struct {
 }
 
 func (w *gramWriter) props(c Case) {
-	w.prop("agent", quoteString(c.Agent))
+	w.prop("agent", gramString(c.Agent))
 	if c.Description != "" {
-		w.prop("description", quoteString(c.Description))
+		w.prop("description", gramString(c.Description))
 	}
 	w.rawProp("input", c.Input)
 	w.rawProp("answer", c.Answer)
 	w.rawProp("answerContains", c.AnswerContains)
 	if c.AnswerMatches != nil {
-		w.prop("answerMatches", quoteString(*c.AnswerMatches))
+		w.prop("answerMatches", gramString(*c.AnswerMatches))
 	}
 	if c.Results != nil {
-		w.prop("results", quoteString(*c.Results))
+		w.prop("results", gramString(*c.Results))
 	}
 	if c.CallOrder != nil {
-		w.prop("calls", quoteString(*c.CallOrder))
+		w.prop("calls", gramString(*c.CallOrder))
 	}
 	w.b.WriteString("}")
 }
@@ -278,7 +278,7 @@ func (w *gramWriter) calls(calls []CaseCall) {
 		if i > 0 {
 			w.b.WriteString(",")
 		}
-		w.b.WriteString(" (::Call {tool: " + quoteString(c.Tool))
+		w.b.WriteString(" (::Call {tool: " + gramString(c.Tool))
 		if len(c.Args) > 0 {
 			w.b.WriteString(", args: {")
 			for j, k := range slices.Sorted(maps.Keys(c.Args)) {
@@ -338,7 +338,7 @@ func (w *gramWriter) value(where string, raw json.RawMessage) string {
 func scalar(v any) (string, bool) {
 	switch v := v.(type) {
 	case string:
-		return quoteString(v), true
+		return gramString(v), true
 	case json.Number:
 		return v.String(), true
 	case bool:
@@ -379,31 +379,5 @@ func scalarMap(v any) (string, bool) {
 	return "{" + strings.Join(parts, ", ") + "}", true
 }
 
-// quoteString is s as a gram string literal (docs/language.md §1:
-// escapes \\ \" \b \f \n \r \t).
-func quoteString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// gramString is s as a gram string literal, as the formatter writes one.
+func gramString(s string) string { return syntax.Quote(s, '"') }
