@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/browsertest"
 	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -18,29 +19,6 @@ import (
 // (playground/site/testdata/browser, installed by make
 // playground-test-setup) and its Chromium.
 var npmDir = filepath.Join("..", "playground", "site", "testdata", "browser")
-
-// chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH.
-func chromium() string {
-	if p := os.Getenv("GRAMC_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// skipOrFail skips, or fails where the browser tests are required
-// (GRAMC_BROWSER_TEST=required, as .ci/run sets it).
-func skipOrFail(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("GRAMC_BROWSER_TEST") == "required" {
-		t.Fatalf("GRAMC_BROWSER_TEST=required, but %s", why)
-	}
-	t.Skip("the browser test does not run: " + why)
-}
 
 // TestHTMLReportInBrowser opens an HTML report of a real eval (three
 // variants of the seeded fake, with prices) in Chromium with
@@ -53,16 +31,16 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	browser := chromium()
+	browser := browsertest.Chromium()
 	if browser == "" {
-		skipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
+		browsertest.SkipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
+		browsertest.SkipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
 	}
 	modules, _ := filepath.Abs(filepath.Join(npmDir, "node_modules"))
 	if _, err := os.Stat(filepath.Join(modules, "playwright-core", "package.json")); err != nil {
-		skipOrFail(t, "playwright-core is not installed: run make playground-test-setup")
+		browsertest.SkipOrFail(t, "playwright-core is not installed: run make playground-test-setup")
 	}
 	dir := t.TempDir()
 	r := browserReport(t)

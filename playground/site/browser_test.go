@@ -18,6 +18,7 @@ import (
 
 	"github.com/gramc-dev/gramc/cli"
 	"github.com/gramc-dev/gramc/codegen/typescript"
+	"github.com/gramc-dev/gramc/internal/browsertest"
 	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/gramc-dev/gramc/playground/core"
 	"github.com/gramc-dev/gramc/playground/site"
@@ -53,29 +54,6 @@ const (
 `
 )
 
-// chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH.
-func chromium() string {
-	if p := os.Getenv("GRAMC_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// skipOrFail skips the test, or fails it where the browser test is
-// required (GRAMC_BROWSER_TEST=required, as .ci/run sets it).
-func skipOrFail(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("GRAMC_BROWSER_TEST") == "required" {
-		t.Fatalf("GRAMC_BROWSER_TEST=required, but %s", why)
-	}
-	t.Skip("the browser test does not run: " + why)
-}
-
 // TestBrowser drives the playground in Debian's chromium with
 // playwright-core (testdata/browser/browser.js): a shared link with a
 // typo shows the diagnostic at its line and column, its fix applies in a
@@ -90,19 +68,19 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly module and starts a browser")
 	}
-	browser := chromium()
+	browser := browsertest.Chromium()
 	if browser == "" {
-		skipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
+		browsertest.SkipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
 	}
 	if fi, err := os.Stat(browser); err != nil || fi.IsDir() {
-		skipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
+		browsertest.SkipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		skipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
+		browsertest.SkipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
 	}
 	for _, pkg := range []string{"playwright-core", "mermaid"} {
 		if _, err := os.Stat(filepath.Join(browserDir(), "node_modules", pkg, "package.json")); err != nil {
-			skipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/testdata/browser)")
+			browsertest.SkipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/testdata/browser)")
 		}
 	}
 	t.Parallel()
