@@ -18,12 +18,6 @@ import (
 // typed value, or the answer's text) is the tool result, and its failure
 // is a tool error the caller's model reads, never the caller's failure.
 
-// MaxAgentNesting is how deep agents may list agents: the root of a run
-// is one level, an agent it calls two, and so on. Bind refuses a deeper
-// declaration and a run refuses to go deeper; gramc check reports it as
-// agent-nesting. The value is toolspec's, the one place it is written.
-const MaxAgentNesting = toolspec.MaxAgentNesting
-
 // WithModels gives a run the Model for each agent it calls as a tool
 // (its listed agents, and theirs): f is asked once per call with the
 // listed agent's declaration and returns the client for its model, so a
@@ -69,9 +63,9 @@ func bindListed(b *BoundAgent, lib *ToolLibrary, depth int) (map[string]*BoundAg
 	if len(agent.Agents) == 0 {
 		return nil, nil
 	}
-	if depth >= MaxAgentNesting {
+	if depth >= toolspec.MaxAgentNesting {
 		return nil, &ToolBindingError{Agent: agent.Name, Tool: agent.Agents[0].Name, Difference: fmt.Sprintf(
-			"agents nest more than %d levels deep here (the limit of agents listing agents); list the deeper agent's tools directly", MaxAgentNesting)}
+			"agents nest more than %d levels deep here (the limit of agents listing agents); list the deeper agent's tools directly", toolspec.MaxAgentNesting)}
 	}
 	out := make(map[string]*BoundAgent, len(agent.Agents))
 	for _, child := range agent.Agents {
@@ -364,12 +358,12 @@ func Subagents(agent Agent) []Agent {
 }
 
 // walkListed calls f on agent and on every agent it lists, depth first,
-// at most MaxAgentNesting levels deep.
+// at most toolspec.MaxAgentNesting levels deep.
 func walkListed(agent Agent, f func(Agent)) {
 	var walk func(a Agent, depth int)
 	walk = func(a Agent, depth int) {
 		f(a)
-		if depth < MaxAgentNesting {
+		if depth < toolspec.MaxAgentNesting {
 			for _, c := range a.Agents {
 				walk(c, depth+1)
 			}

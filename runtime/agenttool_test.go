@@ -11,6 +11,7 @@ import (
 
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // coordinator is an agent on Anthropic that lists triage (on OpenAI)
@@ -192,13 +193,13 @@ func TestListedAgentSameModel(t *testing.T) {
 // TestListedAgentNesting: MaxAgentNesting levels bind; one more is a
 // binding error naming the limit.
 func TestListedAgentNesting(t *testing.T) {
-	if _, err := runtime.Bind(runtimetest.FanOutAgents(runtime.MaxAgentNesting), nil); err != nil {
-		t.Fatalf("%d levels: %v", runtime.MaxAgentNesting, err)
+	if _, err := runtime.Bind(runtimetest.FanOutAgents(toolspec.MaxAgentNesting), nil); err != nil {
+		t.Fatalf("%d levels: %v", toolspec.MaxAgentNesting, err)
 	}
-	_, err := runtime.Bind(runtimetest.FanOutAgents(runtime.MaxAgentNesting+1), nil)
+	_, err := runtime.Bind(runtimetest.FanOutAgents(toolspec.MaxAgentNesting+1), nil)
 	var be *runtime.ToolBindingError
-	if !errors.As(err, &be) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d levels", runtime.MaxAgentNesting)) {
-		t.Errorf("%d levels: %v", runtime.MaxAgentNesting+1, err)
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d levels", toolspec.MaxAgentNesting)) {
+		t.Errorf("%d levels: %v", toolspec.MaxAgentNesting+1, err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gramc-dev/gramc/internal/limits"
+	"github.com/gramc-dev/gramc/toolspec"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -48,7 +49,7 @@ const argSchemaURL = "gram:///arguments.schema.json"
 // (ToolSpecification.StandardSchema), where defaults are data — never a
 // description's prose.
 func argSchemaOf(spec ToolSpecification) (*argSchema, error) {
-	return compileSchema(spec.StandardSchema(), spec.Strict && len(spec.TargetSchemas[StandardTarget]) > 0)
+	return compileSchema(spec.StandardSchema(), spec.Strict && len(spec.TargetSchemas[toolspec.StandardTarget]) > 0)
 }
 
 func compileArgSchema(schema json.RawMessage) (*argSchema, error) {
@@ -145,20 +146,16 @@ func parseArgs(text string) (any, error) {
 	return v, nil
 }
 
-// MaxNumberLength bounds the text of a number in a tool's arguments
-// (internal/limits: check enforces the same bound on declarations).
-const MaxNumberLength = limits.MaxNumberLength
-
-// checkNumbers reports the first number in v longer than MaxNumberLength.
+// checkNumbers reports the first number in v longer than limits.MaxNumberLength.
 func checkNumbers(v any, ptr string) error {
 	switch x := v.(type) {
 	case json.Number:
-		if len(x) > MaxNumberLength {
+		if len(x) > limits.MaxNumberLength {
 			where := ptr
 			if where == "" {
 				where = "/"
 			}
-			return fmt.Errorf("at '%s': number has %d characters; numbers are limited to %d: send it as a shorter number", where, len(x), MaxNumberLength)
+			return fmt.Errorf("at '%s': number has %d characters; numbers are limited to %d: send it as a shorter number", where, len(x), limits.MaxNumberLength)
 		}
 	case map[string]any:
 		keys := make([]string, 0, len(x))

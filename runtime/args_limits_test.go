@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/internal/limits"
 )
 
 // A model's long number is rejected before validation with a message that
@@ -20,17 +22,17 @@ func TestLongNumberRejected(t *testing.T) {
 	if err == nil {
 		t.Fatal("a 1,000,000-digit number was accepted")
 	}
-	for _, want := range []string{"at '/days'", "1000000 characters", fmt.Sprint(MaxNumberLength)} {
+	for _, want := range []string{"at '/days'", "1000000 characters", fmt.Sprint(limits.MaxNumberLength)} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
 	// Nested numbers too, and at the limit a number is fine.
-	_, err = as.prepareArgs(`{"city":"x","stops":[{"name":"a","zoom":` + long[:MaxNumberLength+1] + `}]}`)
+	_, err = as.prepareArgs(`{"city":"x","stops":[{"name":"a","zoom":` + long[:limits.MaxNumberLength+1] + `}]}`)
 	if err == nil || !strings.Contains(err.Error(), "at '/stops/0/zoom'") {
 		t.Errorf("nested long number: %v", err)
 	}
-	_, err = as.prepareArgs(`{"city":"x","days":` + long[:MaxNumberLength] + `}`)
+	_, err = as.prepareArgs(`{"city":"x","days":` + long[:limits.MaxNumberLength] + `}`)
 	if err == nil || !strings.Contains(err.Error(), "maximum") {
 		t.Errorf("a number at the length limit should reach validation (maximum 14): %v", err)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // weatherSchema is the openai parameters of testdata/examples/weather.gram's
@@ -152,7 +154,7 @@ func TestSpecDifferenceStrictOverMCP(t *testing.T) {
 	strict := `{"type":"object","properties":{"n":{"type":["integer","null"]}},"required":["n"],"additionalProperties":false}`
 	standard := `{"type":"object","properties":{"n":{"type":"integer","default":1}},"additionalProperties":false}`
 	agent := ToolSpecification{Name: "t", Strict: true, Schema: json.RawMessage(strict),
-		TargetSchemas: map[string]json.RawMessage{StandardTarget: json.RawMessage(standard)}}
+		TargetSchemas: map[string]json.RawMessage{toolspec.StandardTarget: json.RawMessage(standard)}}
 	served := ToolSpecification{Name: "t", Schema: json.RawMessage(standard)}
 	if d := specDifference(agent, served); d != "" {
 		t.Errorf("the standard form over MCP: %s", d)

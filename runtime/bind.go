@@ -35,7 +35,7 @@ type boundTool struct {
 //
 // The agents it lists (Agent.Agents) are bound from the same lib, each
 // to run in place of the tool that bears its name (agenttool.go), at most
-// MaxAgentNesting levels deep.
+// toolspec.MaxAgentNesting levels deep.
 func Bind(agent Agent, lib *ToolLibrary) (*BoundAgent, error) { return bind(agent, lib, 1) }
 
 // bind is Bind for an agent at level depth of a nesting of agents.

@@ -3,6 +3,8 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 // A run's budget (issue 44.2): the run of the agent Run is given and the
@@ -14,16 +16,6 @@ import (
 // siblings share, a tree of agents can never spend more than the root's
 // budget, and the decision is the Loop's: runtime.Run and a durable
 // engine's workflow obey the same numbers.
-
-// DefaultMaxRequests is a run's budget of model requests when none is
-// given (WithMaxRequests): at most this many requests for the agent and
-// every agent it calls, at any depth. A run of the default settings that
-// calls no agents makes at most DefaultMaxIterations.
-const DefaultMaxRequests = 200
-
-// DefaultMaxRunToolCalls is a run's budget of tool calls, its listed
-// agents' included, when none is given (WithMaxRunToolCalls).
-const DefaultMaxRunToolCalls = 1000
 
 // WithMaxRequests sets the run's budget of model requests: the agent's and
 // every listed agent's together (0: DefaultMaxRequests).
@@ -160,10 +152,10 @@ func outsideRun(child Agent, args json.RawMessage, depth int, o RunOptions) (Chi
 }
 
 // nestingError is the error of listed agent child run at level depth of
-// the nesting past MaxAgentNesting, else nil.
+// the nesting past toolspec.MaxAgentNesting, else nil.
 func nestingError(child Agent, depth int) error {
-	if depth > MaxAgentNesting {
-		return fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, MaxAgentNesting)
+	if depth > toolspec.MaxAgentNesting {
+		return fmt.Errorf("agent %s was not run: agents nest %d levels deep here, past the limit of %d", child.Name, depth, toolspec.MaxAgentNesting)
 	}
 	return nil
 }

@@ -452,11 +452,11 @@ func (l *Loop) receiveFinalCall(t Turn, msg Message) (Turn, error) {
 // spend counts a repair turn, or, when none is left, is the run's
 // *OutputError carrying the raw answer.
 //
-// An answer over MaxAnswerBytes is never sent back to be repaired: each
+// An answer over maxAnswerBytes is never sent back to be repaired: each
 // repair request would carry it again (a 60 MB answer with outputRetries
 // 9 made 2.7 GB of requests), so it is the run's *OutputError at once.
 func (l *Loop) spend(raw string, cause error) error {
-	if l.resp.Repairs >= l.out.retries || len(raw) > MaxAnswerBytes {
+	if l.resp.Repairs >= l.out.retries || len(raw) > maxAnswerBytes {
 		return &OutputError{Type: l.out.typ, Raw: raw, Message: cause.Error(), Repairs: l.resp.Repairs, Response: l.resp}
 	}
 	l.resp.Repairs++

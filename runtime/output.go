@@ -16,12 +16,12 @@ import (
 // codegen/schema makes and generated Go code embeds.
 type Signature = toolspec.Signature
 
-// MaxAnswerBytes bounds the text of a typed agent's answer that is
+// maxAnswerBytes bounds the text of a typed agent's answer that is
 // decoded: a longer answer is an invalid one (its repair turn says so).
-const MaxAnswerBytes = 1 << 20
+const maxAnswerBytes = 1 << 20
 
-// MaxAnswerDepth bounds the nesting of a typed answer's JSON value.
-const MaxAnswerDepth = 64
+// maxAnswerDepth bounds the nesting of a typed answer's JSON value.
+const maxAnswerDepth = 64
 
 // outputMode is the mode s's output is held to for model: the agent's
 // outputMode, or for auto the best its provider's row offers together
@@ -282,12 +282,12 @@ func (oc *outputCheck) validate(v any) (json.RawMessage, error) {
 // (numbers as json.Number). Strictly, the whole text (spaces aside) must
 // be one JSON value. Leniently (prompted mode), a value is also found in
 // a fenced code block or inside prose, and how it was found is returned.
-// The text is bounded by MaxAnswerBytes, the nesting by MaxAnswerDepth,
-// each number by MaxNumberLength; every failure is an error fit for the
+// The text is bounded by maxAnswerBytes, the nesting by maxAnswerDepth,
+// each number by limits.MaxNumberLength; every failure is an error fit for the
 // model's repair turn.
 func DecodeAnswer(text string, lenient bool) (v any, how string, err error) {
-	if len(text) > MaxAnswerBytes {
-		return nil, "", fmt.Errorf("the answer has %d bytes; answers are limited to %d", len(text), MaxAnswerBytes)
+	if len(text) > maxAnswerBytes {
+		return nil, "", fmt.Errorf("the answer has %d bytes; answers are limited to %d", len(text), maxAnswerBytes)
 	}
 	t := strings.TrimSpace(text)
 	if t == "" {
@@ -321,17 +321,17 @@ func decodeBounded(text string) (any, error) {
 	return v, checkBounds(v)
 }
 
-// checkBounds reports a value nested deeper than MaxAnswerDepth or with a
-// number longer than MaxNumberLength.
+// checkBounds reports a value nested deeper than maxAnswerDepth or with a
+// number longer than limits.MaxNumberLength.
 func checkBounds(v any) error {
-	if depthOf(v, 0) > MaxAnswerDepth {
-		return fmt.Errorf("the value nests deeper than %d levels", MaxAnswerDepth)
+	if depthOf(v, 0) > maxAnswerDepth {
+		return fmt.Errorf("the value nests deeper than %d levels", maxAnswerDepth)
 	}
 	return checkNumbers(v, "")
 }
 
 func depthOf(v any, d int) int {
-	if d > MaxAnswerDepth {
+	if d > maxAnswerDepth {
 		return d
 	}
 	max := d
@@ -416,8 +416,8 @@ func AgentMessage(agent Agent, input string) (string, error) {
 		}
 		return input, nil
 	}
-	if len(input) > MaxAnswerBytes {
-		return "", &ValidationError{Field: "input", Message: fmt.Sprintf("agent %s: the input has %d bytes; inputs are limited to %d", agent.Name, len(input), MaxAnswerBytes)}
+	if len(input) > maxAnswerBytes {
+		return "", &ValidationError{Field: "input", Message: fmt.Sprintf("agent %s: the input has %d bytes; inputs are limited to %d", agent.Name, len(input), maxAnswerBytes)}
 	}
 	args, err := as.prepareArgs(input)
 	if err != nil {

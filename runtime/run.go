@@ -4,24 +4,39 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/trace"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
-// DefaultConcurrency bounds how many tool calls of one model response run
-// at the same time.
-const DefaultConcurrency = 4
-
-// DefaultMaxToolCalls bounds the tool calls run for one model response: a
-// model that asks for thousands at once gets the excess answered with an
-// error it can act on.
-const DefaultMaxToolCalls = 64
+// The defaults of a run: what a zero RunOptions field or an agent's unset
+// maxIterations means.
+const (
+	// DefaultConcurrency bounds how many tool calls of one model response
+	// run at the same time.
+	DefaultConcurrency = 4
+	// DefaultMaxToolCalls bounds the tool calls run for one model
+	// response: a model that asks for thousands at once gets the excess
+	// answered with an error it can act on.
+	DefaultMaxToolCalls = 64
+	// DefaultMaxIterations is the loop bound when an agent does not set
+	// one.
+	DefaultMaxIterations = 10
+	// DefaultMaxRequests is a run's budget of model requests when none is
+	// given (WithMaxRequests): at most this many requests for the agent
+	// and every agent it calls, at any depth. A run of the default
+	// settings that calls no agents makes at most DefaultMaxIterations.
+	DefaultMaxRequests = 200
+	// DefaultMaxRunToolCalls is a run's budget of tool calls, its listed
+	// agents' included, when none is given (WithMaxRunToolCalls).
+	DefaultMaxRunToolCalls = 1000
+)
 
 // RunOptions tune Run. The zero value is the default behaviour.
 type RunOptions struct {

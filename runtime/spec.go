@@ -18,10 +18,6 @@ import (
 // embeds; both produce identical values for the same source.
 type ToolSpecification = toolspec.Spec
 
-// StandardTarget is the TargetSchemas key of a strict tool's standard
-// JSON Schema (see toolspec.StandardTarget).
-const StandardTarget = toolspec.StandardTarget
-
 // ToolFunc implements a tool. args is the validated JSON arguments object
 // with defaults applied. The result is encoded as JSON for the model (a
 // json.RawMessage or []byte is sent as is, a string as the plain text).
@@ -70,9 +66,6 @@ type Agent struct {
 	// listed agent (agenttool.go).
 	Agents []Agent `json:"agents,omitempty"`
 }
-
-// DefaultMaxIterations is the loop bound when an agent does not set one.
-const DefaultMaxIterations = 10
 
 // SplitModel splits an agent's `Provider/model-name` at its first slash;
 // a model that names no provider has provider "".

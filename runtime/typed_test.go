@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/toolspec"
 )
 
 type typedArgs struct {
@@ -79,7 +81,7 @@ func TestTypedToolThroughCall(t *testing.T) {
 	strict := json.RawMessage(`{"type":"object","properties":{"name":{"type":["string","null"]},"count":{"type":["integer","null"]}},"required":["name","count"],"additionalProperties":false}`)
 	for _, spec := range []ToolSpecification{
 		{Name: "greet", Description: "Greets", Schema: std},
-		{Name: "greet", Description: "Greets", Schema: strict, Strict: true, TargetSchemas: map[string]json.RawMessage{StandardTarget: std}},
+		{Name: "greet", Description: "Greets", Schema: strict, Strict: true, TargetSchemas: map[string]json.RawMessage{toolspec.StandardTarget: std}},
 	} {
 		var got typedArgs
 		tool := TypedTool(spec, func(ctx context.Context, a typedArgs) (string, error) { got = a; return "ok", nil })

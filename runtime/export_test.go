@@ -1,0 +1,4 @@
+package runtime
+
+// MaxAnswerBytes is maxAnswerBytes, for the external tests.
+const MaxAnswerBytes = maxAnswerBytes
