@@ -270,28 +270,20 @@ func (c *compilerTools) toolError(err error, printed *bytes.Buffer) error {
 // The compiler tools' results, as compiler.gram declares them.
 type (
 	compilerTextEdit struct {
-		File      string `json:"file"`
-		Line      int    `json:"line"`
-		Column    int    `json:"column"`
-		EndLine   int    `json:"endLine"`
-		EndColumn int    `json:"endColumn"`
-		NewText   string `json:"newText"`
+		diag.Span
+		NewText string `json:"newText"`
 	}
 	compilerFix struct {
 		Exact bool               `json:"exact"`
 		Edits []compilerTextEdit `json:"edits"`
 	}
 	compilerDiagnostic struct {
-		File      string        `json:"file"`
-		Line      int           `json:"line"`
-		Column    int           `json:"column"`
-		EndLine   int           `json:"endLine"`
-		EndColumn int           `json:"endColumn"`
-		Severity  string        `json:"severity"`
-		Code      string        `json:"code"`
-		Message   string        `json:"message"`
-		Detail    string        `json:"detail"`
-		Fixes     []compilerFix `json:"fixes"`
+		diag.Span
+		Severity string        `json:"severity"`
+		Code     string        `json:"code"`
+		Message  string        `json:"message"`
+		Detail   string        `json:"detail"`
+		Fixes    []compilerFix `json:"fixes"`
 	}
 	checkResult struct {
 		Diagnostics []compilerDiagnostic `json:"diagnostics"`
@@ -380,17 +372,15 @@ type (
 func (c *compilerTools) diagnostics(ds diag.Diagnostics) []compilerDiagnostic {
 	out := make([]compilerDiagnostic, 0, len(ds))
 	for _, d := range ds {
-		cd := compilerDiagnostic{File: c.root.rel(d.Range.File), Severity: d.Severity.String(), Code: string(d.Code), Message: d.Summary, Detail: d.Detail, Fixes: []compilerFix{}}
-		cd.Line, cd.Column, cd.EndLine, cd.EndColumn = diag.Bounds(d.Range)
+		cd := compilerDiagnostic{Span: diag.SpanOf(c.root.rel(d.Range.File), d.Range), Severity: d.Severity.String(), Code: string(d.Code), Message: d.Summary, Detail: d.Detail, Fixes: []compilerFix{}}
 		if edits := d.Edits(); len(edits) > 0 {
 			f := compilerFix{Exact: diag.FixOf(d) == diag.FixExact}
 			for _, ed := range edits {
-				te := compilerTextEdit{File: c.root.rel(ed.Range.File), NewText: ed.NewText}
-				if te.File == "" {
-					te.File = cd.File
+				file := c.root.rel(ed.Range.File)
+				if file == "" {
+					file = cd.File
 				}
-				te.Line, te.Column, te.EndLine, te.EndColumn = diag.Bounds(ed.Range)
-				f.Edits = append(f.Edits, te)
+				f.Edits = append(f.Edits, compilerTextEdit{Span: diag.SpanOf(file, ed.Range), NewText: ed.NewText})
 			}
 			cd.Fixes = append(cd.Fixes, f)
 		}

@@ -8,13 +8,30 @@ import (
 	"github.com/gramc-dev/gramc/ast"
 )
 
+// Span is a range as gramc's JSON writes it: 1-based lines and columns
+// counting characters, the end exclusive. WriteJSON's diagnostics and
+// their related places, and the compiler's MCP tools' diagnostics and
+// edits, embed it.
+type Span struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+}
+
+// SpanOf is r as a Span in file (r.File's own place is not read, so a
+// caller can name the file relative to its root): the end falls back to
+// the start when r has no end.
+func SpanOf(file string, r ast.Range) Span {
+	sp := Span{File: file}
+	sp.Line, sp.Column, sp.EndLine, sp.EndColumn = bounds(r)
+	return sp
+}
+
 // jsonDiagnostic is one element of WriteJSON's array.
 type jsonDiagnostic struct {
-	File       string        `json:"file"`
-	Line       int           `json:"line"`
-	Column     int           `json:"column"`
-	EndLine    int           `json:"endLine"`
-	EndColumn  int           `json:"endColumn"`
+	Span
 	Severity   string        `json:"severity"`
 	Code       string        `json:"code"`
 	Message    string        `json:"message"`
@@ -24,12 +41,8 @@ type jsonDiagnostic struct {
 }
 
 type jsonRelated struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine"`
-	EndColumn int    `json:"endColumn"`
-	Message   string `json:"message"`
+	Span
+	Message string `json:"message"`
 }
 
 // bounds returns 1-based start and end line/column of r; the end is
@@ -58,18 +71,15 @@ func WriteJSON(w io.Writer, ds Diagnostics) error {
 	bw.WriteString("[\n")
 	for i, d := range ds {
 		j := jsonDiagnostic{
-			File:       d.Range.File,
+			Span:       SpanOf(d.Range.File, d.Range),
 			Severity:   d.Severity.String(),
 			Code:       string(d.Code),
 			Message:    d.Summary,
 			Detail:     d.Detail,
 			Suggestion: d.Suggestion,
 		}
-		j.Line, j.Column, j.EndLine, j.EndColumn = bounds(d.Range)
 		for _, r := range d.Related {
-			jr := jsonRelated{File: r.Range.File, Message: r.Message}
-			jr.Line, jr.Column, jr.EndLine, jr.EndColumn = bounds(r.Range)
-			j.Related = append(j.Related, jr)
+			j.Related = append(j.Related, jsonRelated{Span: SpanOf(r.Range.File, r.Range), Message: r.Message})
 		}
 		b, err := json.MarshalIndent(j, "  ", "  ")
 		if err != nil {
@@ -85,7 +95,3 @@ func WriteJSON(w io.Writer, ds Diagnostics) error {
 	bw.WriteString("]\n")
 	return bw.Flush()
 }
-
-// Bounds returns the 1-based start and end line and column of r, as
-// WriteJSON writes them: the end exclusive, the start when r has no end.
-func Bounds(r ast.Range) (line, col, endLine, endCol int) { return bounds(r) }
