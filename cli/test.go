@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/gramc-dev/gramc/agenttest"
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/junit"
 	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 	"github.com/gramc-dev/gramc/runtime"
@@ -336,45 +336,10 @@ func writeTestJSON(w io.Writer, results []*agenttest.Result) error {
 	return enc.Encode(out)
 }
 
-// JUnit XML, as CI systems (GitHub Actions reporters, GitLab, Jenkins)
-// read it: one testsuite per package.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr"`
-	Line      int           `xml:"line,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Text    string `xml:",chardata"`
-}
-
-func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
-
+// writeJUnit writes one testsuite per package directory.
 func writeJUnit(w io.Writer, results []*agenttest.Result) error {
-	var out junitSuites
+	var suites []junit.Suite
 	index := map[string]int{}
-	var total time.Duration
-	var suiteTimes []time.Duration
 	for _, r := range results {
 		dir := r.Test.Range.File
 		if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
@@ -384,40 +349,19 @@ func writeJUnit(w io.Writer, results []*agenttest.Result) error {
 		}
 		i, ok := index[dir]
 		if !ok {
-			i = len(out.Suites)
+			i = len(suites)
 			index[dir] = i
-			out.Suites = append(out.Suites, junitSuite{Name: dir})
-			suiteTimes = append(suiteTimes, 0)
+			suites = append(suites, junit.Suite{Name: dir})
 		}
-		suiteTimes[i] += r.Elapsed
-		s := &out.Suites[i]
-		c := junitCase{Name: r.Test.Name, Classname: dir, File: r.Test.Range.File, Line: int(r.Test.Range.Start.Line), Time: seconds(r.Elapsed)}
+		c := junit.Case{Name: r.Test.Name, Classname: dir, File: r.Test.Range.File, Line: int(r.Test.Range.Start.Line), Time: r.Elapsed}
 		if !r.Passed() {
 			var lines []string
 			for _, f := range r.Failures {
 				lines = append(lines, f.String())
 			}
-			c.Failure = &junitFailure{Message: r.Failures[0].Message, Text: strings.Join(lines, "\n")}
-			s.Failures++
-			out.Failures++
+			c.Failure = &junit.Problem{Message: r.Failures[0].Message, Text: strings.Join(lines, "\n")}
 		}
-		s.Cases = append(s.Cases, c)
-		s.Tests++
-		out.Tests++
-		total += r.Elapsed
+		suites[i].Cases = append(suites[i].Cases, c)
 	}
-	out.Time = seconds(total)
-	for i := range out.Suites {
-		out.Suites[i].Time = seconds(suiteTimes[i])
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, suites)
 }

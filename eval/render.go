@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"maps"
@@ -10,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/gramc-dev/gramc/internal/junit"
 	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
@@ -178,67 +179,22 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// JUnit XML: one test case per cell.
-type junitSuites struct {
-	XMLName  xml.Name   `xml:"testsuites"`
-	Tests    int        `xml:"tests,attr"`
-	Failures int        `xml:"failures,attr"`
-	Errors   int        `xml:"errors,attr"`
-	Suite    junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
-	Output    string        `xml:"system-out"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-}
-
 // WriteJUnit writes one JUnit test case per cell: failing when its pass
 // rate is below min (when given), in error when no run of it counted.
 func (r *Report) WriteJUnit(w io.Writer, min *float64) error {
 	r = r.cleaned()
-	out := junitSuites{Suite: junitSuite{Name: "gramc eval"}}
+	suite := junit.Suite{Name: "gramc eval"}
 	for _, c := range r.Cells {
-		jc := junitCase{Name: c.Test + " [" + c.Variant + "]", Classname: c.Variant, File: c.File, Line: c.Line,
-			Time:   fmt.Sprintf("%.3f", c.Latency.Total/1000),
+		jc := junit.Case{Name: c.Test + " [" + c.Variant + "]", Classname: c.Variant, File: c.File, Line: c.Line,
+			Time:   time.Duration(c.Latency.Total * float64(time.Millisecond)),
 			Output: fmt.Sprintf("passed %d of %d (%s, 95%% CI %s), errored %d", c.Passed, c.Counted, Percent(c.PassRate), IntervalText(c.Wilson), c.Errored)}
 		switch {
 		case c.Counted == 0:
-			jc.Error = &junitProblem{Message: fmt.Sprintf("no run counted: %d errored", c.Errored)}
-			out.Suite.Errors++
+			jc.Error = &junit.Problem{Message: fmt.Sprintf("no run counted: %d errored", c.Errored)}
 		case min != nil && *c.PassRate < *min:
-			jc.Failure = &junitProblem{Message: fmt.Sprintf("pass rate %s is below %s", Percent(c.PassRate), Percent(min))}
-			out.Suite.Failures++
+			jc.Failure = &junit.Problem{Message: fmt.Sprintf("pass rate %s is below %s", Percent(c.PassRate), Percent(min))}
 		}
-		out.Suite.Cases = append(out.Suite.Cases, jc)
-		out.Suite.Tests++
+		suite.Cases = append(suite.Cases, jc)
 	}
-	out.Tests, out.Failures, out.Errors = out.Suite.Tests, out.Suite.Failures, out.Suite.Errors
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, []junit.Suite{suite})
 }
