@@ -228,17 +228,7 @@ func testTools(e *env, tests []*check.Test, toolFlags []string, runner *toolcmd.
 	for name, f := range e.goTools {
 		tools[name] = f
 	}
-	var names []string
-	for _, t := range tests {
-		if t.Agent == nil {
-			continue
-		}
-		for _, tool := range t.Agent.Tools {
-			if !slices.Contains(names, tool.Name) {
-				names = append(names, tool.Name)
-			}
-		}
-	}
+	names := toolNames(tests)
 	for _, tf := range toolFlags {
 		name, command, err := parseToolFlag(tf)
 		if err != nil {
