@@ -87,12 +87,9 @@ func layOut(g *Graph, boxW, boxH func(i int) float64) *layout {
 		l.nodes[i].layer = 2 * rank[i]
 	}
 	for k, e := range g.Edges {
-		if e.From == e.To {
+		from, to, ok := l.ends(k, e)
+		if !ok {
 			continue
-		}
-		from, to := e.From, e.To
-		if l.reversed[k] {
-			from, to = to, from
 		}
 		chain := []int{from}
 		for layer := 2*rank[from] + 1; layer < 2*rank[to]; layer++ {
@@ -162,6 +159,19 @@ func (l *layout) breakCycles(g *Graph) {
 	}
 }
 
+// ends are edge k's ends as the layers run, left to right (reversed
+// when breaking cycles turned it); ok is false for a loop, which stays
+// beside its node.
+func (l *layout) ends(k int, e Edge) (from, to int, ok bool) {
+	if e.From == e.To {
+		return 0, 0, false
+	}
+	if l.reversed[k] {
+		return e.To, e.From, true
+	}
+	return e.From, e.To, true
+}
+
 // rank is each node's layer (counting nodes only): the longest path to it
 // from a node nothing points at, with the cycles broken.
 func (l *layout) rank(g *Graph) []int {
@@ -169,12 +179,9 @@ func (l *layout) rank(g *Graph) []int {
 	outs := make([][]int, n)
 	indeg := make([]int, n)
 	for k, e := range g.Edges {
-		if e.From == e.To {
+		from, to, ok := l.ends(k, e)
+		if !ok {
 			continue
-		}
-		from, to := e.From, e.To
-		if l.reversed[k] {
-			from, to = to, from
 		}
 		outs[from] = append(outs[from], to)
 		indeg[to]++
