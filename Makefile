@@ -53,48 +53,39 @@ test: lint gramfmt mcpts mcpconformance gents
 	$(GO) test -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory test-temporal
 
-# mcpts: the official TypeScript MCP SDK's clients that cli's
-# TestTypeScriptSDKClient drives gramc mcp with (npm ci, again only when
-# package-lock.json changes); without npm the test is skipped, saying so.
+# The npm packages of the Node tests, each directory's from its committed
+# lock: npm ci, again only when package.json or package-lock.json changes.
+# Without npm, or offline, the tests skip, saying so (and fail where
+# .ci/run makes them required).
+#   mcpts: the official TypeScript MCP SDK's clients that cli's
+#     TestTypeScriptSDKClient drives gramc mcp with (GRAMC_MCPTS_TEST);
+#   mcpconformance: the official MCP conformance suite that cli's
+#     TestMCPConformance runs against gramc mcp --http
+#     (GRAMC_MCPCONFORMANCE_TEST);
+#   gents: what codegen/typescript's tests compile and run the generated
+#     TypeScript with: tsc, Zod 4, Ajv, the MCP SDK,
+#     json-schema-to-typescript (GRAMC_TS_TEST).
 MCPTS := cli/testdata/mcpts
-.PHONY: mcpts
-mcpts:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(MCPTS)/node_modules/.package-lock.json; \
-	  else echo "== npm not found: TestTypeScriptSDKClient (the TypeScript MCP SDK's clients) will be skipped"; fi
-
-$(MCPTS)/node_modules/.package-lock.json: $(MCPTS)/package.json $(MCPTS)/package-lock.json
-	@echo "== npm ci in $(MCPTS) (the TypeScript MCP SDK's clients, for cli's tests)"
-	@(cd $(MCPTS) && npm ci --no-audit --no-fund --loglevel=error) || \
-	  echo "== npm ci failed (offline?), so TestTypeScriptSDKClient skips (fails with GRAMC_MCPTS_TEST=required)"
-
-# mcpconformance: the official MCP conformance suite that cli's
-# TestMCPConformance runs against gramc mcp --http (npm ci, again only
-# when package-lock.json changes); without npm the test is skipped.
 MCPCONF := cli/testdata/mcpconformance
-.PHONY: mcpconformance
-mcpconformance:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(MCPCONF)/node_modules/.package-lock.json; \
-	  else echo "== npm not found: TestMCPConformance (the MCP conformance suite) will be skipped"; fi
-
-$(MCPCONF)/node_modules/.package-lock.json: $(MCPCONF)/package.json $(MCPCONF)/package-lock.json
-	@echo "== npm ci in $(MCPCONF) (the MCP conformance suite, for cli's tests)"
-	@(cd $(MCPCONF) && npm ci --no-audit --no-fund --loglevel=error) || \
-	  echo "== npm ci failed (offline?), so TestMCPConformance skips (fails with GRAMC_MCPCONFORMANCE_TEST=required)"
-
-# gents: what codegen/typescript's tests compile and run the generated
-# TypeScript with (tsc, Zod 4, Ajv, the MCP SDK, json-schema-to-typescript;
-# npm ci, again only when package-lock.json changes); without npm they are
-# skipped, saying so.
 GENTS := codegen/typescript/testdata/node
-.PHONY: gents
+.PHONY: mcpts mcpconformance gents
+mcpts:
+	$(call npm_ci,$(MCPTS),TestTypeScriptSDKClient)
+mcpconformance:
+	$(call npm_ci,$(MCPCONF),TestMCPConformance)
 gents:
-	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(GENTS)/node_modules/.package-lock.json; \
-	  else echo "== npm not found: codegen/typescript's TypeScript tests will be skipped"; fi
+	$(call npm_ci,$(GENTS),codegen/typescript's TypeScript tests)
 
-$(GENTS)/node_modules/.package-lock.json: $(GENTS)/package.json $(GENTS)/package-lock.json
-	@echo "== npm ci in $(GENTS) (TypeScript, Zod, Ajv, the MCP SDK, for codegen/typescript's tests)"
-	@(cd $(GENTS) && npm ci --no-audit --no-fund --loglevel=error) || \
-	  echo "== npm ci failed (offline?), so codegen/typescript's TypeScript tests skip (fail with GRAMC_TS_TEST=required)"
+# npm_ci DIR,TESTS: DIR's node_modules, or why TESTS will skip.
+define npm_ci
+@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(1)/node_modules/.package-lock.json; \
+  else echo "== npm not found: $(2) will be skipped"; fi
+endef
+
+%/node_modules/.package-lock.json: %/package.json %/package-lock.json
+	@echo "== npm ci in $*"
+	@(cd $* && npm ci --no-audit --no-fund --loglevel=error) || \
+	  echo "== npm ci failed in $* (offline?), so its tests skip (or fail where .ci/run makes them required)"
 
 # test-temporal: the temporal/ module (its own go.mod, so the main module never
 # downloads Temporal): unit tests with the SDK's test suite and an end-to-end
