@@ -2,11 +2,8 @@ package eval
 
 import (
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
@@ -31,17 +28,8 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	browser := browsertest.Chromium()
-	if browser == "" {
-		browsertest.SkipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		browsertest.SkipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
-	}
 	modules, _ := filepath.Abs(filepath.Join(npmDir, "node_modules"))
-	if _, err := os.Stat(filepath.Join(modules, "playwright-core", "package.json")); err != nil {
-		browsertest.SkipOrFail(t, "playwright-core is not installed: run make playground-test-setup")
-	}
+	browser := browsertest.Require(t, modules, "playwright-core")
 	dir := t.TempDir()
 	r := browserReport(t)
 	write := func(name string, render func(f *os.File) error) string {
@@ -62,32 +50,9 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if golden.Update() {
 		shot, _ = filepath.Abs(filepath.Join("..", "docs", "eval-report.png"))
 	}
-	result := filepath.Join(dir, "result.json")
-	cfg, _ := json.Marshal(map[string]any{"chromium": browser, "json": jsonPath, "html": htmlPath, "result": result,
-		"screenshot": shot, "plotWidth": chartPlotWidth, "scatter": scatterSize})
-	cfgPath := filepath.Join(dir, "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	script, _ := filepath.Abs(filepath.Join("testdata", "browser", "report.js"))
-	cmd := exec.Command("node", script, cfgPath)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	out, runErr := cmd.CombinedOutput()
-	var res struct {
-		Steps []string
-		Error string
-	}
-	data, err := os.ReadFile(result)
-	if err != nil {
-		t.Fatalf("report.js wrote no result (%v): %v\n%s", runErr, err, out)
-	}
-	if err := json.Unmarshal(data, &res); err != nil {
-		t.Fatalf("report.js result %q: %v", data, err)
-	}
-	t.Logf("steps done: %s", strings.Join(res.Steps, "; "))
-	if res.Error != "" || runErr != nil {
-		t.Fatalf("in the browser: %s (%v)\n%s", res.Error, runErr, out)
-	}
+	browsertest.Run(t, browser, modules, script, map[string]any{"json": jsonPath, "html": htmlPath,
+		"screenshot": shot, "plotWidth": chartPlotWidth, "scatter": scatterSize}, nil)
 }
 
 // browserReport is an eval of three models of the seeded fake on two

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -68,21 +67,8 @@ func TestBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly module and starts a browser")
 	}
-	browser := browsertest.Chromium()
-	if browser == "" {
-		browsertest.SkipOrFail(t, "no Chromium found (apt-get install chromium, or set GRAMC_CHROMIUM to its path)")
-	}
-	if fi, err := os.Stat(browser); err != nil || fi.IsDir() {
-		browsertest.SkipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		browsertest.SkipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
-	}
-	for _, pkg := range []string{"playwright-core", "mermaid"} {
-		if _, err := os.Stat(filepath.Join(browserDir(), "node_modules", pkg, "package.json")); err != nil {
-			browsertest.SkipOrFail(t, "the npm package "+pkg+" is not installed: run make playground-test-setup (npm ci in playground/site/testdata/browser)")
-		}
-	}
+	modules := filepath.Join(browserDir(), "node_modules")
+	browser := browsertest.Require(t, modules, "playwright-core", "mermaid")
 	t.Parallel()
 	d := dist(t)
 
@@ -193,9 +179,7 @@ func TestBrowser(t *testing.T) {
 	if golden.Update() {
 		shot = filepath.Join(root, "docs", "playground.png")
 	}
-	result := filepath.Join(t.TempDir(), "result.json")
 	cfg := map[string]any{
-		"chromium":       browser,
 		"base":           srv.URL,
 		"link":           link,
 		"expectPos":      pos,
@@ -223,19 +207,8 @@ func TestBrowser(t *testing.T) {
 		"bigLink":        bigLink,
 		"hostileMermaid": hostileMermaid,
 		"controlMermaid": controlMermaid,
-		"result":         result,
 	}
-	cfgFile := filepath.Join(t.TempDir(), "config.json")
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(cfgFile, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", "browser.js", cfgFile)
-	cmd.Dir = browserDir()
-	out, runErr := cmd.CombinedOutput()
 	var res struct {
-		Steps                 []string
-		Error                 string
 		LoadMs, ReadyMs       float64
 		CheckMs, CheckMsSmall float64
 		MermaidNodes          int
@@ -244,17 +217,7 @@ func TestBrowser(t *testing.T) {
 		BigCheckMs            float64
 		GraphScale            float64
 	}
-	data, err := os.ReadFile(result)
-	if err != nil {
-		t.Fatalf("browser.js wrote no result (%v): %v\n%s", runErr, err, out)
-	}
-	if err := json.Unmarshal(data, &res); err != nil {
-		t.Fatalf("browser.js result %q: %v", data, err)
-	}
-	t.Logf("steps done: %s", strings.Join(res.Steps, "; "))
-	if res.Error != "" || runErr != nil {
-		t.Fatalf("in the browser: %s (%v)\n%s", res.Error, runErr, out)
-	}
+	browsertest.Run(t, browser, modules, filepath.Join(browserDir(), "browser.js"), cfg, &res)
 	t.Logf("in Chromium: the module (sent as %s) compiled and started in %.0f ms, the page ready in %.0f ms; a check of examples/weather takes %.2f ms, of the link's package %.2f ms",
 		res.WasmEncoding, res.LoadMs, res.ReadyMs, res.CheckMs, res.CheckMsSmall)
 	t.Logf("a key typed while %d types were checked was handled in %.1f ms (at most %.1f ms over the line typed); their check takes %.0f ms; the weather picture fits its pane at %.0f%%",

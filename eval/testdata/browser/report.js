@@ -21,8 +21,7 @@ const pp = (d) => (d >= 0 ? "+" : "") + (d * 100).toFixed(1) + " pp";
 (async () => {
   const browser = await chromium.launch({
     executablePath: cfg.chromium,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: cfg.chromiumArgs, // internal/browsertest.Args
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1180, height: 900 } });

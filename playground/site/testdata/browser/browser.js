@@ -19,10 +19,7 @@ function expect(cond, what) { if (!cond) throw new Error(what); }
 (async () => {
   const browser = await chromium.launch({
     executablePath: cfg.chromium,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    // playwright starts chromium with a fresh, empty --user-data-dir of
-    // its own (it refuses one in args).
+    args: cfg.chromiumArgs, // internal/browsertest.Args
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
