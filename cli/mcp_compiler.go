@@ -101,13 +101,12 @@ func runMCPCompiler(ctx context.Context, e *env, opts mcpOptions, args []string)
 		return &exitError{code: ExitProblem, err: err}
 	}
 	c := &compilerTools{root: root}
-	funcs := map[string]runtime.ToolFunc{
-		"check": c.check, "fix": c.fix, "format": c.format, "schema": c.schema,
-		"explain": c.explain, "describe": c.describe, "graph": c.graph, "import": c.importTool,
-	}
 	impls := make([]runtime.Tool, 0, len(specs))
 	for _, s := range specs {
-		impls = append(impls, runtime.Tool{Spec: s, Func: funcs[s.Name]})
+		run := compilerToolTable[s.Name].run
+		impls = append(impls, runtime.Tool{Spec: s, Func: func(ctx context.Context, args json.RawMessage) (any, error) {
+			return run(c, ctx, args)
+		}})
 	}
 	so := mcp.ServerOptions{Instructions: compilerInstructions(), Text: compilerText}
 	fmt.Fprintf(e.stderr, "gramc mcp: the compiler's tools, on the files under %s\n", root.dir)
@@ -715,99 +714,99 @@ func typeText(t *check.Type) string {
 // the model: the diagnostics as gramc check prints them (without
 // excerpts), the formatted or emitted text, the explanation.
 func compilerText(tool, result string) (string, bool) {
-	var b strings.Builder
-	switch tool {
-	case "check":
-		var r checkResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		writeDiagnosticLines(&b, r.Diagnostics)
-		fmt.Fprintf(&b, "%s\n", countText(r.Errors, r.Warnings))
-	case "fix":
-		var r fixResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		for _, w := range r.Written {
-			fmt.Fprintf(&b, "fixed %s\n", w)
-		}
-		if len(r.Written) == 0 {
-			b.WriteString("no fix to apply\n")
-		}
-		writeDiagnosticLines(&b, r.Diagnostics)
-		fmt.Fprintf(&b, "left: %s\n", countText(r.Errors, r.Warnings))
-	case "format":
-		var r formatResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		for _, f := range r.Files {
-			if f.Written {
-				fmt.Fprintf(&b, "formatted %s\n", f.File)
-			} else {
-				fmt.Fprintf(&b, "%s, formatted:\n%s", f.File, f.Text)
-			}
-		}
-		if len(r.Files) == 0 {
-			b.WriteString("every file is formatted\n")
-		}
-		writeDiagnosticLines(&b, r.Diagnostics)
-	case "schema":
-		var r schemaResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		b.WriteString(r.JSON)
-	case "explain":
-		var r explanation
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		b.WriteString(r.Text)
-	case "graph":
-		var r graphResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		b.WriteString(r.Mermaid)
-	case "import":
-		var r importResult
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		b.WriteString(r.Gram)
-		writeDiagnosticLines(&b, r.Warnings)
-	case "describe":
-		var r description
-		if json.Unmarshal([]byte(result), &r) != nil {
-			return "", false
-		}
-		for _, p := range r.Packages {
-			fmt.Fprintf(&b, "package %s (%s)\n", p.Name, strings.Join(p.Files, ", "))
-			for _, t := range p.Types {
-				if t.Kind == "Enum" {
-					fmt.Fprintf(&b, "  enum %s: %s\n", t.Name, strings.Join(t.Values, ", "))
-					continue
-				}
-				var fs []string
-				for _, f := range t.Fields {
-					fs = append(fs, f.Name+"::"+f.Type)
-				}
-				fmt.Fprintf(&b, "  type %s: %s\n", t.Name, strings.Join(fs, ", "))
-			}
-			for _, t := range p.Tools {
-				fmt.Fprintf(&b, "  tool %s %s\n", t.Name, t.Signature)
-			}
-			for _, a := range p.Agents {
-				fmt.Fprintf(&b, "  agent %s (%s) uses %s\n", a.Name, a.Model, strings.Join(a.Tools, ", "))
-			}
-		}
-		writeDiagnosticLines(&b, r.Diagnostics)
-	default:
+	t, ok := compilerToolTable[tool]
+	if !ok {
 		return "", false
 	}
+	r := t.result()
+	if json.Unmarshal([]byte(result), r) != nil {
+		return "", false
+	}
+	var b strings.Builder
+	r.text(&b)
 	return b.String(), true
+}
+
+// A compilerResult is a compiler tool's result that compilerText reads.
+type compilerResult interface{ text(b *strings.Builder) }
+
+// compilerToolTable is each compiler tool (compiler.gram declares them):
+// the method that runs it and a new value of its result's type.
+var compilerToolTable = map[string]struct {
+	run    func(*compilerTools, context.Context, json.RawMessage) (any, error)
+	result func() compilerResult
+}{
+	"check":    {(*compilerTools).check, func() compilerResult { return new(checkResult) }},
+	"fix":      {(*compilerTools).fix, func() compilerResult { return new(fixResult) }},
+	"format":   {(*compilerTools).format, func() compilerResult { return new(formatResult) }},
+	"schema":   {(*compilerTools).schema, func() compilerResult { return new(schemaResult) }},
+	"explain":  {(*compilerTools).explain, func() compilerResult { return new(explanation) }},
+	"describe": {(*compilerTools).describe, func() compilerResult { return new(description) }},
+	"graph":    {(*compilerTools).graph, func() compilerResult { return new(graphResult) }},
+	"import":   {(*compilerTools).importTool, func() compilerResult { return new(importResult) }},
+}
+
+func (r *checkResult) text(b *strings.Builder) {
+	writeDiagnosticLines(b, r.Diagnostics)
+	fmt.Fprintf(b, "%s\n", countText(r.Errors, r.Warnings))
+}
+
+func (r *fixResult) text(b *strings.Builder) {
+	for _, w := range r.Written {
+		fmt.Fprintf(b, "fixed %s\n", w)
+	}
+	if len(r.Written) == 0 {
+		b.WriteString("no fix to apply\n")
+	}
+	writeDiagnosticLines(b, r.Diagnostics)
+	fmt.Fprintf(b, "left: %s\n", countText(r.Errors, r.Warnings))
+}
+
+func (r *formatResult) text(b *strings.Builder) {
+	for _, f := range r.Files {
+		if f.Written {
+			fmt.Fprintf(b, "formatted %s\n", f.File)
+		} else {
+			fmt.Fprintf(b, "%s, formatted:\n%s", f.File, f.Text)
+		}
+	}
+	if len(r.Files) == 0 {
+		b.WriteString("every file is formatted\n")
+	}
+	writeDiagnosticLines(b, r.Diagnostics)
+}
+
+func (r *schemaResult) text(b *strings.Builder) { b.WriteString(r.JSON) }
+func (r *explanation) text(b *strings.Builder)  { b.WriteString(r.Text) }
+func (r *graphResult) text(b *strings.Builder)  { b.WriteString(r.Mermaid) }
+
+func (r *importResult) text(b *strings.Builder) {
+	b.WriteString(r.Gram)
+	writeDiagnosticLines(b, r.Warnings)
+}
+
+func (r *description) text(b *strings.Builder) {
+	for _, p := range r.Packages {
+		fmt.Fprintf(b, "package %s (%s)\n", p.Name, strings.Join(p.Files, ", "))
+		for _, t := range p.Types {
+			if t.Kind == "Enum" {
+				fmt.Fprintf(b, "  enum %s: %s\n", t.Name, strings.Join(t.Values, ", "))
+				continue
+			}
+			var fs []string
+			for _, f := range t.Fields {
+				fs = append(fs, f.Name+"::"+f.Type)
+			}
+			fmt.Fprintf(b, "  type %s: %s\n", t.Name, strings.Join(fs, ", "))
+		}
+		for _, t := range p.Tools {
+			fmt.Fprintf(b, "  tool %s %s\n", t.Name, t.Signature)
+		}
+		for _, a := range p.Agents {
+			fmt.Fprintf(b, "  agent %s (%s) uses %s\n", a.Name, a.Model, strings.Join(a.Tools, ", "))
+		}
+	}
+	writeDiagnosticLines(b, r.Diagnostics)
 }
 
 // writeDiagnosticLines writes each diagnostic as gramc check's first line

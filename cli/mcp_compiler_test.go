@@ -460,3 +460,27 @@ func FuzzCompilerToolArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestCompilerToolTable: every tool compiler.gram declares has its method
+// and result type in compilerToolTable, and the table has no other.
+func TestCompilerToolTable(t *testing.T) {
+	specs, err := compilerSpecs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared, table []string
+	for _, s := range specs {
+		declared = append(declared, s.Name)
+	}
+	for name, tool := range compilerToolTable {
+		table = append(table, name)
+		if tool.run == nil || tool.result == nil {
+			t.Errorf("%s: a nil method or result", name)
+		}
+	}
+	slices.Sort(declared)
+	slices.Sort(table)
+	if !slices.Equal(declared, table) {
+		t.Errorf("compiler.gram declares %v, compilerToolTable has %v", declared, table)
+	}
+}
