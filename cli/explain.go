@@ -6,8 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/check/explain"
-	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/suggest"
 )
 
 // Parallel to lsp.go, version.go and graph.go: every command's file
@@ -41,14 +39,9 @@ so it works offline, like rustc --explain.`,
 // explainCode is the explanation gramc explain prints, or a usage error
 // that suggests the closest code.
 func explainCode(code string) (string, error) {
-	text, ok := explain.Text(code)
-	if !ok {
-		var codes []string
-		for _, c := range diag.Codes() {
-			codes = append(codes, string(c.Code))
-		}
-		return "", usageErrorf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
-			code, suggest.DidYouMean(suggest.Closest(code, codes)))
+	text, err := explain.Lookup(code)
+	if err != nil {
+		return "", usageErrorf("%w", err)
 	}
 	return text, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/docs"
+	"github.com/gramc-dev/gramc/internal/suggest"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
@@ -24,6 +25,35 @@ func Text(code string) (string, bool) {
 		return "", false
 	}
 	return explainExample(diag.Code(code), text).render(text), true
+}
+
+// An UnknownCodeError is a code no documentation names.
+type UnknownCodeError struct{ Code string }
+
+// maxShownCode bounds how much of an unknown code its error repeats.
+const maxShownCode = 128
+
+func (e *UnknownCodeError) Error() string {
+	var codes []string
+	for _, c := range diag.Codes() {
+		codes = append(codes, string(c.Code))
+	}
+	shown := e.Code
+	if len(shown) > maxShownCode {
+		shown = shown[:maxShownCode] + "…"
+	}
+	return fmt.Sprintf("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
+		shown, suggest.DidYouMean(suggest.Closest(e.Code, codes)))
+}
+
+// Lookup is Text, or an *UnknownCodeError that suggests the closest code:
+// what gramc explain and the playground print.
+func Lookup(code string) (string, error) {
+	text, ok := Text(code)
+	if !ok {
+		return "", &UnknownCodeError{Code: code}
+	}
+	return text, nil
 }
 
 // gramBlock is a ```gram block of an explanation; fixBlock the one after

@@ -356,14 +356,9 @@ func Graph(fs Files, format string) (string, error) {
 
 // Explain returns what gramc explain code prints.
 func Explain(code string) (string, error) {
-	text, ok := explain.Text(code)
-	if !ok {
-		var codes []string
-		for _, c := range diag.Codes() {
-			codes = append(codes, string(c.Code))
-		}
-		return "", usage("no diagnostic code %q%s (gramc check prints the code of each diagnostic in brackets)",
-			safeName(code), suggest.DidYouMean(suggest.Closest(code, codes)))
+	text, err := explain.Lookup(code)
+	if err != nil {
+		return "", usage("%s", err)
 	}
 	return text, nil
 }
