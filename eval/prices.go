@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -32,14 +30,9 @@ func (p Prices) Cost(model string, u runtime.Usage) float64 {
 // ParsePrices reads a prices file: {"Provider/model": {"input": USD,
 // "output": USD}, ...}, USD per million tokens.
 func ParsePrices(data []byte) (Prices, error) {
-	if len(data) > MaxVariantFileBytes {
-		return nil, fmt.Errorf("the file has %d bytes; a prices file is limited to %d", len(data), MaxVariantFileBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var p Prices
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf(`not prices ({"Provider/model": {"input": USD, "output": USD}}, per million tokens): %w`, err)
+	if err := decodeFile(data, "a prices file", `prices ({"Provider/model": {"input": USD, "output": USD}}, per million tokens)`, &p); err != nil {
+		return nil, err
 	}
 	for model, price := range p {
 		if bad(price.Input) || bad(price.Output) {

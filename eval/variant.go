@@ -68,20 +68,30 @@ type VariantFile struct {
 // MaxVariantFileBytes bounds a variant file.
 const MaxVariantFileBytes = 1 << 20
 
-// ParseVariantFile reads a variant file; an unknown field is an error
-// (a misspelt "tool" must not silently bind nothing).
-func ParseVariantFile(data []byte) (*VariantFile, error) {
+// decodeFile decodes data, a file of what (bounded by
+// MaxVariantFileBytes), into v: one JSON value, as want says, with no
+// field v does not have.
+func decodeFile(data []byte, what, want string, v any) error {
 	if len(data) > MaxVariantFileBytes {
-		return nil, fmt.Errorf("the file has %d bytes; a variant file is limited to %d", len(data), MaxVariantFileBytes)
+		return fmt.Errorf("the file has %d bytes; %s is limited to %d", len(data), what, MaxVariantFileBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var f VariantFile
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("not a variant (a JSON object with tools, model, instruction, temperature): %w", err)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("not %s: %w", want, err)
 	}
 	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
+		return fmt.Errorf("more than one JSON value")
+	}
+	return nil
+}
+
+// ParseVariantFile reads a variant file; an unknown field is an error
+// (a misspelt "tool" must not silently bind nothing).
+func ParseVariantFile(data []byte) (*VariantFile, error) {
+	var f VariantFile
+	if err := decodeFile(data, "a variant file", "a variant (a JSON object with tools, model, instruction, temperature)", &f); err != nil {
+		return nil, err
 	}
 	if f.Temperature != nil && (*f.Temperature < 0 || *f.Temperature > 2) {
 		return nil, fmt.Errorf("temperature %g: want a number from 0 to 2", *f.Temperature)
