@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -333,11 +334,7 @@ func matches(pattern, rel string) bool {
 // the module's packages it imports) under the rules.
 func (g *depGraph) check(imports map[string][]string) []string {
 	var errs []string
-	pkgs := make([]string, 0, len(imports))
-	for p := range imports {
-		pkgs = append(pkgs, p)
-	}
-	slices.Sort(pkgs)
+	pkgs := slices.Sorted(maps.Keys(imports))
 	for _, p := range pkgs {
 		if g.place(p) == "" {
 			errs = append(errs, fmt.Sprintf("%s is placed by no rule: add a line to the rules in layers_test.go naming what it may import", p))
@@ -410,11 +407,7 @@ func findCycle(edges map[string][]string) []string {
 		state[n] = done
 		return nil
 	}
-	keys := make([]string, 0, len(edges))
-	for k := range edges {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(edges))
 	for _, k := range keys {
 		if state[k] == unseen {
 			if c := visit(k); c != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -283,11 +284,7 @@ func fixPackages(e *env, args []string, ds diag.Diagnostics, all, diff bool) ([]
 	}
 	left := false // a file changed since it was read: not written
 	var written []string
-	names := make([]string, 0, len(overlay))
-	for name := range overlay {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(overlay))
 	for _, name := range names {
 		if bytes.Equal(orig[name], overlay[name]) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -271,11 +272,7 @@ func (s *server) Symbols(ctx context.Context, params *protocol.WorkspaceSymbolPa
 	defer s.mu.Unlock()
 	q := strings.ToLower(params.Query)
 	out := protocol.SymbolInformationSlice{}
-	keys := make([]string, 0, len(s.ws.pkgs))
-	for k := range s.ws.pkgs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(s.ws.pkgs))
 	for _, k := range keys {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -3,12 +3,14 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"iter"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 
 	"github.com/invopop/jsonschema"
 )
@@ -299,11 +301,7 @@ func (e *encoder) schema(s *jsonschema.Schema) error {
 // sorted yields the entries of m in the order of their keys.
 func sorted[V any](m map[string]V) iter.Seq2[string, V] {
 	return func(yield func(string, V) bool) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			if !yield(k, m[k]) {
 				return
