@@ -30,8 +30,7 @@ func testTelemetryNested(t *testing.T) {
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	resp, err := runtime.Run(context.Background(), parentModel, parent, library(), "Greet Ada", nil,
-		runtime.WithTracerProvider(tp),
-		withChild)
+		runtime.WithTracerProvider(tp), withChild)
 	if err != nil {
 		t.Fatal(err)
 	}
