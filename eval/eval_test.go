@@ -206,14 +206,25 @@ func TestReplayIsByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
-	rec.WriteJSON(&a)
-	rep.WriteJSON(&b)
-	if a.String() != b.String() {
-		t.Errorf("the replay's report differs from the recording's:\n%s\n---\n%s", a.String(), b.String())
-	}
+	sameJSON(t, "the replay's report", rep, "the recording's", rec)
 	if rec.Variants[0].CostUSD == 0 {
 		t.Error("no cost reckoned")
+	}
+}
+
+// sameJSON fails t unless reports got and want write the same JSON bytes,
+// naming them gotName and wantName.
+func sameJSON(t *testing.T, gotName string, got *Report, wantName string, want *Report) {
+	t.Helper()
+	var g, w bytes.Buffer
+	if err := got.WriteJSON(&g); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.WriteJSON(&w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Errorf("%s differs from %s:\n%s\n---\n%s", gotName, wantName, g.String(), w.String())
 	}
 }
 
