@@ -29,23 +29,27 @@ const pkg = `
 ]
 `
 
-// loadTests writes src to a package in a new directory and returns its
-// tests by name.
-func loadTests(t testing.TB, src string) map[string]*check.Test {
+// loadPackage writes src to a package in a new directory and returns it,
+// checked without errors.
+func loadPackage(t testing.TB, src string) *check.Package {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "agent.gram"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pkgs, ds, err := load.Packages([]string{dir}, nil)
-	if err != nil || ds.HasErrors() {
+	if err != nil || ds.HasErrors() || len(pkgs) != 1 {
 		t.Fatalf("the package: %v %v", err, ds)
 	}
+	return pkgs[0]
+}
+
+// loadTests is loadPackage's tests by name.
+func loadTests(t testing.TB, src string) map[string]*check.Test {
+	t.Helper()
 	out := map[string]*check.Test{}
-	for _, p := range pkgs {
-		for _, tt := range p.Tests {
-			out[tt.Name] = tt
-		}
+	for _, tt := range loadPackage(t, src).Tests {
+		out[tt.Name] = tt
 	}
 	return out
 }
