@@ -57,19 +57,8 @@ func benchCheckTypes(b *testing.B) {
 	for _, n := range []int{2500, 10000} {
 		for _, shape := range []string{"chain", "flat"} {
 			b.Run(fmt.Sprintf("types=%d/%s", n, shape), func(b *testing.B) {
-				src := typeChain(n, shape == "chain")
-				b.SetBytes(int64(len(src)))
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					pkg, ds := loadSource("types.gram", src)
-					if len(ds) > 0 {
-						b.Fatalf("%d diagnostics, first: %s", len(ds), ds[0].Error())
-					}
-					if len(pkg.Types) != n+1 {
-						b.Fatalf("got %d types, want %d", len(pkg.Types), n+1)
-					}
-				}
+				benchLoadSource(b, "types.gram", typeChain(n, shape == "chain"), "types", n+1,
+					func(pkg *Package) int { return len(pkg.Types) })
 			})
 		}
 	}
@@ -125,20 +114,28 @@ func typeChain(n int, chain bool) []byte {
 func BenchmarkCheckAgents(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
-			src := typedAgents(n)
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				pkg, ds := loadSource("agents.gram", src)
-				if len(ds) > 0 {
-					b.Fatalf("%d diagnostics, first: %s", len(ds), ds[0].Error())
-				}
-				if len(pkg.Agents) != n {
-					b.Fatalf("got %d agents, want %d", len(pkg.Agents), n)
-				}
-			}
+			benchLoadSource(b, "agents.gram", typedAgents(n), "agents", n,
+				func(pkg *Package) int { return len(pkg.Agents) })
 		})
+	}
+}
+
+// benchLoadSource checks src, one file called name, b.N times, and fails
+// on any diagnostic or when count of the package is not want (what it
+// counts named by what).
+func benchLoadSource(b *testing.B, name string, src []byte, what string, want int, count func(*Package) int) {
+	b.Helper()
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pkg, ds := loadSource(name, src)
+		if len(ds) > 0 {
+			b.Fatalf("%d diagnostics, first: %s", len(ds), ds[0].Error())
+		}
+		if got := count(pkg); got != want {
+			b.Fatalf("got %d %s, want %d", got, what, want)
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,16 +96,8 @@ func TestMCPConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the conformance suite")
 	}
-	dir, err := filepath.Abs("testdata/mcpconformance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if why := conformanceMissing(dir); why != "" {
-		if os.Getenv("GRAMC_MCPCONFORMANCE_TEST") == "required" { // CI: .ci/run
-			t.Fatal(why)
-		}
-		t.Skip(why)
-	}
+	dir := requireNode(t, "GRAMC_MCPCONFORMANCE_TEST", "testdata/mcpconformance", "the MCP conformance suite's scenarios",
+		"run npm ci in cli/testdata/mcpconformance (make test does)", "@modelcontextprotocol/conformance")
 	if _, err := exec.LookPath("gramc"); err != nil {
 		t.Skip("no gramc on PATH (testscript.Main puts it there):", err)
 	}
@@ -227,22 +218,4 @@ func runConformance(t *testing.T, dir, url string, s conformanceScenario) {
 		t.Errorf("scenario %s: no check passed\n%s", name, text)
 	}
 	t.Logf("scenario %s: %d of %d checks passed, %d cannot apply", name, passed, len(checks), notApplicable)
-}
-
-// conformanceMissing says what is missing to run the conformance suite
-// ("" when nothing is).
-func conformanceMissing(dir string) string {
-	out, err := exec.Command("node", "--version").Output()
-	if err != nil {
-		return "node is not installed: the MCP conformance suite needs Node 20 or later (and npm ci in cli/testdata/mcpconformance, which make test runs)"
-	}
-	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
-	major, _ := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
-	if major < 20 {
-		return "node " + v + " is too old: the MCP conformance suite needs Node 20 or later"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "package.json")); err != nil {
-		return "@modelcontextprotocol/conformance is not installed: run npm ci in cli/testdata/mcpconformance (make test does)"
-	}
-	return ""
 }

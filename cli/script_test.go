@@ -23,7 +23,8 @@ var scriptCommands = map[string]func(){
 	"gramc": func() { os.Exit(Main()) },
 }
 
-// scriptSetups run for every script, after the defaults below.
+// scriptSetups run for every script that scriptDefaults sets up, after
+// its defaults.
 var scriptSetups []func(*testscript.Env) error
 
 func TestMain(m *testing.M) {
@@ -32,16 +33,21 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script.
 func TestScripts(t *testing.T) {
-	runScripts(t, "testdata/script", func(env *testscript.Env) error {
-		env.Setenv("OPENAI_API_KEY", "")
-		env.Setenv("OPENAI_BASE_URL", "")
-		for _, s := range scriptSetups {
-			if err := s(env); err != nil {
-				return err
-			}
+	runScripts(t, "testdata/script", scriptDefaults)
+}
+
+// scriptDefaults is the set-up of the scripts that run gramc as a user
+// does: no OpenAI key or base URL from the environment the tests run in,
+// then scriptSetups.
+func scriptDefaults(env *testscript.Env) error {
+	env.Setenv("OPENAI_API_KEY", "")
+	env.Setenv("OPENAI_BASE_URL", "")
+	for _, s := range scriptSetups {
+		if err := s(env); err != nil {
+			return err
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // runScripts runs the scripts of dir as each directory of them is run:

@@ -3,13 +3,8 @@ package eval
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/load"
 )
 
 const datasetPkg = `
@@ -18,19 +13,6 @@ const datasetPkg = `
 [helper:Agent {instruction: "Greet", model: "OpenAI/gpt-4o-mini"} | sayHello, triage]
 [sayHello:Tool {description: "Greets"} | (personName::String {default: "world"})==>(::String)]
 `
-
-func loadPackage(t testing.TB, src string) *check.Package {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "agent.gram"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkgs, ds, err := load.Packages([]string{dir}, nil)
-	if err != nil || ds.HasErrors() || len(pkgs) != 1 {
-		t.Fatalf("the package: %v %v", err, ds)
-	}
-	return pkgs[0]
-}
 
 // TestDataset: every line's case becomes a :Test, checked as one; bad
 // lines are each reported at FILE:LINE, all of them at once.

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,12 +53,7 @@ func TestDispatchIsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
-	local.WriteJSON(&a)
-	remote.WriteJSON(&b)
-	if a.String() != b.String() {
-		t.Errorf("the dispatched eval's report differs from the local one:\n%s\n---\n%s", a.String(), b.String())
-	}
+	sameJSON(t, "the dispatched eval's report", remote, "the local one", local)
 	if n := dispatched.Load(); n != 8 {
 		t.Errorf("%d runs dispatched, want 8", n)
 	}

@@ -29,23 +29,27 @@ const pkg = `
 ]
 `
 
-// loadTests writes src to a package in a new directory and returns its
-// tests by name.
-func loadTests(t testing.TB, src string) map[string]*check.Test {
+// loadPackage writes src to a package in a new directory and returns it,
+// checked without errors.
+func loadPackage(t testing.TB, src string) *check.Package {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "agent.gram"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pkgs, ds, err := load.Packages([]string{dir}, nil)
-	if err != nil || ds.HasErrors() {
+	if err != nil || ds.HasErrors() || len(pkgs) != 1 {
 		t.Fatalf("the package: %v %v", err, ds)
 	}
+	return pkgs[0]
+}
+
+// loadTests is loadPackage's tests by name.
+func loadTests(t testing.TB, src string) map[string]*check.Test {
+	t.Helper()
 	out := map[string]*check.Test{}
-	for _, p := range pkgs {
-		for _, tt := range p.Tests {
-			out[tt.Name] = tt
-		}
+	for _, tt := range loadPackage(t, src).Tests {
+		out[tt.Name] = tt
 	}
 	return out
 }
@@ -206,14 +210,25 @@ func TestReplayIsByteIdentical(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b bytes.Buffer
-	rec.WriteJSON(&a)
-	rep.WriteJSON(&b)
-	if a.String() != b.String() {
-		t.Errorf("the replay's report differs from the recording's:\n%s\n---\n%s", a.String(), b.String())
-	}
+	sameJSON(t, "the replay's report", rep, "the recording's", rec)
 	if rec.Variants[0].CostUSD == 0 {
 		t.Error("no cost reckoned")
+	}
+}
+
+// sameJSON fails t unless reports got and want write the same JSON bytes,
+// naming them gotName and wantName.
+func sameJSON(t *testing.T, gotName string, got *Report, wantName string, want *Report) {
+	t.Helper()
+	var g, w bytes.Buffer
+	if err := got.WriteJSON(&g); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.WriteJSON(&w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Errorf("%s differs from %s:\n%s\n---\n%s", gotName, wantName, g.String(), w.String())
 	}
 }
 

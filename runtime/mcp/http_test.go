@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -118,18 +117,21 @@ func TestHTTPOrigin(t *testing.T) {
 	}
 }
 
-// TestHTTPDisconnectCancels (issue 20.4): a call whose client goes away is
-// cancelled: the tool's context ends, well before any timeout.
-func TestHTTPDisconnectCancels(t *testing.T) {
-	started := make(chan struct{}, 1)
-	cancelled := make(chan struct{})
-	var calls atomic.Int32
+// blockingTool is an MCP server over HTTP whose one tool, block, waits
+// until its context ends.
+type blockingTool struct {
+	url                string
+	started, cancelled chan struct{}
+}
+
+func serveBlockingTool(t *testing.T) *blockingTool {
+	t.Helper()
+	b := &blockingTool{started: make(chan struct{}, 1), cancelled: make(chan struct{})}
 	spec := runtime.ToolSpecification{Name: "block", Description: "Blocks", Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
 	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
-		calls.Add(1)
-		started <- struct{}{}
+		b.started <- struct{}{}
 		<-ctx.Done()
-		close(cancelled)
+		close(b.cancelled)
 		return nil, ctx.Err()
 	}})
 	s, err := mcp.NewServer("t", "1", lib, []runtime.ToolSpecification{spec})
@@ -137,10 +139,42 @@ func TestHTTPDisconnectCancels(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(mcp.NewHTTPHandler(s, mcp.HTTPOptions{}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	b.url = srv.URL
+	return b
+}
 
+// disconnectCancels sends a call of block with send, whose client goes
+// away once the tool has started, and fails t unless the tool's context
+// is then cancelled, well before any timeout.
+func (b *blockingTool) disconnectCancels(t *testing.T, send func(ctx context.Context) (*http.Response, error)) {
+	t.Helper()
+	ctx, disconnect := context.WithCancel(context.Background())
+	go func() {
+		if resp, err := send(ctx); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case <-b.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	disconnect()
+	select {
+	case <-b.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool's context was not cancelled when its client went away")
+	}
+}
+
+// TestHTTPDisconnectCancels (issue 20.4): a call whose client goes away is
+// cancelled: the tool's context ends, well before any timeout.
+func TestHTTPDisconnectCancels(t *testing.T) {
+	b := serveBlockingTool(t)
 	post := func(ctx context.Context, session, body string) (*http.Response, error) {
-		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL, strings.NewReader(body))
+		req, _ := http.NewRequestWithContext(ctx, "POST", b.url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
@@ -160,25 +194,9 @@ func TestHTTPDisconnectCancels(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-
-	ctx, disconnect := context.WithCancel(context.Background())
-	go func() {
-		if resp, err := post(ctx, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}()
-	select {
-	case <-started:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the tool did not start")
-	}
-	disconnect()
-	select {
-	case <-cancelled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the tool's context was not cancelled when its client went away")
-	}
+	b.disconnectCancels(t, func(ctx context.Context) (*http.Response, error) {
+		return post(ctx, session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	})
 }
 
 // TestHTTPTokenScheme: the Authorization scheme is case-insensitive (RFC

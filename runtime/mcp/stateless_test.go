@@ -160,42 +160,13 @@ func TestHTTPStatelessSafeguards(t *testing.T) {
 // TestHTTPStatelessDisconnectCancels (issue 48.6): at MCP 2026-07-28 too,
 // a call whose client goes away is cancelled: the tool's context ends.
 func TestHTTPStatelessDisconnectCancels(t *testing.T) {
-	started := make(chan struct{}, 1)
-	cancelled := make(chan struct{})
-	spec := runtime.ToolSpecification{Name: "block", Description: "Blocks", Schema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)}
-	lib := runtime.NewToolLibrary(runtime.Tool{Spec: spec, Func: func(ctx context.Context, _ json.RawMessage) (any, error) {
-		started <- struct{}{}
-		<-ctx.Done()
-		close(cancelled)
-		return nil, ctx.Err()
-	}})
-	s, err := mcp.NewServer("t", "1", lib, []runtime.ToolSpecification{spec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(mcp.NewHTTPHandler(s, mcp.HTTPOptions{}))
-	defer srv.Close()
-	ctx, disconnect := context.WithCancel(context.Background())
-	go func() {
+	b := serveBlockingTool(t)
+	b.disconnectCancels(t, func(ctx context.Context) (*http.Response, error) {
 		call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026 + `,"name":"block","arguments":{}}}`
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(call))
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.url, strings.NewReader(call))
 		req.Header = headers2026("tools/call", "block", http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"}})
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}()
-	select {
-	case <-started:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the tool did not start")
-	}
-	disconnect()
-	select {
-	case <-cancelled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the tool's context was not cancelled when its client went away")
-	}
+		return http.DefaultClient.Do(req)
+	})
 }
 
 // TestDiscover2026 (issue 48.6): at MCP 2026-07-28, whose server/discover

@@ -26,23 +26,11 @@ import (
 //	│       └── chat gpt-4o-mini
 //	└── chat claude-sonnet-4-5
 func testTelemetryNested(t *testing.T) {
-	parentSrv := runtimetest.NewProviderServer(t, runtimetest.Anthropic, runtimetest.Replies(
-		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("greeter", `{"input":"Ada"}`)}},
-		runtimetest.Reply{Text: "Greeted."}))
-	childSrv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
-		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`)}},
-		runtimetest.Reply{Text: "Hello, Ada!"}))
-	parentModel := fakeClient(t, runtimetest.Anthropic, parentSrv.URL)
-	childModel := fakeClient(t, runtimetest.OpenAI, childSrv.URL)
-	child := runtime.Agent{Name: "greeter", Description: "Greets someone", Model: "OpenAI/gpt-4o-mini",
-		Instruction: "Greet with sayHello.", Tools: []runtime.ToolSpecification{runtimetest.HelloSpec()}}
-	parent := runtime.Agent{Name: "desk", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Use the greeter.",
-		Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(child)}, Agents: []runtime.Agent{child}}
+	parentModel, parent, withChild := nestedDesk(t, "Hello, Ada!")
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	resp, err := runtime.Run(context.Background(), parentModel, parent, library(), "Greet Ada", nil,
-		runtime.WithTracerProvider(tp),
-		runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) { return childModel, nil }))
+		runtime.WithTracerProvider(tp), withChild)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +89,27 @@ func testTelemetryNested(t *testing.T) {
 	}
 }
 
+// nestedDesk is the run of testTelemetryNested's tree: desk, a parent on
+// a fake Anthropic, whose one tool is greeter, a listed agent on a fake
+// OpenAI that calls sayHello and answers childAnswer. withChild gives the
+// run greeter's model.
+func nestedDesk(t *testing.T, childAnswer string) (parentModel runtime.Model, parent runtime.Agent, withChild runtime.Option) {
+	t.Helper()
+	parentSrv := runtimetest.NewProviderServer(t, runtimetest.Anthropic, runtimetest.Replies(
+		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("greeter", `{"input":"Ada"}`)}},
+		runtimetest.Reply{Text: "Greeted."}))
+	childSrv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
+		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`)}},
+		runtimetest.Reply{Text: childAnswer}))
+	childModel := fakeClient(t, runtimetest.OpenAI, childSrv.URL)
+	child := runtime.Agent{Name: "greeter", Description: "Greets someone", Model: "OpenAI/gpt-4o-mini",
+		Instruction: "Greet with sayHello.", Tools: []runtime.ToolSpecification{runtimetest.HelloSpec()}}
+	parent = runtime.Agent{Name: "desk", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Use the greeter.",
+		Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(child)}, Agents: []runtime.Agent{child}}
+	withChild = runtime.WithModels(func(runtime.Agent) (runtime.Model, error) { return childModel, nil })
+	return fakeClient(t, runtimetest.Anthropic, parentSrv.URL), parent, withChild
+}
+
 func names(spans tracetest.SpanStubs) []string {
 	var out []string
 	for _, s := range spans {
@@ -115,18 +124,7 @@ func names(spans tracetest.SpanStubs) []string {
 // a child's tool returns is in no span of the run.
 func TestTelemetryNestedRedacted(t *testing.T) {
 	const key = "sk-live-0123456789abcdef"
-	parentSrv := runtimetest.NewProviderServer(t, runtimetest.Anthropic, runtimetest.Replies(
-		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("greeter", `{"input":"Ada"}`)}},
-		runtimetest.Reply{Text: "Greeted."}))
-	childSrv := runtimetest.NewProviderServer(t, runtimetest.OpenAI, runtimetest.Replies(
-		runtimetest.Reply{ToolCalls: []runtimetest.FakeCall{call("sayHello", `{"personName":"Ada"}`)}},
-		runtimetest.Reply{Text: "Hello, Ada! Your key is " + key}))
-	parentModel := fakeClient(t, runtimetest.Anthropic, parentSrv.URL)
-	childModel := fakeClient(t, runtimetest.OpenAI, childSrv.URL)
-	child := runtime.Agent{Name: "greeter", Description: "Greets someone", Model: "OpenAI/gpt-4o-mini",
-		Instruction: "Greet with sayHello.", Tools: []runtime.ToolSpecification{runtimetest.HelloSpec()}}
-	parent := runtime.Agent{Name: "desk", Model: "Anthropic/claude-sonnet-4-5", Instruction: "Use the greeter.",
-		Tools: []runtime.ToolSpecification{runtime.AgentToolSpec(child)}, Agents: []runtime.Agent{child}}
+	parentModel, parent, withChild := nestedDesk(t, "Hello, Ada! Your key is "+key)
 	lib := runtime.NewToolLibrary()
 	if err := lib.Register(runtime.Tool{Spec: runtimetest.HelloSpec(), Func: func(context.Context, json.RawMessage) (any, error) {
 		return "Hello! (looked up with " + key + ")", nil
@@ -138,7 +136,7 @@ func TestTelemetryNestedRedacted(t *testing.T) {
 	if _, err := runtime.Run(context.Background(), parentModel, parent, lib, "Greet Ada", nil,
 		runtime.WithTracerProvider(tp), runtime.WithContentCapture(true),
 		runtime.WithContentRedactor(func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") }),
-		runtime.WithModels(func(a runtime.Agent) (runtime.Model, error) { return childModel, nil })); err != nil {
+		withChild); err != nil {
 		t.Fatal(err)
 	}
 	redacted := 0
