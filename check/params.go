@@ -381,19 +381,37 @@ func (c *checker) contradictions(props propSet, cons *Constraints) {
 		}
 		return nil
 	}
+	for _, k := range boundContradictions(cons) {
+		if n := at(k.keys...); n != nil || !k.bounds {
+			c.errorf(diag.CodeContradiction, n, "%s", k.summary).WithDetail(k.detail)
+		}
+	}
+}
+
+// contradiction is a pair of constraints no value satisfies, blamed on
+// the first of keys given (bounds: a numeric pair, reported only where
+// one of keys is written).
+type contradiction struct {
+	keys            []string
+	bounds          bool
+	summary, detail string
+}
+
+// boundContradictions lists the pairs of cons no value satisfies: the one
+// rule contradictions and CheckParamValues report.
+func boundContradictions(cons *Constraints) []contradiction {
+	var out []contradiction
 	num := func(a, b *json.Number, strict bool, la, lb string, keys ...string) {
 		if a == nil || b == nil {
 			return
 		}
 		cmp := jsonvalue.CompareNumbers(*a, *b)
 		if cmp > 0 || (strict && cmp == 0) {
-			if n := at(keys...); n != nil {
-				rel := "is above"
-				if strict {
-					rel = "is not below"
-				}
-				c.errorf(diag.CodeContradiction, n, "%s %s %s %s %s", la, *a, rel, lb, *b).WithDetail("No value satisfies both bounds; swap them or fix one.")
+			rel := "is above"
+			if strict {
+				rel = "is not below"
 			}
+			out = append(out, contradiction{keys, true, fmt.Sprintf("%s %s %s %s %s", la, *a, rel, lb, *b), "No value satisfies both bounds; swap them or fix one."})
 		}
 	}
 	num(cons.Minimum, cons.Maximum, false, "minimum", "maximum", "maximum", "range", "minimum")
@@ -402,11 +420,12 @@ func (c *checker) contradictions(props propSet, cons *Constraints) {
 	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
 	cnt := func(a, b *int64, la, lb string) {
 		if a != nil && b != nil && *a > *b {
-			c.errorf(diag.CodeContradiction, at(lb), "%s %d is above %s %d", la, *a, lb, *b).WithDetail("No value satisfies both; swap them or fix one.")
+			out = append(out, contradiction{[]string{lb}, false, fmt.Sprintf("%s %d is above %s %d", la, *a, lb, *b), "No value satisfies both; swap them or fix one."})
 		}
 	}
 	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
 	cnt(cons.MinItems, cons.MaxItems, "minItems", "maxItems")
+	return out
 }
 
 // enumList reads a parameter's `enum` list.

@@ -34,6 +34,18 @@ type writer struct {
 func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnostics, error) {
 	im.prune()
 	im.name()
+	for _, t := range im.pkg.tools {
+		for _, p := range t.params {
+			im.refuse(p, false)
+		}
+	}
+	for _, d := range im.decls {
+		if r, ok := d.(*record); ok {
+			for _, f := range r.fields {
+				im.refuse(f, true)
+			}
+		}
+	}
 	header := "// Imported by gramc import from " + describeSources(srcs, kinds) + ".\n"
 	const file = "imported.gram"
 	for round := 0; ; round++ {
@@ -60,18 +72,8 @@ func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnosti
 			if sp == nil || round > 64 || !sp.p.has(sp.key) {
 				return nil, nil, fmt.Errorf("gramc import wrote gram that does not check (a bug; please report it): %s", d.Error())
 			}
-			if sp.p.drop(sp.key) {
+			if im.dropRefused(sp.p, sp.key, d.Summary, d.Detail) {
 				dropped = true
-				at := sp.p.propNode(sp.key)
-				if im.refused[at] {
-					continue // a field copied into a tool's parameters
-				}
-				im.refused[at] = true
-				saved := im.s
-				im.s = sp.p.src
-				im.warn(diag.CodeImportInvalidValue, sp.p.propNode(sp.key), fmt.Sprintf("%s of %s is dropped: %s", sp.key, jsonstr.Text(sp.p.name), d.Summary),
-					"gram refuses the value where it is written: "+strings.TrimSpace(d.Detail))
-				im.s = saved
 			}
 		}
 		if dropped {
@@ -79,6 +81,61 @@ func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnosti
 		}
 		return syntax.Format(f), warnings, nil
 	}
+}
+
+// refuse drops, before the package is written, what the checker would
+// refuse of p's constraints, default and examples (check.CheckParamValues),
+// each with a warning at its source: the package written then checks
+// without a second writing.
+func (im *importer) refuse(p *param, field bool) {
+	var t *check.Type
+	switch p.typ.kind {
+	case check.String, check.Integer, check.Number, check.Boolean:
+		t = &check.Type{Kind: p.typ.kind}
+	}
+	if !p.hasDef && len(p.examples) == 0 && p.c.Pattern == "" && bounded(&p.c) < 2 {
+		return // nothing to refuse: no value, pattern or pair of bounds
+	}
+	pv := check.ParamValues{Name: p.name, Field: field, Type: t, Constraints: &p.c, Default: p.def, HasDefault: p.hasDef, Examples: p.examples}
+	for _, r := range check.CheckParamValues(pv) {
+		im.dropRefused(p, r.Key, r.Summary, r.Detail)
+	}
+}
+
+// dropRefused drops key of p, which the checker refuses saying summary
+// and detail, with a warning at its source (once for a source value);
+// false when it was gone already.
+func (im *importer) dropRefused(p *param, key, summary, detail string) bool {
+	if !p.drop(key) {
+		return false
+	}
+	at := p.propNode(key)
+	if im.refused[at] {
+		return true // a field copied into a tool's parameters
+	}
+	im.refused[at] = true
+	saved := im.s
+	im.s = p.src
+	im.warn(diag.CodeImportInvalidValue, at, fmt.Sprintf("%s of %s is dropped: %s", key, jsonstr.Text(p.name), summary),
+		"gram refuses the value where it is written: "+strings.TrimSpace(detail))
+	im.s = saved
+	return true
+}
+
+// bounded counts c's bounds, lengths and item counts.
+func bounded(c *check.Constraints) int {
+	n := 0
+	for _, b := range bounds(c) {
+		if *b.to != nil {
+			n++
+		}
+	}
+	for _, s := range sizes(c) {
+		if *s.to != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func (p *param) propNode(key string) *node {
