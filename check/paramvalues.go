@@ -7,64 +7,75 @@ import (
 	"strings"
 
 	"github.com/gramc-dev/gramc/diag"
+	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
 // ParamValues is one parameter's (or record field's) type, constraints,
 // default and examples as JSON-ready values (strings, json.Number, bool,
 // []any, map[string]any), as a program about to write them as gram holds
-// them (gramc import).
+// them (gramc import). Numbers are written as their json.Number text.
 type ParamValues struct {
 	Name  string
 	Field bool // a record's field, not a tool's parameter
-	Type  *Type
-	// Constraints: nil for none.
+	// Type is the parameter's type; a record's (Decl) fields say which
+	// are required by Param.Required.
+	Type *Type
+	// Constraints: nil for none. Each is one that applies to Type (as the
+	// properties a program writes for a type are).
 	Constraints *Constraints
 	Default     any
 	HasDefault  bool
-	Examples    []any
+	// Examples are written as one gram array: for an Array parameter,
+	// that array is one example.
+	Examples []any
 }
 
-// Refusal is a property of a parameter that the checker refuses, as the
-// checker says it of the property written in gram.
-type Refusal struct {
-	Key             string // "pattern", "maximum", "default", "examples", ...
-	Code            diag.Code
-	Summary, Detail string
+// A ValueDiagnostic is what the checker says of one property of a
+// parameter written as gram: an error refuses the property (a program
+// about to write it leaves it out), a warning keeps it.
+type ValueDiagnostic struct {
+	Key      string // "pattern", "maximum", "enum", "default", "examples", ...
+	Severity diag.Severity
+	Code     diag.Code
+	Summary  string
+	Detail   string
 }
 
-// CheckParamValues validates a parameter's constraints and its default
-// and examples against them before it is written, by the rules (and with
-// the messages) the checker applies to the gram written: a pattern must
-// compile, no two bounds may contradict, and each example and the default
-// must be of the type and satisfy the constraints. What it returns is
-// what the checker would refuse; a property it does not name checks.
+// CheckParamValues holds a parameter's constraints, enum values, examples
+// and default to its type and to each other before it is written: each
+// bound must be a number JSON can hold, the pattern must compile, no two
+// bounds may contradict, each enum value must be of the type and listed
+// once, and each example and the default must be of the type and satisfy
+// the constraints. These are the checker's own rules, run by the code
+// that checks the parameter written as gram, with its messages: an error
+// here is the error the checker reports of the property written, a
+// warning (pattern-portability) the warning. A property it does not name
+// checks.
 //
-// It judges a value's type only for String, Integer, Number and Boolean
-// parameters: a value of a record, enum, Object or Array type is left to
-// the checker.
-func CheckParamValues(p ParamValues) []Refusal {
+// As in the checker, a refused bound, pattern or enum value constrains
+// nothing after: the default and the examples are held to what remains.
+func CheckParamValues(p ParamValues) []ValueDiagnostic {
 	c := &checker{}
-	var out []Refusal
-	take := func(key string) bool {
-		refused := false
+	var out []ValueDiagnostic
+	take := func(key string) {
 		for _, d := range c.diags {
-			if d.Severity == diag.Error {
-				out = append(out, Refusal{Key: key, Code: d.Code, Summary: d.Summary, Detail: d.Detail})
-				refused = true
-			}
+			out = append(out, ValueDiagnostic{Key: key, Severity: d.Severity, Code: d.Code, Summary: d.Summary, Detail: d.Detail})
 		}
 		c.diags = c.diags[:0]
-		return refused
 	}
-	cons := p.Constraints
-	if cons == nil {
-		cons = &Constraints{}
+	var cons Constraints // what the checker keeps of them
+	if p.Constraints != nil {
+		cons = *p.Constraints
 	}
-	re := c.checkPatternOf(cons.Pattern)
-	take("pattern")
-	for _, k := range boundContradictions(cons) {
-		out = append(out, Refusal{Key: k.keys[0], Code: diag.CodeContradiction, Summary: k.summary, Detail: k.detail})
+	for _, b := range [...]struct {
+		key string
+		to  **json.Number
+	}{{"minimum", &cons.Minimum}, {"maximum", &cons.Maximum}, {"exclusiveMinimum", &cons.ExclusiveMinimum}, {"exclusiveMaximum", &cons.ExclusiveMaximum}} {
+		if *b.to != nil && c.numberLimit(nil, b.key+" bound", numberLimits(string(**b.to), **b.to)) {
+			*b.to = nil
+			take(b.key)
+		}
 	}
 	what := roleParam.String()
 	if p.Field {
@@ -74,25 +85,39 @@ func CheckParamValues(p ParamValues) []Refusal {
 		what += " " + p.Name
 	}
 	t := p.Type
-	if t == nil || !scalarKind(t.Kind) {
+	if cons.Enum != nil && t != nil {
+		items := make([]item, len(cons.Enum))
+		for i, v := range cons.Enum {
+			items[i] = item{x: v}
+		}
+		cons.Enum = c.enumValues(items, t, what)
+		take("enum")
+	}
+	re := c.checkPatternOf(cons.Pattern)
+	take("pattern")
+	for _, k := range boundContradictions(&cons) {
+		c.errorf(diag.CodeContradiction, nil, "%s", k.summary).WithDetail(k.detail)
+		take(k.keys[0])
+	}
+	if t == nil {
 		return out
 	}
-	for _, v := range p.Examples {
-		if c.conformValue(v, t, diag.CodeInvalidExample, "example of "+what) {
-			c.satisfies(nil, v, t, cons, re, diag.CodeInvalidExample, "example of "+what)
+	if len(p.Examples) > 0 {
+		items := make([]item, len(p.Examples))
+		for i, v := range p.Examples {
+			items[i] = item{x: v}
 		}
+		c.exampleValues(items, item{x: p.Examples}, t, &cons, re, what)
+		take("examples")
 	}
-	take("examples")
 	if p.HasDefault {
-		if c.conformValue(p.Default, t, diag.CodeInvalidDefault, "default of "+what) {
-			c.satisfies(nil, p.Default, t, cons, re, diag.CodeInvalidDefault, "default of "+what)
-		}
+		c.defaultValue(item{x: p.Default}, t, &cons, re, what)
 		take("default")
 	}
 	return out
 }
 
-// checkPatternOf is checkPattern of a pattern given as a value (nil for
+// checkPatternOf is checkPattern of a pattern given as a value ("" for
 // none).
 func (c *checker) checkPatternOf(s string) *regexp.Regexp {
 	if s == "" {
@@ -101,48 +126,7 @@ func (c *checker) checkPatternOf(s string) *regexp.Regexp {
 	return c.checkPattern(nil, s)
 }
 
-func scalarKind(k Kind) bool {
-	return k == String || k == Integer || k == Number || k == Boolean
-}
-
-// conformValue is conform for a JSON-ready value of a scalar type t, with
-// conform's messages for the value written as gram.
-func (c *checker) conformValue(v any, t *Type, code diag.Code, what string) bool {
-	mismatch := func(want, detail string) bool {
-		c.errorf(code, nil, "%s must be %s, not %s", what, want, describeGoValue(v)).WithDetail(detail)
-		return false
-	}
-	n, isNum := v.(json.Number)
-	switch t.Kind {
-	case String:
-		if _, ok := v.(string); !ok {
-			return mismatch("a string", "Write a string in quotes, e.g. \"text\".")
-		}
-	case Integer:
-		switch {
-		case !isNum:
-			return mismatch("an integer", "Write a whole number, e.g. 3.")
-		case !isIntegral(n):
-			return mismatch("an integer", "Write a whole number, or change the type to Number.")
-		case strings.ContainsAny(string(n), ".eE"):
-			return mismatch("an integer", "Write a whole number without a decimal point.")
-		case !fitsInt64(n):
-			return mismatch("an integer from -9223372036854775808 to 9223372036854775807",
-				"Integer is a 64-bit integer (int64 in generated Go, and what most JSON parsers read exactly); use Number for larger values.")
-		}
-	case Number:
-		if !isNum {
-			return mismatch("a number", "Write a number, e.g. 2.5.")
-		}
-	case Boolean:
-		if _, ok := v.(bool); !ok {
-			return mismatch("true or false", "Write true or false.")
-		}
-	}
-	return true
-}
-
-// describeGoValue is describeValue of v written as gram.
+// describeGoValue is describeValue of v as gram writes it.
 func describeGoValue(v any) string {
 	switch v := v.(type) {
 	case json.Number:
@@ -153,11 +137,24 @@ func describeGoValue(v any) string {
 	case bool:
 		return "the boolean " + strconv.FormatBool(v)
 	case string:
-		return "the string " + truncate(syntax.Quote(v, '"'), 40)
+		return "the string " + truncate(valueText(v), 40)
 	case []any:
 		return "an array"
 	case map[string]any:
 		return "a map"
 	}
 	return "a value"
+}
+
+// valueText is canonicalValue of a scalar v as gram writes it.
+func valueText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return syntax.Quote(v, '"')
+	case json.Number:
+		return string(v)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return jsonstr.Text(v)
 }
