@@ -161,8 +161,8 @@ func (c *checker) conformValue(x any, n ast.Value, t *Type, code diag.Code, what
 	_, isNotJSON := x.(notJSON)
 	switch t.Kind {
 	case String:
-		if s, ok := x.(string); ok {
-			return s, true
+		if _, ok := x.(string); ok {
+			return x, true // x, not its string: boxed once
 		}
 		return mismatch("a string", "Write a string in quotes, e.g. \"text\".")
 	case Integer:
@@ -177,10 +177,10 @@ func (c *checker) conformValue(x any, n ast.Value, t *Type, code diag.Code, what
 			return mismatch("an integer from -9223372036854775808 to 9223372036854775807",
 				"Integer is a 64-bit integer (int64 in generated Go, and what most JSON parsers read exactly); use Number for larger values.")
 		}
-		return j, true
+		return x, true
 	case Number:
 		if isNum {
-			return j, true
+			return x, true
 		}
 		return mismatch("a number", "Write a number, e.g. 2.5.")
 	case Boolean:
@@ -223,13 +223,13 @@ func (c *checker) conformValue(x any, n ast.Value, t *Type, code diag.Code, what
 	case EnumKind:
 		en := t.Enum
 		var y any
-		if s, ok := x.(string); ok && en.ValueKind == String {
-			y = s
+		if _, ok := x.(string); ok && en.ValueKind == String {
+			y = x
 		} else if (isNum || isNotJSON) && en.ValueKind == Integer {
 			if !isNum || !isIntegral(j) {
 				return mismatch("an integer value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 			}
-			y = j
+			y = x
 		} else {
 			return mismatch("a value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 		}
@@ -287,8 +287,20 @@ func (c *checker) conformRecord(x any, n ast.Value, t *Type, code diag.Code, wha
 			fieldNames = append(fieldNames, f.Name)
 		}
 	}
-	out := make(map[string]any, len(entries))
+	// The map's own errors first, as it is written before its entries
+	// (CheckParamValues' first error of a value is the first in the text).
+	given := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		given[e.key] = true
+	}
 	good := true
+	for _, f := range td.Fields {
+		if f.Name != "" && f.Required() && !given[f.Name] {
+			c.errorf(code, n, "%s lacks the required field %s", what, f.Name).WithDetail(fmt.Sprintf("Give every required field of %s a value.", td.Name))
+			good = false
+		}
+	}
+	out := make(map[string]any, len(entries))
 	for _, e := range entries {
 		f, ok := fields[e.key]
 		if !ok {
@@ -300,12 +312,6 @@ func (c *checker) conformRecord(x any, n ast.Value, t *Type, code diag.Code, wha
 		y, ok := c.conformItem(e.v, f.Type, code, what+" field "+e.key)
 		good = good && ok
 		out[e.key] = y
-	}
-	for _, f := range td.Fields {
-		if _, given := out[f.Name]; !given && f.Name != "" && f.Required() {
-			c.errorf(code, n, "%s lacks the required field %s", what, f.Name).WithDetail(fmt.Sprintf("Give every required field of %s a value.", td.Name))
-			good = false
-		}
 	}
 	return out, good
 }

@@ -394,35 +394,51 @@ type contradiction struct {
 }
 
 // boundContradictions lists the pairs of cons no value satisfies: the one
-// rule contradictions and CheckParamValues report.
+// rule contradictions and CheckParamValues report. It allocates nothing
+// for constraints without a contradiction (most).
 func boundContradictions(cons *Constraints) []contradiction {
 	var out []contradiction
-	num := func(a, b *json.Number, strict bool, la, lb string, keys ...string) {
-		if a == nil || b == nil {
-			return
+	for _, b := range [...]struct {
+		a, b   *json.Number
+		strict bool
+		la, lb string
+		keys   []string
+	}{
+		{cons.Minimum, cons.Maximum, false, "minimum", "maximum", keysMaximum},
+		{cons.ExclusiveMinimum, cons.ExclusiveMaximum, true, "exclusiveMinimum", "exclusiveMaximum", keysExclusiveMaximum},
+		{cons.Minimum, cons.ExclusiveMaximum, true, "minimum", "exclusiveMaximum", keysExclusiveMaximum},
+		{cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", keysMaximum[:2]},
+	} {
+		if b.a == nil || b.b == nil {
+			continue
 		}
-		cmp := jsonvalue.CompareNumbers(*a, *b)
-		if cmp > 0 || (strict && cmp == 0) {
+		if cmp := jsonvalue.CompareNumbers(*b.a, *b.b); cmp > 0 || (b.strict && cmp == 0) {
 			rel := "is above"
-			if strict {
+			if b.strict {
 				rel = "is not below"
 			}
-			out = append(out, contradiction{keys, true, fmt.Sprintf("%s %s %s %s %s", la, *a, rel, lb, *b), "No value satisfies both bounds; swap them or fix one."})
+			out = append(out, contradiction{b.keys, true, fmt.Sprintf("%s %s %s %s %s", b.la, *b.a, rel, b.lb, *b.b), "No value satisfies both bounds; swap them or fix one."})
 		}
 	}
-	num(cons.Minimum, cons.Maximum, false, "minimum", "maximum", "maximum", "range", "minimum")
-	num(cons.ExclusiveMinimum, cons.ExclusiveMaximum, true, "exclusiveMinimum", "exclusiveMaximum", "exclusiveMaximum")
-	num(cons.Minimum, cons.ExclusiveMaximum, true, "minimum", "exclusiveMaximum", "exclusiveMaximum")
-	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
-	cnt := func(a, b *int64, la, lb string) {
-		if a != nil && b != nil && *a > *b {
-			out = append(out, contradiction{[]string{lb}, false, fmt.Sprintf("%s %d is above %s %d", la, *a, lb, *b), "No value satisfies both; swap them or fix one."})
+	for _, n := range [...]struct {
+		a, b   *int64
+		la, lb string
+		keys   []string
+	}{{cons.MinLength, cons.MaxLength, "minLength", "maxLength", keysMaxLength}, {cons.MinItems, cons.MaxItems, "minItems", "maxItems", keysMaxItems}} {
+		if n.a != nil && n.b != nil && *n.a > *n.b {
+			out = append(out, contradiction{n.keys, false, fmt.Sprintf("%s %d is above %s %d", n.la, *n.a, n.lb, *n.b), "No value satisfies both; swap them or fix one."})
 		}
 	}
-	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
-	cnt(cons.MinItems, cons.MaxItems, "minItems", "maxItems")
 	return out
 }
+
+// The properties a contradiction is blamed on, the first written.
+var (
+	keysMaximum          = []string{"maximum", "range", "minimum"}
+	keysExclusiveMaximum = []string{"exclusiveMaximum"}
+	keysMaxLength        = []string{"maxLength"}
+	keysMaxItems         = []string{"maxItems"}
+)
 
 // enumList reads a parameter's `enum` list.
 func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
