@@ -65,8 +65,9 @@ type paramOf struct {
 // param holds p's values to its type and constraints.
 func (v *validation) param(p *param, field bool) {
 	c := &p.c
-	if !p.hasDef && len(p.examples) == 0 && c.Enum == nil && c.Pattern == "" && !hasBound(c) {
-		return // nothing the checker could refuse: counts are counts, formats gram's
+	if !p.hasDef && len(p.examples) == 0 && c.Enum == nil && c.Pattern == "" && !hasBound(c) &&
+		(c.MinLength == nil || c.MaxLength == nil) && (c.MinItems == nil || c.MaxItems == nil) {
+		return // nothing the checker could refuse (a count alone is one, a format one gram knows)
 	}
 	if p.hasDef && p.typ.kind == check.Record {
 		v.recordDefaults = append(v.recordDefaults, paramOf{p, field})
