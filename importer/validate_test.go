@@ -70,6 +70,11 @@ func TestRefusedValues(t *testing.T) {
 		{"unsafe character", tool(`"k":{"type":"string","enum":["v\u001bw"]}`, ""),
 			[]string{`unsafe-character at "enum":[: a control character, U+001B, in the source`},
 			nil, []string{"enum: "}},
+		// A named enum's value too, at its declaration's source (the
+		// write-check rounds kept no span for it and said nothing).
+		{"unsafe character in a named enum", tool(`"c":{"$ref":"#/$defs/E"}`, `,"$defs":{"E":{"type":"string","enum":["a\u001bb","c"]}}`),
+			[]string{`unsafe-character at "E":{: a control character, U+001B, in the source`},
+			nil, []string{"[E:Enum"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := importer.Import([]importer.Source{{Name: "doc.json", Data: []byte(tc.doc)}})
