@@ -21,8 +21,10 @@ type ParamValues struct {
 	// Type is the parameter's type; a record's (Decl) fields say which
 	// are required by Param.Required.
 	Type *Type
-	// Constraints: nil for none. Each is one that applies to Type (as the
-	// properties a program writes for a type are).
+	// Constraints: nil for none. Each applies to Type, a format is one of
+	// Formats and a count is not negative, as the properties a program
+	// writes for a type are: CheckParamValues judges the values, not
+	// which properties a type takes.
 	Constraints *Constraints
 	Default     any
 	HasDefault  bool
