@@ -1,9 +1,12 @@
 package check
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/gramc-dev/gramc/internal/jsonvalue"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gramc-dev/gramc/ast"
@@ -61,12 +64,11 @@ func (c *checker) jsonValue(v ast.Value, what string) (any, bool) {
 
 // conform converts v to a JSON-ready value of type t, reporting a mismatch
 // with code. what names the value in messages ("default of parameter x").
+// What only gram can write (ranges, measurements, symbols, null) is judged
+// here; the value itself by conformValue, the rule CheckParamValues holds
+// a value not written yet to.
 func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (any, bool) {
 	if t == nil {
-		return nil, false
-	}
-	mismatch := func(want, detail string) (any, bool) {
-		c.errorf(code, v, "%s must be %s, not %s", what, want, describeValue(v)).WithDetail(detail)
 		return nil, false
 	}
 	// Values that are never JSON get their own, more precise diagnostics.
@@ -87,88 +89,159 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 			c.unquoted(x, what)
 			return nil, false
 		}
+		want, detail := articleType(t), "A bare word is a symbol, not a JSON value; write a value of the type."
 		if t.Kind == Boolean {
-			return mismatch("true or false", "Write true or false.")
+			want, detail = "true or false", "Write true or false."
 		}
-		return mismatch(articleType(t), "A bare word is a symbol, not a JSON value; write a value of the type.")
+		c.errorf(code, v, "%s must be %s, not %s", what, want, describeValue(v)).WithDetail(detail)
+		return nil, false
 	}
+	return c.conformValue(scalarValue(v), v, t, code, what)
+}
+
+// notJSON stands for a gram number that is no JSON number (too long, or
+// beyond float64's range): of no type.
+type notJSON struct{}
+
+// scalarValue is a gram scalar as a JSON-ready value (notJSON for a
+// number JSON cannot hold); nil for an array or a map, whose elements
+// conformValue reads from the tree.
+func scalarValue(v ast.Value) any {
+	switch v := v.(type) {
+	case *ast.Number:
+		if j, err := numberValue(v); err == nil {
+			return j
+		}
+		return notJSON{}
+	case *ast.Boolean:
+		return v.Value
+	}
+	if s, ok := stringValue(v); ok {
+		return s
+	}
+	return nil
+}
+
+// An item is a value to check: read from gram (n, which places and
+// describes it in messages) or held by a program before it writes it as
+// gram (x; n is nil).
+type item struct {
+	x any
+	n ast.Value
+}
+
+func (c *checker) conformItem(it item, t *Type, code diag.Code, what string) (any, bool) {
+	if it.n != nil {
+		return c.conform(it.n, t, code, what)
+	}
+	return c.conformValue(it.x, nil, t, code, what)
+}
+
+// conformValue holds x, a JSON-ready value, to type t: the one rule for a
+// value read from gram (n, its node: x is scalarValue(n)) and for one not
+// written yet (n nil: CheckParamValues). Its messages describe the value
+// as gram writes it.
+func (c *checker) conformValue(x any, n ast.Value, t *Type, code diag.Code, what string) (any, bool) {
+	if t == nil {
+		return nil, false
+	}
+	given := x
+	if j, ok := x.(json.Number); ok && n == nil && numberLimits(string(j), j) != nil {
+		x = notJSON{} // what numberValue refuses of the number written
+	}
+	mismatch := func(want, detail string) (any, bool) {
+		desc := describeGoValue(given)
+		if n != nil {
+			desc = describeValue(n)
+		}
+		c.errorf(code, n, "%s must be %s, not %s", what, want, desc).WithDetail(detail)
+		return nil, false
+	}
+	j, isNum := x.(json.Number)
+	_, isNotJSON := x.(notJSON)
 	switch t.Kind {
 	case String:
-		if s, ok := stringValue(v); ok {
-			return s, true
+		if _, ok := x.(string); ok {
+			return x, true // x, not its string: boxed once
 		}
 		return mismatch("a string", "Write a string in quotes, e.g. \"text\".")
 	case Integer:
-		if n, ok := v.(*ast.Number); ok {
-			j, err := numberValue(n)
-			if err == nil && isIntegral(j) {
-				if n.Kind == ast.Decimal {
-					return mismatch("an integer", "Write a whole number without a decimal point.")
-				}
-				if !fitsInt64(j) {
-					return mismatch("an integer from -9223372036854775808 to 9223372036854775807",
-						"Integer is a 64-bit integer (int64 in generated Go, and what most JSON parsers read exactly); use Number for larger values.")
-				}
-				return j, true
-			}
-			if err == nil {
-				return mismatch("an integer", "Write a whole number, or change the type to Number.")
-			}
+		switch {
+		case !isNum:
+			return mismatch("an integer", "Write a whole number, e.g. 3.")
+		case !isIntegral(j):
+			return mismatch("an integer", "Write a whole number, or change the type to Number.")
+		case isDecimal(j, n):
+			return mismatch("an integer", "Write a whole number without a decimal point.")
+		case !fitsInt64(j):
+			return mismatch("an integer from -9223372036854775808 to 9223372036854775807",
+				"Integer is a 64-bit integer (int64 in generated Go, and what most JSON parsers read exactly); use Number for larger values.")
 		}
-		return mismatch("an integer", "Write a whole number, e.g. 3.")
+		return x, true
 	case Number:
-		if n, ok := v.(*ast.Number); ok {
-			if j, err := numberValue(n); err == nil {
-				return j, true
-			}
+		if isNum {
+			return x, true
 		}
 		return mismatch("a number", "Write a number, e.g. 2.5.")
 	case Boolean:
-		if b, ok := v.(*ast.Boolean); ok {
-			return b.Value, true
+		if b, ok := x.(bool); ok {
+			return b, true
 		}
 		return mismatch("true or false", "Write true or false.")
 	case Object:
-		if _, ok := v.(*ast.Map); ok {
-			return c.jsonValue(v, what)
+		if m, ok := n.(*ast.Map); ok {
+			return c.jsonValue(m, what)
+		}
+		if m, ok := x.(map[string]any); ok && n == nil {
+			return m, true
 		}
 		return mismatch("an object", "Write a map, e.g. {key: \"value\"}.")
 	case Array:
-		arr, ok := v.(*ast.Array)
-		if !ok {
+		arr, isArr := n.(*ast.Array)
+		xs, isList := x.([]any)
+		if !isArr && !(isList && n == nil) {
 			return mismatch("an array", "Write an array, e.g. [\"a\", \"b\"].")
 		}
-		out := make([]any, 0, len(arr.Elements))
+		size := len(xs)
+		if isArr {
+			size = len(arr.Elements)
+		}
+		out := make([]any, 0, size)
 		good := true
-		for _, e := range arr.Elements {
-			x, ok := c.conform(e, t.Elem, code, "element of "+what)
+		for i := range size {
+			e := item{}
+			if isArr {
+				e.n = arr.Elements[i]
+			} else {
+				e.x = xs[i]
+			}
+			y, ok := c.conformItem(e, t.Elem, code, "element of "+what)
 			good = good && ok
-			out = append(out, x)
+			out = append(out, y)
 		}
 		return out, good
 	case EnumKind:
 		en := t.Enum
-		var x any
-		if s, ok := stringValue(v); ok && en.ValueKind == String {
-			x = s
-		} else if n, ok := v.(*ast.Number); ok && en.ValueKind == Integer {
-			j, err := numberValue(n)
-			if err != nil || !isIntegral(j) {
+		var y any
+		if _, ok := x.(string); ok && en.ValueKind == String {
+			y = x
+		} else if (isNum || isNotJSON) && en.ValueKind == Integer {
+			if !isNum || !isIntegral(j) {
 				return mismatch("an integer value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 			}
-			x = j
+			y = x
 		} else {
 			return mismatch("a value of the enum "+en.Name, "Use one of: "+jsonstr.List(en.Values)+".")
 		}
 		var names []string
 		for _, e := range en.Values {
-			if jsonvalue.Equal(e, x) {
-				return x, true
+			if jsonvalue.Equal(e, y) {
+				return y, true
 			}
 			names = append(names, fmt.Sprint(e))
 		}
-		d := c.errorf(code, v, "%s is %s, not a value of the enum %s", what, jsonstr.Text(x), en.Name).WithDetail("Use one of: " + jsonstr.List(en.Values) + ".")
-		if s := c.suggest(fmt.Sprint(x), names); s != "" {
+		d := c.errorf(code, n, "%s is %s, not a value of the enum %s", what, jsonstr.Text(y), en.Name).WithDetail("Use one of: " + jsonstr.List(en.Values) + ".")
+		if s := c.suggest(fmt.Sprint(y), names); s != "" {
 			d.Summary += suggest.DidYouMeanQuoted(s)
 			d.Suggestion = s
 			for _, e := range en.Values {
@@ -179,43 +252,77 @@ func (c *checker) conform(v ast.Value, t *Type, code diag.Code, what string) (an
 		}
 		return nil, false
 	case Record:
-		m, ok := v.(*ast.Map)
-		if !ok {
-			return mismatch("a map of the fields of "+t.Name(), "Write a map with the record's fields, e.g. {field: value}.")
-		}
-		td := t.Decl
-		c.ensureLowered(td)
-		fields := map[string]*Param{}
-		var fieldNames []string
-		for _, f := range td.Fields {
-			if f.Name != "" {
-				fields[f.Name] = f
-				fieldNames = append(fieldNames, f.Name)
-			}
-		}
-		out := make(map[string]any, len(m.Entries))
-		good := true
-		for k, e := range keyed(m) {
-			f, ok := fields[k]
-			if !ok {
-				d := c.errorf(code, e.Key, "%s: %s has no field %s", what, td.Name, k).WithDetail(fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")))
-				c.suggestName(d, k, fieldNames)
-				good = false
-				continue
-			}
-			x, ok := c.conform(e.Value, f.Type, code, what+" field "+k)
-			good = good && ok
-			out[k] = x
-		}
-		for _, f := range td.Fields {
-			if _, given := out[f.Name]; !given && f.Name != "" && f.Required() {
-				c.errorf(code, v, "%s lacks the required field %s", what, f.Name).WithDetail(fmt.Sprintf("Give every required field of %s a value.", td.Name))
-				good = false
-			}
-		}
-		return out, good
+		return c.conformRecord(x, n, t, code, what, mismatch)
 	}
 	return nil, false
+}
+
+// conformRecord is conformValue of a record type: a map of its fields,
+// each of its type, every required one given.
+func (c *checker) conformRecord(x any, n ast.Value, t *Type, code diag.Code, what string, mismatch func(want, detail string) (any, bool)) (any, bool) {
+	type entry struct {
+		key string
+		at  ast.Node // the key as written, nil for a value not written yet
+		v   item
+	}
+	var entries []entry
+	if m, ok := n.(*ast.Map); ok {
+		for k, e := range keyed(m) {
+			entries = append(entries, entry{k, e.Key, item{n: e.Value}})
+		}
+	} else if m, ok := x.(map[string]any); ok && n == nil {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			entries = append(entries, entry{k, nil, item{x: m[k]}})
+		}
+	} else {
+		return mismatch("a map of the fields of "+t.Name(), "Write a map with the record's fields, e.g. {field: value}.")
+	}
+	td := t.Decl
+	c.ensureLowered(td)
+	fields := map[string]*Param{}
+	var fieldNames []string
+	for _, f := range td.Fields {
+		if f.Name != "" {
+			fields[f.Name] = f
+			fieldNames = append(fieldNames, f.Name)
+		}
+	}
+	// The map's own errors first, as it is written before its entries
+	// (CheckParamValues' first error of a value is the first in the text).
+	given := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		given[e.key] = true
+	}
+	good := true
+	for _, f := range td.Fields {
+		if f.Name != "" && f.Required() && !given[f.Name] {
+			c.errorf(code, n, "%s lacks the required field %s", what, f.Name).WithDetail(fmt.Sprintf("Give every required field of %s a value.", td.Name))
+			good = false
+		}
+	}
+	out := make(map[string]any, len(entries))
+	for _, e := range entries {
+		f, ok := fields[e.key]
+		if !ok {
+			d := c.errorf(code, e.at, "%s: %s has no field %s", what, td.Name, e.key).WithDetail(fmt.Sprintf("The fields of %s are: %s.", td.Name, strings.Join(fieldNames, ", ")))
+			c.suggestName(d, e.key, fieldNames)
+			good = false
+			continue
+		}
+		y, ok := c.conformItem(e.v, f.Type, code, what+" field "+e.key)
+		good = good && ok
+		out[e.key] = y
+	}
+	return out, good
+}
+
+// isDecimal reports whether the number j is written with a decimal point
+// (n: as written in gram; else as gram writes j).
+func isDecimal(j json.Number, n ast.Value) bool {
+	if num, ok := n.(*ast.Number); ok {
+		return num.Kind == ast.Decimal
+	}
+	return strings.ContainsAny(string(j), ".eE")
 }
 
 // ecmaOnly matches regular-expression syntax that ECMA-262 (JSON Schema's

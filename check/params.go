@@ -293,11 +293,7 @@ func (c *checker) lowerProps(p *Param, props propSet, r role, what string) {
 			d.Related = []diag.Related{{Range: c.rng(q.Key), Message: "default given here"}}
 		}
 		if t != nil {
-			if v, good := c.conform(q.Value, t, diag.CodeInvalidDefault, "default of "+what); good {
-				if c.satisfies(q.Value, v, t, cons, re, diag.CodeInvalidDefault, "default of "+what) {
-					p.Default, p.HasDefault = v, true
-				}
-			}
+			p.Default, p.HasDefault = c.defaultValue(item{n: q.Value}, t, cons, re, what)
 		}
 		p.Optional = true
 	}
@@ -381,33 +377,68 @@ func (c *checker) contradictions(props propSet, cons *Constraints) {
 		}
 		return nil
 	}
-	num := func(a, b *json.Number, strict bool, la, lb string, keys ...string) {
-		if a == nil || b == nil {
-			return
-		}
-		cmp := jsonvalue.CompareNumbers(*a, *b)
-		if cmp > 0 || (strict && cmp == 0) {
-			if n := at(keys...); n != nil {
-				rel := "is above"
-				if strict {
-					rel = "is not below"
-				}
-				c.errorf(diag.CodeContradiction, n, "%s %s %s %s %s", la, *a, rel, lb, *b).WithDetail("No value satisfies both bounds; swap them or fix one.")
-			}
+	for _, k := range boundContradictions(cons) {
+		if n := at(k.keys...); n != nil || !k.bounds {
+			c.errorf(diag.CodeContradiction, n, "%s", k.summary).WithDetail(k.detail)
 		}
 	}
-	num(cons.Minimum, cons.Maximum, false, "minimum", "maximum", "maximum", "range", "minimum")
-	num(cons.ExclusiveMinimum, cons.ExclusiveMaximum, true, "exclusiveMinimum", "exclusiveMaximum", "exclusiveMaximum")
-	num(cons.Minimum, cons.ExclusiveMaximum, true, "minimum", "exclusiveMaximum", "exclusiveMaximum")
-	num(cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", "maximum", "range")
-	cnt := func(a, b *int64, la, lb string) {
-		if a != nil && b != nil && *a > *b {
-			c.errorf(diag.CodeContradiction, at(lb), "%s %d is above %s %d", la, *a, lb, *b).WithDetail("No value satisfies both; swap them or fix one.")
-		}
-	}
-	cnt(cons.MinLength, cons.MaxLength, "minLength", "maxLength")
-	cnt(cons.MinItems, cons.MaxItems, "minItems", "maxItems")
 }
+
+// contradiction is a pair of constraints no value satisfies, blamed on
+// the first of keys given (bounds: a numeric pair, reported only where
+// one of keys is written).
+type contradiction struct {
+	keys            []string
+	bounds          bool
+	summary, detail string
+}
+
+// boundContradictions lists the pairs of cons no value satisfies: the one
+// rule contradictions and CheckParamValues report. It allocates nothing
+// for constraints without a contradiction (most).
+func boundContradictions(cons *Constraints) []contradiction {
+	var out []contradiction
+	for _, b := range [...]struct {
+		a, b   *json.Number
+		strict bool
+		la, lb string
+		keys   []string
+	}{
+		{cons.Minimum, cons.Maximum, false, "minimum", "maximum", keysMaximum},
+		{cons.ExclusiveMinimum, cons.ExclusiveMaximum, true, "exclusiveMinimum", "exclusiveMaximum", keysExclusiveMaximum},
+		{cons.Minimum, cons.ExclusiveMaximum, true, "minimum", "exclusiveMaximum", keysExclusiveMaximum},
+		{cons.ExclusiveMinimum, cons.Maximum, true, "exclusiveMinimum", "maximum", keysMaximum[:2]},
+	} {
+		if b.a == nil || b.b == nil {
+			continue
+		}
+		if cmp := jsonvalue.CompareNumbers(*b.a, *b.b); cmp > 0 || (b.strict && cmp == 0) {
+			rel := "is above"
+			if b.strict {
+				rel = "is not below"
+			}
+			out = append(out, contradiction{b.keys, true, fmt.Sprintf("%s %s %s %s %s", b.la, *b.a, rel, b.lb, *b.b), "No value satisfies both bounds; swap them or fix one."})
+		}
+	}
+	for _, n := range [...]struct {
+		a, b   *int64
+		la, lb string
+		keys   []string
+	}{{cons.MinLength, cons.MaxLength, "minLength", "maxLength", keysMaxLength}, {cons.MinItems, cons.MaxItems, "minItems", "maxItems", keysMaxItems}} {
+		if n.a != nil && n.b != nil && *n.a > *n.b {
+			out = append(out, contradiction{n.keys, false, fmt.Sprintf("%s %d is above %s %d", n.la, *n.a, n.lb, *n.b), "No value satisfies both; swap them or fix one."})
+		}
+	}
+	return out
+}
+
+// The properties a contradiction is blamed on, the first written.
+var (
+	keysMaximum          = []string{"maximum", "range", "minimum"}
+	keysExclusiveMaximum = []string{"exclusiveMaximum"}
+	keysMaxLength        = []string{"maxLength"}
+	keysMaxItems         = []string{"maxItems"}
+)
 
 // enumList reads a parameter's `enum` list.
 func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
@@ -416,14 +447,24 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 		c.errorf(diag.CodeInvalidEnum, q.Value, "enum must be an array, not %s", describeValue(q.Value)).WithDetail(`List the allowed values in an array: enum: ["a", "b"].`)
 		return nil
 	}
-	out := make([]any, 0, len(arr.Elements))
+	items := make([]item, len(arr.Elements))
+	for i, e := range arr.Elements {
+		items[i] = item{n: e}
+	}
+	return c.enumValues(items, t, what)
+}
+
+// enumValues holds a parameter's enum values to its type, each listed
+// once; it returns the values that are.
+func (c *checker) enumValues(items []item, t *Type, what string) []any {
+	out := make([]any, 0, len(items))
 	seen := map[string]ast.Value{}
-	for _, e := range arr.Elements {
-		v, good := c.conform(e, t, diag.CodeInvalidEnum, "enum value of "+what)
+	for _, e := range items {
+		v, good := c.conformItem(e, t, diag.CodeInvalidEnum, "enum value of "+what)
 		if !good {
 			continue
 		}
-		if c.firstListing(seen, e, v, "Each allowed value must appear once; remove the repetition.") {
+		if c.firstListing(seen, e.n, v, "Each allowed value must appear once; remove the repetition.") {
 			out = append(out, v)
 		}
 	}
@@ -437,7 +478,11 @@ func (c *checker) enumList(q *ast.Property, t *Type, what string) []any {
 func (c *checker) firstListing(seen map[string]ast.Value, e ast.Value, v any, detail string) bool {
 	k := fmt.Sprint(v)
 	if prev, dup := seen[k]; dup {
-		d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", canonicalValue(e)).WithDetail(detail)
+		text := valueText(v) // a value not written yet (e is nil)
+		if e != nil {
+			text = canonicalValue(e)
+		}
+		d := c.errorf(diag.CodeInvalidEnum, e, "enum value %s is listed twice", text).WithDetail(detail)
 		d.Related = []diag.Related{{Range: c.rng(prev), Message: "first listed here"}}
 		return false
 	}
@@ -453,21 +498,40 @@ func (c *checker) examples(q *ast.Property, p *Param, re *regexp.Regexp, what st
 		c.errorf(diag.CodeInvalidExample, q.Value, "examples must be an array, not %s", describeValue(q.Value)).WithDetail(`List examples in an array: examples: ["Paris", "Tokyo"].`)
 		return nil
 	}
-	if p.Type.Kind == Array {
-		if v, good := c.conform(arr, p.Type, diag.CodeInvalidExample, "example of "+what); good {
+	items := make([]item, len(arr.Elements))
+	for i, e := range arr.Elements {
+		items[i] = item{n: e}
+	}
+	return c.exampleValues(items, item{n: arr}, p.Type, p.Constraints, re, what)
+}
+
+// exampleValues holds a parameter's examples (items; all: the list as
+// one value) to its type and constraints; it returns those that hold.
+func (c *checker) exampleValues(items []item, all item, t *Type, cons *Constraints, re *regexp.Regexp, what string) []any {
+	if t.Kind == Array {
+		if v, good := c.conformItem(all, t, diag.CodeInvalidExample, "example of "+what); good {
 			return []any{v}
 		}
 		return nil
 	}
 	var out []any
-	for _, e := range arr.Elements {
-		if v, good := c.conform(e, p.Type, diag.CodeInvalidExample, "example of "+what); good {
-			if c.satisfies(e, v, p.Type, p.Constraints, re, diag.CodeInvalidExample, "example of "+what) {
+	for _, e := range items {
+		if v, good := c.conformItem(e, t, diag.CodeInvalidExample, "example of "+what); good {
+			if c.satisfies(e.n, v, t, cons, re, diag.CodeInvalidExample, "example of "+what) {
 				out = append(out, v)
 			}
 		}
 	}
 	return out
+}
+
+// defaultValue holds a parameter's default to its type and constraints.
+func (c *checker) defaultValue(d item, t *Type, cons *Constraints, re *regexp.Regexp, what string) (any, bool) {
+	v, good := c.conformItem(d, t, diag.CodeInvalidDefault, "default of "+what)
+	if good && c.satisfies(d.n, v, t, cons, re, diag.CodeInvalidDefault, "default of "+what) {
+		return v, true
+	}
+	return nil, false
 }
 
 // satisfies checks a conforming value against the constraints.

@@ -80,20 +80,44 @@ func isDecimalInt(s string) bool {
 // generated Go's) read numbers as float64 or reject longer ones, so check
 // rejects what a later stage would.
 func numberValue(n *ast.Number) (json.Number, error) {
-	if len(n.Raw()) > MaxNumberLength {
-		return "", numberLimitError(fmt.Sprintf("number of %d characters is longer than the %d a JSON number may have", len(n.Raw()), MaxNumberLength))
+	if err := rawNumberLimit(n.Raw()); err != nil {
+		return "", err
 	}
 	v, err := numberText(n)
 	if err != nil {
 		return "", err
 	}
-	if len(v) > MaxNumberLength {
-		return "", numberLimitError(fmt.Sprintf("number %s has %d digits in JSON, more than %d", n.Raw(), len(v), MaxNumberLength))
-	}
-	if f, err := strconv.ParseFloat(string(v), 64); err != nil && math.IsInf(f, 0) {
-		return "", numberLimitError(fmt.Sprintf("number of %d digits is beyond the range of a JSON number (about ±1.8·10^308)", len(v)))
+	if err := jsonNumberLimits(n.Raw(), v); err != nil {
+		return "", err
 	}
 	return v, nil
+}
+
+// numberLimits is numberValue's limits for a JSON number v written as raw
+// (gramc import's values, written as their JSON text): nil, or a
+// numberLimitError.
+func numberLimits(raw string, v json.Number) error {
+	if err := rawNumberLimit(raw); err != nil {
+		return err
+	}
+	return jsonNumberLimits(raw, v)
+}
+
+func rawNumberLimit(raw string) error {
+	if len(raw) > MaxNumberLength {
+		return numberLimitError(fmt.Sprintf("number of %d characters is longer than the %d a JSON number may have", len(raw), MaxNumberLength))
+	}
+	return nil
+}
+
+func jsonNumberLimits(raw string, v json.Number) error {
+	if len(v) > MaxNumberLength {
+		return numberLimitError(fmt.Sprintf("number %s has %d digits in JSON, more than %d", raw, len(v), MaxNumberLength))
+	}
+	if f, err := strconv.ParseFloat(string(v), 64); err != nil && math.IsInf(f, 0) {
+		return numberLimitError(fmt.Sprintf("number of %d digits is beyond the range of a JSON number (about ±1.8·10^308)", len(v)))
+	}
+	return nil
 }
 
 // numberLimitError is numberValue's error for a number over a limit.

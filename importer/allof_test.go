@@ -1,16 +1,13 @@
 package importer_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/importer"
 )
 
 // TestRandomAllOf: a random allOf of object schemas (branches that
@@ -23,55 +20,10 @@ import (
 // properties), so the instances carry declared properties only, and
 // import-open-object is the one warning allowed.
 func TestRandomAllOf(t *testing.T) {
-	n := 200
-	if testing.Short() {
-		n = 40
-	}
-	valid, invalid := 0, 0
-	for seed := range n {
+	sameInstances(t, func(seed int) randomDocument {
 		g := &allOfGen{r: rand.New(rand.NewPCG(uint64(seed), 4949))}
-		src := g.document()
-		data, err := json.MarshalIndent(src, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := importer.Import([]importer.Source{{Name: "root.schema.json", Data: data}})
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, data)
-		}
-		for _, w := range res.Warnings {
-			if w.Code != diag.CodeImportOpenObject {
-				t.Fatalf("seed %d: the import warns: %v\n%s", seed, w, data)
-			}
-		}
-		probe := string(res.Gram) + "\n[probe:Tool {description: \"Probe\"} | (::Root)]\n"
-		pkg, ds := checkText(t, "probe.gram", probe)
-		if len(ds) > 0 {
-			t.Fatalf("seed %d: %v\n%s", seed, ds, probe)
-		}
-		out, err := schema.Output(pkg.Tools[len(pkg.Tools)-1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		orig, back := compile(t, data), compile(t, out)
-		for i := range 60 {
-			inst := g.instance(i%3 == 0)
-			a, b := orig.Validate(inst) == nil, back.Validate(inst) == nil
-			if a != b {
-				raw, _ := json.Marshal(inst)
-				t.Fatalf("seed %d: the instance %s is valid %v against the original, %v against what gram emits back\n--- original\n%s\n--- gram\n%s\n--- emitted\n%s", seed, raw, a, b, data, res.Gram, out)
-			}
-			if a {
-				valid++
-			} else {
-				invalid++
-			}
-		}
-	}
-	t.Logf("%d instances valid against both, %d invalid against both", valid, invalid)
-	if valid < n*5 || invalid < n*5 {
-		t.Fatalf("%d valid and %d invalid instances: the generator is broken", valid, invalid)
-	}
+		return randomDocument{g.document(), func(i int) any { return g.instance(i%3 == 0) }}
+	}, diag.CodeImportOpenObject)
 }
 
 // allOfGen writes a random allOf of objects and instances of it. Each

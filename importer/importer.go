@@ -7,10 +7,13 @@
 // Every operation or tool of a source becomes a tool. What gram cannot
 // hold is dropped or approximated with a positioned warning, each kind
 // with its own import-... code (docs/import.md); a document that cannot be
-// read is an *Error at its place, and then nothing is written. The gram
-// written is checked before it is returned: a value the checker refuses
-// is dropped with a warning at its source, so the output always checks.
-// Output is deterministic: the same sources give the same bytes.
+// read is an *Error at its place, and then nothing is written. Before the
+// gram is written, each parameter's and field's values are held to the
+// checker's own rules (check.CheckParamValues): a value the checker would
+// refuse is dropped with a warning at its source, so the output checks;
+// the rest of it checks by construction, which the tests hold every
+// import's output to. It is written, parsed and formatted once. Output is
+// deterministic: the same sources give the same bytes.
 package importer
 
 import (

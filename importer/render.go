@@ -3,145 +3,122 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gramc-dev/gramc/ast"
 	"net/url"
 	"sort"
 	"strings"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/syntax"
 )
 
-// span is where a property of a parameter was written in the gram text,
-// to drop it when the checker refuses it.
-type span struct {
-	start, end int
-	p          *param
-	key        string
-}
-
 // writer writes the package as gram text.
 type writer struct {
-	b     strings.Builder
-	spans []span
+	b strings.Builder
 }
 
-// write names the declarations, writes the package and checks it: a
-// property the checker refuses is dropped with a warning at its source,
-// and the package written again, so the result always checks. It returns
-// the formatted text and the checker's warnings, placed in the sources.
+// write names the declarations, drops what the checker would refuse of
+// their values (validate), and writes and formats the package once. It
+// returns the formatted text and the checker's warnings of what is
+// written, placed in the sources.
 func (im *importer) write(srcs []Source, kinds []string) ([]byte, diag.Diagnostics, error) {
 	im.prune()
 	im.name()
-	header := "// Imported by gramc import from " + describeSources(srcs, kinds) + ".\n"
-	const file = "imported.gram"
-	for round := 0; ; round++ {
-		w := &writer{}
-		w.b.WriteString(header)
-		w.pkg(&im.pkg, im.decls)
-		text := w.b.String()
-		f, ds := syntax.ParseString(file, text)
-		if ds.HasErrors() {
-			return nil, nil, fmt.Errorf("gramc import wrote gram that does not parse (a bug; please report it): %s", ds.Errors()[0].Error())
-		}
-		_, ds = check.CheckSources("", []check.SourceFile{{AST: f, Diags: ds}})
-		var warnings diag.Diagnostics
-		dropped := false
-		for _, d := range ds {
-			sp := w.at(int(d.Range.Start.Offset))
-			if d.Severity != diag.Error {
-				if sp == nil {
-					continue
-				}
-				warnings = append(warnings, &diag.Diagnostic{Severity: diag.Warning, Code: d.Code, Summary: d.Summary, Detail: d.Detail, Range: sp.p.src.at(sp.p.propNode(sp.key))})
-				continue
-			}
-			if sp == nil || round > 64 || !sp.p.has(sp.key) {
-				return nil, nil, fmt.Errorf("gramc import wrote gram that does not check (a bug; please report it): %s", d.Error())
-			}
-			if sp.p.drop(sp.key) {
-				dropped = true
-				at := sp.p.propNode(sp.key)
-				if im.refused[at] {
-					continue // a field copied into a tool's parameters
-				}
-				im.refused[at] = true
-				saved := im.s
-				im.s = sp.p.src
-				im.warn(diag.CodeImportInvalidValue, sp.p.propNode(sp.key), fmt.Sprintf("%s of %s is dropped: %s", sp.key, jsonstr.Text(sp.p.name), d.Summary),
-					"gram refuses the value where it is written: "+strings.TrimSpace(d.Detail))
-				im.s = saved
-			}
-		}
-		if dropped {
+	warnings := im.validate()
+	w := &writer{}
+	w.b.WriteString("// Imported by gramc import from " + describeSources(srcs, kinds) + ".\n")
+	w.pkg(&im.pkg, im.decls)
+	f, ds := syntax.ParseString("imported.gram", w.b.String())
+	if ds.HasErrors() {
+		return nil, nil, fmt.Errorf("gramc import wrote gram that does not parse (a bug; please report it): %s", ds.Errors()[0].Error())
+	}
+	return syntax.Format(f), append(warnings, im.placeParsed(f, ds)...), nil
+}
+
+// placeParsed places the parse's warnings of the gram written in the
+// sources. A package written has one kind only, unsafe-character: a value
+// kept as the wire value (an enum value, a default) holds a control or
+// bidirectional character, which the scanner warns of in the text (its
+// rule, applied once to the text as written). Each is said at the source
+// of the property of the parameter or field it is in, else of the
+// declaration; one outside the declarations (the header's file names) is
+// not the package's.
+func (im *importer) placeParsed(f *ast.File, ds diag.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range ds {
+		off := int(d.Range.Start.Offset)
+		i := sort.Search(len(f.Patterns), func(i int) bool { _, end := f.Patterns[i].Offsets(); return end > off })
+		if i == len(f.Patterns) {
 			continue
 		}
-		return syntax.Format(f), warnings, nil
-	}
-}
-
-func (p *param) propNode(key string) *node {
-	if n := p.props[key]; n != nil {
-		return n
-	}
-	return p.at
-}
-
-// has reports whether key is a property drop can remove.
-func (p *param) has(key string) bool {
-	switch key {
-	case "description", "optional", "elementType", "deprecated":
-		return false
-	}
-	return true
-}
-
-// drop removes a property the checker refused; false when it was gone.
-func (p *param) drop(key string) bool {
-	c := &p.c
-	switch key {
-	case "default":
-		had := p.hasDef
-		p.def, p.hasDef = nil, false
-		return had
-	case "examples":
-		had := len(p.examples) > 0
-		p.examples = nil
-		return had
-	case "enum":
-		c.Enum = nil
-	case "pattern":
-		c.Pattern = ""
-	case "format":
-		c.Format = ""
-	case "uniqueItems":
-		c.UniqueItems = false
-	default:
-		for _, b := range bounds(c) {
-			if b.key == key {
-				*b.to = nil
-				return true
+		if start, _ := f.Patterns[i].Offsets(); off < start {
+			continue
+		}
+		var src *source
+		var at *node
+		var params []*param
+		var nodes []*ast.NodePattern
+		sp, _ := f.Patterns[i].(*ast.SubjectPattern)
+		if sp == nil {
+			continue
+		}
+		switch {
+		case i < len(im.pkg.tools):
+			t := im.pkg.tools[i]
+			src, at, params = t.src, t.at, t.params
+			if len(sp.Elements) == 1 {
+				nodes = pathNodes(sp.Elements[0])
+			}
+		default:
+			switch decl := im.decls[i-len(im.pkg.tools)].(type) {
+			case *record:
+				src, at, params = decl.src, decl.at, decl.fields
+				for _, e := range sp.Elements {
+					if n, ok := e.(*ast.NodePattern); ok {
+						nodes = append(nodes, n)
+					}
+				}
+			case *enum:
+				src, at = decl.src, decl.at
 			}
 		}
-		for _, s := range sizes(c) {
-			if s.key == key {
-				*s.to = nil
-				return true
+		for j, n := range nodes {
+			if start, end := n.Offsets(); j < len(params) && start <= off && off < end {
+				p := params[j]
+				src, at = p.src, p.at
+				if n.Record != nil {
+					for _, q := range n.Record.Properties {
+						if start, end := q.Offsets(); start <= off && off < end {
+							at = p.propNode(q.Key.Name)
+						}
+					}
+				}
 			}
 		}
-		return false
+		if src == nil {
+			continue
+		}
+		out = append(out, &diag.Diagnostic{Severity: diag.Warning, Code: d.Code, Summary: d.Summary, Detail: d.Detail, Range: src.at(at)})
 	}
-	return true
+	return out
 }
 
-// at is the span holding offset off.
-func (w *writer) at(off int) *span {
-	i := sort.Search(len(w.spans), func(i int) bool { return w.spans[i].end > off })
-	if i < len(w.spans) && w.spans[i].start <= off {
-		return &w.spans[i]
+// pathNodes are the nodes of a signature, in order.
+func pathNodes(p ast.Pattern) []*ast.NodePattern {
+	var nodes []*ast.NodePattern
+	for p != nil {
+		switch q := p.(type) {
+		case *ast.NodePattern:
+			return append(nodes, q)
+		case *ast.RelationshipPattern:
+			nodes = append(nodes, q.Left)
+			p = q.Right
+		default:
+			return nodes
+		}
 	}
-	return nil
+	return nodes
 }
 
 func describeSources(srcs []Source, kinds []string) string {
@@ -252,7 +229,7 @@ func (w *writer) enum(e *enum) {
 	w.b.WriteString("}]\n")
 }
 
-// param writes (name::Type {properties}), recording each property's span.
+// param writes (name::Type {properties}).
 func (w *writer) param(p *param) {
 	w.b.WriteString("(" + syntax.QuoteName(p.name) + "::" + label(p.typ))
 	first := true
@@ -263,9 +240,7 @@ func (w *writer) param(p *param) {
 		} else {
 			w.b.WriteString(", ")
 		}
-		start := w.b.Len()
 		w.b.WriteString(key + ": " + text)
-		w.spans = append(w.spans, span{start: start, end: w.b.Len(), p: p, key: key})
 	}
 	if p.typ.kind == check.Array {
 		prop("elementType", elementType(p.typ.elem))

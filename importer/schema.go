@@ -141,20 +141,6 @@ func (im *importer) hash(n *node) [32]byte {
 		return h
 	}
 	d := sha256.New()
-	if n.Kind != jsonvalue.Object && n.Kind != jsonvalue.Array {
-		var h [32]byte
-		d.Write([]byte{byte(n.Kind)})
-		switch n.Kind {
-		case jsonvalue.String:
-			d.Write([]byte(n.Str))
-		case jsonvalue.Number:
-			d.Write([]byte(n.Num))
-		case jsonvalue.Bool:
-			fmt.Fprint(d, n.Bool)
-		}
-		copy(h[:], d.Sum(nil))
-		return h
-	}
 	d.Write([]byte{byte(n.Kind)})
 	switch n.Kind {
 	case jsonvalue.Object:
@@ -178,8 +164,10 @@ func (im *importer) hash(n *node) [32]byte {
 		fmt.Fprint(d, n.Bool)
 	}
 	var h [32]byte
-	copy(h[:], d.Sum(nil))
-	im.hashes[n] = h
+	d.Sum(h[:0])
+	if n.Kind == jsonvalue.Object || n.Kind == jsonvalue.Array {
+		im.hashes[n] = h
+	}
 	return h
 }
 
