@@ -62,7 +62,18 @@ type connection struct {
 	address, namespace, taskQueue string
 }
 
-func (c *connection) flags(cmd *cobra.Command) {
+// The default task queues: the agents' workers poll one and the eval
+// workers another, since a worker polls only for the workflows and
+// activities it registers (a gramc.EvalRun on the agents' queue would be
+// retried there, each time after a failed workflow task, until an eval
+// worker took it).
+const (
+	DefaultTaskQueue     = "gramc"
+	DefaultEvalTaskQueue = "gramc-eval"
+)
+
+// flags adds the connection's flags to cmd, queue the default task queue.
+func (c *connection) flags(cmd *cobra.Command, queue string) {
 	addr := os.Getenv("TEMPORAL_ADDRESS")
 	if addr == "" {
 		addr = client.DefaultHostPort
@@ -73,7 +84,7 @@ func (c *connection) flags(cmd *cobra.Command) {
 	}
 	cmd.Flags().StringVar(&c.address, "address", addr, "the Temporal frontend's HOST:PORT ($TEMPORAL_ADDRESS)")
 	cmd.Flags().StringVar(&c.namespace, "namespace", ns, "the Temporal namespace ($TEMPORAL_NAMESPACE)")
-	cmd.Flags().StringVar(&c.taskQueue, "task-queue", "gramc", "the task queue the workers poll")
+	cmd.Flags().StringVar(&c.taskQueue, "task-queue", queue, "the task queue the workers poll")
 }
 
 // dial connects, with Temporal's tracing interceptor when tel exports
@@ -221,7 +232,7 @@ func workerCmd(stdout, stderr io.Writer, goTools map[string]runtime.ToolFunc) *c
 			return wk.Run(stop)
 		},
 	}
-	conn.flags(cmd)
+	conn.flags(cmd, DefaultTaskQueue)
 	cmd.Flags().StringArrayVar(&tools, "tool", nil, "bind tool NAME to `NAME=COMMAND` (run with sh -c, arguments on stdin, as gramc run --tool); repeatable")
 	cmd.Flags().StringArrayVar(&agents, "agent", nil, "serve only agent `NAME` (repeatable; default every agent)")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "the model provider's base URL (an OpenAI-compatible server, a proxy)")
@@ -304,7 +315,7 @@ starts nothing. --id ID alone attaches to the run with that ID.`,
 			return nil
 		},
 	}
-	conn.flags(cmd)
+	conn.flags(cmd, DefaultTaskQueue)
 	cmd.Flags().StringVar(&agent, "agent", "", "the agent to run")
 	cmd.Flags().StringVar(&id, "id", "", "the run's workflow ID: a run with this ID under way is attached to, not started again")
 	cmd.Flags().IntVar(&maxIter, "max-iterations", 0, "override the agent's iteration limit")

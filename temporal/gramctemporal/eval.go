@@ -161,7 +161,7 @@ func evalWorkerCmd(stderr io.Writer, goTools map[string]runtime.ToolFunc) *cobra
 			return wk.Run(stop)
 		},
 	}
-	conn.flags(cmd)
+	conn.flags(cmd, DefaultEvalTaskQueue)
 	return cmd
 }
 
@@ -222,7 +222,7 @@ the bytes gramc eval writes.`,
 			conn := connection{address: envOr(own["--address"], "TEMPORAL_ADDRESS", client.DefaultHostPort),
 				namespace: envOr(own["--namespace"], "TEMPORAL_NAMESPACE", client.DefaultNamespace), taskQueue: own["--task-queue"]}
 			if conn.taskQueue == "" {
-				conn.taskQueue = "gramc"
+				conn.taskQueue = DefaultEvalTaskQueue
 			}
 			hb := DefaultEvalHeartbeat
 			if v, ok := own["--heartbeat"]; ok {
