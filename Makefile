@@ -4,7 +4,7 @@ FUZZTIME ?= 1m
 BENCHTIME ?= 1x
 PKGS     := ./...
 
-.PHONY: all help build install test test-temporal lint gramfmt bench fuzz demo clean vscode-package playground playground-serve playground-test-setup
+.PHONY: all help build install test test-main test-temporal lint gramfmt bench fuzz demo clean vscode-package playground playground-serve playground-test-setup
 
 all: build
 
@@ -49,9 +49,13 @@ test: lint gramfmt mcpts mcpconformance gents
 	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/weather/ts/gen ./examples/weather
 	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/triage/ts/gen ./examples/triage
 	@$(MAKE) --no-print-directory playground-test-setup
-	@echo "== go test (a cold cache compiles the test binaries first: about half a minute on 2 cores)"
+	@echo "== go test of the main module and of the temporal module, side by side (each one's output when it ends)"
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-main test-temporal
+
+# test-main: the main module's tests (a cold cache compiles the test
+# binaries first: about half a minute on 2 cores).
+test-main:
 	$(GO) test -count=1 $(PKGS)
-	@$(MAKE) --no-print-directory test-temporal
 
 # The npm packages of the Node tests, each directory's from its committed
 # lock: npm ci, again only when package.json or package-lock.json changes.

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -80,6 +81,10 @@ func newEnv(t *testing.T, cfg durable.Config) env {
 	// default, which a loaded 2-core machine can reach while an activity
 	// runs (the known flake); a minute still ends a hung test.
 	e.SetTestTimeout(time.Minute)
+	// Likewise a workflow task counts as deadlocked after 1 s of wall
+	// clock by default, which a starved test process reaches while make
+	// test runs the main module's tests beside these.
+	e.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
 	w, err := durable.New(cfg)
 	if err != nil {
 		t.Fatal(err)
