@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -69,10 +70,13 @@ func Require(t testing.TB, modules string, packages ...string) string {
 	return browser
 }
 
-// Run runs script with node, modules on NODE_PATH, on a JSON file of cfg
-// and "chromium", "chromiumArgs" (Args) and "result", the file the script
-// writes its result to: an object with the steps it took ("steps") and,
-// when one failed, the error ("error"), and whatever else res decodes.
+// Run runs script with node, modules and this package's directory on
+// NODE_PATH (so the script's require("browsertest") is browsertest.js,
+// which launches the browser and writes the result), on a JSON file of
+// cfg and "chromium", "chromiumArgs" (Args) and "result", the file the
+// script writes its result to: an object with the steps it took
+// ("steps") and, when one failed, the error ("error"), and whatever else
+// res decodes.
 // It fails t when the script wrote no result, failed, or exited with an
 // error.
 func Run(t testing.TB, browser, modules, script string, cfg map[string]any, res any) {
@@ -93,7 +97,7 @@ func Run(t testing.TB, browser, modules, script string, cfg map[string]any, res 
 	}
 	cmd := exec.Command("node", filepath.Base(script), cfgPath)
 	cmd.Dir = filepath.Dir(script)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules+string(os.PathListSeparator)+here())
 	out, runErr := cmd.CombinedOutput()
 	data, err := os.ReadFile(result)
 	if err != nil {
@@ -115,4 +119,10 @@ func Run(t testing.TB, browser, modules, script string, cfg map[string]any, res 
 			t.Fatalf("%s result %q: %v", script, data, err)
 		}
 	}
+}
+
+// here is this package's source directory, where browsertest.js is.
+func here() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
 }
