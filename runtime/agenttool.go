@@ -209,7 +209,7 @@ func agentTool(child *BoundAgent, base RunOptions, level int) ToolFunc {
 		if err != nil {
 			return nil, err
 		}
-		l, err := NewListedLoop(child.Agent, c, o)
+		l, err := NewChildLoop(child.Agent, c, o)
 		if err != nil {
 			return nil, err
 		}

@@ -117,7 +117,7 @@ func rootBudget(agent Agent, o RunOptions) Budget {
 // its pending turn (Loop.Child): the message it is sent, its level in the
 // nesting, its iteration limit and its share of the run's budget. It is
 // data, so a durable engine hands it to the child workflow that runs the
-// agent (NewListedLoop).
+// agent (NewChildLoop).
 type Child struct {
 	Agent         string `json:"agent"`
 	Input         string `json:"input"`

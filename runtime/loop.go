@@ -83,10 +83,10 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 	return l.start(input, conv)
 }
 
-// NewListedLoop starts the run of a listed agent its caller's Loop decided
+// NewChildLoop starts the run of a listed agent its caller's Loop decided
 // (Loop.Child): c's message in a fresh conversation, at c's level, within
 // c's iteration limit and share of the budget. o supplies MaxToolCalls.
-func NewListedLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
+func NewChildLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
 	l, err := newListedLoop(agent, c, o)
 	if err != nil {
 		return nil, err

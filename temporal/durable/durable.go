@@ -310,7 +310,7 @@ func (w *Worker) Workflow(ctx workflow.Context, in Input) (*runtime.Response, er
 	case in.Resume != nil:
 		l, err = runtime.ResumeLoop(b.Agent, in.Resume, o, in.Child)
 	case in.Child != nil:
-		l, err = runtime.NewListedLoop(b.Agent, *in.Child, o)
+		l, err = runtime.NewChildLoop(b.Agent, *in.Child, o)
 	default:
 		l, err = runtime.NewLoop(b.Agent, in.Input, in.Conversation, o)
 	}
