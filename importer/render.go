@@ -3,10 +3,12 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gramc-dev/gramc/ast"
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/gramc-dev/gramc/ast"
+	"github.com/gramc-dev/gramc/internal/termsafe"
 
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/diag"
@@ -121,6 +123,13 @@ func pathNodes(p ast.Pattern) []*ast.NodePattern {
 	return nodes
 }
 
+// maxSourceName bounds a source's name in the header comment.
+const maxSourceName = 200
+
+// describeSources names the sources for the header comment, each on one
+// line with every control and bidirectional character escaped (a file or
+// server name is the user's, not the document's, but a comment must not
+// reorder or hide what a reader of the gram sees).
 func describeSources(srcs []Source, kinds []string) string {
 	var parts []string
 	for i, s := range srcs {
@@ -128,7 +137,7 @@ func describeSources(srcs []Source, kinds []string) string {
 		if s.Server {
 			name = "the MCP server " + serverName(name)
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", oneLine(name), kinds[i]))
+		parts = append(parts, fmt.Sprintf("%s (%s)", termsafe.Line(name, maxSourceName), kinds[i]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -139,19 +148,6 @@ func serverName(s string) string {
 	if u, err := url.Parse(s); err == nil && u.Scheme != "" && u.Host != "" {
 		u.User, u.RawQuery, u.Fragment = nil, "", ""
 		return u.String()
-	}
-	return s
-}
-
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
-	if len(s) > 200 {
-		s = s[:200] + "..."
 	}
 	return s
 }

@@ -130,3 +130,24 @@ func keyAt(doc string, want []string, w *diag.Diagnostic) string {
 	}
 	return fmt.Sprint(w.Range.Start.Offset)
 }
+
+// TestSourceNameInHeader: a source's name with control and bidirectional
+// characters is escaped in the header comment, so the gram written has
+// nothing the scanner warns of and shows what the name holds.
+func TestSourceNameInHeader(t *testing.T) {
+	doc := []byte(`{"tools": [{"name": "ping", "description": "Ping", "inputSchema": {"type": "object", "additionalProperties": false}}]}`)
+	res, err := importer.Import([]importer.Source{{Name: "tools\u202e.json\r\nfake line", Data: doc}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gram := string(res.Gram)
+	if !strings.Contains(gram, `tools\u202e.json\r\nfake line`) {
+		t.Errorf("the name is not shown escaped:\n%s", gram)
+	}
+	if strings.ContainsRune(gram, '\u202e') || strings.Contains(gram, "\nfake line") {
+		t.Errorf("the name reached the gram raw:\n%s", gram)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+}
