@@ -105,6 +105,7 @@ func TestMCPConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Parallel()
 	compiler := serveHTTP(t, "mcp", "--compiler", "--root", t.TempDir())
 	for _, s := range conformanceScenarios {
 		runConformance(t, dir, compiler, s)
@@ -166,10 +167,20 @@ func serveHTTP(t *testing.T, args ...string) string {
 func runConformance(t *testing.T, dir, url string, s conformanceScenario) {
 	t.Helper()
 	name := s.name
+	if s.version != "" {
+		name += " at " + s.version
+	}
+	t.Run(name, func(t *testing.T) {
+		t.Parallel() // a node process each, mostly waiting on the server
+		runScenario(t, dir, url, s, name)
+	})
+}
+
+// runScenario is runConformance's subtest.
+func runScenario(t *testing.T, dir, url string, s conformanceScenario, name string) {
 	args := []string{"--import", "./node20.mjs", "node_modules/@modelcontextprotocol/conformance/dist/index.js",
 		"server", "--url", url, "--scenario", s.name}
 	if s.version != "" {
-		name += " at " + s.version
 		args = append(args, "--spec-version", s.version)
 	}
 	out := t.TempDir()
