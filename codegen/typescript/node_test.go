@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 	"github.com/gramc-dev/gramc/codegen/internal/hostile"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/runtime"
@@ -394,7 +395,7 @@ func TestNodeTenThousandTools(t *testing.T) {
 
 // tenThousandTools is gramgen.Package(10000, 100), checked.
 func tenThousandTools(t testing.TB) *check.Package {
-	pkg := benchPackage(t, 10000, 100)
+	pkg := gentest.Package(t, 10000, 100)
 	pkg.Name = "big"
 	return pkg
 }
