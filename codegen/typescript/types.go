@@ -168,25 +168,21 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 	if c.ExclusiveMaximum != nil {
 		num(c.ExclusiveMaximum, "<", "less than")
 	}
-	if c.MinLength != nil {
-		n := strconv.FormatInt(*c.MinLength, 10)
-		refine("(v) => gramcLength(v) >= "+n, "must be at least "+n+" characters long")
+	// count refines with a bound on a length: pred and msg with the bound
+	// in place of %s.
+	count := func(n *int64, pred, msg string) {
+		if n != nil {
+			s := strconv.FormatInt(*n, 10)
+			refine(fmt.Sprintf(pred, s), fmt.Sprintf(msg, s))
+		}
 	}
-	if c.MaxLength != nil {
-		n := strconv.FormatInt(*c.MaxLength, 10)
-		refine("(v) => gramcLength(v) <= "+n, "must be at most "+n+" characters long")
-	}
+	count(c.MinLength, "(v) => gramcLength(v) >= %s", "must be at least %s characters long")
+	count(c.MaxLength, "(v) => gramcLength(v) <= %s", "must be at most %s characters long")
 	if c.Pattern != "" {
 		refine("gramcMatch("+jsString(c.Pattern)+")", "must match the pattern "+c.Pattern)
 	}
-	if c.MinItems != nil {
-		n := strconv.FormatInt(*c.MinItems, 10)
-		refine("(v) => v.length >= "+n, "must have at least "+n+" items")
-	}
-	if c.MaxItems != nil {
-		n := strconv.FormatInt(*c.MaxItems, 10)
-		refine("(v) => v.length <= "+n, "must have at most "+n+" items")
-	}
+	count(c.MinItems, "(v) => v.length >= %s", "must have at least %s items")
+	count(c.MaxItems, "(v) => v.length <= %s", "must have at most %s items")
 	if c.UniqueItems {
 		refine("gramcUnique", "items must be unique")
 	}
