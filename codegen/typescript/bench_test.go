@@ -3,6 +3,7 @@ package typescript
 import (
 	"testing"
 
+	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 )
 
@@ -11,21 +12,12 @@ import (
 // codegen/golang's BenchmarkGen does for Go. Bytes are the four generated
 // files together.
 func BenchmarkGen(b *testing.B) {
-	pkg := gentest.Package(b, 10000, 100)
-	files, err := Generate(Request{Package: pkg})
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := 0
-	for _, f := range files {
-		n += len(f.Contents)
-	}
-	b.SetBytes(int64(n))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Generate(Request{Package: pkg}); err != nil {
-			b.Fatal(err)
+	gentest.Bench(b, func(pkg *check.Package) (int, error) {
+		files, err := Generate(Request{Package: pkg})
+		n := 0
+		for _, f := range files {
+			n += len(f.Contents)
 		}
-	}
+		return n, err
+	})
 }

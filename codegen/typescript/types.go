@@ -406,33 +406,26 @@ func (g *gen) typesFile(b *strings.Builder) error {
 
 	b.WriteString("\n// Registries.\n\n")
 	writeDoc(b, "", "toolSchemas maps each tool's gram name to the Zod schemas of its arguments and result.")
-	openRegistry(b, "toolSchemas")
-	for i, tn := range g.tools {
-		sep(b, i)
-		b.WriteString("    " + propertyKey(tn.t.Name) + ": { args: " + tn.base + "ArgsSchema, result: " + tn.base + "ResultSchema }")
+	var entries []string
+	for _, tn := range g.tools {
+		entries = append(entries, propertyKey(tn.t.Name)+": { args: "+tn.base+"ArgsSchema, result: "+tn.base+"ResultSchema }")
 	}
-	closeRegistry(b, len(g.tools))
+	writeRegistry(b, "toolSchemas", entries)
 	writeDoc(b, "", "typeSchemas maps each type's and enum's gram name to its Zod schema.")
-	openRegistry(b, "typeSchemas")
-	i := 0
+	entries = nil
 	for _, e := range g.m.Enums {
-		sep(b, i)
-		i++
-		b.WriteString("    " + propertyKey(e.Name) + ": " + g.enums[e] + "Schema")
+		entries = append(entries, propertyKey(e.Name)+": "+g.enums[e]+"Schema")
 	}
 	for _, d := range g.m.Types {
-		sep(b, i)
-		i++
-		b.WriteString("    " + propertyKey(d.Name) + ": " + g.types[d] + "Schema")
+		entries = append(entries, propertyKey(d.Name)+": "+g.types[d]+"Schema")
 	}
-	closeRegistry(b, i)
+	writeRegistry(b, "typeSchemas", entries)
 	writeDoc(b, "", "agentSchemas maps each agent's gram name to the Zod schemas of its input and output.")
-	openRegistry(b, "agentSchemas")
-	for i, an := range g.agents {
-		sep(b, i)
-		b.WriteString("    " + propertyKey(an.a.Name) + ": { input: " + an.base + "InputSchema, output: " + an.base + "OutputSchema }")
+	entries = nil
+	for _, an := range g.agents {
+		entries = append(entries, propertyKey(an.a.Name)+": { input: "+an.base+"InputSchema, output: "+an.base+"OutputSchema }")
 	}
-	closeRegistry(b, len(g.agents))
+	writeRegistry(b, "agentSchemas", entries)
 
 	b.WriteString(typesHelpers)
 	return nil
@@ -445,17 +438,18 @@ func sep(b *strings.Builder, i int) {
 	b.WriteString("\n")
 }
 
-// openRegistry starts a registry: a constant set to what a function
-// declaration returns, for the reason getter says (each entry reads a
-// schema).
-func openRegistry(b *strings.Builder, name string) {
+// writeRegistry writes a registry of entries ("key: value"): a constant
+// set to what a function declaration returns, for the reason getter says
+// (each entry reads a schema).
+func writeRegistry(b *strings.Builder, name string, entries []string) {
 	fn := "gramc" + strings.ToUpper(name[:1]) + name[1:]
 	b.WriteString("export const " + name + " = " + fn + "();\n")
 	b.WriteString("function " + fn + "() {\n  return {")
-}
-
-func closeRegistry(b *strings.Builder, n int) {
-	if n > 0 {
+	for i, e := range entries {
+		sep(b, i)
+		b.WriteString("    " + e)
+	}
+	if len(entries) > 0 {
 		b.WriteString(",\n")
 	}
 	b.WriteString("  } as const;\n}\n\n")

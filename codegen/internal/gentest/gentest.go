@@ -41,6 +41,25 @@ func Package(tb testing.TB, nTools, nFiles int) *check.Package {
 	return pkg
 }
 
+// Bench benchmarks gen, a generator that returns how many bytes it wrote,
+// on Package(b, 10000, 100), checked once outside the timer: the
+// generators' BenchmarkGen, whose bytes per op are what gen writes.
+func Bench(b *testing.B, gen func(*check.Package) (int, error)) {
+	pkg := Package(b, 10000, 100)
+	n, err := gen(pkg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := gen(pkg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // ExampleDirs are the directories of repo's examples/ that hold .gram
 // files (repo is the module's root, relative to the test's directory).
 func ExampleDirs(repo string) []string {
