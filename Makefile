@@ -46,8 +46,6 @@ test: lint gramfmt mcpts mcpconformance gents
 	@echo "== generated Go is fresh"
 	$(GO) run ./cmd/gramc gen --check ./examples/hello
 	$(GO) run ./cmd/gramc gen --check ./examples/triage
-	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/weather/ts/gen ./examples/weather
-	$(GO) run ./cmd/gramc gen --check --lang ts -o examples/triage/ts/gen ./examples/triage
 	@$(MAKE) --no-print-directory playground-test-setup
 	@echo "== go test of the main module and of the temporal module, side by side (each one's output when it ends)"
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-main test-temporal

@@ -54,6 +54,7 @@ const rules = `
 	check, toolspec < codegen/schema;
 	check < codegen/model; # the language-neutral model both emitters read
 	check < codegen/internal/hostile; # the emitters' tests' hostile corpus
+	check < codegen/internal/gentest; # the emitters' tests' shared helpers
 	codegen/schema, codegen/model < codegen/golang, codegen/typescript;
 	codegen/schema < compat;
 	check < codegen/graph;

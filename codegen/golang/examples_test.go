@@ -1,16 +1,15 @@
 package golang
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/internal/golden"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/load"
 )
@@ -29,20 +28,8 @@ type examplePackage struct {
 // inputs of testdata/hostile/.
 func examplePackages(t testing.TB) []examplePackage {
 	t.Helper()
-	var paths []string
-	dirs, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*"))
-	for _, d := range dirs {
-		if grams, _ := filepath.Glob(filepath.Join(d, "*.gram")); len(grams) > 0 {
-			paths = append(paths, d)
-		}
-	}
-	root := filepath.Join("..", "..", "testdata", "examples")
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".gram") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
+	paths := gentest.ExampleDirs(filepath.Join("..", ".."))
+	paths = append(paths, gentest.GramFiles(filepath.Join("..", "..", "testdata", "examples"))...)
 	// The broken example sits in a testdata directory so that ./... skips it.
 	paths = append(paths, filepath.Join("..", "..", "examples", "testdata", "broken"))
 	hostile, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.gram"))
@@ -103,15 +90,7 @@ func TestGolden(t *testing.T) {
 					ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Contents})
 				}
 			}
-			if len(warnings) > 0 {
-				var b strings.Builder
-				for _, d := range warnings {
-					b.WriteString(filepath.ToSlash(d.Error()))
-					b.WriteByte('\n')
-				}
-				ar.Files = append(ar.Files, txtar.File{Name: "diagnostics", Data: []byte(b.String())})
-			}
-			golden.File(t, filepath.Join("testdata", "golden", ex.id+".txtar"), txtar.Format(ar))
+			gentest.Golden(t, filepath.Join("testdata", "golden", ex.id+".txtar"), ar, warnings)
 		})
 	}
 }

@@ -3,10 +3,11 @@ package typescript
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -60,17 +61,20 @@ func num(v any) (float64, bool) {
 var stringPool = []string{"", "a", "abc", "AB", "ABCD", "LFPG", "x1", "xy", "555-1234", "5551234", "b", "c d", "hello",
 	"red", "green", "blue", "dark blue", "x-y", "celsius", "fahrenheit", "é", "éé", "😀", "😀😀😀", "a\nb", "2024-01-02", "ABCDE", "ab1"}
 
-func (g *instanceGen) str(s map[string]any) string {
-	lo, hi := 0, 6
-	if v, ok := num(s["minLength"]); ok {
+// bounds are a schema's bounds on a length (minKey and maxKey, such as
+// minLength and maxLength), lo and hi when it has none, hi at least lo.
+func bounds(s map[string]any, minKey, maxKey string, lo, hi int) (int, int) {
+	if v, ok := num(s[minKey]); ok {
 		lo = int(v)
 	}
-	if v, ok := num(s["maxLength"]); ok {
+	if v, ok := num(s[maxKey]); ok {
 		hi = int(v)
 	}
-	if hi < lo {
-		hi = lo
-	}
+	return lo, max(lo, hi)
+}
+
+func (g *instanceGen) str(s map[string]any) string {
+	lo, hi := bounds(s, "minLength", "maxLength", 0, 6)
 	if p, ok := s["pattern"].(string); ok {
 		re, err := regexp.Compile(p)
 		if err == nil {
@@ -169,16 +173,7 @@ func (g *instanceGen) valid(s map[string]any, depth int) any {
 	case "boolean":
 		return g.r.Intn(2) == 0
 	case "array":
-		lo, hi := 0, 3
-		if v, ok := num(s["minItems"]); ok {
-			lo = int(v)
-		}
-		if v, ok := num(s["maxItems"]); ok {
-			hi = int(v)
-		}
-		if hi < lo {
-			hi = lo
-		}
+		lo, hi := bounds(s, "minItems", "maxItems", 0, 3)
 		if depth > 3 {
 			hi = lo
 		}
@@ -210,7 +205,7 @@ func (g *instanceGen) valid(s map[string]any, depth int) any {
 			}
 		}
 		m := map[string]any{}
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			if required[k] || (depth < 3 && g.r.Intn(2) == 0) {
 				m[k] = g.valid(props[k].(map[string]any), depth+1)
 			}
@@ -228,7 +223,7 @@ func (g *instanceGen) breakOne(s map[string]any, v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		props, _ := s["properties"].(map[string]any)
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		if len(keys) > 0 && props != nil && g.r.Intn(3) > 0 {
 			k := keys[g.r.Intn(len(keys))]
 			if ps, ok := props[k].(map[string]any); ok {
@@ -296,15 +291,6 @@ func (g *instanceGen) breakOne(s map[string]any, v any) any {
 		return json.Number("0")
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func copyMap(m map[string]any) map[string]any {

@@ -40,6 +40,8 @@ import * as gramcTypes from "./types.js";
 	b.WriteString("];\n\n")
 
 	writeDoc(b, "", "registerTools registers every tool of the package on server, implemented by impl. Each call's arguments are validated (and their defaults filled in) before impl sees them; its result is validated before it is sent, and one that does not match the result type is a tool error naming the field. The tool list served is exactly gramc schema --target mcp's entries (descriptions, schemas, titles), so gramc diff --against-mcp finds no change; tools registered on the same server by other code are not listed.")
+	// gramcTool is not generic, and every call returns the one type
+	// gramcToolDef: tsc infers nothing per tool (docs/performance.md).
 	b.WriteString("export function registerTools(server: McpServer, impl: ToolsImpl): void {\n  gramcRegister(server, gramcEntries, [")
 	for i, tn := range g.tools {
 		sep(b, i)
@@ -50,8 +52,8 @@ import * as gramcTypes from "./types.js";
 		if r := tn.t.Result; r != nil && (r.Kind == check.Record || r.Kind == check.Object) {
 			structured = "true"
 		}
-		fmt.Fprintf(b, "    gramcTool(%s, gramcTypes.%sArgsSchema, gramcTypes.%sResultSchema, %s, %s, (args) => impl.%s(args))",
-			jsString(tn.t.Name), tn.base, tn.base, text, structured, tn.method)
+		fmt.Fprintf(b, "    gramcTool(%s, gramcTypes.%sArgsSchema, gramcTypes.%sResultSchema, %s, %s, (args) => impl.%s(args as gramcTypes.%sArgs))",
+			jsString(tn.t.Name), tn.base, tn.base, text, structured, tn.method, tn.base)
 	}
 	if len(g.tools) > 0 {
 		b.WriteString(",\n  ")
@@ -134,7 +136,7 @@ function gramcText(result: unknown): string {
 }
 
 /** gramcTool binds a tool's implementation to its schemas: text results are sent as text, structured ones as structuredContent too, the rest as JSON text. */
-function gramcTool<A, R>(name: string, args: z.ZodType<A>, result: z.ZodType<R>, text: boolean, structured: boolean, run: (args: A) => Promise<R>): gramcToolDef {
+function gramcTool(name: string, args: z.ZodType, result: z.ZodType, text: boolean, structured: boolean, run: (args: unknown) => Promise<unknown>): gramcToolDef {
   return {
     name,
     args,
@@ -143,7 +145,7 @@ function gramcTool<A, R>(name: string, args: z.ZodType<A>, result: z.ZodType<R>,
       if (!parsedArgs.success) {
         return { content: [{ type: "text", text: "the arguments of tool " + name + " do not match its parameters: " + gramcIssues(parsedArgs.error) }], isError: true };
       }
-      let value: R;
+      let value: unknown;
       try {
         value = await run(parsedArgs.data);
       } catch (e) {

@@ -104,6 +104,9 @@ var packageReserved = []string{
 	"gramcLength", "gramcMatch", "gramcUnique", "gramcOneOf", "gramcEqual", "gramcIssues",
 	"gramcPointer", "gramcTool", "gramcToolDef", "gramcCall", "gramcCallResult", "gramcRegister",
 	"gramcEntries", "gramcCallAgent", "gramcText", "gramcInteger",
+	"GramcSchema", "gramcString", "gramcNumber", "gramcBoolean", "gramcAnyObject", "gramcUnknown",
+	"gramcNever", "gramcObject", "gramcArray", "gramcLazy", "gramcLiteral",
+	"gramcToolSchemas", "gramcTypeSchemas", "gramcAgentSchemas",
 }
 
 // memberReserved are the method names ToolsImpl cannot have: a class

@@ -2,13 +2,13 @@ package typescript
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 	"github.com/gramc-dev/gramc/codegen/internal/hostile"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/gramgen"
@@ -49,20 +49,9 @@ func randomPackages(t testing.TB, n int) []testPackage {
 // typed inputs (the Go generator's corpus).
 func examplePackages(t testing.TB) []testPackage {
 	t.Helper()
-	var paths []string
-	dirs, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*"))
-	for _, d := range dirs {
-		if grams, _ := filepath.Glob(filepath.Join(d, "*.gram")); len(grams) > 0 {
-			paths = append(paths, d)
-		}
-	}
+	paths := gentest.ExampleDirs(filepath.Join("..", ".."))
 	for _, root := range []string{filepath.Join("..", "..", "testdata", "examples"), filepath.Join("..", "..", "testdata", "check")} {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".gram") {
-				paths = append(paths, p)
-			}
-			return nil
-		})
+		paths = append(paths, gentest.GramFiles(root)...)
 	}
 	hostileFiles, _ := filepath.Glob(filepath.Join("..", "golang", "testdata", "hostile", "*.gram"))
 	paths = append(paths, hostileFiles...)

@@ -248,16 +248,7 @@ func writeDocLines(b *strings.Builder, indent string, lines []string) {
 	}
 	b.WriteString(indent)
 	b.WriteString("/**\n")
-	for _, l := range lines {
-		b.WriteString(indent)
-		if l == "" {
-			b.WriteString(" *\n")
-			continue
-		}
-		b.WriteString(" * ")
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
+	writePrefixed(b, indent+" *", lines)
 	b.WriteString(indent)
 	b.WriteString(" */\n")
 }
@@ -265,13 +256,18 @@ func writeDocLines(b *strings.Builder, indent string, lines []string) {
 // writeLineComments writes free text as // comments (the file's header
 // lines), sanitized as commentText does.
 func writeLineComments(b *strings.Builder, text string) {
-	for _, l := range commentText(text) {
-		if l == "" {
-			b.WriteString("//\n")
-			continue
+	writePrefixed(b, "//", commentText(text))
+}
+
+// writePrefixed writes each of lines after prefix and a space (an empty
+// one after prefix alone).
+func writePrefixed(b *strings.Builder, prefix string, lines []string) {
+	for _, l := range lines {
+		b.WriteString(prefix)
+		if l != "" {
+			b.WriteByte(' ')
+			b.WriteString(l)
 		}
-		b.WriteString("// ")
-		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 }

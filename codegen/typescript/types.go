@@ -66,37 +66,66 @@ func (g *gen) tsType(t *check.Type, qual string) string {
 }
 
 // zodType is the Zod schema of a gram type (without a field's
-// constraints). Records are referred to through z.lazy, so declaration
-// order and recursion need nothing more.
+// constraints), built with types.ts's helpers, whose parameters and
+// results are one small interface, GramcSchema: tsc then checks each
+// schema's expression against a few plain signatures instead of
+// instantiating Zod's generic types per schema (docs/performance.md).
+// Named types and enums are referred to through their getters (see
+// getter); records lazily (z.lazy), so declaration order and recursion
+// need nothing more.
 func (g *gen) zodType(t *check.Type) string {
 	if t == nil {
-		return "z.unknown()"
+		return "gramcUnknown()"
 	}
 	switch t.Kind {
 	case check.String:
-		return "z.string()"
+		return "gramcString()"
 	case check.Integer:
 		return "gramcInteger()"
 	case check.Number:
-		return "z.number()"
+		return "gramcNumber()"
 	case check.Boolean:
-		return "z.boolean()"
+		return "gramcBoolean()"
 	case check.Object:
-		return "z.record(z.string(), z.unknown())"
+		return "gramcAnyObject()"
 	case check.Array:
-		return "z.array(" + g.zodType(t.Elem) + ")"
+		return "gramcArray(" + g.zodType(t.Elem) + ")"
 	case check.Record:
 		if n, ok := g.types[t.Decl]; ok {
-			return "z.lazy(() => " + n + "Schema)"
+			return "gramcLazy(" + getter(n) + ")"
 		}
-		return "z.record(z.string(), z.unknown())"
+		return "gramcAnyObject()"
 	case check.EnumKind:
 		if n, ok := g.enums[t.Enum]; ok {
-			return n + "Schema"
+			return getter(n) + "()"
 		}
-		return "z.string()"
+		return "gramcString()"
 	}
-	return "z.unknown()"
+	return "gramcUnknown()"
+}
+
+// getter is the name of the function types.ts declares to return a type's
+// or an enum's schema (named n) as a GramcSchema: the schemas refer to
+// each other through these (function declarations) rather than to the
+// constants, since tsc's flow analysis of a constant read in the module's
+// body (or an arrow function in it) walks back over every declaration
+// between the read and the constant, quadratic in the number of schemas.
+// The name cannot collide with a generated one (those are PascalCase) nor
+// with a helper (none ends in Schema).
+func getter(n string) string { return "gramc" + n + "Schema" }
+
+// writeGetter writes the getter of the schema named n+"Schema".
+func writeGetter(b *strings.Builder, n string) {
+	b.WriteString("function " + getter(n) + "(): GramcSchema {\n  return " + n + "Schema as unknown as GramcSchema;\n}\n")
+}
+
+// writeTyped writes `export const name = expr as unknown as
+// z.ZodType<typ>;`: the schema declared its gram type. The assertion
+// (through unknown) costs tsc nothing per schema, where an annotation made
+// it prove the expression's type equal to the declared one; the three-way
+// agreement tests (node_test.go) are what hold the schema to the type.
+func writeTyped(b *strings.Builder, name, typ, expr string) {
+	b.WriteString("export const " + name + " = " + expr + " as unknown as z.ZodType<" + typ + ">;\n")
 }
 
 // zodField is a field's or parameter's schema: its type's, its
@@ -109,7 +138,7 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 	if isEnum {
 		// The values are the type's: a union of literals, as the JSON
 		// Schema's enum says.
-		b.WriteString("z.literal([" + strings.Join(lits, ", ") + "])")
+		b.WriteString("gramcLiteral([" + strings.Join(lits, ", ") + "])")
 	} else {
 		b.WriteString(g.zodType(f.Type))
 	}
@@ -139,25 +168,21 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 	if c.ExclusiveMaximum != nil {
 		num(c.ExclusiveMaximum, "<", "less than")
 	}
-	if c.MinLength != nil {
-		n := strconv.FormatInt(*c.MinLength, 10)
-		refine("(v) => gramcLength(v) >= "+n, "must be at least "+n+" characters long")
+	// count refines with a bound on a length: pred and msg with the bound
+	// in place of %s.
+	count := func(n *int64, pred, msg string) {
+		if n != nil {
+			s := strconv.FormatInt(*n, 10)
+			refine(fmt.Sprintf(pred, s), fmt.Sprintf(msg, s))
+		}
 	}
-	if c.MaxLength != nil {
-		n := strconv.FormatInt(*c.MaxLength, 10)
-		refine("(v) => gramcLength(v) <= "+n, "must be at most "+n+" characters long")
-	}
+	count(c.MinLength, "(v) => gramcLength(v) >= %s", "must be at least %s characters long")
+	count(c.MaxLength, "(v) => gramcLength(v) <= %s", "must be at most %s characters long")
 	if c.Pattern != "" {
 		refine("gramcMatch("+jsString(c.Pattern)+")", "must match the pattern "+c.Pattern)
 	}
-	if c.MinItems != nil {
-		n := strconv.FormatInt(*c.MinItems, 10)
-		refine("(v) => v.length >= "+n, "must have at least "+n+" items")
-	}
-	if c.MaxItems != nil {
-		n := strconv.FormatInt(*c.MaxItems, 10)
-		refine("(v) => v.length <= "+n, "must have at most "+n+" items")
-	}
+	count(c.MinItems, "(v) => v.length >= %s", "must have at least %s items")
+	count(c.MaxItems, "(v) => v.length <= %s", "must have at most %s items")
 	if c.UniqueItems {
 		refine("gramcUnique", "items must be unique")
 	}
@@ -254,13 +279,13 @@ func (g *gen) writeInterface(b *strings.Builder, indent, name string, doc []stri
 	b.WriteString(indent + "}\n")
 }
 
-// writeZodObject writes a strict object schema of fields.
-func (g *gen) writeZodObject(b *strings.Builder, fields []*check.Param, o optionality) {
+// zodObject is a strict object schema of fields.
+func (g *gen) zodObject(fields []*check.Param, o optionality) string {
 	if len(fields) == 0 {
-		b.WriteString("z.strictObject({})")
-		return
+		return "gramcObject({})"
 	}
-	b.WriteString("z.strictObject({\n")
+	var b strings.Builder
+	b.WriteString("gramcObject({\n")
 	for _, f := range fields {
 		b.WriteString("  ")
 		b.WriteString(propertyKey(f.Name))
@@ -269,6 +294,7 @@ func (g *gen) writeZodObject(b *strings.Builder, fields []*check.Param, o option
 		b.WriteString(",\n")
 	}
 	b.WriteString("})")
+	return b.String()
 }
 
 func enumLiterals(e *check.Enum) []string {
@@ -344,73 +370,62 @@ func (g *gen) typesFile(b *strings.Builder) error {
 		writeDoc(b, "", fmt.Sprintf("%sValues are the values of the gram enum %s, in declaration order.", name, jsString(e.Name)))
 		b.WriteString("export const " + name + "Values = [" + strings.Join(enumLiterals(e), ", ") + "] as const;\n")
 		writeDoc(b, "", fmt.Sprintf("%sSchema accepts the values of the gram enum %s.", name, jsString(e.Name)))
+		expr := "gramcLiteral(" + name + "Values)"
 		if len(e.Values) == 0 {
-			b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = z.never();\n")
-		} else {
-			b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = z.literal(" + name + "Values);\n")
+			expr = "gramcNever()"
 		}
+		writeTyped(b, name+"Schema", name, expr)
+		writeGetter(b, name)
 	}
 	for _, d := range g.m.Types {
 		name := g.types[d]
 		b.WriteByte('\n')
 		writeDoc(b, "", fmt.Sprintf("%sSchema validates the gram type %s.", name, jsString(d.Name)))
-		b.WriteString("export const " + name + "Schema: z.ZodType<" + name + "> = ")
-		g.writeZodObject(b, d.Fields, wire)
-		b.WriteString(";\n")
+		writeTyped(b, name+"Schema", name, g.zodObject(d.Fields, wire))
+		writeGetter(b, name)
 	}
 	for _, tn := range g.tools {
 		b.WriteByte('\n')
 		writeDoc(b, "", fmt.Sprintf("%sArgsSchema validates the arguments of the gram tool %s and fills in their defaults.", tn.base, jsString(tn.t.Name)))
-		b.WriteString("export const " + tn.base + "ArgsSchema: z.ZodType<" + tn.base + "Args> = ")
-		g.writeZodObject(b, tn.t.Params, parsed)
-		b.WriteString(";\n")
+		writeTyped(b, tn.base+"ArgsSchema", tn.base+"Args", g.zodObject(tn.t.Params, parsed))
 		writeDoc(b, "", fmt.Sprintf("%sResultSchema validates the result of the gram tool %s.", tn.base, jsString(tn.t.Name)))
-		b.WriteString("export const " + tn.base + "ResultSchema: z.ZodType<" + tn.base + "Result> = " + g.zodType(tn.t.Result) + ";\n")
+		writeTyped(b, tn.base+"ResultSchema", tn.base+"Result", g.zodType(tn.t.Result))
 	}
 	for _, an := range g.agents {
 		a := an.a
 		b.WriteByte('\n')
 		writeDoc(b, "", fmt.Sprintf("%sInputSchema validates the input of the gram agent %s.", an.base, jsString(a.Name)))
-		b.WriteString("export const " + an.base + "InputSchema: z.ZodType<" + an.base + "Input> = ")
-		g.writeZodObject(b, a.Signature.Params, wire)
-		b.WriteString(";\n")
+		writeTyped(b, an.base+"InputSchema", an.base+"Input", g.zodObject(a.Signature.Params, wire))
 		writeDoc(b, "", fmt.Sprintf("%sOutputSchema validates the output of the gram agent %s.", an.base, jsString(a.Name)))
-		out := "z.string()"
+		out := "gramcString()"
 		if a.Typed() {
 			out = g.zodType(a.Signature.Result)
 		}
-		b.WriteString("export const " + an.base + "OutputSchema: z.ZodType<" + an.base + "Output> = " + out + ";\n")
+		writeTyped(b, an.base+"OutputSchema", an.base+"Output", out)
 	}
 
 	b.WriteString("\n// Registries.\n\n")
 	writeDoc(b, "", "toolSchemas maps each tool's gram name to the Zod schemas of its arguments and result.")
-	b.WriteString("export const toolSchemas = {")
-	for i, tn := range g.tools {
-		sep(b, i)
-		b.WriteString("  " + propertyKey(tn.t.Name) + ": { args: " + tn.base + "ArgsSchema, result: " + tn.base + "ResultSchema }")
+	var entries []string
+	for _, tn := range g.tools {
+		entries = append(entries, propertyKey(tn.t.Name)+": { args: "+tn.base+"ArgsSchema, result: "+tn.base+"ResultSchema }")
 	}
-	closeRegistry(b, len(g.tools))
+	writeRegistry(b, "toolSchemas", entries)
 	writeDoc(b, "", "typeSchemas maps each type's and enum's gram name to its Zod schema.")
-	b.WriteString("export const typeSchemas = {")
-	i := 0
+	entries = nil
 	for _, e := range g.m.Enums {
-		sep(b, i)
-		i++
-		b.WriteString("  " + propertyKey(e.Name) + ": " + g.enums[e] + "Schema")
+		entries = append(entries, propertyKey(e.Name)+": "+g.enums[e]+"Schema")
 	}
 	for _, d := range g.m.Types {
-		sep(b, i)
-		i++
-		b.WriteString("  " + propertyKey(d.Name) + ": " + g.types[d] + "Schema")
+		entries = append(entries, propertyKey(d.Name)+": "+g.types[d]+"Schema")
 	}
-	closeRegistry(b, i)
+	writeRegistry(b, "typeSchemas", entries)
 	writeDoc(b, "", "agentSchemas maps each agent's gram name to the Zod schemas of its input and output.")
-	b.WriteString("export const agentSchemas = {")
-	for i, an := range g.agents {
-		sep(b, i)
-		b.WriteString("  " + propertyKey(an.a.Name) + ": { input: " + an.base + "InputSchema, output: " + an.base + "OutputSchema }")
+	entries = nil
+	for _, an := range g.agents {
+		entries = append(entries, propertyKey(an.a.Name)+": { input: "+an.base+"InputSchema, output: "+an.base+"OutputSchema }")
 	}
-	closeRegistry(b, len(g.agents))
+	writeRegistry(b, "agentSchemas", entries)
 
 	b.WriteString(typesHelpers)
 	return nil
@@ -423,23 +438,98 @@ func sep(b *strings.Builder, i int) {
 	b.WriteString("\n")
 }
 
-func closeRegistry(b *strings.Builder, n int) {
-	if n > 0 {
+// writeRegistry writes a registry of entries ("key: value"): a constant
+// set to what a function declaration returns, for the reason getter says
+// (each entry reads a schema).
+func writeRegistry(b *strings.Builder, name string, entries []string) {
+	fn := "gramc" + strings.ToUpper(name[:1]) + name[1:]
+	b.WriteString("export const " + name + " = " + fn + "();\n")
+	b.WriteString("function " + fn + "() {\n  return {")
+	for i, e := range entries {
+		sep(b, i)
+		b.WriteString("    " + e)
+	}
+	if len(entries) > 0 {
 		b.WriteString(",\n")
 	}
-	b.WriteString("} as const;\n\n")
+	b.WriteString("  } as const;\n}\n\n")
 }
 
 // typesHelpers are types.ts's private helpers: JSON Schema's semantics
 // where Zod's differ (lengths count code points, integers need not be
 // safe integers, patterns are ECMA-262 with the u flag as Ajv compiles
 // them, uniqueness and enums compare JSON values).
-const typesHelpers = `// Helpers: JSON Schema's semantics where Zod's differ.
+const typesHelpers = `// Helpers: the schemas' building blocks.
+
+/**
+ * GramcSchema is a Zod schema as the schemas above are built: through the
+ * few methods they call, with plain signatures, so that tsc does not
+ * instantiate Zod's generic types for each schema. Each exported schema is
+ * then declared its gram type, z.ZodType<T>.
+ */
+interface GramcSchema {
+  refine(check: (value: any) => unknown, message: string): GramcSchema;
+  meta(meta: { format: string }): GramcSchema;
+  default(value: unknown): GramcSchema;
+  optional(): GramcSchema;
+}
+
+/** gramcString is z.string(). */
+function gramcString(): GramcSchema {
+  return z.string();
+}
+
+/** gramcNumber is z.number(). */
+function gramcNumber(): GramcSchema {
+  return z.number();
+}
 
 /** gramcInteger accepts a number without a fractional part (JSON Schema's integer). */
-function gramcInteger() {
+function gramcInteger(): GramcSchema {
   return z.number().refine(Number.isInteger, "expected an integer");
 }
+
+/** gramcBoolean is z.boolean(). */
+function gramcBoolean(): GramcSchema {
+  return z.boolean();
+}
+
+/** gramcAnyObject accepts any JSON object (gram's Object). */
+function gramcAnyObject(): GramcSchema {
+  return z.record(z.string(), z.unknown());
+}
+
+/** gramcUnknown accepts any value. */
+function gramcUnknown(): GramcSchema {
+  return z.unknown();
+}
+
+/** gramcNever accepts no value (an enum without values). */
+function gramcNever(): GramcSchema {
+  return z.never();
+}
+
+/** gramcObject is a strict object schema (JSON Schema's additionalProperties: false). */
+function gramcObject(shape: Record<string, GramcSchema>): GramcSchema {
+  return z.strictObject(shape);
+}
+
+/** gramcArray is an array schema. */
+function gramcArray(item: GramcSchema): GramcSchema {
+  return z.array(item as unknown as z.ZodType);
+}
+
+/** gramcLazy refers to a schema declared anywhere in the file (recursion, declaration order). */
+function gramcLazy(get: () => GramcSchema): GramcSchema {
+  return z.lazy(get as unknown as () => z.ZodType);
+}
+
+/** gramcLiteral accepts exactly values (an enum). */
+function gramcLiteral(values: readonly (string | number)[]): GramcSchema {
+  return z.literal(values);
+}
+
+// Helpers: JSON Schema's semantics where Zod's differ.
 
 /** gramcLength is a string's length in code points, as JSON Schema counts it. */
 function gramcLength(s: string): number {

@@ -2,13 +2,13 @@ package typescript
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 	"github.com/gramc-dev/gramc/codegen/internal/hostile"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/golden"
@@ -35,15 +35,7 @@ func TestGolden(t *testing.T) {
 			for _, f := range files {
 				ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Contents})
 			}
-			if len(warnings) > 0 {
-				var b strings.Builder
-				for _, d := range warnings {
-					b.WriteString(filepath.ToSlash(d.Error()))
-					b.WriteByte('\n')
-				}
-				ar.Files = append(ar.Files, txtar.File{Name: "diagnostics", Data: []byte(b.String())})
-			}
-			golden.File(t, filepath.Join("testdata", "golden", ex.id+".txtar"), txtar.Format(ar))
+			gentest.Golden(t, filepath.Join("testdata", "golden", ex.id+".txtar"), ar, warnings)
 		})
 	}
 	golden.Prune(t, filepath.Join("testdata", "golden", "*.txtar"), keep)
@@ -135,23 +127,11 @@ func TestHostileCollisions(t *testing.T) {
 	if _, err := Generate(Request{Package: hostile.Models()["names"], Report: func(d *diag.Diagnostic) { warnings = append(warnings, d) }}); err != nil {
 		t.Fatal(err)
 	}
-	var msgs []string
-	for _, w := range warnings {
-		if w.Code != diag.CodeGenNameCollision || w.Severity != diag.Warning {
-			t.Errorf("unexpected diagnostic %v", w)
-		}
-		msgs = append(msgs, w.Summary)
-	}
-	all := strings.Join(msgs, "\n")
-	for _, want := range []string{
+	gentest.Collisions(t, warnings,
 		`"foo_bar" and "fooBar" both map to TypeScript name FooBar in the module; "fooBar" becomes FooBar2`,
 		`TypeScript name GetWeatherArgs needed for "getWeather" is taken by "GetWeatherArgs" in the module; "getWeather" becomes GetWeather2`,
 		`"getWeather" and "get_weather" both map to TypeScript name getWeather in the interface ToolsImpl; "get_weather" becomes getWeather2`,
-	} {
-		if !strings.Contains(all, want) {
-			t.Errorf("no collision warning mentions %s:\n%s", want, all)
-		}
-	}
+	)
 
 	// Reserved: a global the generated code uses, a reserved word.
 	warnings = nil
@@ -160,19 +140,10 @@ func TestHostileCollisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs = nil
-	for _, w := range warnings {
-		msgs = append(msgs, w.Summary)
-	}
-	all = strings.Join(msgs, "\n")
-	for _, want := range []string{
+	gentest.Collisions(t, warnings,
 		`TypeScript name Record of "Record" is reserved in the module; using Record2`,
 		`TypeScript name delete of "delete" is reserved in the module; using Delete2`,
-	} {
-		if !strings.Contains(all, want) {
-			t.Errorf("no warning mentions %s:\n%s", want, all)
-		}
-	}
+	)
 	if !bytes.Contains(files[1].Contents, []byte("export async function delete2(client: AgentCaller, input: gramcTypes.Delete2Input): Promise<gramcTypes.Delete2Output>")) {
 		t.Errorf("mcp.ts has no delete2 client:\n%s", files[1].Contents)
 	}
@@ -181,24 +152,5 @@ func TestHostileCollisions(t *testing.T) {
 func TestNoPackage(t *testing.T) {
 	if _, err := Generate(Request{}); err == nil {
 		t.Error("want an error without a package")
-	}
-}
-
-// TestExamplesFresh: the generated code the examples' TypeScript servers
-// build on (examples/*/ts/gen) is what gen writes (regenerate with
-// GRAMC_UPDATE=1, or gramc gen --lang ts -o examples/X/ts/gen examples/X).
-func TestExamplesFresh(t *testing.T) {
-	for _, ex := range examplePackages(t) {
-		dir := filepath.Join("..", "..", ex.path, "ts", "gen")
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		files, err := Generate(Request{Package: ex.pkg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			golden.File(t, filepath.Join(dir, f.Name), f.Contents)
-		}
 	}
 }

@@ -1,9 +1,9 @@
 // A TypeScript MCP server for the triage agent's tool, on the code gramc
-// generates (gramc gen --lang ts -o examples/triage/ts/gen examples/triage);
+// generates into gen/ (npm run gen: gramc gen --lang ts -o gen ..; not committed);
 // gen/ also has triage(client, {ticket}), the typed client of the agent as
 // gramc mcp --agents serves it.
 //
-//   npm install && npx tsc && node dist/server.js      (an MCP server on stdio)
+//   npm install && npm run build && node dist/server.js      (an MCP server on stdio)
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { registerTools, type ToolsImpl } from "./gen/index.js";

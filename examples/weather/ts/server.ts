@@ -1,11 +1,11 @@
 // A TypeScript MCP server for the weather tools, on the code gramc
-// generates (gramc gen --lang ts -o examples/weather/ts/gen examples/weather):
+// generates into gen/ (npm run gen: gramc gen --lang ts -o gen ..; not committed):
 // the tools' types, their Zod schemas and registerTools come from gen/; this
 // file is the few lines of implementation. Arguments reach impl validated,
 // with their defaults filled in; results are checked against their declared
 // types before they are sent.
 //
-//   npm install && npx tsc && node dist/server.js      (an MCP server on stdio)
+//   npm install && npm run build && node dist/server.js      (an MCP server on stdio)
 //   gramc run --mcp 'node dist/server.js' .. 'Weather in Paris?'
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
