@@ -1,5 +1,5 @@
 // Package gentest is what the code generators' tests share
-// (codegen/golang, codegen/typescript): the benchmark package, where the
+// (codegen/golang, codegen/typescript, and codegen/schema's benchmark): the benchmark package, where the
 // example packages are, the golden archive of a generation with its
 // warnings, and the check of the collision warnings. Only tests import it.
 package gentest
