@@ -17,7 +17,6 @@ import (
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/internal/camel"
 	"github.com/gramc-dev/gramc/internal/english"
-	"github.com/gramc-dev/gramc/internal/jsonstr"
 	"github.com/gramc-dev/gramc/toolspec"
 )
 
@@ -452,16 +451,7 @@ func fieldDoc(f *check.Param) []string {
 	if f.Description != "" {
 		parts = append(parts, f.Description)
 	}
-	var notes []string
-	if c := model.ConstraintText(f.Constraints.Value(), quote); c != "" {
-		notes = append(notes, "Constraints: "+c+".")
-	}
-	switch {
-	case f.HasDefault:
-		notes = append(notes, "Default: "+jsonstr.Text(f.Default)+" (filled in by the runtime when absent).")
-	case f.Optional:
-		notes = append(notes, "Optional.")
-	}
+	notes := model.FieldNotes(f, quote, " (filled in by the runtime when absent)")
 	if f.Deprecated {
 		notes = append(notes, "Deprecated: the gram declaration marks it deprecated.")
 	}

@@ -59,6 +59,24 @@ func TextLines(text string) []string {
 	return lines
 }
 
+// FieldNotes are the notes of a field's doc comment, in order: its
+// constraints (ConstraintText, quoted by quote), then its default
+// (followed by defaultNote, what the language's runtime does with it) or
+// "Optional.".
+func FieldNotes(f *check.Param, quote func(string) string, defaultNote string) []string {
+	var notes []string
+	if c := ConstraintText(f.Constraints.Value(), quote); c != "" {
+		notes = append(notes, "Constraints: "+c+".")
+	}
+	switch {
+	case f.HasDefault:
+		notes = append(notes, "Default: "+jsonstr.Text(f.Default)+defaultNote+".")
+	case f.Optional:
+		notes = append(notes, "Optional.")
+	}
+	return notes
+}
+
 // ConstraintText summarises the JSON Schema validation keywords of a
 // parameter or field for a doc comment ("minimum 1, maximum 14"; the
 // runtime enforces them), its pattern quoted as the language writes a

@@ -231,17 +231,7 @@ func (g *gen) fieldType(f *check.Param, qual string) string {
 // fieldDoc is a field's JSDoc: its description and a line of notes
 // (constraints, default, optional, deprecated).
 func fieldDoc(f *check.Param) []string {
-	var notes []string
-	if c := model.ConstraintText(f.Constraints.Value(), jsString); c != "" {
-		notes = append(notes, "Constraints: "+c+".")
-	}
-	switch {
-	case f.HasDefault:
-		notes = append(notes, "Default: "+jsonstr.Text(f.Default)+".")
-	case f.Optional:
-		notes = append(notes, "Optional.")
-	}
-	return []string{f.Description, strings.Join(notes, " ")}
+	return []string{f.Description, strings.Join(model.FieldNotes(f, jsString, ""), " ")}
 }
 
 // writeDocParas writes a field's JSDoc: paragraphs, and a @deprecated tag
