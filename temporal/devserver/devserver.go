@@ -19,13 +19,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
+	"github.com/gramc-dev/gramc/temporal/internal/command"
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
@@ -38,37 +36,14 @@ import (
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
-
-	"github.com/gramc-dev/gramc/internal/termsafe"
 )
 
-// Exit statuses, as gramc's: 1 a server that failed, 2 a usage error.
-const (
-	exitFailed = 1
-	exitUsage  = 2
-)
-
-type usageError struct{ error }
+type usageError = command.UsageError
 
 // Main runs gramc-temporal-dev with args (without the program name) and
 // returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := devCmd(stderr)
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return 0
-	}
-	fmt.Fprintln(stderr, "gramc-temporal-dev:", termsafe.Line(err.Error(), 2000))
-	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown") || strings.Contains(err.Error(), "flag") {
-		return exitUsage
-	}
-	return exitFailed
+	return command.Run(devCmd(stderr), "gramc-temporal-dev", args, stdout, stderr)
 }
 
 // devHost is where gramc-temporal dev listens: the loopback interface only.
@@ -318,10 +293,10 @@ Temporal Cloud. Workers and runs are gramc-temporal's.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.port < 0 || cfg.port > 65535 {
-				return usageError{fmt.Errorf("--port %d: not a port", cfg.port)}
+				return usageError{Err: fmt.Errorf("--port %d: not a port", cfg.port)}
 			}
 			if cfg.namespace == "" {
-				return usageError{errors.New("--namespace must not be empty")}
+				return usageError{Err: errors.New("--namespace must not be empty")}
 			}
 			d, err := startDev(cfg)
 			if err != nil {

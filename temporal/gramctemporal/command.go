@@ -22,11 +22,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -46,16 +44,20 @@ import (
 	"github.com/gramc-dev/gramc/runtime/otelexport"
 	"github.com/gramc-dev/gramc/runtime/toolcmd"
 	"github.com/gramc-dev/gramc/temporal/durable"
+	"github.com/gramc-dev/gramc/temporal/internal/command"
 )
 
-// Exit statuses, as gramc's: 1 a run that failed, 2 a usage or set-up
-// error.
+// The exit statuses and errors of command, under the names this package
+// has always used.
 const (
-	exitFailed = 1
-	exitUsage  = 2
+	exitFailed = command.ExitFailed
+	exitUsage  = command.ExitUsage
 )
 
-type usageError struct{ error }
+type (
+	usageError = command.UsageError
+	exitStatus = command.ExitStatus
+)
 
 // connection are the flags that reach a Temporal cluster.
 type connection struct {
@@ -115,7 +117,7 @@ func startTelemetry(ctx context.Context, stderr io.Writer, prog string) (*otelex
 	}
 	tel, stop, err := otelexport.Start(ctx, stderr, otelexport.Config{Prog: prog, Service: "gramc-temporal", Version: version})
 	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("OpenTelemetry export: %w", err)}
+		return nil, nil, usageError{Err: fmt.Errorf("OpenTelemetry export: %w", err)}
 	}
 	return tel, stop, nil
 }
@@ -148,25 +150,7 @@ func MainWithTools(tools map[string]runtime.ToolFunc, args []string, stdout, std
 	}
 	root.AddCommand(workerCmd(stdout, stderr, tools), runCmd(stdout, stderr), devMovedCmd(),
 		evalCmd(os.Stdin, stdout, stderr), evalWorkerCmd(stderr, tools))
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return 0
-	}
-	var status exitStatus
-	if errors.As(err, &status) {
-		return int(status)
-	}
-	fmt.Fprintln(stderr, "gramc-temporal:", termsafe.Line(err.Error(), 2000))
-	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown") || strings.Contains(err.Error(), "flag") {
-		return exitUsage
-	}
-	return exitFailed
+	return command.Run(root, "gramc-temporal", args, stdout, stderr)
 }
 
 // devMovedCmd is gramc-temporal dev, which was the development server:
@@ -178,7 +162,7 @@ func devMovedCmd() *cobra.Command {
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(*cobra.Command, []string) error {
-			return usageError{errors.New("the development server is a command of its own: gramc-temporal-dev " +
+			return usageError{Err: errors.New("the development server is a command of its own: gramc-temporal-dev " +
 				"(cd temporal && go build -o ../bin/gramc-temporal-dev ./cmd/gramc-temporal-dev; it links a whole " +
 				"Temporal server, so it takes several minutes to build: docs/durable.md)")}
 		},
@@ -216,7 +200,7 @@ func workerCmd(stdout, stderr io.Writer, goTools map[string]runtime.ToolFunc) *c
 				Telemetry:     tel.Options(""),
 			})
 			if err != nil {
-				return usageError{err}
+				return usageError{Err: err}
 			}
 			c, err := conn.dial(tel)
 			if err != nil {
@@ -259,11 +243,11 @@ starts nothing. --id ID alone attaches to the run with that ID.`,
 				input = args[len(args)-1]
 			}
 			if agent == "" && (id == "" || len(args) > 0) {
-				return usageError{errors.New("run needs --agent NAME and an input (or --id ID alone to attach to a run)")}
+				return usageError{Err: errors.New("run needs --agent NAME and an input (or --id ID alone to attach to a run)")}
 			}
 			if agent != "" {
 				if strings.TrimSpace(input) == "" {
-					return usageError{errors.New("the input is empty")}
+					return usageError{Err: errors.New("the input is empty")}
 				}
 				paths := args[:len(args)-1]
 				if len(paths) == 0 {
@@ -354,14 +338,14 @@ func checkRun(paths []string, name, input string) error {
 			return err
 		}
 		if _, err := runtime.AgentMessage(agent, input); err != nil {
-			return usageError{errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
+			return usageError{Err: errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
 		}
 		return nil
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("no agent %s in %s", termsafe.Line(name, 200), strings.Join(paths, " "))
 	msg += suggest.Hint(name, names, "agents")
-	return usageError{fmt.Errorf("%s (the agent is looked up in the packages the workers serve: gramc-temporal run --agent NAME PATH... \"input\")", msg)}
+	return usageError{Err: fmt.Errorf("%s (the agent is looked up in the packages the workers serve: gramc-temporal run --agent NAME PATH... \"input\")", msg)}
 }
 
 // noWorkerAfter is how long a run's workflow task may wait for a worker
@@ -412,7 +396,7 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 	for _, tf := range toolFlags {
 		name, command, ok := strings.Cut(tf, "=")
 		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, usageError{fmt.Errorf("--tool %q: want NAME=COMMAND", tf)}
+			return nil, usageError{Err: fmt.Errorf("--tool %q: want NAME=COMMAND", tf)}
 		}
 		commands[strings.TrimSpace(name)] = command
 	}
@@ -443,7 +427,7 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 		}
 		if len(missing) > 0 {
 			sort.Strings(missing)
-			return nil, usageError{fmt.Errorf("agent %s: no command for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])}
+			return nil, usageError{Err: fmt.Errorf("agent %s: no command for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])}
 		}
 		b, err := runtime.Bind(agent, lib)
 		if err != nil {
@@ -457,10 +441,10 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 			left = append(left, n)
 		}
 		sort.Strings(left)
-		return nil, usageError{fmt.Errorf("no agent %s in %s", strings.Join(left, ", "), strings.Join(paths, " "))}
+		return nil, usageError{Err: fmt.Errorf("no agent %s in %s", strings.Join(left, ", "), strings.Join(paths, " "))}
 	}
 	if len(out) == 0 {
-		return nil, usageError{fmt.Errorf("no agents in %s", strings.Join(paths, " "))}
+		return nil, usageError{Err: fmt.Errorf("no agents in %s", strings.Join(paths, " "))}
 	}
 	return out, nil
 }
@@ -470,14 +454,14 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 func loadAgents(paths []string) ([]*check.Agent, error) {
 	pkgs, diags, err := load.Packages(paths, nil)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usageError{Err: err}
 	}
 	if diags.HasErrors() {
 		var b strings.Builder
 		for _, d := range diags.Errors() {
 			fmt.Fprintf(&b, "\n  %s", termsafe.Line(d.Error(), 500))
 		}
-		return nil, usageError{fmt.Errorf("the packages have errors:%s", b.String())}
+		return nil, usageError{Err: fmt.Errorf("the packages have errors:%s", b.String())}
 	}
 	var all []*check.Agent
 	for _, p := range pkgs {

@@ -186,7 +186,7 @@ func splitEvalArgs(args []string) (own map[string]string, rest []string, err err
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, nil, usageError{fmt.Errorf("%s needs a value", name)}
+				return nil, nil, usageError{Err: fmt.Errorf("%s needs a value", name)}
 			}
 			i++
 			value = args[i]
@@ -227,7 +227,7 @@ the bytes gramc eval writes.`,
 			hb := DefaultEvalHeartbeat
 			if v, ok := own["--heartbeat"]; ok {
 				if hb, err = time.ParseDuration(v); err != nil || hb <= 0 {
-					return usageError{fmt.Errorf("--heartbeat %q: a positive duration (10s)", v)}
+					return usageError{Err: fmt.Errorf("--heartbeat %q: a positive duration (10s)", v)}
 				}
 			}
 			id := own["--eval-id"]
@@ -303,9 +303,3 @@ func envOr(flag, env, def string) string {
 	}
 	return def
 }
-
-// exitStatus is an exit status a command has already explained (gramc
-// eval's, through cli.EvalRemote): Main returns it and prints nothing.
-type exitStatus int
-
-func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
