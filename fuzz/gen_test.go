@@ -13,8 +13,7 @@ import (
 // is deterministic. Compiling the output is TestCompile's job in
 // codegen/golang.
 func FuzzGen(f *testing.F) {
-	addSeeds(f, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram",
-		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram"))
+	addGenSeeds(f)
 	f.Add([]byte("[`a b`:Type | (`c d`::String), (c_d::Integer {optional: true})]\n[t:Tool {description: \"x */ \\n //go:generate\"} | (`x y`::`a b`)==>(::String)]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		pkg, diags := checkSource("fuzz.gram", src)

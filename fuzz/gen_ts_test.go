@@ -14,8 +14,7 @@ import (
 // escaped in a literal or replaced in a comment). tsc itself runs in
 // codegen/typescript's TestNode.
 func FuzzGenTS(f *testing.F) {
-	addSeeds(f, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram",
-		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram"))
+	addGenSeeds(f)
 	f.Add([]byte("[`a b`:Type | (`c d`::String), (c_d::Integer {optional: true})]\n[t:Tool {description: \"x */ \\u2028 @param\"} | (`x y`::`a b` {description: \"*/\"})==>(::String)]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		pkg, diags := checkSource("fuzz.gram", src)

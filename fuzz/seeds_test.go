@@ -55,3 +55,10 @@ func addSeeds(f *testing.F, seeds [][]byte) {
 		f.Add(s)
 	}
 }
+
+// addGenSeeds adds the code generators' fuzzers' seeds: every example and
+// the Go generator's hostile corpus.
+func addGenSeeds(f *testing.F) {
+	addSeeds(f, seedFiles(f, "../testdata/examples/*.gram", "../testdata/examples/*/*.gram",
+		"../examples/*/*.gram", "../codegen/golang/testdata/hostile/*.gram"))
+}
