@@ -52,11 +52,7 @@ type Request struct {
 }
 
 // File is one generated file.
-type File struct {
-	// Name is the file's base name, e.g. "weather.gram.go".
-	Name     string
-	Contents []byte
-}
+type File = model.File
 
 // FileName returns the name of the generated file for a gram package:
 // "<package name>.gram.go".
@@ -79,20 +75,7 @@ const chunkMark = "\x00gramc:chunk\x00"
 // would not produce (an integer enum value out of range) and, as a bug
 // (*FormatError), when the generated source does not format.
 func Generate(req Request) ([]File, error) {
-	var files []File
-	var bufs []*bytes.Buffer
-	err := GenerateTo(req, func(name string) (io.Writer, error) {
-		files = append(files, File{Name: name})
-		bufs = append(bufs, &bytes.Buffer{})
-		return bufs[len(bufs)-1], nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for i := range files {
-		files[i].Contents = bufs[i].Bytes()
-	}
-	return files, nil
+	return model.Collect(func(open func(string) (io.Writer, error)) error { return GenerateTo(req, open) })
 }
 
 // GenerateTo is Generate writing each file as it is generated: open gives

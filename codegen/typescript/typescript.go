@@ -50,31 +50,12 @@ type Request struct {
 }
 
 // File is one generated file.
-type File struct {
-	Name     string
-	Contents []byte
-}
+type File = model.File
 
 // Generate returns the TypeScript files for req.Package.
 func Generate(req Request) ([]File, error) {
-	var files []File
-	err := GenerateTo(req, func(name string) (io.Writer, error) {
-		files = append(files, File{Name: name})
-		return writerFunc(func(p []byte) (int, error) {
-			f := &files[len(files)-1]
-			f.Contents = append(f.Contents, p...)
-			return len(p), nil
-		}), nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return files, nil
+	return model.Collect(func(open func(string) (io.Writer, error)) error { return GenerateTo(req, open) })
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // GenerateTo is Generate writing each file to the writer open gives for
 // its name (a nil writer skips the file).
