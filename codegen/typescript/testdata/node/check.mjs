@@ -98,6 +98,7 @@ for (const prog of manifest.programs ?? []) {
     noEmit: !prog.emit,
     outDir: prog.emit ? path.join(manifest.root, "js") : undefined,
     rootDir: manifest.root,
+    skipLibCheck: !!prog.skipLibCheck,
   };
   const program = ts.createProgram(prog.files, options, host(options));
   const diags = [...ts.getPreEmitDiagnostics(program)];
