@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/gramc-dev/gramc/check"
+	"github.com/gramc-dev/gramc/codegen/model"
 	"github.com/gramc-dev/gramc/codegen/typescript"
 )
 
@@ -17,22 +19,9 @@ func FuzzGenTS(f *testing.F) {
 	addGenSeeds(f)
 	f.Add([]byte("[`a b`:Type | (`c d`::String), (c_d::Integer {optional: true})]\n[t:Tool {description: \"x */ \\u2028 @param\"} | (`x y`::`a b` {description: \"*/\"})==>(::String)]"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		pkg, diags := checkSource("fuzz.gram", src)
-		if diags.HasErrors() || pkg == nil {
-			return
-		}
-		files, err := typescript.Generate(typescript.Request{Package: pkg})
-		if err != nil {
-			t.Fatalf("Generate failed on input that checks clean: %v\ninput:\n%s", err, src)
-		}
-		again, err := typescript.Generate(typescript.Request{Package: pkg})
-		if err != nil || len(again) != len(files) {
-			t.Fatalf("second Generate differs: %v", err)
-		}
-		for i, file := range files {
-			if !bytes.Equal(again[i].Contents, file.Contents) {
-				t.Fatalf("%s: output is not deterministic", file.Name)
-			}
+		fuzzGenerator(t, src, func(pkg *check.Package) ([]model.File, error) {
+			return typescript.Generate(typescript.Request{Package: pkg})
+		}, func(t *testing.T, _ int, file model.File) {
 			if !bytes.HasPrefix(file.Contents, []byte(typescript.Header+"\n")) {
 				t.Fatalf("%s does not start with the header", file.Name)
 			}
@@ -44,6 +33,6 @@ func FuzzGenTS(f *testing.F) {
 					t.Fatalf("%s holds a raw %U\ninput:\n%s", file.Name, r, src)
 				}
 			}
-		}
+		})
 	})
 }
