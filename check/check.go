@@ -522,27 +522,26 @@ func (c *checker) collect(p ast.Pattern) {
 		t := &Test{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
 		c.pkg.Tests = append(c.pkg.Tests, t)
 		c.testSrc = append(c.testSrc, pendingTest{pending{c.file, sp}, t})
-	case labelType:
-		// Parallel to labelEnum's case below: the two kinds of declared
-		// type share one namespace and are registered alike, each in its
-		// own map, list and queue.
-		if c.reserved(name, sp.Identifier) || !c.declare(name, labelType, sp.Identifier) {
+	case labelType, labelEnum:
+		// The two kinds of declared type: one namespace, the same
+		// reserved names, each registered in its own map, list and queue.
+		if c.reserved(name, sp.Identifier) || !c.declare(name, kind, sp.Identifier) {
 			return
 		}
-		td := &TypeDecl{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
+		src := pending{c.file, sp}
+		rng, nameRng := c.rng(sp), c.rng(sp.Identifier)
+		if kind == labelEnum {
+			en := &Enum{Name: name, Range: rng, NameRange: nameRng}
+			c.enums[name] = en
+			c.pkg.Enums = append(c.pkg.Enums, en)
+			c.enumSrc = append(c.enumSrc, src)
+			return
+		}
+		td := &TypeDecl{Name: name, Range: rng, NameRange: nameRng}
 		c.types[name] = td
 		c.pkg.Types = append(c.pkg.Types, td)
-		c.typeSrc = append(c.typeSrc, pending{c.file, sp})
-		c.typeSP[td] = pending{c.file, sp}
-	case labelEnum:
-		// Parallel to labelType's case above.
-		if c.reserved(name, sp.Identifier) || !c.declare(name, labelEnum, sp.Identifier) {
-			return
-		}
-		en := &Enum{Name: name, Range: c.rng(sp), NameRange: c.rng(sp.Identifier)}
-		c.enums[name] = en
-		c.pkg.Enums = append(c.pkg.Enums, en)
-		c.enumSrc = append(c.enumSrc, pending{c.file, sp})
+		c.typeSrc = append(c.typeSrc, src)
+		c.typeSP[td] = src
 	}
 }
 
