@@ -14,8 +14,10 @@ func (g *gen) mcpFile(b *strings.Builder) error {
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { LATEST_PROTOCOL_VERSION, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
-import * as gramcTypes from "./types.js";
 `)
+	if len(g.tools) > 0 || len(g.agents) > 0 {
+		b.WriteString("import * as gramcTypes from \"./types.js\";\n")
+	}
 	b.WriteByte('\n')
 	writeDoc(b, "", "ToolsImpl implements the package's tools: one method per tool, given its arguments validated with their defaults filled in, returning its result (checked against the result type before it is sent). A thrown error is sent as a tool error.")
 	b.WriteString("export interface ToolsImpl {\n")
@@ -42,7 +44,11 @@ import * as gramcTypes from "./types.js";
 	writeDoc(b, "", "registerTools registers every tool of the package on server, implemented by impl. Each call's arguments are validated (and their defaults filled in) before impl sees them; its result is validated before it is sent, and one that does not match the result type is a tool error naming the field. The tool list served is exactly gramc schema --target mcp's entries (descriptions, schemas, titles), so gramc diff --against-mcp finds no change; tools registered on the same server by other code are not listed.")
 	// gramcTool is not generic, and every call returns the one type
 	// gramcToolDef: tsc infers nothing per tool (docs/performance.md).
-	b.WriteString("export function registerTools(server: McpServer, impl: ToolsImpl): void {\n  gramcRegister(server, gramcEntries, [")
+	impl := "impl"
+	if len(g.tools) == 0 {
+		impl = "_impl" // a package without tools: noUnusedParameters passes over an underscore
+	}
+	b.WriteString("export function registerTools(server: McpServer, " + impl + ": ToolsImpl): void {\n  gramcRegister(server, gramcEntries, [")
 	for i, tn := range g.tools {
 		sep(b, i)
 		text, structured := "false", "false"
@@ -74,12 +80,17 @@ import * as gramcTypes from "./types.js";
 		}
 		fmt.Fprintf(b, "  return gramcCallAgent(client, %s, gramcTypes.%sInputSchema, gramcTypes.%sOutputSchema, %s, input);\n}\n", jsString(a.Name), an.base, an.base, text)
 	}
-	b.WriteString(mcpHelpers)
+	g.writeMCPHelpers(b)
 	return nil
 }
 
-// mcpHelpers are mcp.ts's fixed declarations.
-const mcpHelpers = `
+// mcp.ts's fixed declarations, each written only where it is used (so
+// that a program compiled with noUnusedLocals accepts the file): the
+// agents' errors, the tool definitions and the registration always; the
+// issues' text where a tool or an agent validates; the tool binder where
+// there are tools; the agent caller where there are agents.
+const (
+	mcpHelpersCommon = `
 /** AgentCaller is what an agent's client function calls: the MCP SDK's Client, connected to gramc mcp --agents. */
 export interface AgentCaller {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
@@ -115,7 +126,8 @@ interface gramcToolDef {
   call(args: unknown): Promise<gramcCallResult>;
 }
 
-/** gramcPointer is a Zod issue's path as a JSON pointer. */
+`
+	mcpHelpersIssues = `/** gramcPointer is a Zod issue's path as a JSON pointer. */
 function gramcPointer(path: ReadonlyArray<PropertyKey>): string {
   return "/" + path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 }
@@ -125,7 +137,8 @@ function gramcIssues(error: z.ZodError): string {
   return error.issues.map((i) => "at " + JSON.stringify(gramcPointer(i.path)) + ": " + i.message).join("; ");
 }
 
-/** gramcText is an MCP result's text content. */
+`
+	mcpHelpersText = `/** gramcText is an MCP result's text content. */
 function gramcText(result: unknown): string {
   const content = (result as { content?: unknown }).content;
   if (!Array.isArray(content)) return "";
@@ -135,7 +148,8 @@ function gramcText(result: unknown): string {
     .join("");
 }
 
-/** gramcTool binds a tool's implementation to its schemas: text results are sent as text, structured ones as structuredContent too, the rest as JSON text. */
+`
+	mcpHelpersTool = `/** gramcTool binds a tool's implementation to its schemas: text results are sent as text, structured ones as structuredContent too, the rest as JSON text. */
 function gramcTool(name: string, args: z.ZodType, result: z.ZodType, text: boolean, structured: boolean, run: (args: unknown) => Promise<unknown>): gramcToolDef {
   return {
     name,
@@ -163,7 +177,8 @@ function gramcTool(name: string, args: z.ZodType, result: z.ZodType, text: boole
   };
 }
 
-interface gramcListed {
+`
+	mcpHelpersRegister = `interface gramcListed {
   name: string;
   title?: string;
   description?: string;
@@ -204,7 +219,8 @@ function gramcRegister(server: McpServer, entries: readonly string[], tools: rea
   }
 }
 
-/** gramcCallAgent calls an agent served by gramc mcp --agents. */
+`
+	mcpHelpersCallAgent = `/** gramcCallAgent calls an agent served by gramc mcp --agents. */
 async function gramcCallAgent<I, O>(client: AgentCaller, name: string, input: z.ZodType<I>, output: z.ZodType<O>, text: boolean, value: I): Promise<O> {
   const checked = input.safeParse(value);
   if (!checked.success) throw new AgentInputError(name, gramcIssues(checked.error));
@@ -228,6 +244,27 @@ async function gramcCallAgent<I, O>(client: AgentCaller, name: string, input: z.
   return parsedOut.data;
 }
 `
+)
+
+// writeMCPHelpers writes the fixed declarations mcp.ts uses, in their
+// order.
+func (g *gen) writeMCPHelpers(b *strings.Builder) {
+	tools, agents := len(g.tools) > 0, len(g.agents) > 0
+	b.WriteString(mcpHelpersCommon)
+	if tools || agents {
+		b.WriteString(mcpHelpersIssues)
+	}
+	if agents {
+		b.WriteString(mcpHelpersText)
+	}
+	if tools {
+		b.WriteString(mcpHelpersTool)
+	}
+	b.WriteString(mcpHelpersRegister)
+	if agents {
+		b.WriteString(mcpHelpersCallAgent)
+	}
+}
 
 // codeModeFile is tools.d.ts: the tools as a typed API for code mode.
 func (g *gen) codeModeFile(b *strings.Builder) error {

@@ -75,33 +75,33 @@ func (g *gen) tsType(t *check.Type, qual string) string {
 // need nothing more.
 func (g *gen) zodType(t *check.Type) string {
 	if t == nil {
-		return "gramcUnknown()"
+		return g.call("gramcUnknown", "gramcUnknown()")
 	}
 	switch t.Kind {
 	case check.String:
-		return "gramcString()"
+		return g.call("gramcString", "gramcString()")
 	case check.Integer:
-		return "gramcInteger()"
+		return g.call("gramcInteger", "gramcInteger()")
 	case check.Number:
-		return "gramcNumber()"
+		return g.call("gramcNumber", "gramcNumber()")
 	case check.Boolean:
-		return "gramcBoolean()"
+		return g.call("gramcBoolean", "gramcBoolean()")
 	case check.Object:
-		return "gramcAnyObject()"
+		return g.call("gramcAnyObject", "gramcAnyObject()")
 	case check.Array:
-		return "gramcArray(" + g.zodType(t.Elem) + ")"
+		return g.use("gramcArray") + "(" + g.zodType(t.Elem) + ")"
 	case check.Record:
 		if n, ok := g.types[t.Decl]; ok {
-			return "gramcLazy(" + getter(n) + ")"
+			return g.use("gramcLazy") + "(" + g.use(getter(n)) + ")"
 		}
-		return "gramcAnyObject()"
+		return g.call("gramcAnyObject", "gramcAnyObject()")
 	case check.EnumKind:
 		if n, ok := g.enums[t.Enum]; ok {
-			return getter(n) + "()"
+			return g.use(getter(n)) + "()"
 		}
-		return "gramcString()"
+		return g.call("gramcString", "gramcString()")
 	}
-	return "gramcUnknown()"
+	return g.call("gramcUnknown", "gramcUnknown()")
 }
 
 // getter is the name of the function types.ts declares to return a type's
@@ -114,8 +114,10 @@ func (g *gen) zodType(t *check.Type) string {
 // with a helper (none ends in Schema).
 func getter(n string) string { return "gramc" + n + "Schema" }
 
-// writeGetter writes the getter of the schema named n+"Schema".
-func writeGetter(b *strings.Builder, n string) {
+// writeGetter writes the getter of the schema named n+"Schema". The
+// getters a schema calls (g.helpers) are written after the schemas, so
+// that every call is known (a function declaration is hoisted).
+func (g *gen) writeGetter(b *strings.Builder, n string) {
 	b.WriteString("function " + getter(n) + "(): GramcSchema {\n  return " + n + "Schema as unknown as GramcSchema;\n}\n")
 }
 
@@ -138,7 +140,7 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 	if isEnum {
 		// The values are the type's: a union of literals, as the JSON
 		// Schema's enum says.
-		b.WriteString("gramcLiteral([" + strings.Join(lits, ", ") + "])")
+		b.WriteString(g.use("gramcLiteral") + "([" + strings.Join(lits, ", ") + "])")
 	} else {
 		b.WriteString(g.zodType(f.Type))
 	}
@@ -150,7 +152,7 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 		b.WriteString(")")
 	}
 	if len(c.Enum) > 0 && !isEnum {
-		refine("(v) => gramcOneOf(v, "+jsValue(c.Enum)+")", "must be one of "+jsonstr.Text(c.Enum))
+		refine("(v) => "+g.use("gramcOneOf")+"(v, "+jsValue(c.Enum)+")", "must be one of "+jsonstr.Text(c.Enum))
 	}
 	num := func(n fmt.Stringer, op, word string) {
 		s := jsNumber(n.String())
@@ -176,15 +178,18 @@ func (g *gen) zodField(f *check.Param, o optionality) string {
 			refine(fmt.Sprintf(pred, s), fmt.Sprintf(msg, s))
 		}
 	}
-	count(c.MinLength, "(v) => gramcLength(v) >= %s", "must be at least %s characters long")
-	count(c.MaxLength, "(v) => gramcLength(v) <= %s", "must be at most %s characters long")
+	if c.MinLength != nil || c.MaxLength != nil {
+		length := g.use("gramcLength")
+		count(c.MinLength, "(v) => "+length+"(v) >= %s", "must be at least %s characters long")
+		count(c.MaxLength, "(v) => "+length+"(v) <= %s", "must be at most %s characters long")
+	}
 	if c.Pattern != "" {
-		refine("gramcMatch("+jsString(c.Pattern)+")", "must match the pattern "+c.Pattern)
+		refine(g.use("gramcMatch")+"("+jsString(c.Pattern)+")", "must match the pattern "+c.Pattern)
 	}
 	count(c.MinItems, "(v) => v.length >= %s", "must have at least %s items")
 	count(c.MaxItems, "(v) => v.length <= %s", "must have at most %s items")
 	if c.UniqueItems {
-		refine("gramcUnique", "items must be unique")
+		refine(g.use("gramcUnique"), "items must be unique")
 	}
 	if c.Format != "" {
 		// An annotation, as in the mcp target's JSON Schema (2020-12) and
@@ -272,10 +277,10 @@ func (g *gen) writeInterface(b *strings.Builder, indent, name string, doc []stri
 // zodObject is a strict object schema of fields.
 func (g *gen) zodObject(fields []*check.Param, o optionality) string {
 	if len(fields) == 0 {
-		return "gramcObject({})"
+		return g.use("gramcObject") + "({})"
 	}
 	var b strings.Builder
-	b.WriteString("gramcObject({\n")
+	b.WriteString(g.use("gramcObject") + "({\n")
 	for _, f := range fields {
 		b.WriteString("  ")
 		b.WriteString(propertyKey(f.Name))
@@ -350,7 +355,10 @@ func (g *gen) agentOutputType(a *check.Agent, qual string) string {
 // typesFile is types.ts: types, Zod schemas and the registries.
 func (g *gen) typesFile(b *strings.Builder) error {
 	g.head(b, "Types and Zod 4 schemas of the package's types, enums, tools and agents.")
-	b.WriteString("\nimport { z } from \"zod/v4\";\n")
+	if len(g.m.Types)+len(g.m.Enums)+len(g.tools)+len(g.agents) > 0 {
+		// A package that declares nothing has no schema to build.
+		b.WriteString("\nimport { z } from \"zod/v4\";\n")
+	}
 	g.typeDecls(b, "", parsed, true)
 
 	b.WriteString("\n// Schemas.\n")
@@ -360,19 +368,19 @@ func (g *gen) typesFile(b *strings.Builder) error {
 		writeDoc(b, "", fmt.Sprintf("%sValues are the values of the gram enum %s, in declaration order.", name, jsString(e.Name)))
 		b.WriteString("export const " + name + "Values = [" + strings.Join(enumLiterals(e), ", ") + "] as const;\n")
 		writeDoc(b, "", fmt.Sprintf("%sSchema accepts the values of the gram enum %s.", name, jsString(e.Name)))
-		expr := "gramcLiteral(" + name + "Values)"
+		var expr string
 		if len(e.Values) == 0 {
-			expr = "gramcNever()"
+			expr = g.call("gramcNever", "gramcNever()")
+		} else {
+			expr = g.use("gramcLiteral") + "(" + name + "Values)"
 		}
 		writeTyped(b, name+"Schema", name, expr)
-		writeGetter(b, name)
 	}
 	for _, d := range g.m.Types {
 		name := g.types[d]
 		b.WriteByte('\n')
 		writeDoc(b, "", fmt.Sprintf("%sSchema validates the gram type %s.", name, jsString(d.Name)))
 		writeTyped(b, name+"Schema", name, g.zodObject(d.Fields, wire))
-		writeGetter(b, name)
 	}
 	for _, tn := range g.tools {
 		b.WriteByte('\n')
@@ -387,9 +395,11 @@ func (g *gen) typesFile(b *strings.Builder) error {
 		writeDoc(b, "", fmt.Sprintf("%sInputSchema validates the input of the gram agent %s.", an.base, jsString(a.Name)))
 		writeTyped(b, an.base+"InputSchema", an.base+"Input", g.zodObject(a.Signature.Params, wire))
 		writeDoc(b, "", fmt.Sprintf("%sOutputSchema validates the output of the gram agent %s.", an.base, jsString(a.Name)))
-		out := "gramcString()"
+		var out string
 		if a.Typed() {
 			out = g.zodType(a.Signature.Result)
+		} else {
+			out = g.call("gramcString", "gramcString()")
 		}
 		writeTyped(b, an.base+"OutputSchema", an.base+"Output", out)
 	}
@@ -417,7 +427,22 @@ func (g *gen) typesFile(b *strings.Builder) error {
 	}
 	writeRegistry(b, "agentSchemas", entries)
 
-	b.WriteString(typesHelpers)
+	var getters []string
+	for _, e := range g.m.Enums {
+		getters = append(getters, g.enums[e])
+	}
+	for _, d := range g.m.Types {
+		getters = append(getters, g.types[d])
+	}
+	heading := "\n// Getters: the schemas as the others refer to them.\n"
+	for _, n := range getters {
+		if g.helpers[getter(n)] {
+			b.WriteString(heading + "\n")
+			heading = ""
+			g.writeGetter(b, n)
+		}
+	}
+	g.writeHelpers(b)
 	return nil
 }
 
@@ -445,11 +470,124 @@ func writeRegistry(b *strings.Builder, name string, entries []string) {
 	b.WriteString("  } as const;\n}\n\n")
 }
 
-// typesHelpers are types.ts's private helpers: JSON Schema's semantics
+// typesHelpers are types.ts's private helpers, in the order they are
+// written: the schemas' building blocks, then JSON Schema's semantics
 // where Zod's differ (lengths count code points, integers need not be
 // safe integers, patterns are ECMA-262 with the u flag as Ajv compiles
-// them, uniqueness and enums compare JSON values).
-const typesHelpers = `// Helpers: the schemas' building blocks.
+// them, uniqueness and enums compare JSON values). Each is written only
+// when a schema calls it, with the helpers it calls (uses).
+var typesHelpers = []struct {
+	name string
+	uses []string
+	text string
+}{
+	{"gramcString", nil, `/** gramcString is z.string(). */
+function gramcString(): GramcSchema {
+  return z.string();
+}
+`},
+	{"gramcNumber", nil, `/** gramcNumber is z.number(). */
+function gramcNumber(): GramcSchema {
+  return z.number();
+}
+`},
+	{"gramcInteger", nil, `/** gramcInteger accepts a number without a fractional part (JSON Schema's integer). */
+function gramcInteger(): GramcSchema {
+  return z.number().refine(Number.isInteger, "expected an integer");
+}
+`},
+	{"gramcBoolean", nil, `/** gramcBoolean is z.boolean(). */
+function gramcBoolean(): GramcSchema {
+  return z.boolean();
+}
+`},
+	{"gramcAnyObject", nil, `/** gramcAnyObject accepts any JSON object (gram's Object). */
+function gramcAnyObject(): GramcSchema {
+  return z.record(z.string(), z.unknown());
+}
+`},
+	{"gramcUnknown", nil, `/** gramcUnknown accepts any value. */
+function gramcUnknown(): GramcSchema {
+  return z.unknown();
+}
+`},
+	{"gramcNever", nil, `/** gramcNever accepts no value (an enum without values). */
+function gramcNever(): GramcSchema {
+  return z.never();
+}
+`},
+	{"gramcObject", nil, `/** gramcObject is a strict object schema (JSON Schema's additionalProperties: false). */
+function gramcObject(shape: Record<string, GramcSchema>): GramcSchema {
+  return z.strictObject(shape);
+}
+`},
+	{"gramcArray", nil, `/** gramcArray is an array schema. */
+function gramcArray(item: GramcSchema): GramcSchema {
+  return z.array(item as unknown as z.ZodType);
+}
+`},
+	{"gramcLazy", nil, `/** gramcLazy refers to a schema declared anywhere in the file (recursion, declaration order). */
+function gramcLazy(get: () => GramcSchema): GramcSchema {
+  return z.lazy(get as unknown as () => z.ZodType);
+}
+`},
+	{"gramcLiteral", nil, `/** gramcLiteral accepts exactly values (an enum). */
+function gramcLiteral(values: readonly (string | number)[]): GramcSchema {
+  return z.literal(values);
+}
+`},
+	{"gramcLength", nil, `/** gramcLength is a string's length in code points, as JSON Schema counts it. */
+function gramcLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+`},
+	{"gramcMatch", nil, `/** gramcMatch tests a string against a JSON Schema pattern (ECMA-262, the u flag, unanchored). */
+function gramcMatch(source: string): (s: string) => boolean {
+  let re: RegExp | undefined;
+  try {
+    re = new RegExp(source, "u");
+  } catch {
+    re = undefined;
+  }
+  return (s) => re !== undefined && re.test(s);
+}
+`},
+	{"gramcEqual", nil, `/** gramcEqual compares two JSON values. */
+function gramcEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => gramcEqual(x, b[i]));
+  }
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  const ob = b as Record<string, unknown>, oa = a as Record<string, unknown>;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && gramcEqual(oa[k], ob[k]));
+}
+`},
+	{"gramcOneOf", []string{"gramcEqual"}, `/** gramcOneOf reports whether a JSON value is one of values. */
+function gramcOneOf(v: unknown, values: readonly unknown[]): boolean {
+  return values.some((x) => gramcEqual(v, x));
+}
+`},
+	{"gramcUnique", []string{"gramcEqual"}, `/** gramcUnique reports whether an array's items are distinct JSON values. */
+function gramcUnique(a: readonly unknown[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) {
+      if (gramcEqual(a[i], a[j])) return false;
+    }
+  }
+  return true;
+}
+`},
+}
+
+// typesHelpersHead is written before the helpers when any is: the
+// interface the builders return.
+const typesHelpersHead = `// Helpers: the schemas' building blocks.
 
 /**
  * GramcSchema is a Zod schema as the schemas above are built: through the
@@ -463,108 +601,46 @@ interface GramcSchema {
   default(value: unknown): GramcSchema;
   optional(): GramcSchema;
 }
-
-/** gramcString is z.string(). */
-function gramcString(): GramcSchema {
-  return z.string();
-}
-
-/** gramcNumber is z.number(). */
-function gramcNumber(): GramcSchema {
-  return z.number();
-}
-
-/** gramcInteger accepts a number without a fractional part (JSON Schema's integer). */
-function gramcInteger(): GramcSchema {
-  return z.number().refine(Number.isInteger, "expected an integer");
-}
-
-/** gramcBoolean is z.boolean(). */
-function gramcBoolean(): GramcSchema {
-  return z.boolean();
-}
-
-/** gramcAnyObject accepts any JSON object (gram's Object). */
-function gramcAnyObject(): GramcSchema {
-  return z.record(z.string(), z.unknown());
-}
-
-/** gramcUnknown accepts any value. */
-function gramcUnknown(): GramcSchema {
-  return z.unknown();
-}
-
-/** gramcNever accepts no value (an enum without values). */
-function gramcNever(): GramcSchema {
-  return z.never();
-}
-
-/** gramcObject is a strict object schema (JSON Schema's additionalProperties: false). */
-function gramcObject(shape: Record<string, GramcSchema>): GramcSchema {
-  return z.strictObject(shape);
-}
-
-/** gramcArray is an array schema. */
-function gramcArray(item: GramcSchema): GramcSchema {
-  return z.array(item as unknown as z.ZodType);
-}
-
-/** gramcLazy refers to a schema declared anywhere in the file (recursion, declaration order). */
-function gramcLazy(get: () => GramcSchema): GramcSchema {
-  return z.lazy(get as unknown as () => z.ZodType);
-}
-
-/** gramcLiteral accepts exactly values (an enum). */
-function gramcLiteral(values: readonly (string | number)[]): GramcSchema {
-  return z.literal(values);
-}
-
-// Helpers: JSON Schema's semantics where Zod's differ.
-
-/** gramcLength is a string's length in code points, as JSON Schema counts it. */
-function gramcLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
-
-/** gramcMatch tests a string against a JSON Schema pattern (ECMA-262, the u flag, unanchored). */
-function gramcMatch(source: string): (s: string) => boolean {
-  let re: RegExp | undefined;
-  try {
-    re = new RegExp(source, "u");
-  } catch {
-    re = undefined;
-  }
-  return (s) => re !== undefined && re.test(s);
-}
-
-/** gramcEqual compares two JSON values. */
-function gramcEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => gramcEqual(x, b[i]));
-  }
-  const ka = Object.keys(a), kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  const ob = b as Record<string, unknown>, oa = a as Record<string, unknown>;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && gramcEqual(oa[k], ob[k]));
-}
-
-/** gramcOneOf reports whether a JSON value is one of values. */
-function gramcOneOf(v: unknown, values: readonly unknown[]): boolean {
-  return values.some((x) => gramcEqual(v, x));
-}
-
-/** gramcUnique reports whether an array's items are distinct JSON values. */
-function gramcUnique(a: readonly unknown[]): boolean {
-  for (let i = 0; i < a.length; i++) {
-    for (let j = i + 1; j < a.length; j++) {
-      if (gramcEqual(a[i], a[j])) return false;
-    }
-  }
-  return true;
-}
 `
+
+// writeHelpers writes the helpers the schemas call (g.helpers) and those
+// they call, in typesHelpers' order; none, and no GramcSchema, when no
+// schema calls one.
+func (g *gen) writeHelpers(b *strings.Builder) {
+	for changed := true; changed; {
+		changed = false
+		for _, h := range typesHelpers {
+			if !g.helpers[h.name] {
+				continue
+			}
+			for _, u := range h.uses {
+				if !g.helpers[u] {
+					g.helpers[u], changed = true, true
+				}
+			}
+		}
+	}
+	if len(g.helpers) == 0 {
+		return
+	}
+	b.WriteString(typesHelpersHead)
+	for _, h := range typesHelpers {
+		if g.helpers[h.name] {
+			b.WriteString("\n" + h.text)
+		}
+	}
+}
+
+// use records that a schema calls the types.ts helper name, and returns
+// the name.
+func (g *gen) use(name string) string {
+	g.helpers[name] = true
+	return name
+}
+
+// call is use for a call without arguments: code is the call, written
+// out (a constant, so nothing is allocated per schema).
+func (g *gen) call(name, code string) string {
+	g.helpers[name] = true
+	return code
+}

@@ -97,6 +97,10 @@ type gen struct {
 	agents []*agentNames
 	// sources is the comment naming the source files.
 	sources string
+	// helpers are the types.ts helpers the schemas written so far call
+	// (use): only those are written, so that a program compiled with
+	// noUnusedLocals accepts the file.
+	helpers map[string]bool
 }
 
 type toolNames struct {
@@ -122,10 +126,11 @@ func agentDerived(base string) []string {
 
 func build(req Request) (*gen, error) {
 	g := &gen{
-		m:      model.New(req.Package),
-		report: req.Report,
-		types:  map[*check.TypeDecl]string{},
-		enums:  map[*check.Enum]string{},
+		m:       model.New(req.Package),
+		report:  req.Report,
+		types:   map[*check.TypeDecl]string{},
+		enums:   map[*check.Enum]string{},
+		helpers: map[string]bool{},
 	}
 	names := newNamer("module", g.report, packageReserved...)
 	names.Reserve(reservedWords...)

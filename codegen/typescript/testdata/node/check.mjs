@@ -32,7 +32,7 @@ const out = { diagnostics: {}, tokens: [], verdicts: [], jsttFailed: [], jsttChe
 // 1. json-schema-to-typescript.
 for (const p of manifest.jstt ?? []) {
   let types = "";
-  let assign = "import type * as J from \"./jstt.js\";\n";
+  let assign = "";
   let n = 0;
   for (const tool of p.tools ?? []) {
     const name = "R" + n++;
@@ -69,7 +69,10 @@ for (const p of manifest.jstt ?? []) {
   // tools.d.ts is a script (its tools are global); with the checks
   // appended, which import, it is a module, so that one program holds
   // every package's copy.
-  fs.writeFileSync(path.join(p.dir, "codemode.ts"), fs.readFileSync(path.join(p.dir, "tools.d.ts"), "utf8") + "\n" + assign);
+  // With no checks (no tool json-schema-to-typescript derives), an empty
+  // export makes it a module all the same.
+  const head = assign === "" ? "export {};\n" : "import type * as J from \"./jstt.js\";\n";
+  fs.writeFileSync(path.join(p.dir, "codemode.ts"), fs.readFileSync(path.join(p.dir, "tools.d.ts"), "utf8") + "\n" + head + assign);
 }
 
 phase("json-schema-to-typescript done");
@@ -99,6 +102,10 @@ for (const prog of manifest.programs ?? []) {
     outDir: prog.emit ? path.join(manifest.root, "js") : undefined,
     rootDir: manifest.root,
     skipLibCheck: !!prog.skipLibCheck,
+    // What many projects' tsconfig adds to strict: the generated code
+    // declares nothing it does not use.
+    noUnusedLocals: true,
+    noUnusedParameters: true,
   };
   const program = ts.createProgram(prog.files, options, host(options));
   const diags = [...ts.getPreEmitDiagnostics(program)];
