@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // The HTML report is one self-contained file: its style inline, no
@@ -17,18 +18,22 @@ import (
 //go:embed report.html.tmpl
 var htmlSource string
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"percent":   Percent,
-	"interval":  IntervalText,
-	"points":    SignedPoints,
-	"usd":       USD,
-	"millis":    Millis,
-	"kinds":     kindsText,
-	"add3":      func(a, b, c float64) float64 { return a + b + c },
-	"half":      func(x float64) float64 { return x / 2 },
-	"percentOf": percentOf,
-	"deref":     func(p *float64) float64 { return *p },
-}).Parse(htmlSource))
+// htmlTemplate is the report's page, parsed when a report is first
+// written as HTML, not when gramc starts.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"percent":   Percent,
+		"interval":  IntervalText,
+		"points":    SignedPoints,
+		"usd":       USD,
+		"millis":    Millis,
+		"kinds":     kindsText,
+		"add3":      func(a, b, c float64) float64 { return a + b + c },
+		"half":      func(x float64) float64 { return x / 2 },
+		"percentOf": percentOf,
+		"deref":     func(p *float64) float64 { return *p },
+	}).Parse(htmlSource))
+})
 
 // Chart geometry, in SVG user units.
 const (
@@ -87,7 +92,7 @@ type scatterPoint struct {
 
 // WriteHTML writes the report as one self-contained HTML page.
 func (r *Report) WriteHTML(w io.Writer) error {
-	return htmlTemplate.Execute(w, r.cleaned().htmlView())
+	return htmlTemplate().Execute(w, r.cleaned().htmlView())
 }
 
 // cleaned is a copy of r whose names and messages hold no control
