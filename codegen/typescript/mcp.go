@@ -203,12 +203,13 @@ function gramcEntry(e: gramcListed): gramcListed {
 function gramcRegister(server: McpServer, entries: readonly string[], tools: readonly gramcToolDef[]): void {
   const register = server.registerTool.bind(server) as unknown as (
     name: string,
-    config: { title?: string; description?: string; inputSchema: z.ZodType<unknown>; _meta?: Record<string, unknown> },
+    config: { title?: string | undefined; description?: string | undefined; inputSchema: z.ZodType<unknown>; _meta?: Record<string, unknown> | undefined },
     cb: (args: unknown) => Promise<gramcCallResult>,
   ) => unknown;
   const listing = entries.map((e) => gramcEntry(JSON.parse(e) as gramcListed));
   tools.forEach((t, i) => {
     const e = listing[i];
+    if (e === undefined) return; // one entry per tool: never
     // The SDK parses the arguments with the schema given here; call
     // validates them again (a no-op on parsed arguments) so that its
     // errors name the field.
