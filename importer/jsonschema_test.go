@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -242,7 +243,7 @@ func (g *schemaGen) schema(depth int, self string) map[string]any {
 			s["type"] = "string"
 			break
 		}
-		slicesSort(names)
+		slices.Sort(names)
 		s["$ref"] = "#/$defs/" + names[g.r.IntN(len(names))]
 	case "object":
 		return g.object(depth, self)
@@ -269,14 +270,6 @@ func (g *schemaGen) item(depth int, self string) map[string]any {
 			out["enum"] = e
 		}
 		return out
-	}
-}
-
-func slicesSort(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
 	}
 }
 
@@ -321,9 +314,11 @@ func (g *schemaGen) instance(s map[string]any, depth int) any {
 				req[k.(string)] = true
 			}
 		}
-		for k, p := range s["properties"].(map[string]any) {
+		// In the order of the names, so that a seed makes one instance.
+		props := s["properties"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			if req[k] && g.r.IntN(12) != 0 || !req[k] && depth < 5 && g.r.IntN(2) == 0 {
-				out[k] = g.instance(p.(map[string]any), depth+1)
+				out[k] = g.instance(props[k].(map[string]any), depth+1)
 			}
 		}
 		if g.r.IntN(15) == 0 {
@@ -338,7 +333,7 @@ func (g *schemaGen) instance(s map[string]any, depth int) any {
 func (g *schemaGen) mutate(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
-		for k := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			if g.r.IntN(2) == 0 {
 				v[k] = g.mutate(v[k])
 				return v
