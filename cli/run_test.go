@@ -89,20 +89,29 @@ func init() {
 // neither an outgoing connection nor a listener on port 0 — of this
 // script, of another running beside it, of another package's tests — can
 // take one between the hand-out and the script's server binding it (a
-// port from 127.0.0.1:0, closed and handed on, once was).
+// port from 127.0.0.1:0, closed and handed on, once was). They are below
+// the temporal module's too: its development servers take theirs from
+// [20000, 32768) (devserver.FreePort), and make test runs the two
+// modules' tests side by side (a script's port handed to a Temporal
+// server's listener once failed the server's start).
+const (
+	scriptPortLow  = 10000
+	scriptPortHigh = 20000 // exclusive
+)
+
 var (
 	addrMu   sync.Mutex
-	addrNext = 20000 + rand.IntN(10000)
+	addrNext = scriptPortLow + rand.IntN(scriptPortHigh-scriptPortLow)
 )
 
 func scriptAddr() (string, error) {
 	addrMu.Lock()
 	defer addrMu.Unlock()
-	for range 12768 {
+	for range scriptPortHigh - scriptPortLow {
 		p := addrNext
 		addrNext++
-		if addrNext >= 32768 {
-			addrNext = 20000
+		if addrNext >= scriptPortHigh {
+			addrNext = scriptPortLow
 		}
 		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(p))
 		ln, err := net.Listen("tcp", addr)
@@ -112,7 +121,7 @@ func scriptAddr() (string, error) {
 		ln.Close()
 		return addr, nil
 	}
-	return "", fmt.Errorf("no free port in [20000, 32768) on 127.0.0.1")
+	return "", fmt.Errorf("no free port in [%d, %d) on 127.0.0.1", scriptPortLow, scriptPortHigh)
 }
 
 func seedDir() string {
