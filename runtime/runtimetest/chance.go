@@ -53,13 +53,6 @@ func (c *Chance) Waited(model string) time.Duration {
 	return c.waited[model]
 }
 
-// Runs is how many runs of model have begun.
-func (c *Chance) Runs(model string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.runs[model]
-}
-
 // FailingRun is the answer of a run that does not do its job.
 const FailingRun = "I cannot help with that."
 
