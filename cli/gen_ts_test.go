@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gramc-dev/gramc/internal/nodetest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -20,7 +21,7 @@ func TestTypeScriptGenerated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: compiles TypeScript")
 	}
-	dir := requireNode(t, "GRAMC_TS_TEST", filepath.Join("..", "codegen", "typescript", "testdata", "node"), "the generated TypeScript's tests",
+	dir := nodetest.Require(t, "GRAMC_TS_TEST", filepath.Join("..", "codegen", "typescript", "testdata", "node"), "the generated TypeScript's tests",
 		"run make gents (npm ci in codegen/typescript/testdata/node)", "typescript", "zod", "@modelcontextprotocol/sdk")
 	examples, err := filepath.Abs(filepath.Join("..", "examples"))
 	if err != nil {

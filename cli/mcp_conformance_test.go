@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gramc-dev/gramc/internal/nodetest"
 )
 
 // conformanceScenario is a server scenario of the official MCP conformance
@@ -96,7 +98,7 @@ func TestMCPConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the conformance suite")
 	}
-	dir := requireNode(t, "GRAMC_MCPCONFORMANCE_TEST", "testdata/mcpconformance", "the MCP conformance suite's scenarios",
+	dir := nodetest.Require(t, "GRAMC_MCPCONFORMANCE_TEST", "testdata/mcpconformance", "the MCP conformance suite's scenarios",
 		"run npm ci in cli/testdata/mcpconformance (make test does)", "@modelcontextprotocol/conformance")
 	if _, err := exec.LookPath("gramc"); err != nil {
 		t.Skip("no gramc on PATH (testscript.Main puts it there):", err)

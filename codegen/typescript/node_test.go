@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"github.com/gramc-dev/gramc/codegen/internal/gentest"
 	"github.com/gramc-dev/gramc/codegen/internal/hostile"
 	"github.com/gramc-dev/gramc/codegen/schema"
+	"github.com/gramc-dev/gramc/internal/nodetest"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -25,34 +25,11 @@ import (
 // sets) it fails instead.
 func nodeModules(t testing.TB) string {
 	t.Helper()
-	skip := func(format string, args ...any) {
-		t.Helper()
-		if os.Getenv("GRAMC_TS_TEST") == "required" {
-			t.Fatalf(format+" (GRAMC_TS_TEST=required)", args...)
-		}
-		t.Skipf(format, args...)
-	}
 	if testing.Short() {
 		t.Skip("-short: the TypeScript tests run tsc and Node")
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		skip("node not found: the generated TypeScript is not compiled or run (install Node 20 and run make gents)")
-	}
-	v, err := exec.Command(node, "--version").Output()
-	if err != nil {
-		skip("node --version: %v", err)
-	}
-	var major int
-	fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(string(v)), "v"), "%d", &major)
-	if major < 20 {
-		skip("node %s is older than 20", strings.TrimSpace(string(v)))
-	}
-	dir, _ := filepath.Abs(filepath.Join("testdata", "node"))
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".package-lock.json")); err != nil {
-		skip("%s/node_modules is not installed: run make gents (npm ci)", dir)
-	}
-	return dir
+	return nodetest.Require(t, "GRAMC_TS_TEST", filepath.Join("testdata", "node"), "the generated TypeScript's tests",
+		"run make gents (npm ci in codegen/typescript/testdata/node)", "typescript", "zod", "ajv", "@modelcontextprotocol/sdk", "json-schema-to-typescript")
 }
 
 // workspace is a temporary directory where Node finds testdata/node's

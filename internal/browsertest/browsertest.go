@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gramc-dev/gramc/internal/nodetest"
 )
 
 // Chromium finds the browser: $GRAMC_CHROMIUM, else chromium on PATH
@@ -59,13 +61,8 @@ func Require(t testing.TB, modules string, packages ...string) string {
 	if fi, err := os.Stat(browser); err != nil || fi.IsDir() {
 		SkipOrFail(t, "no Chromium at "+browser+" (GRAMC_CHROMIUM names the browser's program)")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		SkipOrFail(t, "no node on PATH (Node.js runs playwright-core)")
-	}
-	for _, pkg := range packages {
-		if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
-			SkipOrFail(t, "the npm package "+pkg+" is not installed in "+modules+": run make playground-test-setup")
-		}
+	if why := nodetest.Missing(filepath.Dir(modules), "the browser tests", "run make playground-test-setup", packages...); why != "" {
+		SkipOrFail(t, why)
 	}
 	return browser
 }
