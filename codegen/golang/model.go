@@ -451,7 +451,8 @@ func fieldDoc(f *check.Param) []string {
 	if f.Description != "" {
 		parts = append(parts, f.Description)
 	}
-	notes := model.FieldNotes(f, quote, " (filled in by the runtime when absent)")
+	var buf [3]string
+	notes := model.AppendFieldNotes(buf[:0], f, quote, " (filled in by the runtime when absent)")
 	if f.Deprecated {
 		notes = append(notes, "Deprecated: the gram declaration marks it deprecated.")
 	}

@@ -59,12 +59,12 @@ func TextLines(text string) []string {
 	return lines
 }
 
-// FieldNotes are the notes of a field's doc comment, in order: its
-// constraints (ConstraintText, quoted by quote), then its default
-// (followed by defaultNote, what the language's runtime does with it) or
-// "Optional.".
-func FieldNotes(f *check.Param, quote func(string) string, defaultNote string) []string {
-	var notes []string
+// AppendFieldNotes appends to notes the notes of a field's doc comment,
+// in order: its constraints (ConstraintText, quoted by quote), then its
+// default (followed by defaultNote, what the language's runtime does
+// with it) or "Optional.". An emitter passes a small array of its own,
+// which stays on its stack.
+func AppendFieldNotes(notes []string, f *check.Param, quote func(string) string, defaultNote string) []string {
 	if c := ConstraintText(f.Constraints.Value(), quote); c != "" {
 		notes = append(notes, "Constraints: "+c+".")
 	}

@@ -236,7 +236,8 @@ func (g *gen) fieldType(f *check.Param, qual string) string {
 // fieldDoc is a field's JSDoc: its description and a line of notes
 // (constraints, default, optional, deprecated).
 func fieldDoc(f *check.Param) []string {
-	return []string{f.Description, strings.Join(model.FieldNotes(f, jsString, ""), " ")}
+	var buf [2]string
+	return []string{f.Description, strings.Join(model.AppendFieldNotes(buf[:0], f, jsString, ""), " ")}
 }
 
 // writeDocParas writes a field's JSDoc: paragraphs, and a @deprecated tag
