@@ -428,20 +428,24 @@ func (g *gen) typesFile(b *strings.Builder) error {
 	}
 	writeRegistry(b, "agentSchemas", entries)
 
+	// The getters a schema calls, in declaration order.
 	var getters []string
 	for _, e := range g.m.Enums {
-		getters = append(getters, g.enums[e])
+		if n := g.enums[e]; g.helpers[getter(n)] {
+			getters = append(getters, n)
+		}
 	}
 	for _, d := range g.m.Types {
-		getters = append(getters, g.types[d])
-	}
-	heading := "\n// Getters: the schemas as the others refer to them.\n"
-	for _, n := range getters {
-		if g.helpers[getter(n)] {
-			b.WriteString(heading + "\n")
-			heading = ""
-			g.writeGetter(b, n)
+		if n := g.types[d]; g.helpers[getter(n)] {
+			getters = append(getters, n)
 		}
+	}
+	if len(getters) > 0 {
+		b.WriteString("\n// Getters: the schemas as the others refer to them.\n")
+	}
+	for _, n := range getters {
+		b.WriteByte('\n')
+		g.writeGetter(b, n)
 	}
 	g.writeHelpers(b)
 	return nil
