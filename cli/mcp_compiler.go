@@ -289,11 +289,10 @@ type (
 		Errors      int                  `json:"errors"`
 		Warnings    int                  `json:"warnings"`
 	}
+	// fixResult is what fix wrote, then check's result after it.
 	fixResult struct {
-		Written     []string             `json:"written"`
-		Diagnostics []compilerDiagnostic `json:"diagnostics"`
-		Errors      int                  `json:"errors"`
-		Warnings    int                  `json:"warnings"`
+		Written []string `json:"written"`
+		checkResult
 	}
 	formattedFile struct {
 		File    string `json:"file"`
@@ -428,18 +427,31 @@ func (c *compilerTools) pathsArgs(raw json.RawMessage) (pathsArgs, []string, err
 	return a, pats, err
 }
 
+// checked runs gramc check's work over pats with opts, as the check and
+// fix tools do: its report and the tool's result of its diagnostics.
+func (c *compilerTools) checked(opts checkOptions, pats []string) (*checkReport, checkResult, error) {
+	e, printed := toolEnv()
+	rep, err := checkPackages(e, opts, pats, nil)
+	if err == nil && rep.fixErr != nil {
+		err = fmt.Errorf("%s: %w", strings.TrimSpace(printed.String()), rep.fixErr)
+	}
+	if err != nil {
+		return nil, checkResult{}, c.toolError(err, printed)
+	}
+	res := checkResult{Diagnostics: c.diagnostics(rep.diags)}
+	res.Errors, res.Warnings = count(rep.diags)
+	return rep, res, nil
+}
+
 func (c *compilerTools) check(ctx context.Context, raw json.RawMessage) (any, error) {
 	a, pats, err := c.pathsArgs(raw)
 	if err != nil {
 		return nil, err
 	}
-	e, printed := toolEnv()
-	rep, err := checkPackages(e, checkOptions{targets: a.Targets}, pats, nil)
+	_, res, err := c.checked(checkOptions{targets: a.Targets}, pats)
 	if err != nil {
-		return nil, c.toolError(err, printed)
+		return nil, err
 	}
-	res := checkResult{Diagnostics: c.diagnostics(rep.diags)}
-	res.Errors, res.Warnings = count(rep.diags)
 	return res, nil
 }
 
@@ -454,19 +466,14 @@ func (c *compilerTools) fix(ctx context.Context, raw json.RawMessage) (any, erro
 	}
 	c.writes.Lock()
 	defer c.writes.Unlock()
-	e, printed := toolEnv()
-	rep, err := checkPackages(e, checkOptions{fix: mode}, pats, nil)
+	rep, after, err := c.checked(checkOptions{fix: mode}, pats)
 	if err != nil {
-		return nil, c.toolError(err, printed)
+		return nil, err
 	}
-	if rep.fixErr != nil {
-		return nil, c.toolError(fmt.Errorf("%s: %w", strings.TrimSpace(printed.String()), rep.fixErr), printed)
-	}
-	res := fixResult{Written: []string{}, Diagnostics: c.diagnostics(rep.diags)}
+	res := fixResult{Written: []string{}, checkResult: after}
 	for _, w := range rep.written {
 		res.Written = append(res.Written, c.root.rel(w))
 	}
-	res.Errors, res.Warnings = count(rep.diags)
 	return res, nil
 }
 

@@ -20,16 +20,28 @@ import (
 // suite (@modelcontextprotocol/conformance, pinned in
 // testdata/mcpconformance) that applies to gramc mcp --http, run at a spec
 // version ("" for the suite's default). Its checks all pass, save those
-// named in untestable: checks the suite itself reports "Not testable"
-// against any server without a reference server's diagnostic tools, each
-// with why gramc cannot offer what it needs.
+// of untestableChecks.
 type conformanceScenario struct {
 	name, version string
-	untestable    map[string]string
 }
 
-// Why checks of the 2026-07-28 scenarios cannot apply (docs/mcp.md, "MCP by
-// the book").
+// untestableChecks are the checks of conformanceScenarios that the suite
+// itself reports "Not testable" against any server without its reference
+// server's diagnostic tools, each with why gramc cannot offer what it
+// needs (docs/mcp.md, "MCP by the book").
+var untestableChecks = map[string]string{
+	"sep-2575-server-rejects-undeclared-capability":          whyDiagnosticTool,
+	"sep-2575-missing-capability-http-400":                   whyDiagnosticTool,
+	"sep-2575-http-server-no-independent-requests-on-stream": whyDiagnosticTool,
+	"sep-2575-server-no-log-without-loglevel":                whyDiagnosticTool,
+	"sep-2243-server-no-xmcp-tool":                           whyXMCPHeader,
+	"sep-2243-server-decode-base64":                          whyXMCPHeader,
+	"sep-2243-server-validate-param-match":                   whyXMCPHeader,
+	"sep-2243-server-reject-invalid-param-chars":             whyXMCPHeader,
+	"sep-2243-server-reject-param-mismatch":                  whyXMCPHeader,
+}
+
+// Why checks of the 2026-07-28 scenarios cannot apply.
 const (
 	whyDiagnosticTool = "it calls a diagnostic tool of the suite's reference server (test_missing_capability, test_streaming_elicitation, test_logging_tool), which a gram package does not declare"
 	whyXMCPHeader     = "it needs a tool with x-mcp-header annotations (a parameter sent as an HTTP header, SEP-2243): a gram tool's arguments travel in the body only"
@@ -57,22 +69,11 @@ var conformanceScenarios = []conformanceScenario{
 	{name: "tools-list"},
 	{name: "server-sse-multiple-streams"},
 	{name: "dns-rebinding-protection"},
-	{name: "server-stateless", version: "2026-07-28", untestable: map[string]string{
-		"sep-2575-server-rejects-undeclared-capability":          whyDiagnosticTool,
-		"sep-2575-missing-capability-http-400":                   whyDiagnosticTool,
-		"sep-2575-http-server-no-independent-requests-on-stream": whyDiagnosticTool,
-		"sep-2575-server-no-log-without-loglevel":                whyDiagnosticTool,
-	}},
+	{name: "server-stateless", version: "2026-07-28"},
 	{name: "caching", version: "2026-07-28"},
 	{name: "sep-2164-resource-not-found", version: "2026-07-28"},
 	{name: "http-header-validation", version: "2026-07-28"},
-	{name: "http-custom-header-server-validation", version: "2026-07-28", untestable: map[string]string{
-		"sep-2243-server-no-xmcp-tool":               whyXMCPHeader,
-		"sep-2243-server-decode-base64":              whyXMCPHeader,
-		"sep-2243-server-validate-param-match":       whyXMCPHeader,
-		"sep-2243-server-reject-invalid-param-chars": whyXMCPHeader,
-		"sep-2243-server-reject-param-mismatch":      whyXMCPHeader,
-	}},
+	{name: "http-custom-header-server-validation", version: "2026-07-28"},
 	{name: "tools-list", version: "2026-07-28"},
 	{name: "server-sse-multiple-streams", version: "2026-07-28"},
 	{name: "dns-rebinding-protection", version: "2026-07-28"},
@@ -164,7 +165,7 @@ func serveHTTP(t *testing.T, args ...string) string {
 }
 
 // runConformance runs scenario s of the suite (in dir) against url and
-// reports each check that fails, save those s names untestable and the
+// reports each check that fails, save those of untestableChecks that the
 // suite reports untestable.
 func runConformance(t *testing.T, dir, url string, s conformanceScenario) {
 	t.Helper()
@@ -215,7 +216,7 @@ func runScenario(t *testing.T, dir, url string, s conformanceScenario, name stri
 	for _, c := range checks {
 		switch c.Status {
 		case "FAILURE":
-			if why, ok := s.untestable[c.ID]; ok && c.Details.Untestable {
+			if why, ok := untestableChecks[c.ID]; ok && c.Details.Untestable {
 				t.Logf("scenario %s: %s cannot apply: %s", name, c.ID, why)
 				notApplicable++
 				continue

@@ -271,20 +271,15 @@ func listedBy(name string, agents map[string]*check.Agent) string {
 	return " (a tool of agents " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + ")"
 }
 
-// agentsOf indexes the typed agents of pkgs by name; parallel to toolsOf.
+// agentsOf indexes the typed agents of pkgs by name.
 func agentsOf(pkgs []*check.Package) map[string]*check.Agent {
-	m := map[string]*check.Agent{}
-	for _, p := range pkgs {
-		if p == nil {
-			continue
-		}
+	return index(pkgs, func(p *check.Package, m map[string]*check.Agent) {
 		for _, a := range p.Agents {
 			if a.Signature != nil {
 				m[a.Name] = a
 			}
 		}
-	}
-	return m
+	})
 }
 
 // agent2 compares two versions of an agent: its description (what the
@@ -309,16 +304,22 @@ func (c *comparer) agent2(oa, na *check.Agent) {
 	}
 }
 
-// toolsOf indexes the tools of pkgs by name; parallel to agentsOf, which
-// keeps only the agents with a signature.
+// toolsOf indexes the tools of pkgs by name.
 func toolsOf(pkgs []*check.Package) map[string]*check.Tool {
-	m := map[string]*check.Tool{}
-	for _, p := range pkgs {
-		if p == nil {
-			continue
-		}
+	return index(pkgs, func(p *check.Package, m map[string]*check.Tool) {
 		for _, t := range p.Tools {
 			m[t.Name] = t
+		}
+	})
+}
+
+// index is a map that add fills from each package of pkgs; a nil package
+// adds nothing.
+func index[T any](pkgs []*check.Package, add func(*check.Package, map[string]T)) map[string]T {
+	m := map[string]T{}
+	for _, p := range pkgs {
+		if p != nil {
+			add(p, m)
 		}
 	}
 	return m
