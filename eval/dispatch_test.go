@@ -6,9 +6,6 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
-
-	"github.com/gramc-dev/gramc/check"
-	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // TestDispatchIsRun (issue 46.8): an eval whose runs are dispatched —
@@ -17,16 +14,10 @@ import (
 // the eval made here, for the same recorded runs; a dispatch that fails
 // is an errored run, and one cut by an interrupt is left out.
 func TestDispatchIsRun(t *testing.T) {
-	tests := loadTests(t, pkg)
-	c := &runtimetest.Chance{Seed: 5, Success: map[string]float64{"gpt-4o-mini": 0.5}}
-	_, opts := fakeServer(t, c)
-	dir := t.TempDir()
-	list := []*check.Test{tests["echoes"], tests["greets"]}
-	o := Options{Runs: 4, Concurrency: 3, ClientOptions: opts, Record: dir}
-	if rec, err := Run(context.Background(), list, nil, o); err != nil || rec.Completed != 8 {
-		t.Fatalf("recording: %v, %d runs", err, rec.Completed)
+	rec, list, o := recorded(t, 5, Options{Runs: 4, Concurrency: 3})
+	if rec.Completed != 8 {
+		t.Fatalf("recording: %d runs", rec.Completed)
 	}
-	o.Record, o.Replay, o.ClientOptions = "", dir, nil
 	local, err := Run(context.Background(), list, nil, o)
 	if err != nil {
 		t.Fatal(err)

@@ -192,20 +192,28 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-// TestReplayIsByteIdentical: a recorded eval replays, offline, to the
-// same JSON bytes.
-func TestReplayIsByteIdentical(t *testing.T) {
+// recorded runs pkg's tests echoes and greets under o against the fake
+// server, where half the runs pass by chance seed, recording them; it
+// returns the report, the tests, and o set to replay the recording
+// offline.
+func recorded(t *testing.T, seed uint64, o Options) (*Report, []*check.Test, Options) {
+	t.Helper()
 	tests := loadTests(t, pkg)
-	c := &runtimetest.Chance{Seed: 3, Success: map[string]float64{"gpt-4o-mini": 0.5}}
-	_, opts := fakeServer(t, c)
-	dir := t.TempDir()
 	list := []*check.Test{tests["echoes"], tests["greets"]}
-	o := Options{Runs: 6, Concurrency: 4, ClientOptions: opts, Record: dir, Prices: Prices{"OpenAI/gpt-4o-mini": {Input: 0.15, Output: 0.6}}}
+	_, o.ClientOptions = fakeServer(t, &runtimetest.Chance{Seed: seed, Success: map[string]float64{"gpt-4o-mini": 0.5}})
+	o.Record = t.TempDir()
 	rec, err := Run(context.Background(), list, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Record, o.Replay, o.ClientOptions = "", dir, nil
+	o.Record, o.Replay, o.ClientOptions = "", o.Record, nil
+	return rec, list, o
+}
+
+// TestReplayIsByteIdentical: a recorded eval replays, offline, to the
+// same JSON bytes.
+func TestReplayIsByteIdentical(t *testing.T) {
+	rec, list, o := recorded(t, 3, Options{Runs: 6, Concurrency: 4, Prices: Prices{"OpenAI/gpt-4o-mini": {Input: 0.15, Output: 0.6}}})
 	rep, err := Run(context.Background(), list, nil, o)
 	if err != nil {
 		t.Fatal(err)

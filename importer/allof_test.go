@@ -191,15 +191,15 @@ func (g *allOfGen) instance(broken bool) map[string]any {
 }
 
 func (g *allOfGen) value(kind, name string) any {
+	if kind == "nested" {
+		kind = "integer"
+	}
+	if v, ok := randomScalar(g.r, kind); ok {
+		return v
+	}
 	switch kind {
 	case "string":
 		return strings.Repeat("s", g.r.IntN(9))
-	case "integer", "nested":
-		return g.r.IntN(120) - 10
-	case "number":
-		return float64(g.r.IntN(2400))/20 - 10
-	case "boolean":
-		return g.r.IntN(2) == 0
 	case "enum":
 		return string(rune('a' + g.r.IntN(5)))
 	case "items":

@@ -273,6 +273,21 @@ func (g *schemaGen) item(depth int, self string) map[string]any {
 	}
 }
 
+// randomScalar is a random value of an integer, number or boolean schema
+// for the generators' instances, around the bounds their schemas draw
+// (false for another kind).
+func randomScalar(r *rand.Rand, kind string) (any, bool) {
+	switch kind {
+	case "integer":
+		return r.IntN(120) - 10, true
+	case "number":
+		return float64(r.IntN(2400))/20 - 10, true
+	case "boolean":
+		return r.IntN(2) == 0, true
+	}
+	return nil, false
+}
+
 // instance is a random value shaped by s, valid more often than not.
 func (g *schemaGen) instance(s map[string]any, depth int) any {
 	if ref, ok := s["$ref"].(string); ok {
@@ -281,7 +296,11 @@ func (g *schemaGen) instance(s map[string]any, depth int) any {
 	if e, ok := s["enum"].([]any); ok && g.r.IntN(8) != 0 {
 		return e[g.r.IntN(len(e))]
 	}
-	switch s["type"] {
+	kind, _ := s["type"].(string)
+	if v, ok := randomScalar(g.r, kind); ok {
+		return v
+	}
+	switch kind {
 	case "string":
 		letters := "abc c@x."
 		n := g.r.IntN(7)
@@ -290,12 +309,6 @@ func (g *schemaGen) instance(s map[string]any, depth int) any {
 			b.WriteByte(letters[g.r.IntN(len(letters))])
 		}
 		return b.String()
-	case "integer":
-		return g.r.IntN(120) - 10
-	case "number":
-		return float64(g.r.IntN(2400))/20 - 10
-	case "boolean":
-		return g.r.IntN(2) == 0
 	case "array":
 		n := g.r.IntN(4)
 		if depth > 6 {
