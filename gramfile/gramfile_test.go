@@ -9,10 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/diag"
 	"github.com/gramc-dev/gramc/gramfile"
-	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
@@ -39,33 +37,6 @@ func TestLoadAgent(t *testing.T) {
 	resp, err := runtime.Run(context.Background(), model, a, lib, "bye", nil)
 	if err != nil || resp.Invocations[0].Result != "Goodbye, world!" {
 		t.Errorf("run: %v %+v", err, resp)
-	}
-}
-
-// Parallel to runtime/openai's TestToolEntryMatchesGramcSchema: the same
-// walk over the examples' tools, held to a different emitter's output.
-func TestSpecFromToolMatchesSchema(t *testing.T) {
-	pkgs, diags, err := load.Packages([]string{"../testdata/examples/..."}, nil)
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("load: %v %v", err, diags.Err())
-	}
-	n := 0
-	for _, p := range pkgs {
-		for _, tool := range p.Tools {
-			spec, err := schema.Spec(tool, schema.OpenAI)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params, _ := schema.Parameters(tool)
-			out, _ := schema.Output(tool)
-			if string(spec.Schema) != string(params) || string(spec.OutputSchema) != string(out) || spec.Signature != tool.Signature {
-				t.Errorf("%s: spec differs from the schema emitter", tool.Name)
-			}
-			n++
-		}
-	}
-	if n < 3 {
-		t.Errorf("only %d tools checked", n)
 	}
 }
 

@@ -42,7 +42,8 @@ const specialGram = `{ package: "special" }
 
 // TestToolEntryMatchesGramcSchema proves the tools every provider client
 // sends are byte-identical to the entries `gramc schema --target T` prints
-// (openai, openai-functions, openai-responses, anthropic, gemini).
+// (openai, openai-functions, openai-responses, anthropic, gemini), and that
+// every tool's spec holds the schema emitter's schemas.
 func TestToolEntryMatchesGramcSchema(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "special.gram"), []byte(specialGram), 0o644); err != nil {
@@ -60,14 +61,18 @@ func TestToolEntryMatchesGramcSchema(t *testing.T) {
 		}
 		pkgs = append(pkgs, ps...)
 	}
-	// Parallel to gramfile's TestSpecFromToolMatchesSchema: the same walk
-	// over every tool's spec, here to compare each client's entries.
 	n := 0
 	for _, p := range pkgs {
 		for _, tool := range p.Tools {
 			spec, err := schema.Spec(tool, schema.OpenAI)
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The spec a run sends holds the schema emitter's output.
+			params, _ := schema.Parameters(tool)
+			out, _ := schema.Output(tool)
+			if string(spec.Schema) != string(params) || string(spec.OutputSchema) != string(out) || spec.Signature != tool.Signature {
+				t.Errorf("%s: spec differs from the schema emitter", tool.Name)
 			}
 			got, err := openai.ToolEntry(spec)
 			if err != nil {
