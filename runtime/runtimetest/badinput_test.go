@@ -174,7 +174,7 @@ func TestStreamRequestAnsweredWhole(t *testing.T) {
 	eachProvider(t, func(t *testing.T, p string) {
 		var text strings.Builder
 		h := &harness{t: t, provider: p, stream: true}
-		srv := h.server(runtimetest.Replies(runtimetest.Reply{Body: canned[p].answer}))
+		srv := h.server(runtimetest.Replies(runtimetest.Reply{Body: string(recordRoundTrip(t, p, false).answer)}))
 		c, _ := h.client(srv, clientConfig{})
 		resp, err := gramrt.Run(context.Background(), c, helloAgent, library(), "hi", nil, gramrt.WithEvents(func(ev gramrt.Event) {
 			if ev.Kind == gramrt.EventText {

@@ -12,6 +12,7 @@ import (
 	"github.com/gramc-dev/gramc/runtime/clientopt"
 	"github.com/gramc-dev/gramc/runtime/gemini"
 	"github.com/gramc-dev/gramc/runtime/openai"
+	"github.com/gramc-dev/gramc/runtime/runtimetest"
 )
 
 // bodyTransport answers every request with one body.
@@ -29,10 +30,12 @@ func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // stream and as a whole answer, each with either content type: an answer
 // or an error, never a panic.
 func FuzzProviderAnswers(f *testing.F) {
-	for _, c := range canned {
-		f.Add([]byte(c.callStream))
-		f.Add([]byte(c.answerSSE))
-		f.Add([]byte(c.call))
+	for _, p := range runtimetest.Providers() {
+		for _, stream := range []bool{false, true} {
+			wire := recordRoundTrip(f, p, stream)
+			f.Add(wire.call)
+			f.Add(wire.answer)
+		}
 	}
 	for _, b := range badStreams {
 		f.Add([]byte(b.cut))
