@@ -16,10 +16,7 @@ import (
 // generated code (what `go generate` writes), so a stale file fails the
 // tests. GRAMC_UPDATE=1 regenerates instead.
 func TestGenCheck(t *testing.T) {
-	cases := [][]string{
-		{"-o", "../examples/internal/e2e/weather", "--package", "weather", "../testdata/examples/weather.gram"},
-		{"../examples/internal/e2e/notes"},
-	}
+	var cases [][]string
 	for _, example := range []string{"hello", "triage"} {
 		if _, err := os.Stat(filepath.Join("..", "examples", example, "main.go")); err == nil {
 			cases = append(cases, []string{"../examples/" + example})

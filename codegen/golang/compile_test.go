@@ -14,6 +14,7 @@ import (
 	"github.com/gramc-dev/gramc/check"
 	"github.com/gramc-dev/gramc/codegen/schema"
 	"github.com/gramc-dev/gramc/gramfile"
+	"github.com/gramc-dev/gramc/load"
 )
 
 // repoRoot is the module root, two directories up from this package.
@@ -32,8 +33,10 @@ func repoRoot(t testing.TB) string {
 // TestCompile generates code (with the implementation skeleton) for every
 // example package and every hostile model, writes each into its own
 // directory of a temporary module that replaces gramc with this tree, and
-// runs go build and go vet on the lot (sqlc's endtoend approach). It needs
-// no network: the module cache already holds every dependency.
+// runs go build and go vet on the lot (sqlc's endtoend approach). Into the
+// same module go the end-to-end packages of testdata/e2e (writeEndToEnd),
+// whose tests it runs with go test. It needs no network: the module cache
+// already holds every dependency.
 func TestCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command; skipped with -short")
@@ -77,13 +80,75 @@ func TestCompile(t *testing.T) {
 		}
 	}
 	write(t, filepath.Join(dir, "cmd", "gramcspecs", "main.go"), specsProgram(t, ids, pkgs))
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"run", "./cmd/gramcspecs"}} {
+	writeEndToEnd(t, filepath.Join(dir, "e2e"))
+	// go vet ./... has vetted the e2e tests already: go test need not again.
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"run", "./cmd/gramcspecs"}, {"test", "-count=1", "-vet=off", "./e2e/..."}} {
 		cmd := exec.Command(goCmd, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod "+os.Getenv("GOFLAGS"), "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+			t.Errorf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+			if args[0] == "build" || args[0] == "vet" {
+				return // the program and the tests need code that builds and vets
+			}
+		}
+	}
+}
+
+// endToEnd are the packages of testdata/e2e: each directory's Go files
+// are tests of the code gramc gen writes for source (as gramc gen -o dir
+// --package name source would), and they run only beside it, in
+// TestCompile's module (the generated code is not committed; the goldens
+// hold its bytes). testdata/e2e/e2etest is their shared helper package.
+var endToEnd = []struct {
+	dir    string // under testdata/e2e
+	source string // the gram file or directory, relative to this package
+	name   string // the Go package name; "" derives it from the gram package
+}{
+	{"weather", filepath.Join("..", "..", "testdata", "examples", "weather.gram"), "weather"},
+	{"notes", filepath.Join("testdata", "e2e", "notes"), ""},
+}
+
+// writeEndToEnd copies testdata/e2e to dir and writes into each package of
+// endToEnd the code generated for its source, with the source beside it
+// (its tests load the .gram file as a user's program would).
+func writeEndToEnd(t *testing.T, dir string) {
+	t.Helper()
+	src := filepath.Join("testdata", "e2e")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		write(t, filepath.Join(dir, rel), data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range endToEnd {
+		pkgs, diags, err := load.Packages([]string{e.source}, nil)
+		if err != nil || diags.HasErrors() || len(pkgs) != 1 {
+			t.Fatalf("loading %s: %v %v (%d packages)", e.source, err, diags, len(pkgs))
+		}
+		files, err := Generate(Request{Package: pkgs[0], PackageName: e.name})
+		if err != nil {
+			t.Fatalf("%s: %v", e.source, err)
+		}
+		for _, f := range files {
+			write(t, filepath.Join(dir, e.dir, f.Name), f.Contents)
+		}
+		if strings.HasSuffix(e.source, ".gram") {
+			data, err := os.ReadFile(e.source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, filepath.Join(dir, e.dir, filepath.Base(e.source)), data)
 		}
 	}
 }

@@ -8,8 +8,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gramc-dev/gramc/examples/internal/e2e/e2etest"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
+
+	"gramctest/e2e/e2etest"
 )
 
 type notebook struct {

@@ -1,6 +1,7 @@
 // Package e2etest runs generated code end to end for the tests beside it
-// (weather, notes): an agent through runtime.Run and the OpenAI client
-// against the repository's fake OpenAI server.
+// (weather, notes; codegen/golang's TestCompile runs them): an agent
+// through runtime.Run and the OpenAI client against the repository's fake
+// OpenAI server.
 package e2etest
 
 import (

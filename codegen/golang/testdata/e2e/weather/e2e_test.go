@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/gramc-dev/gramc/codegen/schema"
-	"github.com/gramc-dev/gramc/examples/internal/e2e/e2etest"
 	"github.com/gramc-dev/gramc/gramfile"
 	"github.com/gramc-dev/gramc/load"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/runtime/runtimetest"
+
+	"gramctest/e2e/e2etest"
 )
 
 // station is a typed implementation of Tools that records what it was
@@ -128,7 +129,7 @@ func TestEndToEnd(t *testing.T) {
 // TestSpecsMatchSchema checks that the embedded schemas are exactly what
 // the schema package emits for the checked source.
 func TestSpecsMatchSchema(t *testing.T) {
-	pkgs, diags, err := load.Packages([]string{"../../../../testdata/examples/weather.gram"}, nil)
+	pkgs, diags, err := load.Packages([]string{"weather.gram"}, nil)
 	if err != nil || diags.HasErrors() || len(pkgs) != 1 {
 		t.Fatalf("load: %v %v", err, diags)
 	}
@@ -216,7 +217,7 @@ func TestDefaultsThroughRuntime(t *testing.T) {
 // from the .gram file at run time: the specs match, so gram-defined agents
 // run on typed Go implementations.
 func TestBindsToLoadedAgent(t *testing.T) {
-	agent, err := gramfile.LoadAgent("../../../../testdata/examples/weather.gram", "weather_agent")
+	agent, err := gramfile.LoadAgent("weather.gram", "weather_agent")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestBindsToLoadedAgent(t *testing.T) {
 		t.Fatalf("binding the loaded agent to the generated library: %v", err)
 	}
 	if got, want := jsonOf(NewWeatherAgent()), jsonOf(agent); got != want {
-		t.Errorf("generated agent differs from the loaded one (run go generate):\n%s\n%s", got, want)
+		t.Errorf("generated agent differs from the loaded one:\n%s\n%s", got, want)
 	}
 }
 
