@@ -107,7 +107,7 @@ var endToEnd = []struct {
 	name   string // the Go package name; "" derives it from the gram package
 }{
 	{"weather", filepath.Join("..", "..", "testdata", "examples", "weather.gram"), "weather"},
-	{"notes", filepath.Join("testdata", "e2e", "notes"), ""},
+	{"notes", filepath.Join("..", "..", "testdata", "examples", "notes"), ""},
 }
 
 // writeEndToEnd copies testdata/e2e to dir and writes into each package of
