@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/gramc-dev/gramc/runtime"
@@ -36,11 +37,16 @@ func recordRoundTrip(tb testing.TB, p string, stream bool) roundTrip {
 		runtimetest.ToolCallsReply(runtimetest.FakeCall{Name: "sayHello", Arguments: `{"personName":"Alice"}`}),
 		runtimetest.TextReply("Hello, Alice!"),
 	))
-	var bodies [][]byte
+	var (
+		mu     sync.Mutex // the handler's goroutines append, the caller reads
+		bodies [][]byte
+	)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := httptest.NewRecorder()
 		fake.Fake.ServeHTTP(rec, r)
+		mu.Lock()
 		bodies = append(bodies, rec.Body.Bytes())
+		mu.Unlock()
 		maps.Copy(w.Header(), rec.Header())
 		w.WriteHeader(rec.Code)
 		w.Write(rec.Body.Bytes())
@@ -52,6 +58,8 @@ func recordRoundTrip(tb testing.TB, p string, stream bool) roundTrip {
 		opts = append(opts, runtime.WithEvents(func(runtime.Event) {}))
 	}
 	resp, err := bound.Run(context.Background(), model, "Hello, I am Alice", nil, opts...)
+	mu.Lock()
+	defer mu.Unlock()
 	if err != nil || resp.Content != "Hello, Alice!" || len(bodies) != 2 {
 		tb.Fatalf("recording the round trip on %s: %v, %d answers", p, err, len(bodies))
 	}
