@@ -87,14 +87,14 @@ func NewLoop(agent Agent, input string, conv *Conversation, o RunOptions) (*Loop
 // (Loop.Child): c's message in a fresh conversation, at c's level, within
 // c's iteration limit and share of the budget. o supplies MaxToolCalls.
 func NewChildLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
-	l, err := newListedLoop(agent, c, o)
+	l, err := newChildLoop(agent, c, o)
 	if err != nil {
 		return nil, err
 	}
 	return l.start(c.Input, nil)
 }
 
-func newListedLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
+func newChildLoop(agent Agent, c Child, o RunOptions) (*Loop, error) {
 	if agent.Name != c.Agent {
 		return nil, &ValidationError{Field: "agent", Message: fmt.Sprintf("the decision is for agent %s, not %s", c.Agent, agent.Name)}
 	}
@@ -188,7 +188,7 @@ func ResumeLoop(agent Agent, resp *Response, o RunOptions, c *Child) (*Loop, err
 	var l *Loop
 	var err error
 	if c != nil {
-		l, err = newListedLoop(agent, *c, o)
+		l, err = newChildLoop(agent, *c, o)
 	} else {
 		l, err = newLoop(agent, o)
 	}
