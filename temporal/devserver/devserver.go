@@ -38,8 +38,6 @@ import (
 	"go.temporal.io/server/temporal"
 )
 
-type usageError = command.UsageError
-
 // Main runs gramc-temporal-dev with args (without the program name) and
 // returns its exit status.
 func Main(args []string, stdout, stderr io.Writer) int {
@@ -293,10 +291,10 @@ Temporal Cloud. Workers and runs are gramc-temporal's.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cfg.port < 0 || cfg.port > 65535 {
-				return usageError{Err: fmt.Errorf("--port %d: not a port", cfg.port)}
+				return command.UsageError{Err: fmt.Errorf("--port %d: not a port", cfg.port)}
 			}
 			if cfg.namespace == "" {
-				return usageError{Err: errors.New("--namespace must not be empty")}
+				return command.UsageError{Err: errors.New("--namespace must not be empty")}
 			}
 			d, err := startDev(cfg)
 			if err != nil {

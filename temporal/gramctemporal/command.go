@@ -47,18 +47,6 @@ import (
 	"github.com/gramc-dev/gramc/temporal/internal/command"
 )
 
-// The exit statuses and errors of command, under the names this package
-// has always used.
-const (
-	exitFailed = command.ExitFailed
-	exitUsage  = command.ExitUsage
-)
-
-type (
-	usageError = command.UsageError
-	exitStatus = command.ExitStatus
-)
-
 // connection are the flags that reach a Temporal cluster.
 type connection struct {
 	address, namespace, taskQueue string
@@ -117,7 +105,7 @@ func startTelemetry(ctx context.Context, stderr io.Writer, prog string) (*otelex
 	}
 	tel, stop, err := otelexport.Start(ctx, stderr, otelexport.Config{Prog: prog, Service: "gramc-temporal", Version: version})
 	if err != nil {
-		return nil, nil, usageError{Err: fmt.Errorf("OpenTelemetry export: %w", err)}
+		return nil, nil, command.UsageError{Err: fmt.Errorf("OpenTelemetry export: %w", err)}
 	}
 	return tel, stop, nil
 }
@@ -162,7 +150,7 @@ func devMovedCmd() *cobra.Command {
 		Hidden:             true,
 		DisableFlagParsing: true,
 		RunE: func(*cobra.Command, []string) error {
-			return usageError{Err: errors.New("the development server is a command of its own: gramc-temporal-dev " +
+			return command.UsageError{Err: errors.New("the development server is a command of its own: gramc-temporal-dev " +
 				"(cd temporal && go build -o ../bin/gramc-temporal-dev ./cmd/gramc-temporal-dev; it links a whole " +
 				"Temporal server, so it takes several minutes to build: docs/durable.md)")}
 		},
@@ -200,7 +188,7 @@ func workerCmd(stdout, stderr io.Writer, goTools map[string]runtime.ToolFunc) *c
 				Telemetry:     tel.Options(""),
 			})
 			if err != nil {
-				return usageError{Err: err}
+				return command.UsageError{Err: err}
 			}
 			c, err := conn.dial(tel)
 			if err != nil {
@@ -243,11 +231,11 @@ starts nothing. --id ID alone attaches to the run with that ID.`,
 				input = args[len(args)-1]
 			}
 			if agent == "" && (id == "" || len(args) > 0) {
-				return usageError{Err: errors.New("run needs --agent NAME and an input (or --id ID alone to attach to a run)")}
+				return command.UsageError{Err: errors.New("run needs --agent NAME and an input (or --id ID alone to attach to a run)")}
 			}
 			if agent != "" {
 				if strings.TrimSpace(input) == "" {
-					return usageError{Err: errors.New("the input is empty")}
+					return command.UsageError{Err: errors.New("the input is empty")}
 				}
 				paths := args[:len(args)-1]
 				if len(paths) == 0 {
@@ -338,14 +326,14 @@ func checkRun(paths []string, name, input string) error {
 			return err
 		}
 		if _, err := runtime.AgentMessage(agent, input); err != nil {
-			return usageError{Err: errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
+			return command.UsageError{Err: errors.New(termsafe.Line(err.Error(), 2000))} // "invalid input: agent NAME: ...", as gramc run says
 		}
 		return nil
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("no agent %s in %s", termsafe.Line(name, 200), strings.Join(paths, " "))
 	msg += suggest.Hint(name, names, "agents")
-	return usageError{Err: fmt.Errorf("%s (the agent is looked up in the packages the workers serve: gramc-temporal run --agent NAME PATH... \"input\")", msg)}
+	return command.UsageError{Err: fmt.Errorf("%s (the agent is looked up in the packages the workers serve: gramc-temporal run --agent NAME PATH... \"input\")", msg)}
 }
 
 // noWorkerAfter is how long a run's workflow task may wait for a worker
@@ -394,11 +382,11 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 	}
 	commands := map[string]string{}
 	for _, tf := range toolFlags {
-		name, command, ok := strings.Cut(tf, "=")
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(command) == "" {
-			return nil, usageError{Err: fmt.Errorf("--tool %q: want NAME=COMMAND", tf)}
+		name, cmdline, ok := strings.Cut(tf, "=")
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(cmdline) == "" {
+			return nil, command.UsageError{Err: fmt.Errorf("--tool %q: want NAME=COMMAND", tf)}
 		}
-		commands[strings.TrimSpace(name)] = command
+		commands[strings.TrimSpace(name)] = cmdline
 	}
 	want := map[string]bool{}
 	for _, n := range names {
@@ -427,7 +415,7 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 		}
 		if len(missing) > 0 {
 			sort.Strings(missing)
-			return nil, usageError{Err: fmt.Errorf("agent %s: no command for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])}
+			return nil, command.UsageError{Err: fmt.Errorf("agent %s: no command for tool %s: bind it with --tool %s=COMMAND", agent.Name, strings.Join(missing, ", "), missing[0])}
 		}
 		b, err := runtime.Bind(agent, lib)
 		if err != nil {
@@ -441,10 +429,10 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 			left = append(left, n)
 		}
 		sort.Strings(left)
-		return nil, usageError{Err: fmt.Errorf("no agent %s in %s", strings.Join(left, ", "), strings.Join(paths, " "))}
+		return nil, command.UsageError{Err: fmt.Errorf("no agent %s in %s", strings.Join(left, ", "), strings.Join(paths, " "))}
 	}
 	if len(out) == 0 {
-		return nil, usageError{Err: fmt.Errorf("no agents in %s", strings.Join(paths, " "))}
+		return nil, command.UsageError{Err: fmt.Errorf("no agents in %s", strings.Join(paths, " "))}
 	}
 	return out, nil
 }
@@ -454,14 +442,14 @@ func bindAgents(paths, names, toolFlags []string, goTools map[string]runtime.Too
 func loadAgents(paths []string) ([]*check.Agent, error) {
 	pkgs, diags, err := load.Packages(paths, nil)
 	if err != nil {
-		return nil, usageError{Err: err}
+		return nil, command.UsageError{Err: err}
 	}
 	if diags.HasErrors() {
 		var b strings.Builder
 		for _, d := range diags.Errors() {
 			fmt.Fprintf(&b, "\n  %s", termsafe.Line(d.Error(), 500))
 		}
-		return nil, usageError{Err: fmt.Errorf("the packages have errors:%s", b.String())}
+		return nil, command.UsageError{Err: fmt.Errorf("the packages have errors:%s", b.String())}
 	}
 	var all []*check.Agent
 	for _, p := range pkgs {

@@ -25,6 +25,7 @@ import (
 	"github.com/gramc-dev/gramc/eval"
 	"github.com/gramc-dev/gramc/runtime"
 	"github.com/gramc-dev/gramc/temporal/durable"
+	"github.com/gramc-dev/gramc/temporal/internal/command"
 )
 
 // gramc-temporal eval (issue 46.8) is gramc eval — the same flags, the
@@ -186,7 +187,7 @@ func splitEvalArgs(args []string) (own map[string]string, rest []string, err err
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, nil, usageError{Err: fmt.Errorf("%s needs a value", name)}
+				return nil, nil, command.UsageError{Err: fmt.Errorf("%s needs a value", name)}
 			}
 			i++
 			value = args[i]
@@ -227,7 +228,7 @@ the bytes gramc eval writes.`,
 			hb := DefaultEvalHeartbeat
 			if v, ok := own["--heartbeat"]; ok {
 				if hb, err = time.ParseDuration(v); err != nil || hb <= 0 {
-					return usageError{Err: fmt.Errorf("--heartbeat %q: a positive duration (10s)", v)}
+					return command.UsageError{Err: fmt.Errorf("--heartbeat %q: a positive duration (10s)", v)}
 				}
 			}
 			id := own["--eval-id"]
@@ -250,7 +251,7 @@ the bytes gramc eval writes.`,
 				}
 			})
 			if code != 0 {
-				return exitStatus(code)
+				return command.ExitStatus(code)
 			}
 			return nil
 		},
