@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/internal/usage"
 	"github.com/gramc-dev/gramc/runtime"
 )
 
@@ -110,7 +111,7 @@ func do(e *env) int {
 	// Anything else is a usage error from cobra (unknown flag or command,
 	// wrong number of arguments) or an I/O error.
 	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), errorText(err))
-	if isUsageError(err) {
+	if usage.IsCobraError(err) {
 		// Point at the help of the command the mistake was made in, as the
 		// go command does ("Run 'go help build' for usage.").
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
@@ -126,16 +127,6 @@ const maxErrorText = 4096
 // file, a model, a provider or a tool, so control characters are escaped
 // and a long message is cut with a count (internal/termsafe).
 func errorText(err error) string { return termsafe.Text(err.Error(), maxErrorText) }
-
-func isUsageError(err error) bool {
-	s := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "requires at most"} {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
 
 func newRootCmd(e *env) *cobra.Command {
 	root := &cobra.Command{

@@ -11,12 +11,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gramc-dev/gramc/internal/termsafe"
+	"github.com/gramc-dev/gramc/internal/usage"
 )
 
 // Exit statuses, as gramc's: 1 a run or server that failed, 2 a usage or
@@ -56,7 +56,7 @@ func Run(root *cobra.Command, name string, args []string, stdout, stderr io.Writ
 	}
 	fmt.Fprintln(stderr, name+":", termsafe.Line(err.Error(), 2000))
 	var ue UsageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown") || strings.Contains(err.Error(), "flag") {
+	if errors.As(err, &ue) || usage.IsCobraError(err) {
 		return ExitUsage
 	}
 	return ExitFailed
