@@ -202,7 +202,7 @@
   // and starts another from the compiled module, so a long check of an
   // older text is cancelled, not waited for.
   let wasmModule = null, worker = null, inflight = null, nextId = 1;
-  let checkedVersion = -1, cancelled = 0, targets = null;
+  let checkedVersion = -1, cancelled = 0, checksAsked = 0, targets = null;
   function spawn() {
     worker = new Worker("worker.js");
     worker.onmessage = (ev) => {
@@ -239,6 +239,7 @@
     cancel();
     return new Promise((resolve) => {
       inflight = { id: nextId++, job, resolve };
+      if (job.check) document.body.dataset.checksAsked = String(++checksAsked);
       worker.postMessage({ id: inflight.id, job });
       busy();
     });

@@ -192,8 +192,11 @@ run(async (browser, { cfg, step, expect, result, errors: pageErrors }) => {
   // 10c. A large package: typing while it is checked is handled at
   // once (the check runs in a worker), and the edit cancels the check.
   await page.click("#panetabs [data-pane='explain']");
+  // A check of it asked for (a count, not the checking flag, which a
+  // fast check may raise and lower between two polls).
+  const askedBefore = Number(await page.getAttribute("body", "data-checks-asked") || 0);
   await page.evaluate((link) => { location.hash = "#txtar=" + link; }, cfg.bigLink);
-  await page.waitForFunction(() => document.body.dataset.checking === "1", null, { timeout: 20000 });
+  await page.waitForFunction((n) => Number(document.body.dataset.checksAsked || 0) > n, askedBefore, { timeout: 60000 });
   await page.evaluate(() => {
     const s = document.querySelector("#source");
     s.focus(); s.setSelectionRange(s.value.length, s.value.length);
