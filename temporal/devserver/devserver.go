@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/gramc-dev/gramc/temporal/internal/command"
@@ -52,6 +53,10 @@ type devConfig struct {
 	port      int    // the frontend's port (0: one the system chooses)
 	namespace string // registered at start
 	dbFile    string // "" keeps the data in memory
+
+	// pickPorts chooses the server's ports (freePorts; a test's own to
+	// have one taken).
+	pickPorts func(n int, not int) ([]int, error)
 }
 
 // devServer is a Temporal server in this process, on SQLite, with every
@@ -65,22 +70,81 @@ type devServer struct {
 
 // startDev starts a development server as cfg says.
 func startDev(cfg devConfig) (*devServer, error) {
-	frontend := cfg.port
-	if frontend == 0 {
-		p, err := FreePort()
+	if cfg.port != 0 {
+		// Refuse a port in use with a clear message, before the server's
+		// own services each fail on it.
+		ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(cfg.port)))
+		if err != nil {
+			return nil, fmt.Errorf("cannot listen on %s:%d (another Temporal server? choose another with --port): %w", devHost, cfg.port, err)
+		}
+		ln.Close()
+	}
+
+	sql, err := devStore(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := sqliteschema.NewNamespaceConfig("active", cfg.namespace, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := sqliteschema.CreateNamespaces(sql, ns); err != nil {
+		return nil, fmt.Errorf("registering namespace %s: %w", cfg.namespace, err)
+	}
+	pick := cfg.pickPorts
+	if pick == nil {
+		pick = freePorts
+	}
+	// The services' other ports are chosen here and bound seconds later,
+	// by the server: another program (another test's dev server) may
+	// take one in between. That start fails with "address already in
+	// use"; it is tried again on other ports.
+	for attempt := 1; ; attempt++ {
+		// Each service's membership port and the gRPC ports of all but
+		// the frontend, whose port is --port's unless that is 0.
+		n, frontend := 2*len(devServices)-1, cfg.port
+		if frontend == 0 {
+			n++
+		}
+		ports, err := pick(n, cfg.port)
 		if err != nil {
 			return nil, err
 		}
-		frontend = p
+		if frontend == 0 {
+			frontend, ports = ports[0], ports[1:]
+		}
+		address := net.JoinHostPort(devHost, strconv.Itoa(frontend))
+		services := map[string]config.Service{}
+		for i, name := range devServices {
+			grpc := frontend
+			if i > 0 {
+				grpc, ports = ports[0], ports[1:]
+			}
+			membership := ports[0]
+			ports = ports[1:]
+			services[name] = config.Service{RPC: config.RPC{GRPCPort: grpc, MembershipPort: membership, BindOnIP: devHost}}
+		}
+		srv, err := startServer(func() (temporal.Server, error) {
+			return temporal.NewServer(
+				temporal.WithConfig(serverConfig(sql, address, services)),
+				temporal.ForServices(temporal.DefaultServices),
+				temporal.WithLogger(fatalLogger{tlog.NewNoopLogger()}),
+				temporal.WithCustomMetricsHandler(metrics.NoopMetricsHandler),
+				temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{}),
+			)
+		})
+		if err == nil {
+			return &devServer{srv: srv, address: address}, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) || attempt == startAttempts {
+			return nil, err
+		}
 	}
-	// Refuse a port in use with a clear message, before the server's own
-	// services each fail on it.
-	ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(frontend)))
-	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s:%d (another Temporal server? choose another with --port): %w", devHost, frontend, err)
-	}
-	ln.Close()
+}
 
+// devStore is the dev server's SQLite store: in memory, or cfg.dbFile
+// (set up when it is new).
+func devStore(cfg devConfig) (*config.SQL, error) {
 	sql := &config.SQL{PluginName: sqliteplugin.PluginName, ConnectAttributes: map[string]string{}}
 	if cfg.dbFile == "" {
 		sql.DatabaseName = fmt.Sprintf("gramc-dev-%d", os.Getpid())
@@ -110,35 +174,21 @@ func startDev(cfg devConfig) (*devServer, error) {
 			return nil, fmt.Errorf("--db-filename %s: not a regular file", cfg.dbFile)
 		}
 	}
+	return sql, nil
+}
 
-	address := net.JoinHostPort(devHost, strconv.Itoa(frontend))
-	svc := func(grpc int) (config.Service, error) {
-		if grpc == 0 {
-			p, err := FreePort()
-			if err != nil {
-				return config.Service{}, err
-			}
-			grpc = p
-		}
-		membership, err := FreePort()
-		if err != nil {
-			return config.Service{}, err
-		}
-		return config.Service{RPC: config.RPC{GRPCPort: grpc, MembershipPort: membership, BindOnIP: devHost}}, nil
-	}
-	services := map[string]config.Service{}
-	for i, name := range []string{"frontend", "history", "matching", "worker"} {
-		port := 0
-		if i == 0 {
-			port = frontend
-		}
-		s, err := svc(port)
-		if err != nil {
-			return nil, err
-		}
-		services[name] = s
-	}
-	c := &config.Config{
+// devServices are the Temporal services gramc-temporal-dev runs, the
+// frontend first.
+var devServices = []string{"frontend", "history", "matching", "worker"}
+
+// startAttempts bounds the starts tried when a port chosen for the
+// server is taken before the server binds it.
+const startAttempts = 3
+
+// serverConfig is the dev server's configuration: its SQLite store, its
+// frontend's address and its services' ports.
+func serverConfig(sql *config.SQL, address string, services map[string]config.Service) *config.Config {
+	return &config.Config{
 		Global: config.Global{Membership: config.Membership{MaxJoinDuration: 30 * time.Second, BroadcastAddress: devHost}},
 		Persistence: config.Persistence{
 			DefaultStore: sqliteplugin.PluginName, VisibilityStore: sqliteplugin.PluginName, NumHistoryShards: 1,
@@ -160,43 +210,27 @@ func startDev(cfg devConfig) (*devServer, error) {
 		}},
 		PublicClient: config.PublicClient{HostPort: address},
 	}
-	ns, err := sqliteschema.NewNamespaceConfig("active", cfg.namespace, false, nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := sqliteschema.CreateNamespaces(sql, ns); err != nil {
-		return nil, fmt.Errorf("registering namespace %s: %w", cfg.namespace, err)
-	}
-	srv, err := temporal.NewServer(
-		temporal.WithConfig(c),
-		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithLogger(fatalLogger{tlog.NewNoopLogger()}),
-		temporal.WithCustomMetricsHandler(metrics.NoopMetricsHandler),
-		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{}),
-	)
-	if err != nil {
-		return nil, err
-	}
-	if err := startServer(srv); err != nil {
-		return nil, err
-	}
-	return &devServer{srv: srv, address: address}, nil
 }
 
-// startServer starts srv; a Fatal of its logger while it starts (a
-// service that cannot listen: its port taken in the meantime) is the
-// error returned.
-func startServer(srv temporal.Server) (err error) {
+// startServer makes a server with newServer and starts it. A Fatal of
+// its logger meanwhile (a service that cannot listen: its port taken in
+// the meantime) is the error returned: the Temporal server opens its
+// listeners both while it is made (each service's membership) and while
+// it starts (gRPC).
+func startServer(newServer func() (temporal.Server, error)) (srv temporal.Server, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, ok := r.(*serverFatal)
 			if !ok {
 				panic(r)
 			}
-			err = f
+			srv, err = nil, f
 		}
 	}()
-	return srv.Start()
+	if srv, err = newServer(); err != nil {
+		return nil, err
+	}
+	return srv, srv.Start()
 }
 
 // fatalLogger is the dev server's logger: silent, except that Fatal
@@ -209,6 +243,8 @@ type fatalLogger struct{ tlog.Logger }
 func (fatalLogger) Fatal(msg string, tags ...tag.Tag) { panic(&serverFatal{msg: msg, tags: tags}) }
 
 // serverFatal is a Fatal of the Temporal server's logger, as an error.
+// It wraps the error among its tags (errors.Is(err, syscall.EADDRINUSE)
+// for a listener that could not bind).
 type serverFatal struct {
 	msg  string
 	tags []tag.Tag
@@ -222,6 +258,17 @@ func (f *serverFatal) Error() string {
 	return s
 }
 
+func (f *serverFatal) Unwrap() error {
+	for _, t := range f.tags {
+		if z, ok := t.(tag.ZapTag); ok {
+			if err, ok := z.Field().Interface.(error); ok {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // FreePort is a port of the loopback interface no one listens on now.
 // The server binds it seconds later, so it is taken below the
 // ephemeral range (Linux's is 32768-60999; others start higher) when one
@@ -229,19 +276,47 @@ func (f *serverFatal) Error() string {
 // local end of an outgoing connection may be taken again in between, a
 // port below that range only by a program that names it.
 func FreePort() (int, error) {
-	for range 64 {
-		p := belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)
-		if ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p))); err == nil {
-			ln.Close()
-			return p, nil
-		}
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(devHost, "0"))
+	ports, err := freePorts(1, 0)
 	if err != nil {
 		return 0, err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	return ports[0], nil
+}
+
+// freePorts is n different free ports (FreePort's), none of them not:
+// each is held until all are chosen, so that none is chosen twice.
+func freePorts(n int, not int) ([]int, error) {
+	var held []net.Listener
+	defer func() {
+		for _, ln := range held {
+			ln.Close()
+		}
+	}()
+	ports := make([]int, 0, n)
+	listen := func(p int) bool {
+		if p == not && p != 0 {
+			return false
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p)))
+		if err != nil {
+			return false
+		}
+		held = append(held, ln)
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+		return true
+	}
+	for len(ports) < n {
+		found := false
+		for range 64 {
+			if found = listen(belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)); found {
+				break
+			}
+		}
+		if !found && !listen(0) {
+			return nil, fmt.Errorf("no free port on %s", devHost)
+		}
+	}
+	return ports, nil
 }
 
 // The ports FreePort tries first: [belowEphemeral, ephemeralStart).

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	tlog "go.temporal.io/server/common/log"
 	"go.temporal.io/server/common/log/tag"
+	"go.temporal.io/server/temporal"
 )
 
 // TestFreePort: the port is free on the loopback interface and, as one is
@@ -36,22 +38,96 @@ func TestFreePort(t *testing.T) {
 
 // fatalStart is a server whose start meets a Fatal of its logger, as the
 // Temporal server's does when a service cannot listen.
-type fatalStart struct{ log tlog.Logger }
+type fatalStart struct {
+	log tlog.Logger
+	err error
+}
 
 func (s fatalStart) Start() error {
-	s.log.Fatal("Failed to start ringpop listener", tag.Error(errors.New("listen tcp 127.0.0.1:1: bind: address already in use")))
+	s.log.Fatal("Failed to start gRPC listener", tag.Error(s.err))
 	return nil // the no-op logger's Fatal came back here, and the server went on
 }
 
 func (fatalStart) Stop() error { return nil }
 
-// TestStartServerFatal: a Fatal while the server starts is startServer's
-// error, with the server's message and its tags, not a panic.
+// TestStartServerFatal: a Fatal while the server is made (the services'
+// membership listeners; what a CI run met) or while it starts (gRPC) is
+// startServer's error, with the server's message and its tags and
+// wrapping the listener's error, not a panic.
 func TestStartServerFatal(t *testing.T) {
-	err := startServer(fatalStart{fatalLogger{tlog.NewNoopLogger()}})
-	var f *serverFatal
-	if !errors.As(err, &f) || !strings.Contains(err.Error(), "the Temporal server cannot go on: Failed to start ringpop listener; error: listen tcp 127.0.0.1:1: bind: address already in use") {
-		t.Errorf("startServer: %v", err)
+	taken, err := net.Listen("tcp", net.JoinHostPort(devHost, "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	_, inUse := net.Listen("tcp", taken.Addr().String())
+	if !errors.Is(inUse, syscall.EADDRINUSE) {
+		t.Fatalf("listening twice on %s: %v", taken.Addr(), inUse)
+	}
+	logger := fatalLogger{tlog.NewNoopLogger()}
+	for name, newServer := range map[string]func() (temporal.Server, error){
+		"made": func() (temporal.Server, error) {
+			logger.Fatal("Failed to start ringpop listener", tag.Error(inUse))
+			return nil, nil
+		},
+		"started": func() (temporal.Server, error) { return fatalStart{logger, inUse}, nil },
+	} {
+		srv, err := startServer(newServer)
+		var f *serverFatal
+		if srv != nil || !errors.As(err, &f) || !errors.Is(err, syscall.EADDRINUSE) ||
+			!strings.Contains(err.Error(), "the Temporal server cannot go on: Failed to start ") ||
+			!strings.Contains(err.Error(), "; error: "+inUse.Error()) {
+			t.Errorf("%s: startServer: %v, %v", name, srv, err)
+		}
+	}
+}
+
+// TestFreePorts: the ports chosen for one server are different, and not
+// the one named.
+func TestFreePorts(t *testing.T) {
+	for range 20 {
+		ports, err := freePorts(8, belowEphemeral)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{belowEphemeral: true}
+		for _, p := range ports {
+			if seen[p] {
+				t.Fatalf("%v: %d twice or the one refused", ports, p)
+			}
+			seen[p] = true
+		}
+	}
+}
+
+// TestStartPortTaken: a port chosen for the server and taken before the
+// server binds it (another test's dev server, on a CI run) does not stop
+// the start: it is tried again on other ports.
+func TestStartPortTaken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal server")
+	}
+	taken, err := net.Listen("tcp", net.JoinHostPort(devHost, "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	picks := 0
+	pick := func(n, not int) ([]int, error) {
+		picks++
+		ports, err := freePorts(n, not)
+		if picks == 1 && err == nil {
+			ports[1] = taken.Addr().(*net.TCPAddr).Port // the frontend's membership port
+		}
+		return ports, err
+	}
+	d, err := startDev(devConfig{namespace: "default", pickPorts: pick})
+	if err != nil {
+		t.Fatalf("startDev: %v", err)
+	}
+	defer d.srv.Stop()
+	if picks != 2 {
+		t.Errorf("ports picked %d times, want 2", picks)
 	}
 }
 
