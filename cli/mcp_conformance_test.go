@@ -136,12 +136,10 @@ func TestMCPConformance(t *testing.T) {
 // stopped when the test ends, and returns its URL once it listens.
 func serveHTTP(t *testing.T, args ...string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := scriptAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
 	srv := exec.Command("gramc", append(args, "--http", addr)...)
 	var srvErr strings.Builder
 	srv.Stderr = &srvErr

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,14 +34,16 @@ func init() {
 	// It prints every line the server writes, then closes the server's
 	// input and prints "exit N" with its status.
 	scriptCommands["mcplines"] = func() { os.Exit(mcpLinesMain(os.Args[1:])) }
-	// MCP_PORT is a free port for gramc mcp --http on every interface.
+	// MCP_PORT is a free port for gramc mcp --http, handed out as the
+	// scripts' other addresses are (scriptAddr).
 	scriptSetups = append(scriptSetups, func(env *testscript.Env) error {
-		ln, err := net.Listen("tcp", ":0")
+		addr, err := scriptAddr()
 		if err != nil {
 			return err
 		}
-		env.Setenv("MCP_PORT", strconv.Itoa(ln.Addr().(*net.TCPAddr).Port))
-		return ln.Close()
+		_, port, err := net.SplitHostPort(addr)
+		env.Setenv("MCP_PORT", port)
+		return err
 	})
 	// holdopen FILE COMMAND ARGS... runs COMMAND with FILE's content on its
 	// standard input, which stays open (as a host keeps a server's input

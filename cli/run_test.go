@@ -84,16 +84,16 @@ func init() {
 	})
 }
 
-// The addresses a script's servers listen on are handed out once each in
-// this process, from ports below Linux's ephemeral range (32768 on), where
-// neither an outgoing connection nor a listener on port 0 — of this
-// script, of another running beside it, of another package's tests — can
-// take one between the hand-out and the script's server binding it (a
-// port from 127.0.0.1:0, closed and handed on, once was). They are below
-// the temporal module's too: its development servers take theirs from
-// [20000, 32768) (devserver.FreePort), and make test runs the two
-// modules' tests side by side (a script's port handed to a Temporal
-// server's listener once failed the server's start).
+// The addresses the tests' servers listen on (a script's, MCP_PORT, the
+// MCP conformance test's) are handed out once each in this process, from
+// ports below Linux's ephemeral range (32768 on), where neither an
+// outgoing connection nor a listener on port 0 — of this test, of another
+// running beside it, of another package's tests — can take one between
+// the hand-out and the server binding it (a port from 127.0.0.1:0, closed
+// and handed on, once was). They are below the temporal module's too: its
+// development servers take theirs from [20000, 32768) (devserver.FreePort),
+// and make test runs the two modules' tests side by side (a script's port
+// handed to a Temporal server's listener once failed the server's start).
 const (
 	scriptPortLow  = 10000
 	scriptPortHigh = 20000 // exclusive
