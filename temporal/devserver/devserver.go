@@ -56,7 +56,7 @@ type devConfig struct {
 
 	// pickPorts chooses the server's ports (freePorts; a test's own to
 	// have one taken).
-	pickPorts func(n int, not int) ([]int, error)
+	pickPorts func(n, not int) ([]int, error)
 }
 
 // devServer is a Temporal server in this process, on SQLite, with every
@@ -100,29 +100,19 @@ func startDev(cfg devConfig) (*devServer, error) {
 	// take one in between. That start fails with "address already in
 	// use"; it is tried again on other ports.
 	for attempt := 1; ; attempt++ {
-		// Each service's membership port and the gRPC ports of all but
-		// the frontend, whose port is --port's unless that is 0.
-		n, frontend := 2*len(devServices)-1, cfg.port
-		if frontend == 0 {
-			n++
-		}
-		ports, err := pick(n, cfg.port)
+		// Each service's gRPC port and membership port, in turn; the
+		// frontend's gRPC port is --port's unless that is 0.
+		ports, err := pick(2*len(devServices), cfg.port)
 		if err != nil {
 			return nil, err
 		}
-		if frontend == 0 {
-			frontend, ports = ports[0], ports[1:]
+		if cfg.port != 0 {
+			ports[0] = cfg.port
 		}
-		address := net.JoinHostPort(devHost, strconv.Itoa(frontend))
+		address := net.JoinHostPort(devHost, strconv.Itoa(ports[0]))
 		services := map[string]config.Service{}
 		for i, name := range devServices {
-			grpc := frontend
-			if i > 0 {
-				grpc, ports = ports[0], ports[1:]
-			}
-			membership := ports[0]
-			ports = ports[1:]
-			services[name] = config.Service{RPC: config.RPC{GRPCPort: grpc, MembershipPort: membership, BindOnIP: devHost}}
+			services[name] = config.Service{RPC: config.RPC{GRPCPort: ports[2*i], MembershipPort: ports[2*i+1], BindOnIP: devHost}}
 		}
 		srv, err := startServer(func() (temporal.Server, error) {
 			return temporal.NewServer(
@@ -283,38 +273,41 @@ func FreePort() (int, error) {
 	return ports[0], nil
 }
 
-// freePorts is n different free ports (FreePort's), none of them not:
-// each is held until all are chosen, so that none is chosen twice.
-func freePorts(n int, not int) ([]int, error) {
+// freePorts is n different free ports (FreePort's), none of them not (a
+// port already promised; 0 for none): not and each port chosen are held
+// until all are chosen, so that none is chosen twice.
+func freePorts(n, not int) ([]int, error) {
 	var held []net.Listener
 	defer func() {
 		for _, ln := range held {
 			ln.Close()
 		}
 	}()
-	ports := make([]int, 0, n)
-	listen := func(p int) bool {
-		if p == not && p != 0 {
-			return false
-		}
+	listen := func(p int) (int, bool) {
 		ln, err := net.Listen("tcp", net.JoinHostPort(devHost, strconv.Itoa(p)))
 		if err != nil {
-			return false
+			return 0, false
 		}
 		held = append(held, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
-		return true
+		return ln.Addr().(*net.TCPAddr).Port, true
 	}
+	if not != 0 {
+		listen(not)
+	}
+	ports := make([]int, 0, n)
 	for len(ports) < n {
-		found := false
+		p, ok := 0, false
 		for range 64 {
-			if found = listen(belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)); found {
+			if p, ok = listen(belowEphemeral + rand.IntN(ephemeralStart-belowEphemeral)); ok {
 				break
 			}
 		}
-		if !found && !listen(0) {
-			return nil, fmt.Errorf("no free port on %s", devHost)
+		if !ok {
+			if p, ok = listen(0); !ok {
+				return nil, fmt.Errorf("no free port on %s", devHost)
+			}
 		}
+		ports = append(ports, p)
 	}
 	return ports, nil
 }
