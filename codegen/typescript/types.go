@@ -117,7 +117,7 @@ func getter(n string) string { return "gramc" + n + "Schema" }
 // writeGetter writes the getter of the schema named n+"Schema". The
 // getters a schema calls (g.helpers) are written after the schemas, so
 // that every call is known (a function declaration is hoisted).
-func (g *gen) writeGetter(b *strings.Builder, n string) {
+func writeGetter(b *strings.Builder, n string) {
 	b.WriteString("function " + getter(n) + "(): GramcSchema {\n  return " + n + "Schema as unknown as GramcSchema;\n}\n")
 }
 
@@ -445,7 +445,7 @@ func (g *gen) typesFile(b *strings.Builder) error {
 	}
 	for _, n := range getters {
 		b.WriteByte('\n')
-		g.writeGetter(b, n)
+		writeGetter(b, n)
 	}
 	g.writeHelpers(b)
 	return nil
